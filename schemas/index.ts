@@ -1,0 +1,62 @@
+// The contract at run time: loads every schema in this folder into one strict ajv (2020-12) and
+// exposes the data tables (error codes, aliases, limits, decisions). Everything that validates a
+// result, a message or a case goes through here, so there is one copy of the contract.
+import { readFileSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { AliasTable, Decisions, Limits } from "./types.gen.ts";
+
+export const SCHEMA_DIR = dirname(fileURLToPath(import.meta.url));
+export const SCHEMA_BASE = "https://skill-tool.conformance/schemas/";
+
+function readJson<T>(file: string): T {
+  return JSON.parse(readFileSync(join(SCHEMA_DIR, file), "utf8")) as T;
+}
+
+export const schemaFiles: readonly string[] = readdirSync(SCHEMA_DIR)
+  .filter((f) => f.endsWith(".schema.json"))
+  .sort();
+
+let ajvInstance: InstanceType<typeof Ajv2020> | undefined;
+
+/** One shared ajv with every schema registered under its $id; built on first use. */
+export function ajv(): InstanceType<typeof Ajv2020> {
+  if (ajvInstance) return ajvInstance;
+  const instance = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+  for (const file of schemaFiles) instance.addSchema(readJson<object>(file));
+  ajvInstance = instance;
+  return instance;
+}
+
+/** Validator for a schema file (`result.schema.json`) or a fragment (`driver-protocol.schema.json#/$defs/skillCallParams`). */
+export function validator(ref: string): ValidateFunction {
+  const id = ref.startsWith("http") ? ref : SCHEMA_BASE + ref;
+  const fn = ajv().getSchema(id);
+  if (!fn) throw new Error(`no schema ${id}`);
+  return fn;
+}
+
+export function formatErrors(errors: readonly ErrorObject[] | null | undefined): string {
+  return (errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? ""}`.trim()).join("; ");
+}
+
+/** Validation without throwing: the kit uses the message to blame whoever sent the value. */
+export function check(ref: string, value: unknown): { valid: true } | { valid: false; errors: string } {
+  const fn = validator(ref);
+  return fn(value) ? { valid: true } : { valid: false, errors: formatErrors(fn.errors) };
+}
+
+export const LIMITS: Limits = readJson<Limits>("limits.json");
+export const ALIASES: AliasTable = readJson<AliasTable>("aliases.json");
+export const DECISIONS: Decisions = readJson<Decisions>("decisions.json");
+
+interface CodeRow { const: string; description: string }
+const codeSchema = readJson<{ anyOf: CodeRow[] }>("error-codes.schema.json");
+/** Error code → its one-line meaning, in schema order. */
+export const ERROR_CODES: ReadonlyMap<string, string> = new Map(codeSchema.anyOf.map((r) => [r.const, r.description]));
+
+export const KIT_VERSION: string = (JSON.parse(readFileSync(join(SCHEMA_DIR, "..", "package.json"), "utf8")) as { version: string }).version;
+export const SPEC_VERSION = "1";
+
+export type * from "./types.gen.ts";

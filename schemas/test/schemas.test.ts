@@ -1,0 +1,55 @@
+// The contract compiles in ajv strict mode, every example in it is valid, the data tables obey
+// their schemas, the generated types are current, and every design.md decision is carried.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ALIASES, DECISIONS, LIMITS, SCHEMA_DIR, check, schemaFiles, validator } from "../index.ts";
+import { generate } from "../../scripts/gen-types.ts";
+
+const load = (f: string) => JSON.parse(readFileSync(join(SCHEMA_DIR, f), "utf8")) as Record<string, unknown>;
+
+describe("schemas", () => {
+  it.each(schemaFiles)("%s has $id, title, description and valid examples", (file) => {
+    const schema = load(file);
+    for (const key of ["$schema", "$id", "title", "description"]) expect(schema[key], key).toBeTypeOf("string");
+    expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+    const examples = schema.examples as unknown[];
+    expect(Array.isArray(examples) && examples.length > 0, "examples").toBe(true);
+    for (const ex of examples) expect(check(file, ex)).toEqual({ valid: true });
+  });
+
+  it("rejects what it should: a result with an unknown kind, an error with an unknown code", () => {
+    expect(check("result.schema.json", { kind: "weird", output: "" }).valid).toBe(false);
+    expect(check("result.schema.json", { kind: "error", code: "NOT_FOUND", message: "m", output: "o" }).valid).toBe(false);
+    expect(check("tool-input.schema.json", { name: "Bad_Name" }).valid).toBe(false);
+    expect(check("tool-input.schema.json", { name: "ok", skill_name: "x" }).valid).toBe(false);
+  });
+
+  it("data tables validate against their schemas", () => {
+    expect(check("aliases.schema.json", ALIASES)).toEqual({ valid: true });
+    expect(check("limits.schema.json", LIMITS)).toEqual({ valid: true });
+    expect(check("decisions.schema.json", DECISIONS)).toEqual({ valid: true });
+  });
+
+  it("the alias table covers every alias of spec §2.1", () => {
+    const spec = ["skill", "skill_name", "name_of_skill", "slug", "invoke", "activate", "run", "args", "args_string", "input", "params",
+      "parameters", "context", "session", "reload", "fresh", "force_reload", "refresh", "fork", "subagent", "isolated", "paths",
+      "scope_paths", "model", "effort", "file", "file_path", "skill_path", "dir"];
+    expect(ALIASES.map((a) => a.alias).sort()).toEqual([...spec].sort());
+    for (const a of ALIASES) if (a.action === "rename") expect(a.target).toBeDefined();
+  });
+
+  it("carries every decision of design.md D1–D11", () => {
+    const ids = DECISIONS.map((d) => d.id);
+    for (let i = 1; i <= 11; i++) expect(ids).toContain(`D${i}`);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("types.gen.ts is generated from the current schemas", async () => {
+    expect(readFileSync(join(SCHEMA_DIR, "types.gen.ts"), "utf8")).toBe(await generate());
+  });
+
+  it("protocol fragments are addressable", () => {
+    expect(validator("driver-protocol.schema.json#/$defs/skillCallParams")({ sessionId: "s", params: {}, invocation: "model" })).toBe(true);
+  });
+});

@@ -1,0 +1,9 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["{schemas,reference,conformance,e2e,scripts}/**/*.test.ts"],
+    testTimeout: 30_000,
+    pool: "forks",
+  },
+});
