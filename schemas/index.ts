@@ -4,7 +4,10 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import Ajv2020Module, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+
+// ajv is CommonJS: under NodeNext the default import is module.exports, whose .default is the class.
+const Ajv2020 = Ajv2020Module.default;
 import type { AliasTable, Decisions, Limits } from "./types.gen.ts";
 
 export const SCHEMA_DIR = dirname(fileURLToPath(import.meta.url));
