@@ -1,0 +1,45 @@
+// The driver interface: the only way conformance/ and e2e/ reach an implementation of the skill tool.
+// In-process (a TS module) and subprocess (JSON-RPC over stdio) drivers both produce an Implementation.
+import type {
+  Catalog,
+  InitializeResult,
+  PermissionDecision,
+  PermissionRequest,
+  SessionConfig,
+  SkillResult,
+} from "../../schemas/index.ts";
+
+/** The harness's permission hook (§5.6). The kit scripts it per case and records what it was asked. */
+export type PermissionHook = (request: PermissionRequest) => PermissionDecision | Promise<PermissionDecision>;
+
+export interface SessionOptions {
+  /** Present iff config.permission.hook is true. */
+  hook?: PermissionHook;
+}
+
+export interface CallOptions {
+  /** Who initiated the activation: the model (a tool call) or the user (a harness slash command). */
+  invocation: "model" | "user";
+  /** The harness's turn number, when it has one (design.md D9). */
+  turn?: number;
+}
+
+export interface SessionHandle {
+  catalog(): Promise<Catalog>;
+  /** params is the raw tool input, exactly as the model produced it: it may be anything. */
+  call(params: unknown, options: CallOptions): Promise<SkillResult>;
+  close(): Promise<void>;
+}
+
+/** What an in-process TS implementation exports (as named exports of its module). */
+export interface InProcessModule {
+  implementationInfo?: InitializeResult | (() => InitializeResult);
+  createSession(config: SessionConfig, options: SessionOptions): SessionHandle | Promise<SessionHandle>;
+}
+
+export interface Implementation {
+  readonly info: InitializeResult;
+  createSession(config: SessionConfig, options: SessionOptions): Promise<SessionHandle>;
+  /** Release the implementation (reap a child process). Idempotent. */
+  dispose(): Promise<void>;
+}

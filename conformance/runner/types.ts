@@ -1,0 +1,48 @@
+// The runner's results: plain, serialisable data with stable statuses. Reports only render these.
+
+export type CaseStatus = "passed" | "failed" | "errored" | "skipped" | "expected_failure";
+
+/** One expectation that did not hold. `at` says which call/check (e.g. "calls[1].result.code"). */
+export interface Mismatch {
+  at: string;
+  expected: unknown;
+  actual: unknown;
+  message: string;
+}
+
+export interface CaseResult {
+  id: string;
+  title: string;
+  spec: string[];
+  status: CaseStatus;
+  duration_ms: number;
+  /** failed: the expectations that did not hold. */
+  mismatches?: Mismatch[];
+  /** errored / skipped: why, one line. */
+  reason?: string;
+  /** errored: who is at fault. */
+  blame?: "implementation" | "kit";
+  /** errored over a subprocess: the tail of the child's stderr. */
+  stderr?: string;
+  /** Every result the implementation returned, in call order (for parity and debugging). */
+  observed?: unknown[];
+}
+
+export interface Summary {
+  total: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  skipped: number;
+  expected_failures: number;
+  duration_ms: number;
+}
+
+export interface RunReport {
+  kit: { version: string; specVersion: string };
+  implementation: { name: string; version: string; language: string; driver: string };
+  suite: string;
+  started_at: string;
+  summary: Summary;
+  cases: CaseResult[];
+}
