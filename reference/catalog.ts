@@ -1,0 +1,61 @@
+// The catalog the model sees (§2.2, §7 step 1, R9): the model-facing tool description followed by one
+// escaped line per installed skill, and its size in bytes and estimated tokens per skill.
+import { LIMITS } from "../schemas/index.ts";
+import type { Catalog, CatalogEntry } from "../schemas/index.ts";
+
+/** The §2.2 guidance, as the model reads it. */
+export const TOOL_GUIDANCE = [
+  "Activate an installed skill by name. A skill is a reusable package of instructions, optional scripts, and reference docs, authored as a folder at skill-name/SKILL.md. Activating loads the skill's body into the conversation for the rest of the session.",
+  "When to use. Activate a skill when the user's request matches its description. The catalog of installed skills, each with name and short description, is listed below. If two skills plausibly apply, pick the one whose description most precisely matches.",
+  "Idempotence. Activating the same skill twice in one session is a no-op: the body is already loaded. The tool returns an already_loaded marker so you know the content is still in context.",
+  "Arguments. Pass arguments as a string for positional skills (those declaring $ARGUMENTS or $1 / $2) or as a JSON object for skills that declare named arguments in frontmatter. Run without arguments if the skill doesn't need them.",
+  "Permission. Activation runs through the session's permission hook. A skill's allowed-tools frontmatter is an advisory declaration of what tools it expects to need: it does not pre-approve anything; downstream tool calls still pass the session's permission hook.",
+].join("\n\n");
+
+/** Escape for text and attribute positions alike, and fold newlines, so a description cannot open a tag or a line. */
+export function escapeCatalogText(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;")
+    .replace(/\s*[\r\n\u2028\u2029]+\s*/g, " ")
+    .trim();
+}
+
+export function catalogLine(entry: CatalogEntry): string {
+  const userOnly = entry.frontmatter["disable-model-invocation"] === true ? ' user-only="true"' : "";
+  return `<skill name="${escapeCatalogText(entry.name)}"${userOnly}>${escapeCatalogText(entry.description)}</skill>`;
+}
+
+export function toolDescription(entries: readonly CatalogEntry[]): string {
+  const lines = entries.map(catalogLine);
+  const list = lines.length > 0 ? `<available_skills>\n${lines.join("\n")}\n</available_skills>` : "<available_skills>\n</available_skills>";
+  return `${TOOL_GUIDANCE}\n\n${list}`;
+}
+
+export function buildCatalog(entries: CatalogEntry[], warnings: string[]): Catalog {
+  return { tool_description: toolDescription(entries), entries, warnings };
+}
+
+export interface CatalogSize {
+  bytes: number;
+  tokens: number;
+  guidance: { bytes: number; tokens: number };
+  per_skill: { name: string; bytes: number; tokens: number; over_budget: boolean }[];
+}
+
+const tokensOf = (bytes: number): number => Math.ceil(bytes / LIMITS.bytes_per_token_estimate);
+
+/** Size of what the model pays for the catalog: bytes of UTF-8, tokens estimated at 4 bytes each. */
+export function catalogSize(catalog: Catalog): CatalogSize {
+  const bytes = Buffer.byteLength(catalog.tool_description, "utf8");
+  const guidance = Buffer.byteLength(TOOL_GUIDANCE, "utf8");
+  const per_skill = catalog.entries.map((e) => {
+    const b = Buffer.byteLength(catalogLine(e), "utf8") + 1;
+    const t = tokensOf(b);
+    return { name: e.name, bytes: b, tokens: t, over_budget: t > LIMITS.catalog_tokens_per_skill_budget };
+  });
+  return { bytes, tokens: tokensOf(bytes), guidance: { bytes: guidance, tokens: tokensOf(guidance) }, per_skill };
+}

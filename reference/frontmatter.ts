@@ -1,0 +1,148 @@
+// SKILL.md parsing (§4.5, frontmatter-fields.md, R2): split the --- fenced YAML from the body, parse it with
+// the `yaml` package under hard bounds (aliases, duplicate keys), validate every known field, normalise
+// allowed-tools. Pure: text in, a parsed skill or a located failure out; never throws.
+import YAML, { LineCounter, isMap, isScalar } from "yaml";
+import { LIMITS } from "../schemas/index.ts";
+import type { SkillFrontmatter } from "../schemas/index.ts";
+import { normalizeAllowedTools } from "./allowed-tools.ts";
+import { clip } from "./errors.ts";
+import { isPlainObject } from "./params.ts";
+
+export interface ParsedSkill {
+  ok: true;
+  frontmatter: SkillFrontmatter;
+  body: string;
+}
+export interface ParseFailure {
+  ok: false;
+  code: "INVALID_FRONTMATTER" | "NAME_MISMATCH";
+  /** "yaml" for a syntax problem, "field" for a schema problem (the message differs). */
+  kind: "yaml" | "field" | "fence";
+  reason: string;
+  line?: number;
+}
+
+const NAME_RE = new RegExp(LIMITS.name_pattern);
+const FENCE_RE = /^---[ \t]*$/;
+
+export function parseSkillMd(text: string, dirName: string): ParsedSkill | ParseFailure {
+  try {
+    return parseUnsafe(text, dirName);
+  } catch (err) {
+    // The yaml package can throw on pathological input (alias bombs at toJS, deep nesting): a bound, not a crash.
+    const message = err instanceof Error ? err.message : String(err);
+    return { ok: false, code: "INVALID_FRONTMATTER", kind: "yaml", reason: clip(message) };
+  }
+}
+
+function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
+  const text = (raw.startsWith("\uFEFF") ? raw.slice(1) : raw).replace(/\r\n/g, "\n");
+  const firstEnd = text.indexOf("\n");
+  const firstLine = firstEnd === -1 ? text : text.slice(0, firstEnd);
+  if (!FENCE_RE.test(firstLine)) {
+    // §4.5 rule 1: no opening --- means no frontmatter; then the required fields are missing (rule 2).
+    return fail("fence", "SKILL.md has no frontmatter: the first line must be --- (then name and description, then a closing ---)", 1);
+  }
+  let pos = firstEnd + 1;
+  let lineNo = 2;
+  let closeStart = -1;
+  let closeEnd = -1;
+  while (firstEnd !== -1 && pos <= text.length) {
+    const nl = text.indexOf("\n", pos);
+    const end = nl === -1 ? text.length : nl;
+    if (FENCE_RE.test(text.slice(pos, end))) {
+      closeStart = pos;
+      closeEnd = nl === -1 ? text.length : nl + 1;
+      break;
+    }
+    if (nl === -1) break;
+    pos = nl + 1;
+    lineNo++;
+  }
+  if (closeStart === -1) return fail("fence", "frontmatter is not closed: no --- line after the opening one", 1);
+
+  const yamlText = text.slice(firstEnd + 1, closeStart);
+  const body = text.slice(closeEnd);
+  const lc = new LineCounter();
+  const doc = YAML.parseDocument(yamlText, { uniqueKeys: true, lineCounter: lc, prettyErrors: false });
+  const lineAt = (offset: number | undefined): number | undefined =>
+    offset === undefined ? undefined : lc.linePos(offset).line + 1; // +1: the opening --- is line 1
+  const yamlError = doc.errors[0];
+  if (yamlError) {
+    return { ok: false, code: "INVALID_FRONTMATTER", kind: "yaml", reason: clip(yamlError.message.split("\n")[0] ?? "invalid YAML"), ...optLine(lineAt(yamlError.pos[0])) };
+  }
+  const data: unknown = doc.toJS({ maxAliasCount: LIMITS.yaml_max_aliases });
+  if (data === null || data === undefined) return fail("field", "frontmatter is empty: name and description are required", 2);
+  if (!isPlainObject(data)) return fail("field", `frontmatter must be a YAML mapping; got ${Array.isArray(data) ? "a list" : typeof data}`, 2);
+
+  const keyLine = (key: string): number | undefined => {
+    if (!isMap(doc.contents)) return undefined;
+    for (const pair of doc.contents.items) {
+      if (isScalar(pair.key) && pair.key.value === key) return lineAt(pair.key.range?.[0]);
+    }
+    return undefined;
+  };
+  const field = (key: string, reason: string): ParseFailure => fail("field", reason, keyLine(key) ?? 2);
+
+  const name = data["name"];
+  if (name === undefined) return fail("field", "missing required field 'name'", 2);
+  if (typeof name !== "string") return field("name", `field 'name' must be a string; got ${describe(name)}`);
+  if (name.length === 0 || name.length > LIMITS.name_max_length) {
+    return field("name", `field 'name' must be 1–${LIMITS.name_max_length} characters; got ${name.length}`);
+  }
+  if (!NAME_RE.test(name)) return field("name", `field 'name' must be lowercase-kebab-case; got "${clip(name, 64)}"`);
+  const description = data["description"];
+  if (description === undefined) return fail("field", "missing required field 'description'", 2);
+  if (typeof description !== "string") return field("description", `field 'description' must be a string; got ${describe(description)}`);
+  if (description.trim().length === 0) return field("description", "field 'description' must not be empty");
+  if (description.length > LIMITS.description_max_length) {
+    return field("description", `field 'description' must be at most ${LIMITS.description_max_length} characters; got ${description.length}`);
+  }
+  if (name !== dirName) {
+    return { ok: false, code: "NAME_MISMATCH", kind: "field", reason: `frontmatter name "${name}" does not match the directory name "${clip(dirName, 64)}"`, ...optLine(keyLine("name")) };
+  }
+
+  for (const key of ["license", "version", "argument-hint"]) {
+    if (data[key] !== undefined && typeof data[key] !== "string") return field(key, `field '${key}' must be a string; got ${describe(data[key])}`);
+  }
+  const compat = data["compatibility"];
+  if (compat !== undefined && (typeof compat !== "string" || compat.length === 0 || compat.length > LIMITS.compatibility_max_length)) {
+    return field("compatibility", `field 'compatibility' must be a string of 1–${LIMITS.compatibility_max_length} characters`);
+  }
+  if (data["metadata"] !== undefined && !isPlainObject(data["metadata"])) {
+    return field("metadata", `field 'metadata' must be a mapping; got ${describe(data["metadata"])}`);
+  }
+  for (const key of ["disable-model-invocation", "user-invocable"]) {
+    if (data[key] !== undefined && typeof data[key] !== "boolean") return field(key, `field '${key}' must be a boolean (true or false); got ${describe(data[key])}`);
+  }
+  const args = data["arguments"];
+  if (args !== undefined) {
+    if (!isPlainObject(args)) return field("arguments", `field 'arguments' must be a mapping of argument name to {type, required, description}; got ${describe(args)}`);
+    for (const [argName, decl] of Object.entries(args)) {
+      if (!isPlainObject(decl)) return field("arguments", `argument '${clip(argName, 64)}' must be a mapping like {type: string, required: true}`);
+      if (decl["type"] !== undefined && decl["type"] !== "string") return field("arguments", `argument '${clip(argName, 64)}' has type ${describe(decl["type"])}; v1 arguments are strings only`);
+      if (decl["required"] !== undefined && typeof decl["required"] !== "boolean") return field("arguments", `argument '${clip(argName, 64)}': required must be a boolean`);
+      if (decl["description"] !== undefined && typeof decl["description"] !== "string") return field("arguments", `argument '${clip(argName, 64)}': description must be a string`);
+    }
+  }
+  const frontmatter = { ...data } as SkillFrontmatter;
+  if (data["allowed-tools"] !== undefined) {
+    const tools = normalizeAllowedTools(data["allowed-tools"]);
+    if (!tools.ok) return field("allowed-tools", tools.reason);
+    frontmatter["allowed-tools"] = tools.tools;
+  }
+  return { ok: true, frontmatter, body };
+}
+
+function fail(kind: ParseFailure["kind"], reason: string, line?: number): ParseFailure {
+  return { ok: false, code: "INVALID_FRONTMATTER", kind, reason, ...optLine(line) };
+}
+function optLine(line: number | undefined): { line?: number } {
+  return line === undefined ? {} : { line };
+}
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  return `${typeof value} ${clip(JSON.stringify(value) ?? String(value), 40)}`;
+}

@@ -1,0 +1,230 @@
+// One session of the skill tool (§7, §12, D4): the checks in their fixed order, dedupe by name, and a
+// per-session queue so concurrent calls resolve in call order. Every outcome is a result, never a throw.
+import { join } from "node:path";
+import { LIMITS, check } from "../schemas/index.ts";
+import type { Catalog, CatalogEntry, NotFoundResult, PermissionRequest, SessionConfig, SkillResult } from "../schemas/index.ts";
+import { buildCatalog } from "./catalog.ts";
+import { clip, errorResult } from "./errors.ts";
+import { realOrNull } from "./fence.ts";
+import { parseParams, type Arguments } from "./params.ts";
+import { FilesystemSkillRegistry, readSkill, type BrokenSkill, type Discovery, type SkillFailure } from "./registry.ts";
+import { renderAlreadyLoaded, renderNotFound, renderSkill } from "./render.ts";
+import { listResources } from "./resources.ts";
+import { matchesSensitive } from "./sensitive.ts";
+import { siblings } from "./siblings.ts";
+import { substitute } from "./substitute.ts";
+import { gateWithoutHook, isTrusted, trustPolicy } from "./trust.ts";
+import type { PermissionHook, SessionHandle, SessionOptions, CallOptions } from "../conformance/driver/types.ts";
+
+const FRONTMATTER_HINT = "frontmatter must be valid YAML between two `---` lines at the top of the file, with name and description. See agentskills.io/specification.";
+
+export class SkillSession implements SessionHandle {
+  private readonly registry: FilesystemSkillRegistry;
+  private readonly hook: PermissionHook | undefined;
+  private readonly loaded = new Map<string, number>();
+  private activations = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private trustedRoots: Promise<string[]> | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly config: SessionConfig,
+    options: SessionOptions = {},
+  ) {
+    const valid = check("session-config.schema.json", config);
+    if (!valid.valid) throw new TypeError(`invalid session config: ${valid.errors}`);
+    this.registry = new FilesystemSkillRegistry(config.skill_roots);
+    this.hook = config.permission?.hook === false ? undefined : options.hook;
+  }
+
+  async catalog(): Promise<Catalog> {
+    const d = await this.registry.scan();
+    return buildCatalog(d.entries, [...d.warnings]);
+  }
+
+  call(params: unknown, options: CallOptions = { invocation: "model" }): Promise<SkillResult> {
+    const run = this.queue.then(() => this.safeHandle(params, options));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.loaded.clear();
+  }
+
+  private async safeHandle(params: unknown, options: CallOptions): Promise<SkillResult> {
+    try {
+      return await this.handle(params, options);
+    } catch (err) {
+      // A bug or an fs surprise must still come back as a result the model can act on (§3.4).
+      const reason = clip(err instanceof Error ? err.message : String(err));
+      return errorResult("IO_ERROR", "the skill could not be activated because of an unexpected failure", { reason, hint: "Retry once; if it fails again, continue without the skill." });
+    }
+  }
+
+  private async handle(params: unknown, options: CallOptions): Promise<SkillResult> {
+    if (this.closed) return errorResult("INVALID_PARAM", "this skill session is closed", { hint: "Start a new session." });
+    const parsed = parseParams(params);
+    if (!parsed.ok) return parsed.error;
+    const { name } = parsed.value;
+    const args = parsed.value.arguments;
+    const d = await this.registry.scan();
+
+    const entry = d.entries.find((e) => e.name === name);
+    if (!entry) {
+      const broken = d.broken.get(name);
+      if (broken) return failureResult(name, broken.failure);
+      const sib = siblings(name, d.entries.map((e) => e.name));
+      return { kind: "not_found", name, siblings: sib as NotFoundResult["siblings"], output: renderNotFound(name, sib) };
+    }
+
+    const argError = checkArgumentForm(entry, args);
+    if (argError) return argError;
+
+    const at = this.loaded.get(name);
+    if (at !== undefined) return { kind: "already_loaded", name, at_turn: at, output: renderAlreadyLoaded(name, at) };
+
+    // Fence and re-read: the tree may have changed since discovery.
+    const read = await readSkill(entry.dir, entry.root_index, d.realRoots);
+    if (!read.ok) return failureResult(name, read.failure);
+    const fm = read.entry.frontmatter;
+    const warnings: string[] = [];
+
+    const patterns = this.config.sensitive_patterns ?? LIMITS.default_sensitive_patterns;
+    const sensitive = matchesSensitive([read.realDir, entry.dir], patterns);
+    if (sensitive !== null && !this.hook) {
+      return errorResult("SENSITIVE", `skill "${name}" is in a sensitive location and no permission hook is configured`, {
+        name, path: entry.dir, reason: `the skill directory matches the sensitive pattern ${sensitive}`,
+        hint: "Do not retry; ask the user to move the skill or configure a permission hook.",
+      });
+    }
+
+    if (fm["disable-model-invocation"] === true && options.invocation === "model") {
+      return errorResult("DISABLED", `skill "${name}" cannot be activated by the model (disable-model-invocation: true)`, {
+        name, path: entry.dir, hint: "Do not retry. Only the user can invoke this skill; tell them it exists if it fits their request.",
+      });
+    }
+
+    const trusted = isTrusted(read.realDir, await this.realTrustedRoots());
+    if (!this.hook) {
+      const gate = gateWithoutHook(trusted, this.config);
+      if (gate === "refuse") {
+        return errorResult("NOT_TRUSTED", `skill "${name}" comes from an untrusted skill root and needs approval from a permission hook, which is not configured`, {
+          name, path: entry.dir, reason: "untrusted_project_skill",
+          hint: "Do not retry or change the call; ask the user to review and trust this skill.",
+        });
+      }
+      if (gate === "warn") warnings.push(`skill "${name}" is an untrusted project skill, activated under untrusted_project_skills: warn`);
+    } else {
+      const reason: PermissionRequest["metadata"]["reason"] =
+        sensitive !== null ? "sensitive" : !trusted && trustPolicy(this.config) !== "allow" ? "untrusted_project_skill" : "normal";
+      const request: PermissionRequest = {
+        tool: "skill",
+        action: "activate",
+        path: entry.dir,
+        always_patterns: [`Skill(name:${name})`],
+        metadata: { name, root_index: entry.root_index, frontmatter: { ...fm, allowed_tools: fm["allowed-tools"] ?? [] }, reason },
+      };
+      let decision: unknown;
+      try {
+        decision = await this.hook(request);
+      } catch {
+        decision = "deny";
+      }
+      if (decision !== "allow" && decision !== "allow_once") {
+        const asked = decision === "ask" ? " (ask is treated as deny)" : "";
+        if (reason === "untrusted_project_skill") {
+          return errorResult("NOT_TRUSTED", `skill "${name}" is an untrusted project skill and the permission hook did not approve it${asked}`, {
+            name, path: entry.dir, reason: "untrusted_project_skill", hint: "Do not retry or change the call; ask the user to review and trust this skill.",
+          });
+        }
+        return errorResult("PERMISSION_DENIED", `activation of skill "${name}" was denied by the permission hook${asked}`, {
+          name, path: entry.dir, hint: "Do not retry; continue without this skill or ask the user.",
+        });
+      }
+    }
+
+    const declared = new Set(Object.keys(fm.arguments ?? {}));
+    const body = substitute(read.body, args, declared);
+    const listing = await listResources(read.realDir);
+    const bytes = Buffer.byteLength(body, "utf8");
+    const output = renderSkill({ name, dir: entry.dir, frontmatter: fm, body, listing, bytes });
+    this.activations++;
+    this.loaded.set(name, options.turn ?? this.activations);
+    const result: SkillResult = { kind: "ok", name, dir: entry.dir, body, frontmatter: fm, resources: listing.resources, bytes, output };
+    if (Object.keys(listing.omitted).length > 0) result.resources_omitted = listing.omitted;
+    if (warnings.length > 0) result.warnings = warnings;
+    return result;
+  }
+
+  private realTrustedRoots(): Promise<string[]> {
+    this.trustedRoots ??= Promise.all((this.config.skill_trust?.trusted_roots ?? []).map((r) => realOrNull(r))).then((rs) =>
+      rs.filter((r): r is string => r !== null),
+    );
+    return this.trustedRoots;
+  }
+}
+
+function checkArgumentForm(entry: CatalogEntry, args: Arguments | undefined): SkillResult | null {
+  const decl = entry.frontmatter.arguments;
+  const names = decl ? Object.keys(decl) : [];
+  const hasNamed = decl !== undefined;
+  const name = entry.name;
+  const hint = entry.frontmatter["argument-hint"];
+  const detail = { name, ...(typeof hint === "string" ? { hint: `argument-hint: ${hint}` } : {}) };
+  if (typeof args === "string" && hasNamed) {
+    return errorResult("INVALID_PARAM", `skill ${name} expects named arguments: ${names.join(", ")}`, {
+      ...detail, hint: `Pass arguments as a JSON object, e.g. {${names.map((n) => `"${n}": "..."`).join(", ")}}.`,
+    });
+  }
+  if (args !== undefined && typeof args !== "string") {
+    if (!hasNamed) {
+      return errorResult("INVALID_PARAM", `skill ${name} does not accept named arguments`, {
+        ...detail, hint: "Pass arguments as a string, or omit them.",
+      });
+    }
+    for (const key of Object.keys(args)) {
+      if (!names.includes(key)) {
+        return errorResult("INVALID_PARAM", `skill ${name} has no argument "${clip(key, 64)}"; it expects: ${names.join(", ")}`, detail);
+      }
+    }
+    for (const [argName, d] of Object.entries(decl ?? {})) {
+      if (d.required === true && !Object.prototype.hasOwnProperty.call(args, argName)) {
+        return errorResult("INVALID_PARAM", `skill ${name} requires argument "${argName}"`, detail);
+      }
+    }
+  }
+  if (args === undefined && hasNamed) {
+    const missing = Object.entries(decl ?? {}).filter(([, d]) => d.required === true).map(([n]) => n);
+    if (missing.length > 0) {
+      return errorResult("INVALID_PARAM", `skill ${name} requires argument${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`, {
+        ...detail, hint: `Pass arguments as a JSON object, e.g. {${missing.map((n) => `"${n}": "..."`).join(", ")}}.`,
+      });
+    }
+  }
+  return null;
+}
+
+function failureResult(name: string, f: SkillFailure): SkillResult {
+  const common = { name, path: f.path, reason: f.reason, ...(f.line !== undefined ? { line: f.line } : {}) };
+  switch (f.code) {
+    case "NAME_MISMATCH":
+      return errorResult("NAME_MISMATCH", `skill "${name}" declares a different name in its frontmatter`, {
+        ...common, hint: "The frontmatter name must equal the skill's directory name; this skill cannot be used until its author fixes it.",
+      });
+    case "INVALID_FRONTMATTER":
+      return errorResult("INVALID_FRONTMATTER", f.kind === "yaml" ? `skill "${name}" has malformed YAML frontmatter.` : `skill "${name}" has invalid frontmatter.`, {
+        ...common, reason: f.line !== undefined && f.kind === "yaml" ? `${f.reason} (line ${f.line})` : f.reason, hint: FRONTMATTER_HINT,
+      });
+    case "OUTSIDE_WORKSPACE":
+      return errorResult("OUTSIDE_WORKSPACE", `skill "${name}" resolves outside the configured skill roots`, {
+        ...common, hint: "Do not retry; skills are only loaded from inside the session's skill roots.",
+      });
+    case "IO_ERROR":
+      return errorResult("IO_ERROR", `skill "${name}" could not be read`, { ...common, hint: "Do not retry; continue without this skill." });
+  }
+}
+
+export type { BrokenSkill, Discovery };
+export const skillMdPath = (dir: string): string => join(dir, "SKILL.md");
