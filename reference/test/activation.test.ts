@@ -1,0 +1,177 @@
+// §3 result kinds and rendering, §7 dedupe, §8 resources, §9 substitution, §12 concurrency.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { expectError, open, skillMd, tree } from "./helpers.ts";
+
+describe("§3.1 ok", () => {
+  it("renders the <skill> block byte for byte (R1)", async () => {
+    const root = tree({
+      "demo/SKILL.md": "---\nname: demo\ndescription: Demo skill\nallowed-tools: Read, Grep\n---\n# Demo\nBody line\n",
+      "demo/scripts/run.sh": "#!/bin/sh\n",
+      "demo/references/guide.md": "# g\n",
+    });
+    const r = await open({ skill_roots: [root] }).call({ name: "demo" });
+    expect(r.kind).toBe("ok");
+    if (r.kind !== "ok") return;
+    const dir = join(root, "demo");
+    expect(r.output).toBe(
+      `<skill name="demo" dir="${dir}">\n<frontmatter>\nname: demo\ndescription: Demo skill\nallowed-tools:\n  - Read\n  - Grep\n</frontmatter>\n` +
+        `<instructions>\n# Demo\nBody line\n</instructions>\n<resources>\nscripts/run.sh\nreferences/guide.md\n</resources>\n</skill>\n` +
+        `(Skill "demo" activated. Body is 17 bytes. Scripts available via bash(${dir}/scripts/<name>). References via read(${dir}/references/<name>).)`,
+    );
+    expect(r).toMatchObject({ name: "demo", dir, body: "# Demo\nBody line\n", bytes: 17, resources: ["scripts/run.sh", "references/guide.md"] });
+    expect(r.frontmatter["allowed-tools"]).toEqual(["Read", "Grep"]);
+  });
+
+  it("no resources → no <resources> section; a body without final newline gets one before </instructions>", async () => {
+    const root = tree({ "demo/SKILL.md": "---\nname: demo\ndescription: d\n---\nno newline" });
+    const r = await open({ skill_roots: [root] }).call({ name: "demo" });
+    expect(r.output).toContain("<instructions>\nno newline\n</instructions>\n</skill>\n");
+    expect(r.output).not.toContain("<resources>");
+  });
+
+  it("bytes counts UTF-8 bytes of the body", async () => {
+    const root = tree({ "demo/SKILL.md": "---\nname: demo\ndescription: d\n---\né€\n" });
+    const r = await open({ skill_roots: [root] }).call({ name: "demo" });
+    expect(r.kind === "ok" && r.bytes).toBe(6);
+  });
+});
+
+describe("§3.2 / §7 dedupe", () => {
+  it("second activation → already_loaded with at_turn (case 17, D9)", async () => {
+    const root = tree({ "a/SKILL.md": skillMd("a"), "b/SKILL.md": skillMd("b") });
+    const h = open({ skill_roots: [root] });
+    expect((await h.call({ name: "a" })).kind).toBe("ok");
+    expect((await h.call({ name: "b" })).kind).toBe("ok");
+    const again = await h.call({ name: "b" });
+    expect(again).toEqual({ kind: "already_loaded", name: "b", at_turn: 2, output: '(Skill "b" is already active in this session. Body was loaded at turn 2. No new content was added.)' });
+  });
+  it("the harness's own turn number is used when given", async () => {
+    const h = open({ skill_roots: [tree({ "a/SKILL.md": skillMd("a") })] });
+    await h.call({ name: "a" }, "model", 7);
+    const r = await h.call({ name: "a" });
+    expect(r.kind === "already_loaded" && r.at_turn).toBe(7);
+  });
+  it("an edit after activation does not bust the cache (§7 non-behaviour)", async () => {
+    const root = tree({ "a/SKILL.md": skillMd("a") });
+    const h = open({ skill_roots: [root] });
+    await h.call({ name: "a" });
+    writeFileSync(join(root, "a", "SKILL.md"), skillMd("a", "changed"));
+    expect((await h.call({ name: "a" })).kind).toBe("already_loaded");
+  });
+});
+
+describe("§3.3 not_found", () => {
+  it("lists up to 3 siblings with similarity ≥ 0.6, best first (case 4, R8)", async () => {
+    const names = ["deploy-app", "deploy-api", "deploy-ap", "deploy-apx", "lint"];
+    const root = tree(Object.fromEntries(names.map((n) => [`${n}/SKILL.md`, skillMd(n)])));
+    const r = await open({ skill_roots: [root] }).call({ name: "deploy-apq" });
+    expect(r.kind).toBe("not_found");
+    if (r.kind !== "not_found") return;
+    expect(r.siblings).toEqual(["deploy-ap", "deploy-api", "deploy-app"]);
+    expect(r.output).toBe('(No skill matches "deploy-apq". Did you mean: deploy-ap, deploy-api, deploy-app? Run with a listed name from the catalog.)');
+  });
+  it("no similar name → empty siblings", async () => {
+    const r = await open({ skill_roots: [tree({ "lint/SKILL.md": skillMd("lint") })] }).call({ name: "zzzzzzzz" });
+    expect(r.kind === "not_found" && r.siblings).toEqual([]);
+  });
+});
+
+describe("§8 resources", () => {
+  it("lists scripts, references, assets sorted, relative to the dir (case 22)", async () => {
+    const root = tree({
+      "r/SKILL.md": skillMd("r"), "r/scripts/b.sh": "", "r/scripts/a.py": "", "r/references/r.md": "", "r/assets/t/x.txt": "", "r/other/no.txt": "", "r/scripts/.hidden": "",
+    });
+    const r = await open({ skill_roots: [root] }).call({ name: "r" });
+    expect(r.kind === "ok" && r.resources).toEqual(["scripts/a.py", "scripts/b.sh", "references/r.md", "assets/t/x.txt"]);
+  });
+  it("more than 10 in a folder → 10 listed and '(... N more)' (case 23)", async () => {
+    const files: Record<string, string> = { "r/SKILL.md": skillMd("r") };
+    for (let i = 0; i < 13; i++) files[`r/scripts/s${String(i).padStart(2, "0")}.sh`] = "";
+    const r = await open({ skill_roots: [tree(files)] }).call({ name: "r" });
+    expect(r.kind).toBe("ok");
+    if (r.kind !== "ok") return;
+    expect(r.resources).toHaveLength(10);
+    expect(r.resources_omitted).toEqual({ scripts: 3 });
+    expect(r.output).toContain("scripts/s09.sh\n(... 3 more)\n</resources>");
+  });
+});
+
+describe("§9 substitution (R5)", () => {
+  const body = "all=$ARGUMENTS one=$1 two=$2 three=$3 zero=$ARGUMENTS[0] named=${path} dollar0=$0\n";
+  it("string arguments fill $ARGUMENTS, $N, $ARGUMENTS[N]; the rest stay literal (case 18)", async () => {
+    const root = tree({ "p/SKILL.md": skillMd("p", "d", "", body) });
+    const r = await open({ skill_roots: [root] }).call({ name: "p", arguments: "x  y" });
+    expect(r.kind === "ok" && r.body).toBe("all=x  y one=x two=y three=$3 zero=x named=${path} dollar0=$0\n");
+  });
+  it("object arguments fill ${name} and key=value $ARGUMENTS (case 19)", async () => {
+    const root = tree({ "p/SKILL.md": skillMd("p", "d", "arguments:\n  path: {type: string, required: true}\n  mode: {type: string}\n", body) });
+    const r = await open({ skill_roots: [root] }).call({ name: "p", arguments: { path: "src/a.ts", mode: "fast" } });
+    expect(r.kind === "ok" && r.body).toBe("all=path=src/a.ts mode=fast one=$1 two=$2 three=$3 zero=$ARGUMENTS[0] named=src/a.ts dollar0=$0\n");
+  });
+  it("substituted text is never re-scanned", async () => {
+    const root = tree({ "p/SKILL.md": skillMd("p", "d", "", "[$1] [$2]\n") });
+    const r = await open({ skill_roots: [root] }).call({ name: "p", arguments: "$2 two" });
+    expect(r.kind === "ok" && r.body).toBe("[$2] [two]\n");
+  });
+  it("no arguments → body untouched", async () => {
+    const root = tree({ "p/SKILL.md": skillMd("p", "d", "", body) });
+    const r = await open({ skill_roots: [root] }).call({ name: "p" });
+    expect(r.kind === "ok" && r.body).toBe(body);
+  });
+  it("object arguments on a skill with no declaration → INVALID_PARAM (case 20)", async () => {
+    const root = tree({ "p/SKILL.md": skillMd("p") });
+    const r = await open({ skill_roots: [root] }).call({ name: "p", arguments: { a: "b" } });
+    expectError(r, "INVALID_PARAM");
+    expect(r.message).toBe("skill p does not accept named arguments");
+  });
+  it("string arguments on a named-argument skill → INVALID_PARAM listing them (case 21)", async () => {
+    const root = tree({ "p/SKILL.md": skillMd("p", "d", "arguments:\n  path: {type: string}\n  mode: {type: string}\n") });
+    const r = await open({ skill_roots: [root] }).call({ name: "p", arguments: "src" });
+    expectError(r, "INVALID_PARAM");
+    expect(r.message).toBe("skill p expects named arguments: path, mode");
+  });
+  it("a missing required or an undeclared named argument → INVALID_PARAM (R4)", async () => {
+    const root = tree({ "p/SKILL.md": skillMd("p", "d", "arguments:\n  path: {type: string, required: true}\n") });
+    const h = open({ skill_roots: [root] });
+    expectError(await h.call({ name: "p", arguments: {} }), "INVALID_PARAM");
+    expectError(await h.call({ name: "p", arguments: { path: "x", extra: "y" } }), "INVALID_PARAM");
+    expectError(await h.call({ name: "p" }), "INVALID_PARAM");
+  });
+});
+
+describe("§12 concurrency", () => {
+  it("parallel calls resolve in call order, each name ok exactly once", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) files[`s${i}/SKILL.md`] = skillMd(`s${i}`);
+    const h = open({ skill_roots: [tree(files)] });
+    const order: number[] = [];
+    const calls = Array.from({ length: 100 }, (_, i) => h.session.call({ name: `s${i % 20}` }, { invocation: "model" }).then((r) => { order.push(i); return r; }));
+    const results = await Promise.all(calls);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(results.filter((r) => r.kind === "ok")).toHaveLength(20);
+    results.forEach((r, i) => expect(r.kind).toBe(i < 20 ? "ok" : "already_loaded"));
+  });
+});
+
+describe("session life", () => {
+  it("a closed session answers with a structured error", async () => {
+    const h = open({ skill_roots: [tree({ "a/SKILL.md": skillMd("a") })] });
+    await h.session.close();
+    expectError(await h.call({ name: "a" }), "INVALID_PARAM");
+  });
+  it("an invalid session config is a harness bug: createSession throws a TypeError", async () => {
+    const { createSession } = await import("../index.ts");
+    expect(() => createSession({ skill_roots: "nope" } as never)).toThrow(TypeError);
+  });
+  it("a skill dir removed after discovery is IO_ERROR, not a throw", async () => {
+    const root = tree({ "a/SKILL.md": skillMd("a") });
+    const h = open({ skill_roots: [root] });
+    await h.session.catalog();
+    mkdirSync(join(root, "gone"));
+    const { rmSync } = await import("node:fs");
+    rmSync(join(root, "a"), { recursive: true });
+    expectError(await h.call({ name: "a" }), "IO_ERROR");
+  });
+});

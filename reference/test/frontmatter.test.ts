@@ -1,0 +1,108 @@
+// §4.5 parser rules and the field rows of frontmatter-fields.md, on the pure parser.
+import { describe, expect, it } from "vitest";
+import { parseSkillMd } from "../frontmatter.ts";
+import { splitAllowedTools } from "../allowed-tools.ts";
+
+const ok = (text: string, dir = "demo") => {
+  const r = parseSkillMd(text, dir);
+  if (!r.ok) throw new Error(`expected ok, got ${r.code}: ${r.reason}`);
+  return r;
+};
+const bad = (text: string, dir = "demo") => {
+  const r = parseSkillMd(text, dir);
+  if (r.ok) throw new Error("expected a failure");
+  return r;
+};
+
+describe("§4.5 rule 1: the --- fences", () => {
+  it("body is everything after the closing ---, verbatim", () => {
+    expect(ok("---\nname: demo\ndescription: d\n---\n# T\n\n  indented `code`\n").body).toBe("# T\n\n  indented `code`\n");
+  });
+  it("missing opening --- → no frontmatter, so the required fields are missing", () => {
+    const r = bad("# just markdown\nname: demo\n");
+    expect(r.code).toBe("INVALID_FRONTMATTER");
+    expect(r.reason).toMatch(/no frontmatter/);
+  });
+  it("missing closing --- → INVALID_FRONTMATTER", () => {
+    expect(bad("---\nname: demo\ndescription: d\n# body\n").reason).toMatch(/not closed/);
+  });
+  it("a --- with trailing spaces still fences; ---- does not", () => {
+    expect(ok("---  \nname: demo\ndescription: d\n--- \nB").body).toBe("B");
+    expect(bad("---\nname: demo\ndescription: d\n----\nB\n").reason).toMatch(/not closed/);
+  });
+  it("closing fence as the last line without newline gives an empty body", () => {
+    expect(ok("---\nname: demo\ndescription: d\n---").body).toBe("");
+  });
+  it("CRLF file parses like its LF twin (case 30)", () => {
+    const lf = "---\nname: demo\ndescription: d\nversion: 1.0.0\n---\n# T\nline\n";
+    expect(ok(lf.replace(/\n/g, "\r\n"))).toEqual(ok(lf));
+  });
+  it("a BOM is dropped", () => {
+    expect(ok("\uFEFF---\nname: demo\ndescription: d\n---\nB").frontmatter.name).toBe("demo");
+  });
+});
+
+describe("§4.5 rules 2–5: fields", () => {
+  it.each([
+    ["malformed YAML", "---\nname: demo\ndescription: [oops\n---\n", /./],
+    ["missing description", "---\nname: demo\n---\n", /description/],
+    ["missing name", "---\ndescription: d\n---\n", /name/],
+    ["empty description", "---\nname: demo\ndescription: '  '\n---\n", /description/],
+    ["description too long", `---\nname: demo\ndescription: ${"x".repeat(1025)}\n---\n`, /1024/],
+    ["name not a string", "---\nname: 12\ndescription: d\n---\n", /name/],
+    ["YAML that is a list", "---\n- a\n- b\n---\n", /mapping/],
+    ["YAML that is a scalar", "---\njust text\n---\n", /mapping/],
+    ["empty YAML", "---\n---\nbody", /empty/],
+    ["duplicate keys", "---\nname: demo\nname: demo\ndescription: d\n---\n", /./],
+    ["metadata a list", "---\nname: demo\ndescription: d\nmetadata: [1, 2]\n---\n", /metadata/],
+    ["disable-model-invocation a string", "---\nname: demo\ndescription: d\ndisable-model-invocation: \"yes\"\n---\n", /disable-model-invocation/],
+    ["allowed-tools a number", "---\nname: demo\ndescription: d\nallowed-tools: 3\n---\n", /allowed-tools/],
+    ["arguments of non-string type", "---\nname: demo\ndescription: d\narguments: {n: {type: integer}}\n---\n", /strings only/],
+  ])("%s → INVALID_FRONTMATTER", (_l, text, reason) => {
+    const r = bad(text);
+    expect(r.code).toBe("INVALID_FRONTMATTER");
+    expect(r.reason).toMatch(reason);
+  });
+
+  it("reports the line of a bad field (1-based, counting the opening ---)", () => {
+    expect(bad("---\nname: demo\ndescription: d\nuser-invocable: maybe\n---\n").line).toBe(4);
+  });
+
+  it("name ≠ directory → NAME_MISMATCH (case 6)", () => {
+    expect(bad("---\nname: foo\ndescription: d\n---\n", "bar").code).toBe("NAME_MISMATCH");
+  });
+
+  it("unknown fields are preserved (case 9)", () => {
+    const r = ok("---\nname: demo\ndescription: d\nhooks:\n  PreToolUse: [x]\ncontext: fork\n---\n");
+    expect(r.frontmatter["hooks"]).toEqual({ PreToolUse: ["x"] });
+    expect(r.frontmatter["context"]).toBe("fork");
+  });
+
+  it("YAML alias bombs are refused, never expanded (D11)", () => {
+    const bomb = ["a: &a [x,x,x,x,x,x,x,x,x]", "b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]", "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]",
+      "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]", "e: [*d,*d,*d,*d,*d,*d,*d,*d,*d]"].join("\n");
+    expect(bad(`---\nname: demo\ndescription: d\n${bomb}\n---\n`).code).toBe("INVALID_FRONTMATTER");
+  });
+
+  it("a __proto__ key is kept as data, not as a prototype", () => {
+    const r = ok("---\nname: demo\ndescription: d\n__proto__: {polluted: true}\n---\n");
+    expect(Object.getPrototypeOf(r.frontmatter)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+  });
+});
+
+describe("§4.5 rule 4: allowed-tools normalisation (cases 26, 27)", () => {
+  it.each([
+    ["Read, Grep", ["Read", "Grep"]],
+    ["Read, Grep, Bash(git log:*)", ["Read", "Grep", "Bash(git log:*)"]],
+    ["Read Grep", ["Read", "Grep"]],
+    ["Bash(git log:*) Read", ["Bash(git log:*)", "Read"]],
+    ["Bash(a, b), Read", ["Bash(a, b)", "Read"]],
+    [" , Read,, ", ["Read"]],
+  ])("%j → %j", (text, expected) => {
+    expect(splitAllowedTools(text)).toEqual(expected);
+  });
+  it("array form is taken as is, trimmed", () => {
+    expect(ok("---\nname: demo\ndescription: d\nallowed-tools: [' Read', Grep]\n---\n").frontmatter["allowed-tools"]).toEqual(["Read", "Grep"]);
+  });
+});
