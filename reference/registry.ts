@@ -52,7 +52,7 @@ export interface Discovery {
 
 type Found = { ok: true; entry: SkillEntry } | { ok: false; broken: BrokenSkill };
 
-const CONCURRENCY = 64;
+const CONCURRENCY = LIMITS.discovery_concurrency;
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

@@ -12,8 +12,8 @@ export interface ResourceListing {
   groups: { folder: string; names: string[]; omitted: number }[];
 }
 
-const MAX_DEPTH = 16;
-const MAX_ENTRIES = 100_000;
+const MAX_DEPTH = LIMITS.resource_walk_max_depth;
+const MAX_ENTRIES = LIMITS.resource_walk_max_entries;
 
 async function walk(dir: string, rel: string, depth: number, out: string[]): Promise<void> {
   if (depth > MAX_DEPTH || out.length >= MAX_ENTRIES) return;

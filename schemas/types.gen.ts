@@ -121,6 +121,248 @@ export interface Catalog {
  */
 
 /**
+ * One filesystem step, run inside the temp dir.
+ */
+
+export type SetupStep =
+  | {
+      op: "symlink";
+      path: RelPath;
+      /**
+       * Stored verbatim as the link's target (relative targets stay relative).
+       */
+      target: string;
+    }
+  | {
+      op: "write";
+      path: RelPath;
+      /**
+       * Content as text, written byte for byte (CRLF stays CRLF); parent dirs are created.
+       */
+      utf8: string;
+    }
+  | {
+      op: "write";
+      path: RelPath;
+      /**
+       * Content as base64, for exact bytes; parent dirs are created.
+       */
+      base64: string;
+    }
+  | {
+      op: "mkdir";
+      path: RelPath;
+    }
+  | {
+      op: "chmod";
+      path: RelPath;
+      /**
+       * Octal, e.g. "000".
+       */
+      mode: string;
+    }
+  | {
+      op: "remove";
+      path: RelPath;
+    };
+
+export type RelPath = string;
+/**
+ * The hook's answer (spec §5.6). ask is treated as deny (autonomous mode); any other value, or a hook that fails, is deny too (fail closed).
+ */
+
+export type PermissionDecision = "allow" | "allow_once" | "deny" | "ask";
+/**
+ * Stable error codes of the skill tool (spec §3.4, §14; design.md D2). Values are a public contract: adding one is minor, renaming one is breaking.
+ */
+
+export type ErrorCode =
+  | "INVALID_PARAM"
+  | "INVALID_FRONTMATTER"
+  | "NAME_MISMATCH"
+  | "OUTSIDE_WORKSPACE"
+  | "SENSITIVE"
+  | "DISABLED"
+  | "NOT_TRUSTED"
+  | "PERMISSION_DENIED"
+  | "IO_ERROR";
+
+/**
+ * One conformance case as data (conformance/cases/*.json): a fixture tree copied into a fresh temp dir, setup steps, a session config, a scripted permission hook, the calls to make in order and what each must return. Any string in setup, config, params and expectations may contain ${tmp}, replaced by the case's temp dir (its real path). Expectations match on kinds, codes and fields, never on free-text messages.
+ */
+
+export interface ConformanceCase {
+  /**
+   * Case id, equal to the file's basename (U01…U30 for the spec matrix of §13.1).
+   */
+  id: string;
+  /**
+   * One line: the rule the case pins.
+   */
+  title: string;
+  /**
+   * Spec sections (e.g. "§4.5") and decision ids (e.g. "D4") the case rests on; shown with every failure.
+   *
+   * @minItems 1
+   */
+  spec: [string, ...string[]];
+  /**
+   * Why the case expects what it expects, for an implementer reading a failure.
+   */
+  notes?: string;
+  /**
+   * A directory under fixtures/conformance/, copied into the temp dir before setup.
+   */
+  fixture: string;
+  /**
+   * Steps run in order after the fixture is copied; paths are relative to the temp dir and must stay inside it.
+   */
+  setup?: SetupStep[];
+  config: SessionConfig;
+  /**
+   * An optional capability the case needs; an implementation that declares it false in initialize skips the case.
+   */
+  capability?: string;
+  /**
+   * Present iff config.permission.hook is true: the hook's answers, in the order it is asked. An ask beyond the script, or an answer left unused, is a mismatch.
+   */
+  hook?: PermissionDecision[];
+  catalog?: CatalogExpect;
+  /**
+   * Skill tool calls, made in order on one session.
+   *
+   * @minItems 1
+   */
+  calls: [CaseCall, ...CaseCall[]];
+}
+/**
+ * What a harness configures for one session of the skill tool (spec §5). The permission hook itself is a function in-process, or the kit answering permission/ask over the wire; here only its presence is declared.
+ */
+
+export interface SessionConfig {
+  /**
+   * Absolute directories holding skill subdirectories, highest precedence first (§5.1). Only these are scanned, one level deep.
+   */
+  skill_roots: string[];
+  /**
+   * minimatch globs matched against the skill directory (§5.4, design.md D6). Absent → the defaults in limits.json; [] → none.
+   */
+  sensitive_patterns?: string[];
+  /**
+   * Trust gating for autonomous mode (§5.5). Absent → every root is untrusted and the policy is hook_required (design.md D5).
+   */
+  skill_trust?: {
+    trusted_roots: string[];
+    untrusted_project_skills?: "hook_required" | "warn" | "allow";
+  };
+  /**
+   * The session permission policy (§5.6).
+   */
+  permission?: {
+    /**
+     * Whether a permission hook is configured. Over the wire, true means the implementation must ask the kit with permission/ask on every activation.
+     */
+    hook?: boolean;
+    /**
+     * Test-fixture escape: with no hook, let every skill through the trust gate.
+     */
+    unsafeAllowSkillWithoutHook?: boolean;
+  };
+}
+/**
+ * What session.catalog(), asked once before the calls, must hold.
+ */
+
+export interface CatalogExpect {
+  /**
+   * The entry names exactly, in order.
+   */
+  names?: string[];
+  contains_names?: string[];
+  absent_names?: string[];
+  /**
+   * Substrings (e.g. a directory name) that no catalog warning may contain: for what must be skipped silently.
+   */
+  warnings_exclude?: string[];
+  /**
+   * Entry name → partial entry it must match (objects: listed keys only; arrays: same length, element-wise).
+   */
+  entries?: {
+    [k: string]: {};
+  };
+}
+
+export interface CaseCall {
+  /**
+   * The raw tool input, exactly as a model might send it: any JSON value.
+   */
+  params: {
+    [k: string]: unknown;
+  };
+  /**
+   * Who asks (§4.3 disable-model-invocation).
+   */
+  invocation?: "model" | "user";
+  /**
+   * The harness's turn number (design.md D9).
+   */
+  turn?: number;
+  expect: ResultExpect;
+}
+/**
+ * What one call must return. Every listed check must hold.
+ */
+
+export interface ResultExpect {
+  kind: "ok" | "already_loaded" | "not_found" | "error";
+  code?: ErrorCode;
+  fields?: PathMap;
+  /**
+   * Paths that must not exist in the result.
+   */
+  absent?: string[];
+  contains?: PathMap1;
+  not_contains?: PathMap2;
+  length?: PathMap3;
+  output_contains?: string[];
+  output_not_contains?: string[];
+  /**
+   * Regexes (JavaScript syntax, flag m) the output must match; ${tmp} is inserted escaped.
+   */
+  output_matches?: string[];
+  body_contains?: string[];
+  body_not_contains?: string[];
+  /**
+   * The permission requests the hook received during this call, in order: exactly this many, each matching its partial payload (objects: listed keys only; arrays: same length, element-wise).
+   */
+  hook_requests?: {}[];
+}
+/**
+ * Path → value, deep-equal.
+ */
+
+export interface PathMap {}
+/**
+ * Path → array of values that the array at that path must all contain.
+ */
+
+export interface PathMap1 {}
+/**
+ * Path → array of values that the array at that path must not contain.
+ */
+
+export interface PathMap2 {}
+/**
+ * Path → the array's exact length.
+ */
+
+export interface PathMap3 {}
+
+/**
+ * One filesystem step, run inside the temp dir.
+ */
+
+/**
  * Every decision that settles a place where the spec is silent or says two things: design.md's D1–D11 and the project's own (R…), each with the spec section it settles. Conformance cases cite them.
  */
 
@@ -170,12 +412,6 @@ export interface RpcFailure {
   };
 }
 
-export type PermissionDecision = "allow" | "allow_once" | "deny" | "ask";
-
-/**
- * The wire protocol between the conformance kit (client) and an implementation under test (server): newline-delimited JSON-RPC 2.0 over the implementation's stdin/stdout, one message per line, stderr free for logs. See conformance/PROTOCOL.md for the life cycle and a sample transcript. $defs name every method's params and result; the kit validates both directions.
- */
-
 export interface Capabilities {
   [k: string]: boolean;
 }
@@ -201,37 +437,6 @@ export interface SessionCreateParams {
 /**
  * What a harness configures for one session of the skill tool (spec §5). The permission hook itself is a function in-process, or the kit answering permission/ask over the wire; here only its presence is declared.
  */
-
-export interface SessionConfig {
-  /**
-   * Absolute directories holding skill subdirectories, highest precedence first (§5.1). Only these are scanned, one level deep.
-   */
-  skill_roots: string[];
-  /**
-   * minimatch globs matched against the skill directory (§5.4, design.md D6). Absent → the defaults in limits.json; [] → none.
-   */
-  sensitive_patterns?: string[];
-  /**
-   * Trust gating for autonomous mode (§5.5). Absent → every root is untrusted and the policy is hook_required (design.md D5).
-   */
-  skill_trust?: {
-    trusted_roots: string[];
-    untrusted_project_skills?: "hook_required" | "warn" | "allow";
-  };
-  /**
-   * The session permission policy (§5.6).
-   */
-  permission?: {
-    /**
-     * Whether a permission hook is configured. Over the wire, true means the implementation must ask the kit with permission/ask on every activation.
-     */
-    hook?: boolean;
-    /**
-     * Test-fixture escape: with no hook, let every skill through the trust gate.
-     */
-    unsafeAllowSkillWithoutHook?: boolean;
-  };
-}
 
 export interface SessionCreateResult {
   sessionId: string;
@@ -304,17 +509,6 @@ export interface PermissionAskResult {
  * Stable error codes of the skill tool (spec §3.4, §14; design.md D2). Values are a public contract: adding one is minor, renaming one is breaking.
  */
 
-export type ErrorCode =
-  | "INVALID_PARAM"
-  | "INVALID_FRONTMATTER"
-  | "NAME_MISMATCH"
-  | "OUTSIDE_WORKSPACE"
-  | "SENSITIVE"
-  | "DISABLED"
-  | "NOT_TRUSTED"
-  | "PERMISSION_DENIED"
-  | "IO_ERROR";
-
 /**
  * SKILL.md frontmatter after parsing (spec §4; rows in frontmatter-fields.md). allowed-tools is shown normalised to string[] (§4.5 rule 4). Unknown keys, including the v1.1-deferred ones (context, agent, model, effort, hooks, paths), are preserved and never rejected (§4.4, §4.5 rule 5).
  */
@@ -380,6 +574,22 @@ export interface Limits {
    * The token estimate used by catalog size reports: ceil(bytes / this).
    */
   bytes_per_token_estimate: number;
+  /**
+   * D10: resource folders are walked at most this deep; deeper entries are not listed or counted.
+   */
+  resource_walk_max_depth: number;
+  /**
+   * D10: at most this many names are collected per folder (the '(... N more)' count stops there).
+   */
+  resource_walk_max_entries: number;
+  /**
+   * R6: how many skill dirs discovery reads at once.
+   */
+  discovery_concurrency: number;
+  /**
+   * Conformance kit: the default deadline of one driver request (handshake, session, call); a request that misses it makes the case errored.
+   */
+  driver_request_timeout_ms: number;
 }
 
 /**
@@ -389,6 +599,63 @@ export interface Limits {
 /**
  * What the permission hook receives on an activation (spec §5.6). reason 'sensitive' is added by design.md D6; precedence sensitive > untrusted_project_skill > normal.
  */
+
+/**
+ * The JSON report of one conformance run (`npm run conformance -- --json <file>`): which kit and implementation, the summary counts, and one entry per case with its status. Written by conformance/report/json.ts from the runner's RunReport.
+ */
+
+export interface ConformanceReport {
+  kit?: {
+    version: string;
+    specVersion: string;
+  };
+  implementation?: {
+    name: string;
+    version: string;
+    language: string;
+    /**
+     * How the kit reached it: the module path (in-process) or the command line (subprocess).
+     */
+    driver: string;
+  };
+  suite?: string;
+  /**
+   * ISO 8601 time the run started.
+   */
+  started_at?: string;
+  summary: {
+    total: number;
+    passed: number;
+    failed: number;
+    errored: number;
+    skipped: number;
+    expected_failures?: number;
+    duration_ms?: number;
+  };
+  cases: {
+    id: string;
+    title?: string;
+    /**
+     * Spec sections (and decisions) the case checks.
+     */
+    spec?: string[];
+    /**
+     * failed: an expectation did not hold; errored: the driver could not get an answer (crash, hang, protocol or schema violation); expected_failure: failed or errored, and listed in the expected-failures file.
+     */
+    status: "passed" | "failed" | "errored" | "skipped" | "expected_failure";
+    duration_ms?: number;
+    mismatches?: {
+      at: string;
+      expected?: unknown;
+      actual?: unknown;
+      message: string;
+    }[];
+    reason?: string;
+    blame?: "implementation" | "kit";
+    stderr?: string;
+    observed?: unknown[];
+  }[];
+}
 
 /**
  * What one skill tool call returns (spec §3): a union discriminated on kind. Every result carries output, the exact text the model sees. Failures are results, never exceptions (§3.4).
