@@ -26,6 +26,10 @@ export interface CaseResult {
   stderr?: string;
   /** Every result the implementation returned, in call order (for parity and debugging). */
   observed?: unknown[];
+  /** The catalog the implementation returned (normalised like observed), asked once before the calls. */
+  catalog?: unknown;
+  /** Every permission request the scripted hook received: during which call, the payload (normalised), the answer given. */
+  hook_requests?: Array<{ call: number; request: unknown; answer: string }>;
 }
 
 export interface Summary {

@@ -1,0 +1,285 @@
+// Owns the mutant table: for every case of the spec matrix (U01…U30) one wrong implementation under
+// which that case must fail. Each is the reference behind a wrapper that corrupts exactly one
+// behaviour (wrap.ts); none needs a switch inside reference/. conformance/MUTANTS.md documents them.
+import { readdirSync } from "node:fs";
+import { basename, join } from "node:path";
+import { ALIASES } from "../../schemas/index.ts";
+import type { CatalogEntry, ErrorResult, OkResult, SessionConfig, SkillResult } from "../../schemas/index.ts";
+import type { Implementation } from "../driver/types.ts";
+import { errorResult, isDir, isObj, nameOf, readAuthored, wrapReference, type Mutation, type Obj } from "./wrap.ts";
+
+export interface Mutant {
+  id: string;
+  /** The case that must fail under this mutant. */
+  kills: string;
+  description: string;
+  make(): Promise<Implementation>;
+}
+
+const withName = (params: unknown, f: (name: string) => string): unknown =>
+  isObj(params) && typeof params.name === "string" ? { ...params, name: f(params.name) } : params;
+
+const onOk = (f: (r: OkResult, params: unknown, config: SessionConfig) => SkillResult): Mutation["result"] => (r, p, _o, ctx) =>
+  r.kind === "ok" ? f(r, p, ctx.config) : r;
+
+const onError = (code: string, f: (r: ErrorResult, params: unknown, config: SessionConfig) => SkillResult): Mutation["result"] => (r, p, _o, ctx) =>
+  r.kind === "error" && r.code === code ? f(r, p, ctx.config) : r;
+
+const bytes = (s: string) => Buffer.byteLength(s, "utf8");
+
+const KNOWN_FIELDS = new Set(["name", "description", "license", "compatibility", "metadata", "allowed-tools", "version", "argument-hint", "disable-model-invocation", "user-invocable", "arguments"]);
+const knownOnly = (fm: Obj): Obj => Object.fromEntries(Object.entries(fm).filter(([k]) => KNOWN_FIELDS.has(k)));
+
+function authoredTools(config: SessionConfig, name: string): unknown {
+  const a = readAuthored(config, name);
+  return a?.frontmatter.ok && isObj(a.frontmatter.value) ? a.frontmatter.value["allowed-tools"] : undefined;
+}
+
+/** Subdirectories of the roots that hold no SKILL.md, as the broken scanner of the U29 mutant sees them. */
+function dirsWithoutSkillMd(config: SessionConfig): Array<{ name: string; dir: string; root_index: number }> {
+  const out: Array<{ name: string; dir: string; root_index: number }> = [];
+  config.skill_roots.forEach((root, root_index) => {
+    let names: string[] = [];
+    try {
+      names = readdirSync(root);
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      const dir = join(root, n);
+      if (!n.startsWith(".") && isDir(dir) && !readAuthored({ skill_roots: [root] }, n)) out.push({ name: n, dir, root_index });
+    }
+  });
+  return out;
+}
+
+const mutations: Array<{ kills: string; id: string; description: string; mutation: Mutation }> = [
+  {
+    kills: "U01", id: "empty-name-looked-up", description: "An empty name is looked up instead of refused: not_found, not INVALID_PARAM.",
+    mutation: { before: (p) => (nameOf(p) === "" ? { kind: "not_found", name: "", siblings: [], output: '(No skill matches "".)' } : undefined) },
+  },
+  {
+    kills: "U02", id: "name-case-folded", description: "Names are case-folded and _ turned into - before the check, so \"Hello\" activates hello.",
+    mutation: { params: (p) => withName(p, (n) => n.toLowerCase().replace(/_/g, "-")) },
+  },
+  {
+    kills: "U03", id: "long-name-truncated", description: "Names over 64 characters are truncated to 64 instead of refused.",
+    mutation: { params: (p) => withName(p, (n) => n.slice(0, 64)) },
+  },
+  {
+    kills: "U04", id: "no-siblings", description: "not_found never offers fuzzy-matched siblings.",
+    mutation: { result: (r) => (r.kind === "not_found" ? { ...r, siblings: [] } : r) },
+  },
+  {
+    kills: "U05", id: "aliases-accepted", description: "Known aliases are silently accepted: skill_name → name, params → arguments, reload dropped.",
+    mutation: {
+      params: (p) => {
+        if (!isObj(p)) return p;
+        const out: Obj = {};
+        for (const [k, v] of Object.entries(p)) {
+          const a = ALIASES.find((x) => x.alias === k);
+          if (!a) out[k] = v;
+          else if (a.action === "rename" && a.target && !(a.target in p)) out[a.target] = v;
+        }
+        return out;
+      },
+    },
+  },
+  {
+    kills: "U06", id: "mismatch-as-frontmatter", description: "A frontmatter name that differs from the directory is reported as INVALID_FRONTMATTER, not NAME_MISMATCH.",
+    mutation: { result: onError("NAME_MISMATCH", (r) => ({ ...r, code: "INVALID_FRONTMATTER", output: r.output.replace("NAME_MISMATCH", "INVALID_FRONTMATTER") })) },
+  },
+  {
+    kills: "U07", id: "yaml-error-as-io-error", description: "Frontmatter that is not valid YAML is reported as IO_ERROR instead of INVALID_FRONTMATTER.",
+    mutation: {
+      result: onError("INVALID_FRONTMATTER", (r, p, config) => {
+        const a = readAuthored(config, nameOf(p) ?? "");
+        return a && !a.frontmatter.ok ? { ...r, code: "IO_ERROR", output: r.output.replace("INVALID_FRONTMATTER", "IO_ERROR") } : r;
+      }),
+    },
+  },
+  {
+    kills: "U08", id: "description-optional", description: "description is treated as optional: a SKILL.md without it activates.",
+    mutation: {
+      result: onError("INVALID_FRONTMATTER", (r, p, config) => {
+        const name = nameOf(p) ?? "";
+        const a = readAuthored(config, name);
+        if (!a?.frontmatter.ok || !isObj(a.frontmatter.value) || a.frontmatter.value.description !== undefined) return r;
+        return { kind: "ok", name, dir: a.dir, body: a.body, frontmatter: a.frontmatter.value as OkResult["frontmatter"], resources: [], bytes: bytes(a.body), output: `<skill name="${name}">\n${a.body}</skill>` };
+      }),
+    },
+  },
+  {
+    kills: "U09", id: "unknown-fields-dropped", description: "Unknown frontmatter fields (hooks, context, …) are stripped instead of preserved.",
+    mutation: {
+      result: onOk((r) => ({ ...r, frontmatter: knownOnly(r.frontmatter) as OkResult["frontmatter"] })),
+      catalog: (c) => ({ ...c, entries: c.entries.map((e) => ({ ...e, frontmatter: knownOnly(e.frontmatter) as CatalogEntry["frontmatter"] })) }),
+    },
+  },
+  {
+    kills: "U10", id: "fence-on-parent", description: "The fence admits anything under a root's parent directory, so ../ symlinks out of the root activate.",
+    mutation: { config: (c) => ({ ...c, skill_roots: [...c.skill_roots, ...c.skill_roots.map((r) => join(r, ".."))] }) },
+  },
+  {
+    kills: "U11", id: "sensitive-ignored", description: "sensitive_patterns are ignored: a skill under secrets/ activates without a hook.",
+    mutation: { config: (c) => ({ ...c, sensitive_patterns: [] }) },
+  },
+  {
+    kills: "U12", id: "disable-model-invocation-ignored", description: "disable-model-invocation is ignored: every call is treated as user-initiated.",
+    mutation: { invocation: () => "user" },
+  },
+  {
+    kills: "U13", id: "user-invocation-ignored", description: "The harness's user-invocation flag is ignored: every call is treated as the model's, so user-only skills are DISABLED.",
+    mutation: { invocation: () => "model" },
+  },
+  {
+    kills: "U14", id: "every-root-trusted", description: "Every root is trusted: untrusted project skills activate without a hook.",
+    mutation: { config: (c) => ({ ...c, skill_trust: { ...(c.skill_trust ?? {}), trusted_roots: [...c.skill_roots] } }) },
+  },
+  {
+    kills: "U15", id: "unsafe-flag-ignored", description: "unsafeAllowSkillWithoutHook is ignored: untrusted skills stay NOT_TRUSTED.",
+    mutation: {
+      config: (c) => {
+        const permission = { ...(c.permission ?? {}) };
+        delete permission.unsafeAllowSkillWithoutHook;
+        return { ...c, permission };
+      },
+    },
+  },
+  {
+    kills: "U16", id: "unwrapped-output", description: "The output is the bare body plus the note: no <skill> / <frontmatter> / <instructions> wrapper.",
+    mutation: { result: onOk((r) => ({ ...r, output: r.output.replace(/^[\s\S]*<\/skill>\n/, r.body) })) },
+  },
+  {
+    kills: "U17", id: "no-dedupe", description: "Activations are forgotten: a second call reloads (and asks the hook again) instead of already_loaded.",
+    mutation: { freshSessionPerCall: true },
+  },
+  {
+    kills: "U18", id: "string-arguments-dropped", description: "String arguments are dropped: $ARGUMENTS stays literal.",
+    mutation: {
+      params: (p) => {
+        if (!isObj(p) || typeof p.arguments !== "string") return p;
+        const { arguments: _a, ...rest } = p;
+        return rest;
+      },
+    },
+  },
+  {
+    kills: "U19", id: "named-arguments-not-substituted", description: "Named arguments are validated but ${name} placeholders are left in the body.",
+    mutation: {
+      result: onOk((r, p) => {
+        if (!isObj(p) || !isObj(p.arguments)) return r;
+        let body = r.body;
+        let output = r.output;
+        for (const [k, v] of Object.entries(p.arguments)) {
+          if (typeof v !== "string" || !v) continue;
+          body = body.split(v).join("${" + k + "}");
+          output = output.split(v).join("${" + k + "}");
+        }
+        return { ...r, body, output, bytes: bytes(body) };
+      }),
+    },
+  },
+  {
+    kills: "U20", id: "undeclared-named-arguments-ignored", description: "Object arguments on a skill that declares none are ignored instead of refused.",
+    mutation: {
+      result: async (r, p, o, ctx) => {
+        if (r.kind === "error" && r.code === "INVALID_PARAM" && isObj(p) && isObj(p.arguments)) return ctx.forward({ name: p.name }, o);
+        return r;
+      },
+    },
+  },
+  {
+    kills: "U21", id: "string-bound-to-first-named-argument", description: "A string sent to a named-argument skill is bound to its first declared argument instead of refused.",
+    mutation: {
+      result: async (r, p, o, ctx) => {
+        if (!(r.kind === "error" && r.code === "INVALID_PARAM" && isObj(p) && typeof p.arguments === "string")) return r;
+        const entry = (await ctx.inner.catalog()).entries.find((e) => e.name === p.name);
+        const first = entry && isObj(entry.frontmatter.arguments) ? Object.keys(entry.frontmatter.arguments)[0] : undefined;
+        return first ? ctx.forward({ name: p.name, arguments: { [first]: p.arguments } }, o) : r;
+      },
+    },
+  },
+  {
+    kills: "U22", id: "scripts-only-resources", description: "Only scripts/ is enumerated: references/ and assets/ are never listed.",
+    mutation: {
+      result: onOk((r) => ({
+        ...r,
+        resources: r.resources.filter((x) => x.startsWith("scripts/")),
+        output: r.output.replace(/^(references|assets)\/.*\n/gm, ""),
+      })),
+    },
+  },
+  {
+    kills: "U23", id: "no-more-marker", description: "Lists 10 resources per folder but drops the (... N more) marker and resources_omitted.",
+    mutation: {
+      result: onOk((r) => {
+        const { resources_omitted: _o, ...rest } = r;
+        return { ...rest, output: r.output.replace(/^\(\.\.\. \d+ more\)\n/gm, "") };
+      }),
+    },
+  },
+  {
+    kills: "U24", id: "deny-means-allow", description: "The hook's deny is ignored (treated as allow).",
+    mutation: { hookAnswer: (a) => (a === "deny" ? "allow" : a) },
+  },
+  {
+    kills: "U25", id: "ask-means-allow", description: "The hook's ask is treated as allow instead of deny.",
+    mutation: { hookAnswer: (a) => (a === "ask" ? "allow" : a) },
+  },
+  {
+    kills: "U26", id: "string-tools-unsplit", description: "allowed-tools in string form is kept as one entry (\"Read, Grep\") instead of split.",
+    mutation: {
+      result: onOk((r, _p, config) => {
+        const t = authoredTools(config, r.name);
+        return typeof t === "string" ? { ...r, frontmatter: { ...r.frontmatter, "allowed-tools": [t] } } : r;
+      }),
+    },
+  },
+  {
+    kills: "U27", id: "array-tools-rejected", description: "allowed-tools in array form is rejected as INVALID_FRONTMATTER (only the string form is accepted).",
+    mutation: {
+      result: onOk((r, _p, config) =>
+        Array.isArray(authoredTools(config, r.name)) ? errorResult("INVALID_FRONTMATTER", r.name, `skill "${r.name}": allowed-tools must be a string`) : r,
+      ),
+    },
+  },
+  {
+    kills: "U28", id: "last-root-wins", description: "Shadowing order is reversed: the last root wins a name collision.",
+    mutation: { config: (c) => ({ ...c, skill_roots: [...c.skill_roots].reverse() }) },
+  },
+  {
+    kills: "U29", id: "dirs-without-skill-md-listed", description: "Every subdirectory is a skill: one without SKILL.md is listed and activating it is IO_ERROR.",
+    mutation: {
+      catalog: (c, ctx) => {
+        const extra: CatalogEntry[] = dirsWithoutSkillMd(ctx.config)
+          .filter((d) => /^[a-z0-9]+(-[a-z0-9]+)*$/.test(d.name) && !c.entries.some((e) => e.name === d.name))
+          .map((d) => ({ name: d.name, description: "(no SKILL.md)", dir: d.dir, root_index: d.root_index, frontmatter: { name: d.name, description: "(no SKILL.md)" }, meta: { shadowed: [] } }));
+        return { ...c, entries: [...c.entries, ...extra].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
+      },
+      result: (r, p, _o, ctx) => {
+        const name = nameOf(p);
+        const hit = name && r.kind === "not_found" ? dirsWithoutSkillMd(ctx.config).find((d) => basename(d.dir) === name) : undefined;
+        return hit ? errorResult("IO_ERROR", name!, `skill "${name}": cannot read ${join(hit.dir, "SKILL.md")}`) : r;
+      },
+    },
+  },
+  {
+    kills: "U30", id: "crlf-kept", description: "CRLF line endings are kept in the body instead of read as LF.",
+    mutation: {
+      result: onOk((r, _p, config) => {
+        const a = readAuthored(config, r.name);
+        if (!a?.raw.includes("\r\n")) return r;
+        const body = r.body.replace(/\r?\n/g, "\r\n");
+        return { ...r, body, bytes: bytes(body), output: r.output.replace(r.body, body) };
+      }),
+    },
+  },
+];
+
+export const MUTANTS: readonly Mutant[] = mutations.map(({ kills, id, description, mutation }) => ({
+  id,
+  kills,
+  description,
+  make: () => wrapReference(id, mutation),
+}));

@@ -1,0 +1,129 @@
+// Owns the machinery mutants are built from: an Implementation that wraps the reference's public
+// createSession (loaded through the in-process driver, never reference/ internals) and corrupts one
+// behaviour through hooks on config, params, invocation, hook answers, results and the catalog.
+// Also a tiny independent reader of SKILL.md files, for mutants that need the authored form.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import YAML from "yaml";
+import type { Catalog, PermissionDecision, SessionConfig, SkillResult } from "../../schemas/index.ts";
+import { loadModule } from "../driver/in-process.ts";
+import type { CallOptions, Implementation, PermissionHook, SessionHandle, SessionOptions } from "../driver/types.ts";
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const REFERENCE_MODULE = join(REPO_ROOT, "reference", "index.ts");
+
+export type Obj = Record<string, unknown>;
+export const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
+
+export interface MutantContext {
+  /** The config the kit passed (templated), before any config mutation. */
+  readonly config: SessionConfig;
+  /** The reference session the mutant wraps. */
+  readonly inner: SessionHandle;
+  /** Call the reference directly. */
+  forward(params: unknown, options: CallOptions): Promise<SkillResult>;
+}
+
+export interface Mutation {
+  config?(config: SessionConfig): SessionConfig;
+  params?(params: unknown): unknown;
+  invocation?(invocation: CallOptions["invocation"]): CallOptions["invocation"];
+  hookAnswer?(answer: PermissionDecision): PermissionDecision;
+  /** Replace the whole call; return undefined to fall through to the reference. */
+  before?(params: unknown, options: CallOptions, ctx: MutantContext): Promise<SkillResult | undefined> | SkillResult | undefined;
+  result?(result: SkillResult, params: unknown, options: CallOptions, ctx: MutantContext): Promise<SkillResult> | SkillResult;
+  catalog?(catalog: Catalog, ctx: MutantContext): Catalog;
+  /** Forget every activation: a fresh reference session for every call. */
+  freshSessionPerCall?: boolean;
+}
+
+export async function wrapReference(label: string, m: Mutation): Promise<Implementation> {
+  const ref = await loadModule(REFERENCE_MODULE);
+  return {
+    info: { ...ref.info, implementation: { ...ref.info.implementation, name: `mutant-${label}` } },
+    async dispose() {
+      await ref.dispose();
+    },
+    async createSession(config: SessionConfig, options: SessionOptions): Promise<SessionHandle> {
+      const innerConfig = m.config ? m.config(structuredClone(config)) : config;
+      const innerOptions: SessionOptions = {};
+      if (options.hook) {
+        const hook: PermissionHook = options.hook;
+        innerOptions.hook = m.hookAnswer ? async (req) => m.hookAnswer!(await hook(req)) : hook;
+      }
+      const opened: SessionHandle[] = [];
+      const open = async () => {
+        const s = await ref.createSession(innerConfig, innerOptions);
+        opened.push(s);
+        return s;
+      };
+      const inner = await open();
+      const ctx: MutantContext = { config, inner, forward: (p, o) => inner.call(p, o) };
+      return {
+        async catalog() {
+          const c = await inner.catalog();
+          return m.catalog ? m.catalog(c, ctx) : c;
+        },
+        async call(params: unknown, options: CallOptions) {
+          const p = m.params ? m.params(params) : params;
+          const o: CallOptions = m.invocation ? { ...options, invocation: m.invocation(options.invocation) } : options;
+          const early = m.before ? await m.before(p, o, ctx) : undefined;
+          if (early) return early;
+          const session = m.freshSessionPerCall ? await open() : inner;
+          const r = await session.call(p, o);
+          return m.result ? await m.result(r, p, o, ctx) : r;
+        },
+        async close() {
+          for (const s of opened) await s.close();
+        },
+      };
+    },
+  };
+}
+
+export interface AuthoredSkill {
+  dir: string;
+  file: string;
+  raw: string;
+  /** The parsed frontmatter, or the YAML error. */
+  frontmatter: { ok: true; value: unknown } | { ok: false; error: string };
+  body: string;
+}
+
+/** The first root's <root>/<name>/SKILL.md, read independently of the reference. */
+export function readAuthored(config: SessionConfig, name: string): AuthoredSkill | undefined {
+  for (const root of config.skill_roots) {
+    const dir = join(root, name);
+    const file = join(dir, "SKILL.md");
+    if (!existsSync(file)) continue;
+    const raw = readFileSync(file, "utf8");
+    const lines = raw.replace(/^\uFEFF/, "").split(/\r?\n/);
+    if (lines[0]?.trimEnd() !== "---") return { dir, file, raw, frontmatter: { ok: true, value: {} }, body: raw };
+    const close = lines.findIndex((l, i) => i > 0 && l.trimEnd() === "---");
+    if (close < 0) return { dir, file, raw, frontmatter: { ok: false, error: "no closing ---" }, body: "" };
+    const body = lines.slice(close + 1).join("\n");
+    try {
+      return { dir, file, raw, frontmatter: { ok: true, value: YAML.parse(lines.slice(1, close).join("\n")) }, body };
+    } catch (e) {
+      return { dir, file, raw, frontmatter: { ok: false, error: (e as Error).message }, body };
+    }
+  }
+  return undefined;
+}
+
+export function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function nameOf(params: unknown): string | undefined {
+  return isObj(params) && typeof params.name === "string" ? params.name : undefined;
+}
+
+export function errorResult(code: string, name: string, message: string): SkillResult {
+  return { kind: "error", code, name, message, output: `Error [${code}]: ${message}` } as SkillResult;
+}

@@ -1,0 +1,136 @@
+// Owns matching: one call's result against its ResultExpect, the catalog against CatalogExpect, and
+// the hook's recorded requests against their partial payloads. Works on normalised values (temp dir
+// → <tmp>), so expectations are templated with <tmp> too. Matches kinds, codes and fields only,
+// never free-text messages. Every mismatch carries expected, actual and the path it was found at.
+import { isDeepStrictEqual } from "node:util";
+import type { CatalogExpect, ResultExpect } from "../../schemas/index.ts";
+import { TMP_MARK, template } from "./workspace.ts";
+
+export interface Miss {
+  at: string;
+  expected: unknown;
+  actual: unknown;
+  what: string;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** Follow a dot-separated path ("frontmatter.allowed-tools", "resources.0"); undefined when absent. */
+export function getPath(value: unknown, path: string): unknown {
+  let cur: unknown = value;
+  for (const seg of path.split(".")) {
+    if (Array.isArray(cur) && /^\d+$/.test(seg)) cur = cur[Number(seg)];
+    else if (isObj(cur) && Object.prototype.hasOwnProperty.call(cur, seg)) cur = cur[seg];
+    else return undefined;
+  }
+  return cur;
+}
+
+/** Partial match: objects compare listed keys only, arrays by length then element-wise, the rest by deep equality. */
+export function matchPartial(expected: unknown, actual: unknown, at: string): Miss[] {
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) return [{ at, expected, actual, what: "expected an array" }];
+    if (actual.length !== expected.length) return [{ at, expected, actual, what: `expected ${expected.length} element(s), got ${actual.length}` }];
+    return expected.flatMap((e, i) => matchPartial(e, actual[i], `${at}[${i}]`));
+  }
+  if (isObj(expected)) {
+    if (!isObj(actual)) return [{ at, expected, actual, what: "expected an object" }];
+    return Object.entries(expected).flatMap(([k, e]) =>
+      Object.prototype.hasOwnProperty.call(actual, k) ? matchPartial(e, actual[k], `${at}.${k}`) : [{ at: `${at}.${k}`, expected: e, actual: undefined, what: "missing" }],
+    );
+  }
+  return isDeepStrictEqual(expected, actual) ? [] : [{ at, expected, actual, what: "not equal" }];
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function strings(at: string, text: unknown, label: string, wanted: readonly string[] | undefined, present: boolean): Miss[] {
+  if (!wanted?.length) return [];
+  if (typeof text !== "string") return [{ at: `${at}.${label}`, expected: "a string", actual: text, what: `${label} is not a string` }];
+  return wanted
+    .filter((w) => text.includes(w) !== present)
+    .map((w) => ({ at: `${at}.${label}`, expected: present ? { contains: w } : { not_contains: w }, actual: text, what: present ? `${label} does not contain ${JSON.stringify(w)}` : `${label} contains ${JSON.stringify(w)}` }));
+}
+
+/**
+ * Check one normalised result. `hookRequests` are the normalised requests the hook received during the call.
+ * A wrong kind stops the other checks for that call (they would only repeat it).
+ */
+export function checkResult(rawExpect: ResultExpect, result: unknown, hookRequests: readonly unknown[], at: string): Miss[] {
+  const exp = template(rawExpect, TMP_MARK);
+  const r: Obj = isObj(result) ? result : {};
+  const misses: Miss[] = [];
+  if (r.kind !== exp.kind) {
+    const detail = r.kind === "error" ? ` (code ${String(r.code)}: ${String(r.message)})` : "";
+    misses.push({ at: `${at}.kind`, expected: exp.kind, actual: r.kind, what: `wrong kind${detail}` });
+  } else {
+    if (exp.code !== undefined && r.code !== exp.code) misses.push({ at: `${at}.code`, expected: exp.code, actual: r.code, what: `wrong code (message: ${String(r.message)})` });
+    for (const [path, want] of Object.entries((exp.fields ?? {}) as Obj)) {
+      const got = getPath(r, path);
+      if (!isDeepStrictEqual(got, want)) misses.push({ at: `${at}.${path}`, expected: want, actual: got, what: got === undefined ? "missing" : "not equal" });
+    }
+    for (const path of exp.absent ?? []) {
+      const got = getPath(r, path);
+      if (got !== undefined) misses.push({ at: `${at}.${path}`, expected: "absent", actual: got, what: "should be absent" });
+    }
+    for (const [mode, map] of [["contains", exp.contains], ["not_contains", exp.not_contains]] as const) {
+      for (const [path, want] of Object.entries((map ?? {}) as Obj)) {
+        const got = getPath(r, path);
+        if (!Array.isArray(got)) {
+          misses.push({ at: `${at}.${path}`, expected: { [mode]: want }, actual: got, what: "expected an array" });
+          continue;
+        }
+        const items = Array.isArray(want) ? want : [want];
+        const bad = items.filter((w) => got.some((g) => isDeepStrictEqual(g, w)) !== (mode === "contains"));
+        if (bad.length) misses.push({ at: `${at}.${path}`, expected: { [mode]: bad }, actual: got, what: mode === "contains" ? "missing element(s)" : "unexpected element(s)" });
+      }
+    }
+    for (const [path, want] of Object.entries((exp.length ?? {}) as Obj)) {
+      const got = getPath(r, path);
+      const len = Array.isArray(got) ? got.length : undefined;
+      if (len !== want) misses.push({ at: `${at}.${path}.length`, expected: want, actual: len ?? got, what: Array.isArray(got) ? "wrong length" : "expected an array" });
+    }
+    misses.push(...strings(at, r.output, "output", exp.output_contains, true));
+    misses.push(...strings(at, r.output, "output", exp.output_not_contains, false));
+    misses.push(...strings(at, r.body, "body", exp.body_contains, true));
+    misses.push(...strings(at, r.body, "body", exp.body_not_contains, false));
+    for (const pattern of rawExpect.output_matches ?? []) {
+      const re = new RegExp(pattern.split("${tmp}").join(escapeRegex(TMP_MARK)), "m");
+      if (typeof r.output !== "string" || !re.test(r.output)) misses.push({ at: `${at}.output`, expected: { matches: re.source }, actual: r.output, what: "output does not match" });
+    }
+  }
+  if (exp.hook_requests !== undefined) {
+    if (hookRequests.length !== exp.hook_requests.length) {
+      misses.push({ at: `${at}.hook_requests`, expected: exp.hook_requests, actual: hookRequests, what: `the hook was asked ${hookRequests.length} time(s) during this call, expected ${exp.hook_requests.length}` });
+    } else {
+      exp.hook_requests.forEach((e, i) => misses.push(...matchPartial(e, hookRequests[i], `${at}.hook_requests[${i}]`)));
+    }
+  }
+  return misses;
+}
+
+export function checkCatalog(rawExpect: CatalogExpect, catalog: unknown): Miss[] {
+  const exp = template(rawExpect, TMP_MARK);
+  const entries = isObj(catalog) && Array.isArray(catalog.entries) ? (catalog.entries as unknown[]) : [];
+  const names = entries.map((e) => (isObj(e) ? e.name : undefined));
+  const misses: Miss[] = [];
+  if (exp.names && !isDeepStrictEqual(names, exp.names)) misses.push({ at: "catalog.names", expected: exp.names, actual: names, what: "wrong entry names (in order)" });
+  const missing = (exp.contains_names ?? []).filter((n) => !names.includes(n));
+  if (missing.length) misses.push({ at: "catalog.names", expected: { contains: missing }, actual: names, what: "missing entries" });
+  const extra = (exp.absent_names ?? []).filter((n) => names.includes(n));
+  if (extra.length) misses.push({ at: "catalog.names", expected: { absent: extra }, actual: names, what: "entries that should be absent" });
+  const warnings = isObj(catalog) && Array.isArray(catalog.warnings) ? (catalog.warnings as unknown[]).map(String) : [];
+  for (const w of exp.warnings_exclude ?? []) {
+    const hits = warnings.filter((x) => x.includes(w));
+    if (hits.length) misses.push({ at: "catalog.warnings", expected: { none_containing: w }, actual: hits, what: "a warning about something that must be skipped silently" });
+  }
+  for (const [name, want] of Object.entries(exp.entries ?? {})) {
+    const entry = entries.find((e) => isObj(e) && e.name === name);
+    if (entry === undefined) misses.push({ at: `catalog.entries[${name}]`, expected: want, actual: undefined, what: "no entry with that name" });
+    else misses.push(...matchPartial(want, entry, `catalog.entries[${name}]`));
+  }
+  return misses;
+}
