@@ -1,0 +1,230 @@
+// Activation latency: per-call p50/p99 of the reference's call() with a warm catalog (discovery done
+// before timing starts), over 10,000 calls against the 10,000-skill generated tree.
+//   activation.baseline.stat   10,000 awaited calls of an async function doing one fs.stat (the floor of
+//                              any activation that touches the disk once)
+//   activation.ok.first        10,000 first-time ok activations, one per distinct skill, in a shuffled
+//                              order: fence realpaths, open/read, YAML parse, sensitive and trust checks,
+//                              resource listing, substitution and the rendered <skill> block
+//   activation.already_loaded  10,000 calls to skills activated before timing (all 10,000, handed over
+//                              by ok.first; every 10th name when ok.first is filtered out)
+// The harness's median is the time of a whole repetition (10,000 calls, sequential: the session queues
+// them anyway); the per-call percentiles are in the note, e.g. "p50 85 µs ok (≤ 100), p99 240 µs".
+// Warm-up runs (the harness's, discarded) make 1,000 calls only; see ActivationOptions.warmupCalls.
+// activationLatency() returns the same figures as numbers, for callers that want them outside the table.
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { createSession } from "../reference/index.ts";
+import type { SessionHandle } from "../conformance/driver/types.ts";
+import type { Benchmark } from "./matrix.ts";
+import { sharedSkillTree, type SkillTree } from "./generate.ts";
+
+export interface ActivationOptions {
+  /** Skills in the tree and calls per timed repetition (default 10,000). */
+  skills?: number;
+  /** Timed repetitions of activation.ok.first (default 1): each needs a fresh session, discovered in setup. */
+  reps?: number;
+  /** Timed repetitions of activation.already_loaded and of the stat baseline (default 2). */
+  loadedReps?: number;
+  /** p50 budget per call, µs (default 100). */
+  p50TargetUs?: number;
+  /** Warm-up runs the harness makes per entry before timing (runBenchmarks' `warmup`, default 1). */
+  warmup?: number;
+  /**
+   * Calls in a warm-up run (default 1,000). ok.first warms up on a session over the shared 1,000-skill
+   * tree, so no 10,000-skill discovery is spent on a run the harness throws away.
+   */
+  warmupCalls?: number;
+}
+
+export interface Percentiles {
+  p50_us: number;
+  p99_us: number;
+  max_us: number;
+  mean_us: number;
+  calls: number;
+}
+
+/** Nearest-rank percentiles of per-call durations given in ms. */
+export function percentiles(samplesMs: readonly number[]): Percentiles {
+  const s = Float64Array.from(samplesMs).sort();
+  const at = (q: number): number => (s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]! * 1000);
+  let sum = 0;
+  for (const x of s) sum += x;
+  return { p50_us: at(0.5), p99_us: at(0.99), max_us: at(1), mean_us: s.length ? (sum / s.length) * 1000 : NaN, calls: s.length };
+}
+
+function fmt(p: Percentiles, targetUs?: number): string {
+  const judge = targetUs === undefined ? "" : p.p50_us <= targetUs ? ` ok (≤ ${targetUs})` : ` OVER (> ${targetUs})`;
+  return `p50 ${p.p50_us.toFixed(1)} µs${judge}, p99 ${p.p99_us.toFixed(1)} µs, max ${p.max_us.toFixed(0)} µs, mean ${p.mean_us.toFixed(1)} µs, ${p.calls} calls`;
+}
+
+/** A deterministic shuffle (Fisher–Yates over a small LCG), so calls do not walk the catalog in order. */
+function shuffled<T>(xs: readonly T[], seed = 12345): T[] {
+  const out = [...xs];
+  let a = seed >>> 0;
+  for (let i = out.length - 1; i > 0; i--) {
+    a = (Math.imul(a, 1664525) + 1013904223) >>> 0;
+    const j = a % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** A reference session over the tree, trusted (no hook: the trust gate passes), catalog already built. */
+export async function warmSession(tree: SkillTree): Promise<SessionHandle> {
+  const s = createSession({ skill_roots: [tree.root], skill_trust: { trusted_roots: [tree.root] } }, {});
+  const c = await s.catalog();
+  if (c.entries.length !== tree.names.length) throw new Error(`catalog has ${c.entries.length} skills, expected ${tree.names.length}`);
+  return s;
+}
+
+/** Time each call; every result must be of the expected kind (else the figure would measure errors). */
+async function timeCalls(session: SessionHandle, names: readonly string[], calls: number, kind: "ok" | "already_loaded"): Promise<number[]> {
+  const samples = new Array<number>(calls);
+  for (let i = 0; i < calls; i++) {
+    const name = names[i % names.length]!;
+    const t0 = performance.now();
+    const r = await session.call({ name }, { invocation: "model" });
+    samples[i] = performance.now() - t0;
+    if (r.kind !== kind) throw new Error(`call ${i} (${name}) returned ${r.kind}${r.kind === "error" ? ` ${r.code}` : ""}, expected ${kind}`);
+  }
+  return samples;
+}
+
+async function statOnce(path: string): Promise<void> {
+  await stat(path);
+}
+
+async function timeStat(paths: readonly string[], calls: number): Promise<number[]> {
+  const samples = new Array<number>(calls);
+  for (let i = 0; i < calls; i++) {
+    const p = paths[i % paths.length]!;
+    const t0 = performance.now();
+    await statOnce(p);
+    samples[i] = performance.now() - t0;
+  }
+  return samples;
+}
+
+export function benchmarks(opts: ActivationOptions = {}): Benchmark[] {
+  const n = opts.skills ?? 10_000;
+  const target = opts.p50TargetUs ?? 100;
+  const okReps = opts.reps ?? 1;
+  const loadedReps = opts.loadedReps ?? 2;
+  const warmup = opts.warmup ?? 1;
+  const warmupCalls = Math.min(opts.warmupCalls ?? 1000, n);
+  let tree: SkillTree | null = null;
+  let order: string[] = [];
+  const pool: SessionHandle[] = [];
+  /** The last ok.first session: every skill activated, handed to already_loaded (saves a discovery). */
+  let handoff: SessionHandle | null = null;
+  let loadedSession: SessionHandle | null = null;
+  let loadedNames: string[] = [];
+  let runs = 0;
+
+  return [
+    {
+      id: "activation.baseline.stat",
+      title: `${n} sequential awaited calls of an async function doing one fs.stat (per-call percentiles in note)`,
+      reps: loadedReps,
+      async setup() {
+        tree = sharedSkillTree(n);
+        order = shuffled(tree.names);
+      },
+      async run() {
+        const paths = order.map((name) => join(tree!.root, name, "SKILL.md"));
+        return fmt(percentiles(await timeStat(paths, n)));
+      },
+    },
+    {
+      id: "activation.ok.first",
+      title: `${n} first-time ok activations of distinct skills, warm catalog (target: per-call p50 ≤ ${target} µs; targetMs = ${n} × ${target} µs)`,
+      baseline: "activation.baseline.stat",
+      reps: okReps,
+      targetMs: (n * target) / 1000,
+      async setup() {
+        tree = sharedSkillTree(n);
+        order = shuffled(tree.names);
+        runs = 0;
+        // One fresh session per timed repetition: a skill's first activation happens once per session.
+        // Discovery happens here, outside the timed runs.
+        for (let i = 0; i < okReps; i++) pool.push(await warmSession(tree));
+      },
+      async run() {
+        if (runs++ < warmup) {
+          const small = sharedSkillTree(Math.min(1000, n));
+          const s = await warmSession(small);
+          await timeCalls(s, shuffled(small.names), Math.min(warmupCalls, small.names.length), "ok");
+          await s.close();
+          return;
+        }
+        const spare = pool.length > 0;
+        const session = pool.shift() ?? (await warmSession(tree!)); // only if the harness runs more reps than asked
+        const samples = await timeCalls(session, order, n, "ok");
+        await handoff?.close();
+        handoff = session;
+        return fmt(percentiles(samples), target) + (spare ? "" : " (session discovered inside this run)");
+      },
+      async teardown() {
+        for (const s of pool.splice(0)) await s.close();
+      },
+    },
+    {
+      id: "activation.already_loaded",
+      title: `${n} calls to skills already activated in the session, warm catalog`,
+      baseline: "activation.baseline.stat",
+      reps: loadedReps,
+      async setup() {
+        tree = sharedSkillTree(n);
+        runs = 0;
+        if (handoff) {
+          // Every skill was activated by activation.ok.first's last run: call them all again.
+          loadedSession = handoff;
+          handoff = null;
+          loadedNames = shuffled(tree.names, 777);
+        } else {
+          // ok.first was filtered out: activate every 10th skill (1,000 across the whole catalog).
+          loadedSession = await warmSession(tree);
+          loadedNames = shuffled(tree.names.filter((_, i) => i % 10 === 0));
+          await timeCalls(loadedSession, loadedNames, loadedNames.length, "ok");
+        }
+      },
+      async run() {
+        const calls = runs++ < warmup ? warmupCalls : n;
+        const p = percentiles(await timeCalls(loadedSession!, loadedNames, calls, "already_loaded"));
+        return `${fmt(p, target)} over ${loadedNames.length} distinct skills`;
+      },
+      async teardown() {
+        await loadedSession?.close();
+        loadedSession = null;
+      },
+    },
+  ];
+}
+
+export interface ActivationLatency {
+  /** First-time ok activations (the figure the p50 ≤ 100 µs target is about). */
+  p50_us: number;
+  p99_us: number;
+  calls: number;
+  ok_first: Percentiles;
+  already_loaded: Percentiles;
+  baseline_stat: Percentiles;
+}
+
+/** The same three measurements, once each, as numbers (no harness). */
+export async function activationLatency(opts: { skills?: number } = {}): Promise<ActivationLatency> {
+  const n = opts.skills ?? 10_000;
+  const tree = sharedSkillTree(n);
+  const order = shuffled(tree.names);
+  const baseline_stat = percentiles(await timeStat(order.map((name) => join(tree.root, name, "SKILL.md")), n));
+  const s1 = await warmSession(tree);
+  const ok_first = percentiles(await timeCalls(s1, order, n, "ok"));
+  await s1.close();
+  const s2 = await warmSession(tree);
+  const loaded = shuffled(tree.names.filter((_, i) => i % 10 === 0));
+  await timeCalls(s2, loaded, loaded.length, "ok");
+  const already_loaded = percentiles(await timeCalls(s2, loaded, n, "already_loaded"));
+  await s2.close();
+  return { p50_us: ok_first.p50_us, p99_us: ok_first.p99_us, calls: ok_first.calls, ok_first, already_loaded, baseline_stat };
+}

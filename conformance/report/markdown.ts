@@ -1,0 +1,52 @@
+// Markdown renderer: a summary, a table of every case, and a details section per failure or error,
+// for a CI job summary ($GITHUB_STEP_SUMMARY) or a PR comment.
+import type { CaseResult, RunReport } from "../runner/types.ts";
+import { formatSummary, ms, show } from "./console.ts";
+
+const ICON: Record<CaseResult["status"], string> = {
+  passed: "✅ passed",
+  failed: "❌ failed",
+  errored: "💥 errored",
+  skipped: "⏭️ skipped",
+  expected_failure: "⚠️ expected failure",
+};
+
+/** Escape text for a table cell. */
+function cell(text: string): string {
+  return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\r?\n/g, " ").replace(/</g, "&lt;");
+}
+
+function fence(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const f = "`".repeat(longest + 1);
+  return `${f}\n${text.replace(/\n$/, "")}\n${f}`;
+}
+
+export function renderMarkdown(report: RunReport): string {
+  const i = report.implementation;
+  const out: string[] = [
+    `# skill-tool conformance: ${i.name} ${i.version}`,
+    "",
+    `**${formatSummary(report.summary)}**`,
+    "",
+    `Implementation: ${i.name} ${i.version} (${i.language}), driver \`${cell(i.driver)}\`. Kit ${report.kit.version}, spec ${report.kit.specVersion}, suite \`${report.suite}\`, started ${report.started_at}.`,
+    "",
+    "| Case | Title | Spec | Status | Time |",
+    "| --- | --- | --- | --- | ---: |",
+    ...report.cases.map((r) => `| ${cell(r.id)} | ${cell(r.title)} | ${cell(r.spec.join(", "))} | ${ICON[r.status]} | ${ms(r.duration_ms)} |`),
+  ];
+  const bad = report.cases.filter((r) => r.status === "failed" || r.status === "errored" || (r.status === "expected_failure" && (r.mismatches?.length || r.reason)));
+  if (bad.length) {
+    out.push("", "## Details");
+    for (const r of bad) {
+      out.push("", `### ${cell(r.id)}: ${cell(r.title)} (${r.status.replace("_", " ")})`, "", `Spec: ${r.spec.join(", ") || "—"}`);
+      if (r.mismatches?.length) {
+        out.push("", "| At | Expected | Actual | Message |", "| --- | --- | --- | --- |");
+        for (const m of r.mismatches) out.push(`| \`${cell(m.at)}\` | \`${cell(show(m.expected))}\` | \`${cell(show(m.actual))}\` | ${cell(m.message)} |`);
+      }
+      if (r.reason) out.push("", `Reason: ${cell(r.reason)}${r.blame ? ` (blame: ${r.blame})` : ""}`);
+      if (r.stderr?.trim()) out.push("", "stderr (tail):", "", fence(r.stderr));
+    }
+  }
+  return out.join("\n") + "\n";
+}

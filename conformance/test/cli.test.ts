@@ -1,0 +1,181 @@
+// The command line (scripts/conformance.ts): exit codes, expected failures (stale and effective), report
+// files that validate, parity clean against itself and dirty against a wrong driver, smoke, and the
+// renderers' escaping. main() runs in this process; only subprocess targets spawn (small node drivers).
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { check } from "../../schemas/index.ts";
+import { main, parseExpectedFailures } from "../../scripts/conformance.ts";
+import { badge } from "../report/badge.ts";
+import { renderJunit, xmlEscape } from "../report/junit.ts";
+import { renderMarkdown } from "../report/markdown.ts";
+import type { RunReport } from "../runner/types.ts";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(HERE, "../..");
+const WRONG = `"${process.execPath}" "${join(HERE, "faulty", "wrong.mjs")}"`;
+const REFERENCE_STDIO = `"${process.execPath}" --import tsx "${join(REPO, "scripts/reference-driver.ts")}"`;
+const dir = mkdtempSync(join(tmpdir(), "skill-cli-test-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function run(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+/** Minimal XML well-formedness: every tag closes in order, no raw & or < in text. */
+function wellFormed(xml: string): boolean {
+  const body = xml.replace(/^<\?xml[^>]*\?>\s*/, "");
+  if (/&(?!(amp|lt|gt|quot|apos);)/.test(body)) return false;
+  const stack: string[] = [];
+  for (const m of body.matchAll(/<(\/?)([A-Za-z_][\w.-]*)((?:\s+[\w.-]+="[^"<]*")*)\s*(\/?)>/g)) {
+    const [, close, name, , self] = m;
+    if (self) continue;
+    if (close) {
+      if (stack.pop() !== name) return false;
+    } else stack.push(name!);
+  }
+  const stripped = body.replace(/<(\/?)([A-Za-z_][\w.-]*)((?:\s+[\w.-]+="[^"<]*")*)\s*(\/?)>/g, "");
+  return stack.length === 0 && !stripped.includes("<");
+}
+
+describe("npm run conformance", () => {
+  it("the reference in-process passes everything: exit 0, and every report file is written and valid", async () => {
+    const f = (n: string) => join(dir, n);
+    const r = await run("--json", f("r.json"), "--junit", f("r.xml"), "--markdown", f("r.md"), "--badge", f("badge.json"));
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^PASS  U01 /m);
+    expect(r.out).toMatch(/\n30\/30 passed \(0 failed, 0 errored, 0 skipped\) in \d+ ms/);
+    const json = JSON.parse(readFileSync(f("r.json"), "utf8")) as RunReport;
+    expect(check("report.schema.json", json)).toEqual({ valid: true });
+    expect(json.summary).toMatchObject({ total: 30, passed: 30, failed: 0, errored: 0, skipped: 0 });
+    const xml = readFileSync(f("r.xml"), "utf8");
+    expect(wellFormed(xml)).toBe(true);
+    expect(xml.match(/<testcase /g)).toHaveLength(30);
+    expect(xml).toContain('tests="30" failures="0" errors="0" skipped="0"');
+    expect(readFileSync(f("r.md"), "utf8")).toContain("| U30 |");
+    expect(JSON.parse(readFileSync(f("badge.json"), "utf8"))).toEqual({ schemaVersion: 1, label: "skill-tool conformance", message: "30/30 passed", color: "brightgreen" });
+  });
+
+  it("a stale expected failure (the case passes) makes the run fail", async () => {
+    writeFileSync(join(dir, "stale.txt"), "# known failures\nU01  # fixed since\n");
+    const r = await run("--filter", "U01,U02", "--expected-failures", join(dir, "stale.txt"));
+    expect(r.code).toBe(1);
+    expect(r.out + r.err).toMatch(/stale/);
+  });
+
+  it("an expected failure id that is no case of the suite is stale too", async () => {
+    writeFileSync(join(dir, "ghost.txt"), "U99\n");
+    const r = await run("--expected-failures", join(dir, "ghost.txt"));
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/U99 is not a case/);
+  });
+
+  it("a wrong implementation fails (exit 1); listing its failures as expected makes it exit 0", async () => {
+    const failing = await run("--exec", WRONG, "--filter", "U01,U16", "--json", join(dir, "wrong.json"), "--junit", join(dir, "wrong.xml"), "--badge", join(dir, "wrong-badge.json"));
+    expect(failing.code).toBe(1);
+    expect(failing.out).toMatch(/^FAIL  U01 /m);
+    expect(failing.out).toMatch(/expected: "error"\n\s+actual: {3}"not_found"/);
+    expect(failing.out).toMatch(/spec: §2/);
+    const json = JSON.parse(readFileSync(join(dir, "wrong.json"), "utf8")) as RunReport;
+    expect(check("report.schema.json", json)).toEqual({ valid: true });
+    expect(json.summary.failed).toBe(2);
+    const xml = readFileSync(join(dir, "wrong.xml"), "utf8");
+    expect(wellFormed(xml)).toBe(true);
+    expect(xml.match(/<failure /g)).toHaveLength(2);
+    expect(JSON.parse(readFileSync(join(dir, "wrong-badge.json"), "utf8")).color).toBe("red");
+
+    writeFileSync(join(dir, "xfail.txt"), "U01\nU16 # not_found everywhere\n");
+    const ok = await run("--exec", WRONG, "--filter", "U01,U16", "--expected-failures", join(dir, "xfail.txt"));
+    expect(ok.code, ok.out + ok.err).toBe(0);
+    expect(ok.out).toMatch(/0\/2 passed \(0 failed, 0 errored, 0 skipped, 2 expected failures\)/);
+  });
+
+  it("parity of the reference in-process against itself over stdio is clean", async () => {
+    const r = await run("--parity", "--driver", "reference/index.ts", "--exec", REFERENCE_STDIO);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/parity: 30\/30 cases identical, 0 differ/);
+  });
+
+  it("parity against a wrong driver reports the differences per case and exits 1", async () => {
+    const r = await run("--parity", "--driver", "reference/index.ts", "--exec", WRONG, "--filter", "U04,U17");
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^DIFF  U04 /m);
+    expect(r.out).toMatch(/at observed\[0\]/);
+    expect(r.out).toMatch(/2 differ/);
+  });
+
+  it("smoke: ok for the reference, failed steps for a wrong driver", async () => {
+    const good = await run("--smoke");
+    expect(good.code, good.out).toBe(0);
+    for (const step of ["initialize", "session/create", "session/catalog", "skill/call", "session/close", "shutdown"]) {
+      expect(good.out).toMatch(new RegExp(`^ok +${step.replace("/", "\\/")} `, "m"));
+    }
+    const bad = await run("--smoke", "--exec", WRONG);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toMatch(/^FAILED +session\/catalog/m);
+    expect(bad.out).toMatch(/^ok +shutdown/m);
+  });
+
+  it("usage errors exit 2", async () => {
+    expect((await run("--parity", "--exec", WRONG)).code).toBe(2);
+    expect((await run("--bogus")).code).toBe(2);
+    expect((await run("--filter", "Z99")).code).toBe(2);
+    expect((await run("--timeout", "soon")).code).toBe(2);
+  });
+
+  it("the real process maps the verdict to its exit status", () => {
+    const cli = join(REPO, "scripts/conformance.ts");
+    const out = execFileSync(process.execPath, ["--import", "tsx", cli, "--filter", "U01"], { cwd: REPO, encoding: "utf8" });
+    expect(out).toMatch(/1\/1 passed/);
+    let status = 0;
+    try {
+      execFileSync(process.execPath, ["--import", "tsx", cli, "--filter", "U01", "--exec", WRONG], { cwd: REPO, encoding: "utf8", stdio: "pipe" });
+    } catch (e) {
+      status = (e as { status: number }).status;
+    }
+    expect(status).toBe(1);
+  });
+});
+
+describe("renderers", () => {
+  const nasty = 'a <b> & "c" \'d\' \u0001\u001b[31m';
+  const report: RunReport = {
+    kit: { version: "0.1.0", specVersion: "1" },
+    implementation: { name: "x&y", version: "1", language: "rust", driver: "./target/release/x <y>" },
+    suite: "spec",
+    started_at: "2026-12-03T07:00:00.000Z",
+    summary: { total: 4, passed: 0, failed: 1, errored: 1, skipped: 1, expected_failures: 1, duration_ms: 10 },
+    cases: [
+      { id: "U01", title: nasty, spec: ["§2"], status: "failed", duration_ms: 1, mismatches: [{ at: "calls[0].kind", expected: "error", actual: nasty, message: nasty }] },
+      { id: "U02", title: "t", spec: ["§2"], status: "errored", duration_ms: 1, reason: nasty, blame: "implementation", stderr: "panic at 'x' </error>\n" },
+      { id: "U03", title: "t", spec: [], status: "skipped", duration_ms: 0, reason: "capability symlinks false" },
+      { id: "U04", title: "t", spec: [], status: "expected_failure", duration_ms: 0 },
+    ],
+  };
+
+  it("JUnit escapes everything and drops characters XML cannot carry", () => {
+    expect(xmlEscape(nasty)).toBe("a &lt;b&gt; &amp; &quot;c&quot; &apos;d&apos; [31m");
+    const xml = renderJunit(report);
+    expect(wellFormed(xml)).toBe(true);
+    expect(xml).not.toMatch(/[\u0001\u001b]/);
+    expect(xml).toContain('tests="4" failures="1" errors="1" skipped="2"');
+    expect(xml).toMatch(/<error message="a &lt;b&gt;/);
+    expect(xml).toContain("&lt;/error&gt;");
+  });
+
+  it("markdown and badge", () => {
+    expect(renderMarkdown(report)).toContain("### U02");
+    expect(badge(report)).toMatchObject({ message: "0/4 passed (1 xfail)", color: "red" });
+    expect(check("report.schema.json", report)).toEqual({ valid: true });
+  });
+
+  it("expected-failures files: one id per line, # comments", () => {
+    expect([...parseExpectedFailures("# header\nU01\n\n  U02 # why\r\n#U03\n")]).toEqual(["U01", "U02"]);
+  });
+});

@@ -1,0 +1,45 @@
+// `npm run bench`: runs every benchmark entry list (for now the conformance matrix, bench/matrix.ts),
+// prints a table (median/min of N repetitions, ratio vs the baseline measured in the same run, target)
+// and writes the figures to out/bench.json. Add another list by concatenating it into `entries`.
+//   npm run bench -- [--reps 5] [--only <id glob>] [--out out/bench.json] [--check]
+import { mkdirSync, writeFileSync } from "node:fs";
+import { arch, cpus, platform } from "node:os";
+import { dirname, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { minimatch } from "minimatch";
+import { formatBenchTable, matrixBenchmarks, runBenchmarks, type Benchmark } from "../bench/matrix.ts";
+
+const { values } = parseArgs({
+  options: {
+    reps: { type: "string", default: "5" },
+    only: { type: "string" },
+    out: { type: "string", default: "out/bench.json" },
+    check: { type: "boolean", default: false },
+  },
+});
+
+const reps = Number(values.reps);
+if (!Number.isInteger(reps) || reps < 1) {
+  console.error(`--reps wants a positive integer, not ${values.reps}`);
+  process.exit(2);
+}
+
+let entries: Benchmark[] = [...matrixBenchmarks()];
+if (values.only) {
+  const globs = values.only.split(",");
+  entries = entries.filter((b) => globs.some((g) => minimatch(b.id, g)));
+}
+
+const started = new Date().toISOString();
+const results = await runBenchmarks(entries, { reps, onResult: (r) => console.error(`  ${r.id}: median ${r.median_ms.toFixed(1)} ms`) });
+console.log(formatBenchTable(results));
+const out = resolve(values.out);
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(
+  out,
+  JSON.stringify({ started_at: started, node: process.version, platform: `${platform()} ${arch()}`, cpu: cpus()[0]?.model ?? "", reps, results }, null, 2) + "\n",
+);
+console.log(`\nwrote ${values.out}`);
+const over = results.filter((r) => r.within_target === false);
+if (over.length) console.log(`over target: ${over.map((r) => r.id).join(", ")}`);
+if (values.check && over.length) process.exitCode = 1;

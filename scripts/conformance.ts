@@ -1,0 +1,252 @@
+// `npm run conformance`: the kit's command line. Thin: parse flags, open the implementation (in-process
+// module or subprocess), call the runner / parity / smoke modules, write the reports, map to an exit code.
+//   exit 0  every case passed or is a listed expected failure (parity: no difference; smoke: every step ok)
+//   exit 1  a case failed, errored or was skipped, an expected failure is stale, or parity found a difference
+//   exit 2  usage error, or the kit itself could not run (unreadable file, no cases)
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { loadModule } from "../conformance/driver/in-process.ts";
+import { spawnImplementation } from "../conformance/driver/subprocess.ts";
+import type { Implementation } from "../conformance/driver/types.ts";
+import { formatCaseParity, formatParitySummary, runParity } from "../conformance/parity.ts";
+import { renderBadge } from "../conformance/report/badge.ts";
+import { formatCase, formatHeader, formatSummary } from "../conformance/report/console.ts";
+import { renderJson } from "../conformance/report/json.ts";
+import { renderJunit } from "../conformance/report/junit.ts";
+import { renderMarkdown } from "../conformance/report/markdown.ts";
+import { loadCases, runSuite } from "../conformance/runner/index.ts";
+import type { RunReport } from "../conformance/runner/types.ts";
+import { formatSmokeStep, smoke } from "../conformance/smoke.ts";
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const DEFAULT_MODULE = "reference/index.ts";
+
+const USAGE = `usage: npm run conformance -- [target] [options]
+
+target (default: the reference, in-process: --driver ${DEFAULT_MODULE})
+  --driver <module>         a TS/JS module exporting createSession (and implementationInfo)
+  --exec "<command line>"   any executable speaking the JSON-RPC protocol (conformance/PROTOCOL.md)
+
+options
+  --suite <name>            case suite (default "spec")
+  --filter <ids|globs>      comma-separated case ids or globs (U01,U1*)
+  --timeout <ms>            per-request / per-case deadline
+  --expected-failures <f>   ids expected to fail, one per line, # comments
+  --json <file>  --junit <file>  --markdown <file>  --badge <file>
+  --parity                  with two targets (--exec A --exec B, or --driver/--exec): compare results per case
+  --smoke                   handshake, one session, one call, clean shutdown; each step ok/failed
+  --help`;
+
+type Target = { kind: "module"; spec: string } | { kind: "exec"; command: string };
+
+export class UsageError extends Error {}
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+function parse(argv: string[]) {
+  const { values, tokens } = parseArgs({
+    args: argv,
+    allowPositionals: false,
+    tokens: true,
+    options: {
+      driver: { type: "string", multiple: true },
+      exec: { type: "string", multiple: true },
+      suite: { type: "string", default: "spec" },
+      filter: { type: "string" },
+      timeout: { type: "string" },
+      "expected-failures": { type: "string" },
+      json: { type: "string" },
+      junit: { type: "string" },
+      markdown: { type: "string" },
+      badge: { type: "string" },
+      parity: { type: "boolean", default: false },
+      smoke: { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
+  });
+  // Targets in the order given, so that --parity --exec A --exec B means A then B.
+  const targets: Target[] = [];
+  for (const t of tokens ?? []) {
+    if (t.kind !== "option" || t.value === undefined) continue;
+    if (t.name === "driver") targets.push({ kind: "module", spec: t.value });
+    if (t.name === "exec") targets.push({ kind: "exec", command: t.value });
+  }
+  let timeoutMs: number | undefined;
+  if (values.timeout !== undefined) {
+    timeoutMs = Number(values.timeout);
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout wants a positive number of ms, not ${values.timeout}`);
+  }
+  return { values, targets, timeoutMs };
+}
+
+/** Module specifiers that name files are resolved against the cwd, then the repo (for the default). */
+function moduleSpecifier(spec: string): string {
+  if (isAbsolute(spec)) return spec;
+  const fromCwd = resolve(spec);
+  if (existsSync(fromCwd)) return fromCwd;
+  const fromRepo = resolve(REPO, spec);
+  if (existsSync(fromRepo)) return fromRepo;
+  return spec; // a package name
+}
+
+function opener(t: Target, timeoutMs: number | undefined): { open: () => Promise<Implementation>; label: string } {
+  if (t.kind === "module") {
+    const spec = moduleSpecifier(t.spec);
+    return { open: () => loadModule(spec), label: t.spec };
+  }
+  return {
+    open: () => spawnImplementation(t.command, { label: t.command, ...(timeoutMs !== undefined ? { requestTimeoutMs: timeoutMs } : {}) }),
+    label: t.command,
+  };
+}
+
+/** One id per line; `#` starts a comment; blank lines ignored. */
+export function parseExpectedFailures(text: string): Set<string> {
+  const ids = new Set<string>();
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/#.*/, "").trim();
+    if (line) ids.add(line);
+  }
+  return ids;
+}
+
+function writeOut(file: string, text: string): void {
+  const path = resolve(file);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+/** Exit code of a run, and the lines explaining it. Stale expected failures make it non-zero. */
+export function verdict(report: RunReport, expected: ReadonlySet<string>, filtered: boolean): { code: 0 | 1; notes: string[] } {
+  const notes: string[] = [];
+  const byId = new Map(report.cases.map((c) => [c.id, c]));
+  let code: 0 | 1 = 0;
+  for (const id of expected) {
+    const c = byId.get(id);
+    if (c?.status === "passed") {
+      notes.push(`stale expected failure: ${id} passed; remove it from the expected-failures file`);
+      code = 1;
+    } else if (!c && !filtered) {
+      notes.push(`stale expected failure: ${id} is not a case of suite "${report.suite}"`);
+      code = 1;
+    }
+  }
+  for (const c of report.cases) {
+    if (c.status === "passed" || c.status === "expected_failure") continue;
+    code = 1;
+  }
+  return { code, notes };
+}
+
+export async function main(argv: string[], io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) }): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (err) {
+    io.err(`${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, timeoutMs } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const targets: Target[] = parsed.targets.length ? parsed.targets : [{ kind: "module", spec: DEFAULT_MODULE }];
+
+  if (values.smoke) {
+    if (targets.length !== 1) return usage(io, "--smoke takes one target");
+    const t = opener(targets[0]!, timeoutMs);
+    io.out(`smoke: ${t.label}`);
+    const steps = await smoke(t.open, (s) => io.out(formatSmokeStep(s)));
+    const ok = steps.every((s) => s.status === "ok");
+    io.out(ok ? "smoke: ok" : "smoke: FAILED");
+    return ok ? 0 : 1;
+  }
+
+  let cases;
+  try {
+    cases = loadCases(values.suite, values.filter);
+  } catch (err) {
+    io.err(`cannot load cases: ${err instanceof Error ? err.message : String(err)}`);
+    return 2;
+  }
+  if (!cases.length) {
+    io.err(`no cases in suite "${values.suite}"${values.filter ? ` match --filter ${values.filter}` : ""}`);
+    return 2;
+  }
+
+  if (values.parity) {
+    if (targets.length !== 2) return usage(io, "--parity compares exactly two targets (--exec A --exec B, or --driver/--exec)");
+    const a = opener(targets[0]!, timeoutMs);
+    const b = opener(targets[1]!, timeoutMs);
+    io.out(`parity: A = ${a.label}\n        B = ${b.label}\n`);
+    const report = await runParity(a, b, cases, {
+      suite: values.suite,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      onCase: (c) => io.out(formatCaseParity(c)),
+    });
+    io.out("\n" + formatParitySummary(report));
+    return report.differing === 0 ? 0 : 1;
+  }
+
+  if (targets.length !== 1) return usage(io, "give one target (several only with --parity)");
+  let expected = new Set<string>();
+  if (values["expected-failures"]) {
+    try {
+      expected = parseExpectedFailures(readFileSync(values["expected-failures"], "utf8"));
+    } catch (err) {
+      io.err(`cannot read --expected-failures: ${err instanceof Error ? err.message : String(err)}`);
+      return 2;
+    }
+  }
+  const t = opener(targets[0]!, timeoutMs);
+  let headerShown = false;
+  const report = await runSuite(t.open, cases, {
+    expectedFailures: expected,
+    driverLabel: t.label,
+    suite: values.suite,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    onResult: (r) => {
+      if (!headerShown) {
+        headerShown = true;
+        io.out(`skill-tool conformance, suite "${values.suite}", ${cases.length} case${cases.length === 1 ? "" : "s"}, driver ${t.label}\n`);
+      }
+      io.out(formatCase(r));
+    },
+  });
+  if (!headerShown) io.out(formatHeader(report));
+  io.out("");
+  io.out(`implementation: ${report.implementation.name} ${report.implementation.version} (${report.implementation.language})`);
+  io.out(formatSummary(report.summary));
+
+  if (values.json) writeOut(values.json, renderJson(report));
+  if (values.junit) writeOut(values.junit, renderJunit(report));
+  if (values.markdown) writeOut(values.markdown, renderMarkdown(report));
+  if (values.badge) writeOut(values.badge, renderBadge(report));
+
+  const { code, notes } = verdict(report, expected, values.filter !== undefined);
+  for (const n of notes) io.err(n);
+  return code;
+}
+
+function usage(io: CliIo, message: string): 2 {
+  io.err(`${message}\n\n${USAGE}`);
+  return 2;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+      process.exitCode = 2;
+    },
+  );
+}
