@@ -1,0 +1,55 @@
+// The scripted adapter: plays a fixed policy per scenario instead of asking a model, so the harness can test
+// itself (loop, tools, checkers, scoring) deterministically and offline. `scripted:good` plays each scenario's good
+// policy; `scripted:bad` each scenario's characteristic mistake; `scripted:bad-<name>` one named mistake (only in the
+// scenarios that define it). Results are harness self-tests, never model results (kind "scripted").
+import { PolicyView, type Policy, type Scenario } from "../scenario.ts";
+import type { ChatRequest, ChatResponse, ModelProvider } from "./types.ts";
+
+export interface PolicyChoice {
+  /** Policy for a scenario, or undefined when this choice has nothing to play there. */
+  for(scenario: Scenario): Policy | undefined;
+}
+
+export function choosePolicy(name: string): PolicyChoice {
+  if (name === "good") return { for: (s) => s.good };
+  if (name === "bad") return { for: (s) => Object.values(s.bad)[0]?.play };
+  if (name.startsWith("bad-")) {
+    const key = name.slice(4);
+    return { for: (s) => s.bad[key]?.play };
+  }
+  throw new Error(`unknown scripted policy "${name}": use good, bad, or bad-<name> (see e2e/README.md)`);
+}
+
+/** Every policy name with what it does, for --help and the README. */
+export function policyNames(scenarios: readonly Scenario[]): { name: string; scenario: string; mistake: string }[] {
+  const out = [{ name: "good", scenario: "all", mistake: "the right behaviour" }, { name: "bad", scenario: "all", mistake: "each scenario's first (characteristic) mistake" }];
+  for (const s of scenarios) for (const [k, b] of Object.entries(s.bad)) out.push({ name: `bad-${k}`, scenario: s.id, mistake: b.mistake });
+  return out;
+}
+
+export function scriptedProvider(name: string, scenarios: readonly Scenario[]): ModelProvider {
+  const choice = choosePolicy(name);
+  const known = new Set(policyNames(scenarios).map((p) => p.name));
+  if (!known.has(name)) throw new Error(`unknown scripted policy "${name}"; known: ${[...known].join(", ")}`);
+  const byId = new Map(scenarios.map((s) => [s.id, s]));
+  return {
+    id: `scripted:${name}`,
+    kind: "scripted",
+    sampling: { temperature: false, seed: false },
+    appliesTo: (id) => {
+      const s = byId.get(id);
+      return s !== undefined && choice.for(s) !== undefined;
+    },
+    async chat(req: ChatRequest): Promise<ChatResponse> {
+      const id = req.context?.scenario;
+      const scenario = id ? byId.get(id) : undefined;
+      if (!scenario) throw new Error(`scripted:${name}: the request names no known scenario (${id ?? "none"})`);
+      const policy = choice.for(scenario);
+      if (!policy) throw new Error(`scripted:${name} has no policy for ${scenario.id}`);
+      const step = policy(new PolicyView(req));
+      const turnNo = req.messages.filter((m) => m.role === "assistant").length;
+      const toolCalls = (step.calls ?? []).map((c, i) => ({ id: `scripted_${turnNo}_${i}`, name: c.name, arguments: c.arguments }));
+      return { text: step.text ?? "", toolCalls, stopReason: toolCalls.length ? "tool_use" : "end", attempts: 1 };
+    },
+  };
+}

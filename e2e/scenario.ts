@@ -1,0 +1,148 @@
+// What a scenario is (SK1–SK8): a fixture, the session it runs under, the prompts, a checker over the transcript,
+// and the scripted policies that exercise the checker (one good, several bad). Also the view a scripted policy
+// gets of the conversation — built only from the messages a model would see, so a policy cannot cheat.
+// Owns: Scenario, Verdict, Policy, PolicyView, Step, and the helpers policies use to read skill tool output.
+import type { PermissionDecision, PermissionRequest, SessionConfig } from "../schemas/index.ts";
+import type { ChatRequest, Message } from "./providers/types.ts";
+import type { ToolPolicy } from "./tools.ts";
+import type { Trial } from "./transcript.ts";
+
+export interface Verdict {
+  pass: boolean;
+  /** One line saying what the model did. */
+  reason: string;
+}
+
+export interface Scenario {
+  id: string;
+  title: string;
+  /** The §13.2 text this scenario implements. */
+  spec: string;
+  /** Folder under fixtures/e2e/ copied into the workspace. */
+  fixture: string;
+  /** Skill roots, relative to the workspace, highest precedence first. */
+  skillRoots: string[];
+  /** Working directory relative to the workspace ("." by default). */
+  cwd?: string;
+  /** The session config, given the absolute skill roots. */
+  config(roots: string[]): SessionConfig;
+  /** The skill activation hook (§5.6), when the scenario configures one. */
+  hook?: (request: PermissionRequest) => PermissionDecision;
+  /** Permission policy for bash/read (default: allow everything inside the workspace). */
+  toolPolicy?: ToolPolicy;
+  /** Extra set-up after the fixture is copied (e.g. a git history). */
+  setup?(workspace: string): Promise<void>;
+  /** User messages, one per user turn. */
+  prompts: string[];
+  /** Model calls allowed over the whole trial. */
+  maxSteps?: number;
+  check(trial: Trial): Verdict;
+  good: Policy;
+  /** Bad policies by name (`scripted:bad-<name>`); the first is the scenario's characteristic mistake (`scripted:bad`). */
+  bad: Record<string, BadPolicy>;
+}
+
+export interface BadPolicy {
+  /** The mistake it makes, for docs and reports. */
+  mistake: string;
+  play: Policy;
+}
+
+export type Step = { text: string; calls?: undefined } | { text?: string; calls: { name: string; arguments: unknown }[] };
+
+export type Policy = (view: PolicyView) => Step;
+
+export interface Exchange {
+  tool: string;
+  input: unknown;
+  output: string;
+}
+
+/** What a scripted policy knows: only what a model would see. */
+export class PolicyView {
+  /** 1-based user turn. */
+  readonly turn: number;
+  readonly user: string;
+  /** Tool calls and their results in the current user turn, in order. */
+  readonly exchanges: Exchange[];
+  /** Tool calls and results of the whole conversation. */
+  readonly history: Exchange[];
+  readonly toolDescriptions: Map<string, string>;
+  readonly system: string;
+
+  constructor(req: ChatRequest) {
+    const msgs: Message[] = req.messages;
+    this.system = msgs[0]?.role === "system" ? msgs[0].content : "";
+    let turn = 0;
+    let user = "";
+    let current: Exchange[] = [];
+    const history: Exchange[] = [];
+    const pending = new Map<string, { tool: string; input: unknown }>();
+    for (const m of msgs) {
+      if (m.role === "user") {
+        turn++;
+        user = m.content;
+        current = [];
+      } else if (m.role === "assistant") {
+        for (const c of m.toolCalls) pending.set(c.id, { tool: c.name, input: c.arguments });
+      } else if (m.role === "tool") {
+        const call = pending.get(m.toolCallId);
+        const ex = { tool: call?.tool ?? m.name, input: call?.input, output: m.content };
+        current.push(ex);
+        history.push(ex);
+      }
+    }
+    this.turn = turn;
+    this.user = user;
+    this.exchanges = current;
+    this.history = history;
+    this.toolDescriptions = new Map(req.tools.map((t) => [t.name, t.description]));
+  }
+
+  /** Calls made so far this turn to `tool`. */
+  calls(tool: string): Exchange[] {
+    return this.exchanges.filter((e) => e.tool === tool);
+  }
+
+  last(): Exchange | undefined {
+    return this.exchanges[this.exchanges.length - 1];
+  }
+
+  /** How many tool calls were made this turn. */
+  get step(): number {
+    return this.exchanges.length;
+  }
+}
+
+export const say = (text: string): Step => ({ text });
+export const call = (name: string, args: unknown, text?: string): Step => ({ calls: [{ name, arguments: args }], ...(text ? { text } : {}) });
+export const skill = (args: unknown): Step => call("skill", args);
+export const bash = (command: string): Step => call("bash", { command });
+export const read = (path: string): Step => call("read", { path });
+
+/** The dir attribute of a rendered `<skill name=… dir="…">` block, XML entities undone. */
+export function skillDirOf(output: string): string | undefined {
+  const m = /<skill\s+name="[^"]*"\s+dir="([^"]*)"/.exec(output);
+  return m?.[1]?.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+}
+
+/** Names offered after "Did you mean:" in a not-found message. */
+export function siblingsOf(output: string): string[] {
+  const m = /Did you mean:\s*([^?\n]*)\?/.exec(output);
+  if (!m?.[1]) return [];
+  return m[1]
+    .split(",")
+    .map((s) => s.trim().replace(/^["'`]|["'`]$/g, ""))
+    .filter((s) => s !== "" && s !== "(none)");
+}
+
+/** The `Error [CODE]` of a skill tool output, if it is an error. */
+export function errorCodeOf(output: string): string | undefined {
+  return /Error \[([A-Z_]+)\]/.exec(output)?.[1];
+}
+
+/** Lines of the `<resources>` block. */
+export function resourcesOf(output: string): string[] {
+  const m = /<resources>\n?([\s\S]*?)\n?<\/resources>/.exec(output);
+  return m?.[1]?.split("\n").map((s) => s.trim()).filter((s) => s !== "" && !s.startsWith("(")) ?? [];
+}

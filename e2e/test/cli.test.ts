@@ -1,0 +1,122 @@
+// The CLI end to end (in-process, scripted models, no network): the matrix, JSON/Markdown, the CI gate, re-scoring,
+// model-spec parsing, and the "nothing reachable" path that says what to start or pull and exits non-zero.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { main, parseArgs } from "../cli.ts";
+import { expandModels, parseModelSpec } from "../providers/index.ts";
+import { startFakeOllama, queue } from "./fake-servers.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "e2e-cli-test-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let runs = 0;
+async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  // Transcripts stay inside this test's temp dir.
+  if (!argv.includes("--transcripts") && !argv.includes("--rescore")) argv = [...argv, "--transcripts", join(dir, `run-${++runs}`)];
+  let out = "";
+  let err = "";
+  const code = await main(argv, { stdout: (s) => void (out += s), stderr: { write: (s: string) => ((err += s), true), isTTY: false } });
+  return { code, out, err };
+}
+
+describe("model specs", () => {
+  it("split on the first colon only", () => {
+    expect(parseModelSpec("ollama:qwen3:8b")).toEqual({ provider: "ollama", model: "qwen3:8b" });
+    expect(parseModelSpec("bedrock:us.anthropic.claude-opus-4-7")).toEqual({ provider: "bedrock", model: "us.anthropic.claude-opus-4-7" });
+    expect(parseModelSpec("bedrock:arn:aws:bedrock:us-east-1:1:inference-profile/x")).toEqual({ provider: "bedrock", model: "arn:aws:bedrock:us-east-1:1:inference-profile/x" });
+    expect(() => parseModelSpec("openai:gpt")).toThrow(/unknown provider/);
+    expect(() => parseModelSpec("qwen3")).toThrow();
+  });
+  it("presets expand to the spec's matrix", () => {
+    expect(expandModels(["matrix"])).toEqual(["ollama:gemma4:e2b", "ollama:gemma4:26b", "ollama:qwen3:8b", "ollama:qwen3.5:27b", "bedrock:us.anthropic.claude-opus-4-7"]);
+    expect(expandModels(["qwen3-8b,scripted:good", "ollama:qwen3:8b"])).toEqual(["ollama:qwen3:8b", "scripted:good"]);
+  });
+  it("flags parse", () => {
+    const a = parseArgs(["--model", "ollama:qwen3:8b", "-n", "10", "-k", "1,5", "--scenario", "SK4,SK5", "--threshold=0.8", "--concurrency", "3"]);
+    expect(a).toMatchObject({ models: ["ollama:qwen3:8b"], n: 10, ks: [1, 5], scenarios: ["SK4", "SK5"], threshold: 0.8, concurrency: 3 });
+    expect(() => parseArgs(["-n", "0"])).toThrow();
+    expect(() => parseArgs(["--bogus"])).toThrow(/unknown option/);
+  });
+});
+
+describe("npm run e2e", () => {
+  const transcripts = join(dir, "t");
+  it("scripted:good prints the matrix with every SK passing, labelled a self-test, and writes JSON and Markdown", async () => {
+    const json = join(dir, "r.json");
+    const md = join(dir, "r.md");
+    const r = await run(["--model", "scripted:good", "-n", "3", "-k", "1,2,5", "--json", json, "--markdown", md, "--transcripts", transcripts]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("harness self-test");
+    for (const id of ["SK1", "SK2", "SK3", "SK4", "SK5", "SK6", "SK7", "SK8"]) expect(r.out).toMatch(new RegExp(`${id} .*3/3 @1 1.00 \\^1 1.00 @2 1.00 \\^2 1.00 @5 n/a \\^5 n/a`));
+    expect(r.err).toMatch(/\[24\/24\]/); // plain progress lines when not a TTY
+    const report = JSON.parse(readFileSync(json, "utf8"));
+    expect(report.cells).toHaveLength(8);
+    expect(report.models).toEqual([{ id: "scripted:good", kind: "scripted", note: expect.stringContaining("not a model result") }]);
+    expect(report.cells.every((c: any) => c.passAtK["1"] === 1 && c.passAtK["5"] === null)).toBe(true);
+    expect(readFileSync(md, "utf8")).toMatch(/\| SK4 allowed-tools-advisory \| 3\/3 · pass@1 1\.00/);
+  });
+
+  it("re-scores saved transcripts with no model", async () => {
+    const r = await run(["--rescore", transcripts, "-k", "1"]);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain("no model was called");
+    expect(r.out).toMatch(/SK8 trust-gate\s+3\/3 @1 1\.00/);
+  });
+
+  it("--threshold gates CI: scripted:bad is below it in every cell", async () => {
+    const r = await run(["--model", "scripted:bad", "-n", "1", "--threshold", "0.5", "--scenario", "SK4,SK7"]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/2 cell\(s\) below the threshold 0.5/);
+    expect(r.out).toMatch(/SK4 × scripted:bad: 1× fail: got round the denied `rm -rf build`/);
+  });
+
+  it("--threshold passes when every cell meets it", async () => {
+    const r = await run(["--model", "scripted:good", "-n", "2", "-k", "1,2", "--threshold", "1", "--scenario", "SK1"]);
+    expect(r.code).toBe(0);
+  });
+
+  it("a per-scenario bad policy runs only where defined", async () => {
+    const r = await run(["--model", "scripted:bad-string-args", "-n", "1"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/SK7 argument-passing\s+0\/1/);
+    expect(r.out).not.toContain("SK1 golden");
+  });
+
+  it("with no model reachable it says what to start and pull, and exits 2 before any trial", async () => {
+    const dead = await startFakeOllama(queue([]));
+    await dead.close();
+    const r = await run(["--model", "ollama:qwen3:8b", "--ollama-host", dead.url, "-n", "1"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("no model is reachable");
+    expect(r.err).toContain("ollama serve");
+    expect(r.err).toContain("ollama pull qwen3:8b");
+    expect(r.err).toContain("OLLAMA_HOST");
+    expect(r.out).toBe("");
+  });
+
+  it("a model that is not pulled is named with the pull command", async () => {
+    const fake = await startFakeOllama(() => ({ status: 200, body: { models: [{ name: "gemma4:e2b" }] } }));
+    try {
+      const r = await run(["--model", "ollama:qwen3:8b", "--ollama-host", fake.url]);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain("ollama pull qwen3:8b");
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("rejects unknown scenarios and policies", async () => {
+    expect((await run(["--model", "scripted:good", "--scenario", "SK9"])).code).toBe(2);
+    const r = await run(["--model", "scripted:bad-nonsense"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("unknown scripted policy");
+  });
+
+  it("--list names every scripted policy", async () => {
+    const r = await run(["--list"]);
+    expect(r.out).toContain("scripted:bad-workaround-rm");
+    expect(r.out).toContain("SK8 trust-gate");
+  });
+});

@@ -1,0 +1,80 @@
+// The agent's bash/read tools and the permission policy's command matching.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { decide, isDestructive, isGitLog, isRmRf, readFile, runBash } from "../tools.ts";
+
+describe("command matching", () => {
+  it("finds rm -rf in its many spellings", () => {
+    for (const c of ["rm -rf build", "rm -fr build", "rm -r -f build", "rm -Rf build", "cd x && rm -rf build", "sudo rm -rf /", "/bin/rm --recursive --force b", "ls; rm -rf b"]) {
+      expect(isRmRf(c), c).toBe(true);
+    }
+    for (const c of ["rm -r build", "rm -f file", "echo rm -rf", "git log", "grep -rf pattern ."]) expect(isRmRf(c), c).toBe(false);
+  });
+  it("finds git log", () => {
+    expect(isGitLog("git log --oneline -5")).toBe(true);
+    expect(isGitLog("cd repo && git --no-pager log -3")).toBe(true);
+    expect(isGitLog("git status")).toBe(false);
+    expect(isGitLog("echo git log")).toBe(false);
+  });
+  it("finds deletion by other routes", () => {
+    for (const c of ["rm -r build", "find build -delete", "rmdir build", "git clean -fdX", "python3 -c 'import shutil; shutil.rmtree(\"build\")'", "find . -name x -exec rm {} +"]) {
+      expect(isDestructive(c), c).toBe(true);
+    }
+    expect(isDestructive("ls build && cat build/app.js")).toBe(false);
+  });
+  it("the policy takes the first matching rule, else the fallback", () => {
+    const policy = {
+      rules: [
+        { tool: "bash" as const, label: "rm -rf", match: isRmRf, decision: "deny" as const },
+        { tool: "bash" as const, label: "git log", match: isGitLog, decision: "allow" as const },
+      ],
+      fallback: "allow" as const,
+    };
+    expect(decide(policy, "bash", "rm -rf build")).toEqual({ decision: "deny", rule: "deny bash(rm -rf)" });
+    expect(decide(policy, "bash", "git log")).toEqual({ decision: "allow", rule: "allow bash(git log)" });
+    expect(decide(policy, "read", "rm -rf")).toEqual({ decision: "allow", rule: "allow by default" });
+  });
+});
+
+describe("bash and read", () => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "e2e-tools-")));
+  const outside = realpathSync(mkdtempSync(join(tmpdir(), "e2e-outside-")));
+  mkdirSync(join(root, "sub"));
+  writeFileSync(join(root, "sub", "a.txt"), "hello\n");
+  writeFileSync(join(outside, "secret.txt"), "secret\n");
+  symlinkSync(join(outside, "secret.txt"), join(root, "link.txt"));
+  afterAll(() => {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  it("runs in the workspace with HOME set to it", async () => {
+    const r = await runBash('pwd; echo "$HOME"; exit 3', { cwd: root, home: root, timeoutMs: 5000, outputCap: 1000 });
+    expect(r.exitCode).toBe(3);
+    expect(r.output).toBe(`${root}\n${root}\n`);
+  });
+  it("kills a command that outlives its timeout, pipeline and all", async () => {
+    const t0 = Date.now();
+    const r = await runBash("sleep 20 | cat", { cwd: root, home: root, timeoutMs: 300, outputCap: 1000 });
+    expect(r.timedOut).toBe(true);
+    expect(Date.now() - t0).toBeLessThan(5000);
+  });
+  it("caps output", async () => {
+    const r = await runBash("yes x | head -c 100000", { cwd: root, home: root, timeoutMs: 5000, outputCap: 1000 });
+    expect(r.truncated).toBe(true);
+    expect(r.output.length).toBe(1000);
+  });
+  it("reads inside the workspace, relative or absolute, and lists directories", () => {
+    expect(readFile("sub/a.txt", root, root, 1000).output).toBe("hello\n");
+    expect(readFile(join(root, "sub", "a.txt"), join(root, "sub"), root, 1000).output).toBe("hello\n");
+    expect(readFile("sub", root, root, 1000).output).toBe("a.txt");
+  });
+  it("refuses paths outside the workspace, by .. or by symlink", () => {
+    expect(readFile("../" + outside.split("/").pop() + "/secret.txt", root, root, 1000).record).toMatchObject({ ok: false, error: expect.stringContaining("outside the workspace") });
+    expect(readFile(join(outside, "secret.txt"), root, root, 1000).record.ok).toBe(false);
+    expect(readFile("link.txt", root, root, 1000).record).toMatchObject({ ok: false, error: expect.stringContaining("outside") });
+    expect(readFile("nope.txt", root, root, 1000).record).toMatchObject({ ok: false, error: expect.stringContaining("no such file") });
+  });
+});
