@@ -23,7 +23,7 @@ export interface ActivationOptions {
   skills?: number;
   /** Timed repetitions of activation.ok.first (default 1): each needs a fresh session, discovered in setup. */
   reps?: number;
-  /** Timed repetitions of activation.already_loaded and of the stat baseline (default 2). */
+  /** Timed repetitions of activation.already_loaded (default 1) and of the stat baseline (default 2). */
   loadedReps?: number;
   /** p50 budget per call, µs (default 100). */
   p50TargetUs?: number;
@@ -110,7 +110,8 @@ export function benchmarks(opts: ActivationOptions = {}): Benchmark[] {
   const n = opts.skills ?? 10_000;
   const target = opts.p50TargetUs ?? 100;
   const okReps = opts.reps ?? 1;
-  const loadedReps = opts.loadedReps ?? 2;
+  const loadedReps = opts.loadedReps ?? 1;
+  const statReps = Math.max(2, loadedReps);
   const warmup = opts.warmup ?? 1;
   const warmupCalls = Math.min(opts.warmupCalls ?? 1000, n);
   let tree: SkillTree | null = null;
@@ -126,9 +127,9 @@ export function benchmarks(opts: ActivationOptions = {}): Benchmark[] {
     {
       id: "activation.baseline.stat",
       title: `${n} sequential awaited calls of an async function doing one fs.stat (per-call percentiles in note)`,
-      reps: loadedReps,
+      reps: statReps,
       async setup() {
-        tree = sharedSkillTree(n);
+        tree = await sharedSkillTree(n);
         order = shuffled(tree.names);
       },
       async run() {
@@ -143,7 +144,7 @@ export function benchmarks(opts: ActivationOptions = {}): Benchmark[] {
       reps: okReps,
       targetMs: (n * target) / 1000,
       async setup() {
-        tree = sharedSkillTree(n);
+        tree = await sharedSkillTree(n);
         order = shuffled(tree.names);
         runs = 0;
         // One fresh session per timed repetition: a skill's first activation happens once per session.
@@ -152,7 +153,7 @@ export function benchmarks(opts: ActivationOptions = {}): Benchmark[] {
       },
       async run() {
         if (runs++ < warmup) {
-          const small = sharedSkillTree(Math.min(1000, n));
+          const small = await sharedSkillTree(Math.min(1000, n));
           const s = await warmSession(small);
           await timeCalls(s, shuffled(small.names), Math.min(warmupCalls, small.names.length), "ok");
           await s.close();
@@ -175,7 +176,7 @@ export function benchmarks(opts: ActivationOptions = {}): Benchmark[] {
       baseline: "activation.baseline.stat",
       reps: loadedReps,
       async setup() {
-        tree = sharedSkillTree(n);
+        tree = await sharedSkillTree(n);
         runs = 0;
         if (handoff) {
           // Every skill was activated by activation.ok.first's last run: call them all again.
@@ -215,7 +216,7 @@ export interface ActivationLatency {
 /** The same three measurements, once each, as numbers (no harness). */
 export async function activationLatency(opts: { skills?: number } = {}): Promise<ActivationLatency> {
   const n = opts.skills ?? 10_000;
-  const tree = sharedSkillTree(n);
+  const tree = await sharedSkillTree(n);
   const order = shuffled(tree.names);
   const baseline_stat = percentiles(await timeStat(order.map((name) => join(tree.root, name, "SKILL.md")), n));
   const s1 = await warmSession(tree);

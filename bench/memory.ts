@@ -48,7 +48,9 @@ function getGc(): (() => void) | null {
   return (gcFn = null);
 }
 
-function settle(): void {
+/** Let the event loop turn (objects pinned until the end of the current job get unpinned), then full GCs. */
+async function settle(): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
   const gc = getGc();
   if (gc) for (let i = 0; i < 3; i++) gc(); // a few rounds: weak callbacks and finalisers free more
 }
@@ -65,17 +67,17 @@ async function build(root: string): Promise<{ session: SessionHandle; catalog: C
  * previous benchmark's session) cannot shrink the figure; before_delta_bytes is the other reading.
  */
 export async function catalogMemory(tree: SkillTree): Promise<CatalogMemory> {
-  settle();
+  await settle();
   const before = process.memoryUsage();
   let held: { session: SessionHandle; catalog: Catalog } | null = await build(tree.root);
-  settle();
+  await settle();
   const live = process.memoryUsage();
   const skills = held.catalog.entries.length;
   const toolDescriptionBytes = Buffer.byteLength(held.catalog.tool_description);
   if (skills !== tree.names.length) throw new Error(`catalog has ${skills} skills, expected ${tree.names.length}`);
   await held.session.close();
   held = null;
-  settle();
+  await settle();
   const released = process.memoryUsage();
   const heap = live.heapUsed - released.heapUsed;
   return {
@@ -101,7 +103,7 @@ export function benchmarks(opts: { skills?: number; reps?: number; warmup?: numb
       title: `heap retained by a session and its catalog of ${n} generated skills (median ms = discovery with GCs around it)`,
       reps: opts.reps ?? 1,
       async setup() {
-        tree = sharedSkillTree(n);
+        tree = await sharedSkillTree(n);
         runs = 0;
       },
       async run() {

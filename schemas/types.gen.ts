@@ -121,10 +121,15 @@ export interface Catalog {
  */
 
 /**
+ * One filesystem step run inside the temp dir, or a loop of such steps.
+ */
+
+export type SetupStep = BasicSetupStep | LoopStep;
+/**
  * One filesystem step, run inside the temp dir.
  */
 
-export type SetupStep =
+export type BasicSetupStep =
   | {
       op: "symlink";
       path: RelPath;
@@ -150,6 +155,27 @@ export type SetupStep =
       base64: string;
     }
   | {
+      op: "write";
+      path: RelPath;
+      /**
+       * Text written first (UTF-8).
+       */
+      head?: string;
+      /**
+       * Generated content after head: one chunk or several, each its text repeated times, in order. The runner refuses a file over 64 MiB.
+       */
+      repeat: RepeatChunk | [RepeatChunk, ...RepeatChunk[]];
+      /**
+       * Text written last (UTF-8).
+       */
+      tail?: string;
+    }
+  | {
+      op: "link";
+      path: RelPath;
+      target: RelPath;
+    }
+  | {
       op: "mkdir";
       path: RelPath;
     }
@@ -173,6 +199,13 @@ export type RelPath = string;
 
 export type PermissionDecision = "allow" | "allow_once" | "deny" | "ask";
 /**
+ * Setup steps run right before the call is made (after the catalog and every earlier call): for a tree that changes between discovery and activation.
+ *
+ * @minItems 1
+ */
+
+export type StepList = [SetupStep, ...SetupStep[]];
+/**
  * Stable error codes of the skill tool (spec §3.4, §14; design.md D2). Values are a public contract: adding one is minor, renaming one is breaking.
  */
 
@@ -188,12 +221,12 @@ export type ErrorCode =
   | "IO_ERROR";
 
 /**
- * One conformance case as data (conformance/cases/*.json): a fixture tree copied into a fresh temp dir, setup steps, a session config, a scripted permission hook, the calls to make in order and what each must return. Any string in setup, config, params and expectations may contain ${tmp}, replaced by the case's temp dir (its real path). Expectations match on kinds, codes and fields, never on free-text messages.
+ * One conformance case as data (conformance/cases/*.json for the spec suite, conformance/cases-<suite>/*.json for another suite, e.g. security): a fixture tree copied into a fresh temp dir, setup steps, a session config, a scripted permission hook, the calls to make in order and what each must return. Any string in setup, config, params and expectations may contain ${tmp}, replaced by the case's temp dir (its real path); in a loop step and a concurrent call ${i} is the index. Expectations match on kinds, codes and fields, never on free-text messages. After every case the runner also checks that the kit process's built-in prototypes (Object.prototype, Array.prototype, …) are unchanged (prototype pollution by an in-process implementation), and restores them.
  */
 
 export interface ConformanceCase {
   /**
-   * Case id, equal to the file's basename (U01…U30 for the spec matrix of §13.1).
+   * Case id, equal to the file's basename (U01…U30 for the spec matrix of §13.1, S01… for the security suite).
    */
   id: string;
   /**
@@ -211,7 +244,7 @@ export interface ConformanceCase {
    */
   notes?: string;
   /**
-   * A directory under fixtures/conformance/, copied into the temp dir before setup.
+   * A directory copied into the temp dir before setup: fixtures/<suite>/<fixture> when the case belongs to a suite other than spec and that directory exists, else fixtures/conformance/<fixture>.
    */
   fixture: string;
   /**
@@ -229,11 +262,28 @@ export interface ConformanceCase {
   hook?: PermissionDecision[];
   catalog?: CatalogExpect;
   /**
-   * Skill tool calls, made in order on one session.
+   * Skill tool calls, made in order on one session: single calls, or batches of concurrent calls.
    *
    * @minItems 1
    */
-  calls: [CaseCall, ...CaseCall[]];
+  calls: [CaseCall | ConcurrentCall, ...(CaseCall | ConcurrentCall)[]];
+}
+
+export interface RepeatChunk {
+  text: string;
+  times: number;
+}
+/**
+ * Run steps count times; ${i} (the 0-based index) in path, target, utf8, head, tail and repeat text is replaced by the index. Loops do not nest.
+ */
+
+export interface LoopStep {
+  op: "loop";
+  count: number;
+  /**
+   * @minItems 1
+   */
+  steps: [BasicSetupStep, ...BasicSetupStep[]];
 }
 /**
  * What a harness configures for one session of the skill tool (spec §5). The permission hook itself is a function in-process, or the kit answering permission/ask over the wire; here only its presence is declared.
@@ -290,9 +340,18 @@ export interface CatalogExpect {
   entries?: {
     [k: string]: {};
   };
+  /**
+   * Substrings that must not occur anywhere in the catalog serialised as JSON (entries, tool description, warnings).
+   */
+  json_not_contains?: string[];
+  /**
+   * catalog() must answer within this many milliseconds (wall clock, as the kit sees it).
+   */
+  max_ms?: number;
 }
 
 export interface CaseCall {
+  before?: StepList;
   /**
    * The raw tool input, exactly as a model might send it: any JSON value.
    */
@@ -314,8 +373,16 @@ export interface CaseCall {
  */
 
 export interface ResultExpect {
-  kind: "ok" | "already_loaded" | "not_found" | "error";
-  code?: ErrorCode;
+  /**
+   * The result's kind, or a list of acceptable kinds.
+   */
+  kind:
+    | ("ok" | "already_loaded" | "not_found" | "error")
+    | ["ok" | "already_loaded" | "not_found" | "error", ...("ok" | "already_loaded" | "not_found" | "error")[]];
+  /**
+   * For an error result, its code or a list of acceptable codes; not checked on a result of another kind.
+   */
+  code?: ErrorCode | [ErrorCode, ...ErrorCode[]];
   fields?: PathMap;
   /**
    * Paths that must not exist in the result.
@@ -336,6 +403,14 @@ export interface ResultExpect {
    * The permission requests the hook received during this call, in order: exactly this many, each matching its partial payload (objects: listed keys only; arrays: same length, element-wise).
    */
   hook_requests?: {}[];
+  /**
+   * Substrings that must not occur anywhere in the result serialised as JSON (e.g. a marker from a file outside every root).
+   */
+  json_not_contains?: string[];
+  /**
+   * The call must answer within this many milliseconds (wall clock, as the kit sees it).
+   */
+  max_ms?: number;
 }
 /**
  * Path → value, deep-equal.
@@ -357,9 +432,187 @@ export interface PathMap2 {}
  */
 
 export interface PathMap3 {}
+/**
+ * count calls issued at once on the session, without awaiting one before making the next (index order 0…count-1), then awaited together under one deadline.
+ */
+
+export interface ConcurrentCall {
+  before?: StepList;
+  concurrent: {
+    count: number;
+    /**
+     * ${i} is the call's index modulo cycle (default: count).
+     */
+    cycle?: number;
+    /**
+     * The raw tool input of every call; ${i} in its strings is replaced per call.
+     */
+    params: {
+      [k: string]: unknown;
+    };
+    invocation?: "model" | "user";
+    turn?: number;
+  };
+  expect: ConcurrentExpect;
+}
+/**
+ * What a batch of concurrent calls must return. ${i} in first / rest / each is replaced per call; hook_requests is not allowed inside them.
+ */
+
+export interface ConcurrentExpect {
+  /**
+   * Exact number of results of each kind; a kind not listed must not occur.
+   */
+  kinds?: {
+    [k: string]: number;
+  };
+  /**
+   * true: the calls settle in the order they were made (R7).
+   */
+  in_order?: boolean;
+  first?: ResultExpect1;
+  rest?: ResultExpect2;
+  each?: ResultExpect3;
+  /**
+   * The whole batch must settle within this many milliseconds.
+   */
+  max_ms?: number;
+}
+/**
+ * What one call must return. Every listed check must hold.
+ */
+
+export interface ResultExpect1 {
+  /**
+   * The result's kind, or a list of acceptable kinds.
+   */
+  kind:
+    | ("ok" | "already_loaded" | "not_found" | "error")
+    | ["ok" | "already_loaded" | "not_found" | "error", ...("ok" | "already_loaded" | "not_found" | "error")[]];
+  /**
+   * For an error result, its code or a list of acceptable codes; not checked on a result of another kind.
+   */
+  code?: ErrorCode | [ErrorCode, ...ErrorCode[]];
+  fields?: PathMap;
+  /**
+   * Paths that must not exist in the result.
+   */
+  absent?: string[];
+  contains?: PathMap1;
+  not_contains?: PathMap2;
+  length?: PathMap3;
+  output_contains?: string[];
+  output_not_contains?: string[];
+  /**
+   * Regexes (JavaScript syntax, flag m) the output must match; ${tmp} is inserted escaped.
+   */
+  output_matches?: string[];
+  body_contains?: string[];
+  body_not_contains?: string[];
+  /**
+   * The permission requests the hook received during this call, in order: exactly this many, each matching its partial payload (objects: listed keys only; arrays: same length, element-wise).
+   */
+  hook_requests?: {}[];
+  /**
+   * Substrings that must not occur anywhere in the result serialised as JSON (e.g. a marker from a file outside every root).
+   */
+  json_not_contains?: string[];
+  /**
+   * The call must answer within this many milliseconds (wall clock, as the kit sees it).
+   */
+  max_ms?: number;
+}
+/**
+ * What one call must return. Every listed check must hold.
+ */
+
+export interface ResultExpect2 {
+  /**
+   * The result's kind, or a list of acceptable kinds.
+   */
+  kind:
+    | ("ok" | "already_loaded" | "not_found" | "error")
+    | ["ok" | "already_loaded" | "not_found" | "error", ...("ok" | "already_loaded" | "not_found" | "error")[]];
+  /**
+   * For an error result, its code or a list of acceptable codes; not checked on a result of another kind.
+   */
+  code?: ErrorCode | [ErrorCode, ...ErrorCode[]];
+  fields?: PathMap;
+  /**
+   * Paths that must not exist in the result.
+   */
+  absent?: string[];
+  contains?: PathMap1;
+  not_contains?: PathMap2;
+  length?: PathMap3;
+  output_contains?: string[];
+  output_not_contains?: string[];
+  /**
+   * Regexes (JavaScript syntax, flag m) the output must match; ${tmp} is inserted escaped.
+   */
+  output_matches?: string[];
+  body_contains?: string[];
+  body_not_contains?: string[];
+  /**
+   * The permission requests the hook received during this call, in order: exactly this many, each matching its partial payload (objects: listed keys only; arrays: same length, element-wise).
+   */
+  hook_requests?: {}[];
+  /**
+   * Substrings that must not occur anywhere in the result serialised as JSON (e.g. a marker from a file outside every root).
+   */
+  json_not_contains?: string[];
+  /**
+   * The call must answer within this many milliseconds (wall clock, as the kit sees it).
+   */
+  max_ms?: number;
+}
+/**
+ * What one call must return. Every listed check must hold.
+ */
+
+export interface ResultExpect3 {
+  /**
+   * The result's kind, or a list of acceptable kinds.
+   */
+  kind:
+    | ("ok" | "already_loaded" | "not_found" | "error")
+    | ["ok" | "already_loaded" | "not_found" | "error", ...("ok" | "already_loaded" | "not_found" | "error")[]];
+  /**
+   * For an error result, its code or a list of acceptable codes; not checked on a result of another kind.
+   */
+  code?: ErrorCode | [ErrorCode, ...ErrorCode[]];
+  fields?: PathMap;
+  /**
+   * Paths that must not exist in the result.
+   */
+  absent?: string[];
+  contains?: PathMap1;
+  not_contains?: PathMap2;
+  length?: PathMap3;
+  output_contains?: string[];
+  output_not_contains?: string[];
+  /**
+   * Regexes (JavaScript syntax, flag m) the output must match; ${tmp} is inserted escaped.
+   */
+  output_matches?: string[];
+  body_contains?: string[];
+  body_not_contains?: string[];
+  /**
+   * The permission requests the hook received during this call, in order: exactly this many, each matching its partial payload (objects: listed keys only; arrays: same length, element-wise).
+   */
+  hook_requests?: {}[];
+  /**
+   * Substrings that must not occur anywhere in the result serialised as JSON (e.g. a marker from a file outside every root).
+   */
+  json_not_contains?: string[];
+  /**
+   * The call must answer within this many milliseconds (wall clock, as the kit sees it).
+   */
+  max_ms?: number;
+}
 
 /**
- * One filesystem step, run inside the temp dir.
+ * One filesystem step run inside the temp dir, or a loop of such steps.
  */
 
 /**

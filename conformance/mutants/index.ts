@@ -277,6 +277,9 @@ const mutations: Array<{ kills: string; id: string; description: string; mutatio
   },
 ];
 
+/** The security suite's mutants (conformance/cases-security/, S01…), kept apart from the spec matrix's table. */
+export { SECURITY_MUTANTS } from "./security.ts";
+
 export const MUTANTS: readonly Mutant[] = mutations.map(({ kills, id, description, mutation }) => ({
   id,
   kills,

@@ -47,6 +47,23 @@ function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** Substrings that must occur nowhere in the value serialised as JSON (keys and values alike). */
+function jsonExcludes(at: string, value: unknown, banned: readonly string[] | undefined): Miss[] {
+  if (!banned?.length) return [];
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? "";
+  } catch (e) {
+    return [{ at, expected: "a value the kit can serialise", actual: String(e), what: "cannot be serialised as JSON" }];
+  }
+  return banned.filter((b) => text.includes(b)).map((b) => ({ at, expected: { json_not_contains: b }, actual: excerpt(text, b), what: `contains ${JSON.stringify(b)}` }));
+}
+
+function excerpt(text: string, hit: string): string {
+  const i = text.indexOf(hit);
+  return (i > 60 ? "…" : "") + text.slice(Math.max(0, i - 60), i + hit.length + 60) + (i + hit.length + 60 < text.length ? "…" : "");
+}
+
 function strings(at: string, text: unknown, label: string, wanted: readonly string[] | undefined, present: boolean): Miss[] {
   if (!wanted?.length) return [];
   if (typeof text !== "string") return [{ at: `${at}.${label}`, expected: "a string", actual: text, what: `${label} is not a string` }];
@@ -63,11 +80,13 @@ export function checkResult(rawExpect: ResultExpect, result: unknown, hookReques
   const exp = template(rawExpect, TMP_MARK);
   const r: Obj = isObj(result) ? result : {};
   const misses: Miss[] = [];
-  if (r.kind !== exp.kind) {
+  const kinds: readonly unknown[] = Array.isArray(exp.kind) ? exp.kind : [exp.kind];
+  if (!kinds.includes(r.kind)) {
     const detail = r.kind === "error" ? ` (code ${String(r.code)}: ${String(r.message)})` : "";
     misses.push({ at: `${at}.kind`, expected: exp.kind, actual: r.kind, what: `wrong kind${detail}` });
   } else {
-    if (exp.code !== undefined && r.code !== exp.code) misses.push({ at: `${at}.code`, expected: exp.code, actual: r.code, what: `wrong code (message: ${String(r.message)})` });
+    const codes: readonly unknown[] | undefined = exp.code === undefined ? undefined : Array.isArray(exp.code) ? exp.code : [exp.code];
+    if (codes && r.kind === "error" && !codes.includes(r.code)) misses.push({ at: `${at}.code`, expected: exp.code, actual: r.code, what: `wrong code (message: ${String(r.message)})` });
     for (const [path, want] of Object.entries((exp.fields ?? {}) as Obj)) {
       const got = getPath(r, path);
       if (!isDeepStrictEqual(got, want)) misses.push({ at: `${at}.${path}`, expected: want, actual: got, what: got === undefined ? "missing" : "not equal" });
@@ -97,6 +116,7 @@ export function checkResult(rawExpect: ResultExpect, result: unknown, hookReques
     misses.push(...strings(at, r.output, "output", exp.output_not_contains, false));
     misses.push(...strings(at, r.body, "body", exp.body_contains, true));
     misses.push(...strings(at, r.body, "body", exp.body_not_contains, false));
+    misses.push(...jsonExcludes(`${at}.result`, result, exp.json_not_contains));
     for (const pattern of rawExpect.output_matches ?? []) {
       const re = new RegExp(pattern.split("${tmp}").join(escapeRegex(TMP_MARK)), "m");
       if (typeof r.output !== "string" || !re.test(r.output)) misses.push({ at: `${at}.output`, expected: { matches: re.source }, actual: r.output, what: "output does not match" });
@@ -127,6 +147,7 @@ export function checkCatalog(rawExpect: CatalogExpect, catalog: unknown): Miss[]
     const hits = warnings.filter((x) => x.includes(w));
     if (hits.length) misses.push({ at: "catalog.warnings", expected: { none_containing: w }, actual: hits, what: "a warning about something that must be skipped silently" });
   }
+  misses.push(...jsonExcludes("catalog", catalog, exp.json_not_contains));
   for (const [name, want] of Object.entries(exp.entries ?? {})) {
     const entry = entries.find((e) => isObj(e) && e.name === name);
     if (entry === undefined) misses.push({ at: `catalog.entries[${name}]`, expected: want, actual: undefined, what: "no entry with that name" });

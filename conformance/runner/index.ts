@@ -1,17 +1,20 @@
 // The conformance runner: loads case files (validated against schemas/conformance-case.schema.json),
 // runs one case against any Implementation (fresh temp dir, setup, session, scripted recording hook,
-// calls in order, expectations, schema validation of every result / catalog / hook payload, cleanup),
-// and runs a suite (sequential, reopening the implementation after an errored case, baselines, summary).
+// calls in order — single ones, with optional setup steps right before, or batches issued concurrently —,
+// expectations, schema validation of every result / catalog / hook payload, deadlines, a prototype-
+// pollution guard, cleanup), and runs a suite (sequential, reopening the implementation after an errored
+// case, baselines, summary).
 // It reaches implementations only through conformance/driver/types.ts.
 import { readFileSync, readdirSync, existsSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { minimatch } from "minimatch";
 import { KIT_VERSION, SPEC_VERSION, check } from "../../schemas/index.ts";
-import type { ConformanceCase, PermissionDecision, PermissionRequest, SessionConfig } from "../../schemas/index.ts";
+import type { CaseCall, ConcurrentCall, ConformanceCase, PermissionDecision, PermissionRequest, ResultExpect, SessionConfig, SkillResult } from "../../schemas/index.ts";
 import { DriverError } from "../driver/errors.ts";
 import type { Implementation, PermissionHook, SessionHandle } from "../driver/types.ts";
 import { checkCatalog, checkResult, type Miss } from "./expect.ts";
-import { KitError, REPO_ROOT, fixtureDir, normalise, prepareWorkspace, template, type Workspace } from "./workspace.ts";
+import { restorePrototypes, snapshotPrototypes } from "./prototypes.ts";
+import { KitError, REPO_ROOT, applySteps, fixtureDir, normalise, prepareWorkspace, template, withIndex, type Workspace } from "./workspace.ts";
 import type { CaseResult, Mismatch, RunReport, Summary } from "./types.ts";
 
 export type { CaseResult, Mismatch, RunReport, Summary } from "./types.ts";
@@ -61,8 +64,14 @@ export function loadCasesFrom(dir: string, suite: string, filter?: string): Load
     if (c.id !== basename(f, ".json")) throw new KitError(`invalid case file ${file}: id ${c.id} differs from the file name`);
     if (seen.has(c.id)) throw new KitError(`invalid case file ${file}: duplicate id ${c.id}`);
     seen.add(c.id);
-    const fx = fixtureDir(c.fixture);
-    if (!existsSync(fx) || !statSync(fx).isDirectory()) throw new KitError(`invalid case file ${file}: fixture ${c.fixture} does not exist under fixtures/conformance/`);
+    const fx = fixtureDir(c.fixture, suite);
+    if (!existsSync(fx) || !statSync(fx).isDirectory()) throw new KitError(`invalid case file ${file}: fixture ${c.fixture} does not exist under fixtures/${suite === "spec" ? "" : `${suite}/ or fixtures/`}conformance/`);
+    for (const [i, call] of c.calls.entries()) {
+      if (!("concurrent" in call)) continue;
+      for (const part of ["first", "rest", "each"] as const) {
+        if (call.expect[part]?.hook_requests !== undefined) throw new KitError(`invalid case file ${file}: calls[${i}].expect.${part}: hook_requests cannot be attributed to one of concurrent calls`);
+      }
+    }
     const hookOn = c.config.permission?.hook === true;
     if (hookOn !== (c.hook !== undefined)) throw new KitError(`invalid case file ${file}: "hook" must be present exactly when config.permission.hook is true`);
     if (matchesFilter(c.id, filter)) out.push({ ...c, suite, file });
@@ -107,6 +116,19 @@ function brief(v: unknown): string {
   return s.length > 160 ? s.slice(0, 157) + "..." : s;
 }
 
+/** Strings longer than this are clipped in `observed` (a 1 MiB body would bloat every report); checks see them whole. */
+const OBSERVED_STRING_MAX = 64 * 1024;
+
+function clipLarge(value: unknown): unknown {
+  if (typeof value === "string") return value.length > OBSERVED_STRING_MAX ? `${value.slice(0, OBSERVED_STRING_MAX)}… (${value.length} chars, clipped by the kit)` : value;
+  if (Array.isArray(value)) return value.map(clipLarge);
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clipLarge(v)]));
+  return value;
+}
+
+/** At most this many mismatches are listed for one batch of concurrent calls; the rest are counted. */
+const BATCH_MISSES_MAX = 10;
+
 function toMismatch(c: ConformanceCase, m: Miss): Mismatch {
   return {
     at: m.at,
@@ -132,9 +154,10 @@ export async function runCase(implementation: Implementation, c: LoadedCase | Co
     return done({ status: "skipped", reason: `the implementation declares capability ${c.capability} false` });
   }
 
+  const suite = "suite" in c && typeof c.suite === "string" ? c.suite : "spec";
   let ws: Workspace;
   try {
-    ws = prepareWorkspace(c.id, c.fixture, c.setup ?? []);
+    ws = prepareWorkspace(c.id, c.fixture, c.setup ?? [], suite);
   } catch (e) {
     return done({ status: "errored", reason: (e as Error).message, blame: "kit" });
   }
@@ -165,11 +188,33 @@ export async function runCase(implementation: Implementation, c: LoadedCase | Co
       }
     : undefined;
 
+  const slow = (at: string, took: number, max: number | undefined) => {
+    if (max !== undefined && took > max) miss({ at, expected: `an answer within ${max} ms`, actual: `${Math.round(took)} ms`, what: "too slow" });
+  };
+  // Checked (and undone) right after every step the implementation takes, before the kit's own code runs
+  // on a polluted prototype, and once more at the end for anything done asynchronously.
+  const prototypes = snapshotPrototypes();
+  const guard = (at: string) => {
+    const polluted = restorePrototypes(prototypes);
+    if (polluted.length) miss({ at: `${at}.prototypes`, expected: "built-in prototypes unchanged", actual: polluted, what: "prototype pollution (undone by the kit)" });
+  };
+
   try {
     const config = template(c.config, ws.dir) as SessionConfig;
-    session = await impl("createSession", ms, () => implementation.createSession(config, hook ? { hook } : {}));
+    try {
+      session = await impl("createSession", ms, () => implementation.createSession(config, hook ? { hook } : {}));
+    } finally {
+      guard("createSession");
+    }
 
-    const catalog = await impl("catalog()", ms, () => session!.catalog());
+    const tc = performance.now();
+    let catalog: unknown;
+    try {
+      catalog = await impl("catalog()", ms, () => session!.catalog());
+    } finally {
+      guard("catalog");
+    }
+    slow("catalog", performance.now() - tc, c.catalog?.max_ms);
     catalogSeen = norm(catalog);
     const cv = check("catalog.schema.json", catalog);
     if (!cv.valid) miss({ at: "catalog", expected: "a catalog valid against catalog.schema.json", actual: cv.errors, what: "schema-invalid catalog" });
@@ -178,14 +223,32 @@ export async function runCase(implementation: Implementation, c: LoadedCase | Co
     for (const [i, call] of c.calls.entries()) {
       currentCall = i;
       const at = `calls[${i}]`;
-      const params = template(call.params as unknown, ws.dir);
-      const invocation = call.invocation ?? "model";
+      if (call.before) applySteps(ws.dir, call.before, `case ${c.id}: ${at}.before`);
+      if ("concurrent" in call) {
+        const before = recorded.length;
+        observed.push(await runBatch(session, call, at, ws.dir, ms, norm, miss, slow, guard));
+        for (const [k, r] of recorded.slice(before).entries()) {
+          const hv = check("permission-request.schema.json", r.request);
+          if (!hv.valid) miss({ at: `${at}.hook_requests[${k}]`, expected: "a request valid against permission-request.schema.json", actual: hv.errors, what: "schema-invalid hook payload" });
+        }
+        continue;
+      }
+      const single: CaseCall = call;
+      const params = template(single.params as unknown, ws.dir);
+      const invocation = single.invocation ?? "model";
       const before = recorded.length;
-      const result = await impl(`call ${i} (${brief(call.params)})`, ms, () =>
-        session!.call(params, call.turn === undefined ? { invocation } : { invocation, turn: call.turn }),
-      );
+      const t1 = performance.now();
+      let result: unknown;
+      try {
+        result = await impl(`call ${i} (${brief(single.params)})`, ms, () =>
+          session!.call(params, single.turn === undefined ? { invocation } : { invocation, turn: single.turn }),
+        );
+      } finally {
+        guard(at);
+      }
+      slow(`${at}.time`, performance.now() - t1, single.expect.max_ms);
       const seen = norm(result);
-      observed.push(seen);
+      observed.push(clipLarge(seen));
       const rv = check("result.schema.json", result);
       if (!rv.valid) miss({ at: `${at}.result`, expected: "a result valid against result.schema.json", actual: rv.errors, what: "schema-invalid result" });
       const asked = recorded.slice(before).map((r) => r.request);
@@ -193,7 +256,7 @@ export async function runCase(implementation: Implementation, c: LoadedCase | Co
         const hv = check("permission-request.schema.json", req);
         if (!hv.valid) miss({ at: `${at}.hook_requests[${k}]`, expected: "a request valid against permission-request.schema.json", actual: hv.errors, what: "schema-invalid hook payload" });
       }
-      for (const m of checkResult(call.expect, seen, asked.map(norm), at)) miss(m);
+      for (const m of checkResult(single.expect, seen, asked.map(norm), at)) miss(m);
     }
     currentCall = -1;
     if (answers) {
@@ -213,6 +276,7 @@ export async function runCase(implementation: Implementation, c: LoadedCase | Co
         fault ??= faultOf(e, "close()");
       }
     }
+    guard("end");
     ws.cleanup();
   }
 
@@ -226,6 +290,106 @@ export async function runCase(implementation: Implementation, c: LoadedCase | Co
   }
   if (mismatches.length) return done({ status: "failed", mismatches, ...extra });
   return done({ status: "passed", ...extra });
+}
+
+/**
+ * One batch of concurrent calls: all issued before any is awaited, awaited together under one deadline,
+ * then checked (schema, kind counts, settle order, first / rest / each). Returns the compact observation.
+ */
+async function runBatch(
+  session: SessionHandle,
+  call: ConcurrentCall,
+  at: string,
+  tmp: string,
+  ms: number,
+  norm: (v: unknown) => unknown,
+  miss: (m: Miss) => void,
+  slow: (at: string, took: number, max: number | undefined) => void,
+  guard: (at: string) => void,
+): Promise<unknown> {
+  const spec = call.concurrent;
+  const exp = call.expect;
+  const cycle = spec.cycle ?? spec.count;
+  const invocation = spec.invocation ?? "model";
+  const options = spec.turn === undefined ? { invocation } : { invocation, turn: spec.turn };
+  const index = (k: number) => k % cycle;
+  const params = Array.from({ length: spec.count }, (_, k) => template(withIndex(spec.params as unknown, index(k)), tmp));
+  const settled: number[] = [];
+  const t0 = performance.now();
+  const pending = params.map((p, k) => {
+    let promise: Promise<SkillResult>;
+    try {
+      promise = Promise.resolve(session.call(p, options));
+    } catch (e) {
+      promise = Promise.reject(e);
+    }
+    promise.then(
+      () => settled.push(k),
+      () => settled.push(k),
+    );
+    return promise;
+  });
+  let results: SkillResult[];
+  try {
+    results = await impl(`${at}: ${spec.count} concurrent calls (${brief(spec.params)})`, ms, () => Promise.all(pending));
+  } finally {
+    guard(at);
+  }
+  slow(`${at}.time`, performance.now() - t0, exp.max_ms);
+
+  const batch: Miss[] = [];
+  const seen = results.map((r) => norm(r));
+  let schemaBad = 0;
+  results.forEach((r, k) => {
+    const rv = check("result.schema.json", r);
+    if (!rv.valid && schemaBad++ === 0) batch.push({ at: `${at}[${k}].result`, expected: "a result valid against result.schema.json", actual: rv.errors, what: "schema-invalid result" });
+  });
+  if (schemaBad > 1) batch.push({ at: `${at}.result`, expected: "every result schema-valid", actual: `${schemaBad} schema-invalid results`, what: "schema-invalid results" });
+
+  const tally: Record<string, number> = {};
+  for (const r of seen) {
+    const kind = r !== null && typeof r === "object" && typeof (r as { kind?: unknown }).kind === "string" ? (r as { kind: string }).kind : "(none)";
+    tally[kind] = (tally[kind] ?? 0) + 1;
+  }
+  if (exp.kinds) {
+    const want: Record<string, number> = { ...exp.kinds };
+    for (const k of new Set([...Object.keys(want), ...Object.keys(tally)])) {
+      if ((want[k] ?? 0) !== (tally[k] ?? 0)) batch.push({ at: `${at}.kinds.${k}`, expected: want[k] ?? 0, actual: tally[k] ?? 0, what: `wrong number of ${k} results (all: ${JSON.stringify(tally)})` });
+    }
+  }
+  const inOrder = settled.every((k, n) => k === n);
+  if (exp.in_order && !inOrder) {
+    const first = settled.findIndex((k, n) => k !== n);
+    batch.push({ at: `${at}.order`, expected: "settled in call order 0…" + (spec.count - 1), actual: settled.slice(Math.max(0, first - 2), first + 8), what: `call ${settled[first]} settled in position ${first}` });
+  }
+  const firstSeen = new Set<string>();
+  let perCall = 0;
+  seen.forEach((r, k) => {
+    const key = JSON.stringify(params[k]);
+    const isFirst = !firstSeen.has(key);
+    firstSeen.add(key);
+    const checks: ResultExpect[] = [];
+    if (exp.each) checks.push(exp.each);
+    if (isFirst && exp.first) checks.push(exp.first);
+    if (!isFirst && exp.rest) checks.push(exp.rest);
+    for (const e of checks) {
+      for (const m of checkResult(withIndex(e, index(k)), r, [], `${at}[${k}]`)) {
+        perCall++;
+        batch.push(m);
+      }
+    }
+  });
+  batch.slice(0, BATCH_MISSES_MAX).forEach(miss);
+  if (batch.length > BATCH_MISSES_MAX) miss({ at, expected: "no further mismatches", actual: `${batch.length - BATCH_MISSES_MAX} more (${perCall} in per-call checks)`, what: "more mismatches in this batch" });
+
+  const compact = seen.map((r) => {
+    if (r === null || typeof r !== "object") return r;
+    const o = r as Record<string, unknown>;
+    const keep: Record<string, unknown> = {};
+    for (const k of ["kind", "name", "code", "at_turn"]) if (o[k] !== undefined) keep[k] = o[k];
+    return keep;
+  });
+  return { concurrent: spec.count, settled_in_order: inOrder, kinds: tally, results: compact };
 }
 
 export interface SuiteOptions {
