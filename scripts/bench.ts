@@ -1,4 +1,4 @@
-// `npm run bench`: runs every benchmark entry list (for now the conformance matrix, bench/matrix.ts),
+// `npm run bench`: runs every benchmark entry list (the conformance matrix, discovery, activation, memory),
 // prints a table (median/min of N repetitions, ratio vs the baseline measured in the same run, target)
 // and writes the figures to out/bench.json. Add another list by concatenating it into `entries`.
 //   npm run bench -- [--reps 5] [--only <id glob>] [--out out/bench.json] [--check]
@@ -8,6 +8,9 @@ import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { minimatch } from "minimatch";
 import { formatBenchTable, matrixBenchmarks, runBenchmarks, type Benchmark } from "../bench/matrix.ts";
+import { benchmarks as activation } from "../bench/activation.ts";
+import { benchmarks as discovery } from "../bench/discovery.ts";
+import { benchmarks as memory } from "../bench/memory.ts";
 
 const { values } = parseArgs({
   options: {
@@ -24,7 +27,7 @@ if (!Number.isInteger(reps) || reps < 1) {
   process.exit(2);
 }
 
-let entries: Benchmark[] = [...matrixBenchmarks()];
+let entries: Benchmark[] = [...matrixBenchmarks(), ...discovery(), ...activation(), ...memory()];
 if (values.only) {
   const globs = values.only.split(",");
   entries = entries.filter((b) => globs.some((g) => minimatch(b.id, g)));
