@@ -12,7 +12,7 @@ export const TOOL_GUIDANCE = [
   "Permission. Activation runs through the session's permission hook. A skill's allowed-tools frontmatter is an advisory declaration of what tools it expects to need: it does not pre-approve anything; downstream tool calls still pass the session's permission hook.",
 ].join("\n\n");
 
-/** Escape for text and attribute positions alike, and fold newlines, so a description cannot open a tag or a line. */
+/** Escape for text and attribute positions alike, fold newlines and make control characters visible, so a description cannot open a tag, a line, or hide text. */
 export function escapeCatalogText(text: string): string {
   return text
     .replace(/&/g, "&amp;")
@@ -21,6 +21,9 @@ export function escapeCatalogText(text: string): string {
     .replace(/"/g, "&quot;")
     .replace(/'/g, "&#39;")
     .replace(/\s*[\r\n\u2028\u2029]+\s*/g, " ")
+    // Control and bidi-override characters would reach the model raw (NUL, ESC, RLO): show them as \u escapes.
+    .replace(/\t/g, " ")
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
     .trim();
 }
 

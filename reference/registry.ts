@@ -1,7 +1,9 @@
 // Skill discovery and loading from the filesystem (§5.1, §5.2, §10, R6). Scans each configured root one
 // level deep, never above it; keeps broken and fenced-off skills aside by directory name so activating
 // them returns their error; resolves shadowing by root order. Never throws: problems become warnings.
-import { lstat, open, readdir, stat } from "node:fs/promises";
+import { closeSync, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
+import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
+import type { Dirent } from "node:fs";
 import { basename, join } from "node:path";
 import { LIMITS } from "../schemas/index.ts";
 import type { CatalogEntry, ErrorCode, SkillFrontmatter } from "../schemas/index.ts";
@@ -44,6 +46,8 @@ export interface BrokenSkill {
 }
 export interface Discovery {
   entries: CatalogEntry[];
+  /** entries by name, for O(1) lookup on every call. */
+  byName: Map<string, CatalogEntry>;
   broken: Map<string, BrokenSkill>;
   warnings: string[];
   /** Real path of each configured root, null when it does not resolve. */
@@ -68,57 +72,81 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
   return out;
 }
 
-/** Read a file as UTF-8 text with the size cap applied before reading (D11). */
-export async function readSkillFile(path: string): Promise<{ ok: true; text: string } | { ok: false; failure: SkillFailure }> {
+const decoder = new TextDecoder("utf-8", { fatal: true });
+type TextRead = { ok: true; text: string } | { ok: false; failure: SkillFailure };
+
+/** Bytes to text: strict UTF-8, no NUL (a binary file is not a SKILL.md). */
+function decode(bytes: Uint8Array, path: string): TextRead {
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    return { ok: false, failure: { code: "INVALID_FRONTMATTER", kind: "field", path, reason: "SKILL.md is not valid UTF-8 text" } };
+  }
+  if (text.includes("\0")) return { ok: false, failure: { code: "INVALID_FRONTMATTER", kind: "field", path, reason: "SKILL.md contains NUL bytes: it is not a text file" } };
+  return { ok: true, text };
+}
+const tooBig = (path: string, size: number): TextRead => ({
+  ok: false,
+  failure: { code: "IO_ERROR", kind: "io", path, reason: `SKILL.md is ${size} bytes; the limit is ${LIMITS.skill_md_max_bytes}` },
+});
+const notFile = (path: string): TextRead => ({ ok: false, failure: { code: "IO_ERROR", kind: "io", path, reason: "SKILL.md is not a regular file" } });
+const ioFailure = (path: string, err: unknown): TextRead => ({
+  ok: false,
+  failure: { code: "IO_ERROR", kind: "io", path, reason: `cannot read SKILL.md (${(err as NodeJS.ErrnoException).code ?? "unknown"})` },
+});
+
+/** Read SKILL.md with the size cap applied before and during the read (D11): a file that grows is still capped. */
+export async function readSkillFile(path: string): Promise<TextRead> {
   let handle;
   try {
     handle = await open(path, "r");
     const info = await handle.stat();
-    if (!info.isFile()) return { ok: false, failure: { code: "IO_ERROR", kind: "io", path, reason: "SKILL.md is not a regular file" } };
-    if (info.size > LIMITS.skill_md_max_bytes) {
-      return { ok: false, failure: { code: "IO_ERROR", kind: "io", path, reason: `SKILL.md is ${info.size} bytes; the limit is ${LIMITS.skill_md_max_bytes}` } };
+    if (!info.isFile()) return notFile(path);
+    if (info.size > LIMITS.skill_md_max_bytes) return tooBig(path, info.size);
+    const buf = Buffer.allocUnsafe(info.size + 1);
+    let got = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, got, buf.length - got, got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+      if (got === buf.length) return tooBig(path, got);
     }
-    const bytes = await handle.readFile();
-    let text: string;
-    try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    } catch {
-      return { ok: false, failure: { code: "INVALID_FRONTMATTER", kind: "field", path, reason: "SKILL.md is not valid UTF-8 text" } };
-    }
-    if (text.includes("\0")) {
-      return { ok: false, failure: { code: "INVALID_FRONTMATTER", kind: "field", path, reason: "SKILL.md contains NUL bytes: it is not a text file" } };
-    }
-    return { ok: true, text };
+    return decode(buf.subarray(0, got), path);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? "unknown";
-    return { ok: false, failure: { code: "IO_ERROR", kind: "io", path, reason: `cannot read SKILL.md (${code})` } };
+    return ioFailure(path, err);
   } finally {
     await handle?.close().catch(() => undefined);
   }
 }
 
-/**
- * Resolve and read one skill dir, fenced: the dir and its SKILL.md must both resolve inside a root.
- * Used at discovery and again at activation (the tree may have changed in between).
- */
-export async function readSkill(
-  dir: string,
-  rootIndex: number,
-  realRoots: readonly (string | null)[],
-): Promise<{ ok: true; entry: SkillEntry; body: string; realDir: string } | { ok: false; failure: SkillFailure }> {
-  const roots = realRoots.filter((r): r is string => r !== null);
-  const realDir = await realOrNull(dir);
-  const mdPath = join(dir, "SKILL.md");
-  if (realDir === null) return { ok: false, failure: { code: "IO_ERROR", kind: "io", path: dir, reason: "the skill directory no longer resolves" } };
-  if (!isInside(realDir, roots)) {
-    return { ok: false, failure: { code: "OUTSIDE_WORKSPACE", kind: "outside", path: dir, reason: `the skill directory resolves to ${realDir}, outside every configured skill root` } };
+/** The same read, synchronous: the activation path is a handful of small syscalls, and each async round trip costs more than the work. */
+export function readSkillFileSync(path: string): TextRead {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const info = fstatSync(fd);
+    if (!info.isFile()) return notFile(path);
+    if (info.size > LIMITS.skill_md_max_bytes) return tooBig(path, info.size);
+    const buf = Buffer.allocUnsafe(info.size + 1);
+    let got = 0;
+    for (;;) {
+      const n = readSync(fd, buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
+      if (got === buf.length) return tooBig(path, got);
+    }
+    return decode(buf.subarray(0, got), path);
+  } catch (err) {
+    return ioFailure(path, err);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
-  const realMd = await realOrNull(mdPath);
-  if (realMd === null) return { ok: false, failure: { code: "IO_ERROR", kind: "io", path: mdPath, reason: "SKILL.md does not resolve" } };
-  if (!isInside(realMd, roots)) {
-    return { ok: false, failure: { code: "OUTSIDE_WORKSPACE", kind: "outside", path: mdPath, reason: `SKILL.md resolves to ${realMd}, outside every configured skill root` } };
-  }
-  const read = await readSkillFile(realMd);
+}
+
+type Parsed = { ok: true; entry: SkillEntry; body: string; realDir: string } | { ok: false; failure: SkillFailure };
+
+function parseRead(read: TextRead, dir: string, rootIndex: number, realDir: string, mdPath: string): Parsed {
   if (!read.ok) return { ok: false, failure: { ...read.failure, path: mdPath } };
   const parsed = parseSkillMd(read.text, basename(dir));
   if (!parsed.ok) {
@@ -128,17 +156,91 @@ export async function readSkill(
   return { ok: true, entry: { name: fm.name, description: fm.description, dir, root_index: rootIndex, frontmatter: fm }, body: parsed.body, realDir };
 }
 
-async function scanDir(dir: string, rootIndex: number, realRoots: readonly (string | null)[], warnings: string[]): Promise<Found | null> {
-  // A subdirectory without SKILL.md is not a skill: omitted silently (§5.2 step 2, case 29).
+const outside = (path: string, what: string, real: string): { ok: false; failure: SkillFailure } => ({
+  ok: false,
+  failure: { code: "OUTSIDE_WORKSPACE", kind: "outside", path, reason: `${what} resolves to ${real}, outside every configured skill root` },
+});
+
+/**
+ * Activation: resolve the skill dir and its SKILL.md by real path now (the tree may have changed since
+ * discovery), fence both (§5.3, R6), then read and parse.
+ */
+export function readSkillSync(dir: string, rootIndex: number, realRoots: readonly (string | null)[]): Parsed {
+  const roots = realRoots.filter((r): r is string => r !== null);
+  const mdPath = join(dir, "SKILL.md");
+  let realDir: string;
   try {
-    await lstat(join(dir, "SKILL.md"));
+    realDir = realpathSync(dir);
+  } catch {
+    return { ok: false, failure: { code: "IO_ERROR", kind: "io", path: dir, reason: "the skill directory no longer resolves" } };
+  }
+  if (!isInside(realDir, roots)) return outside(dir, "the skill directory", realDir);
+  let realMd = join(realDir, "SKILL.md");
+  try {
+    if (lstatSync(realMd).isSymbolicLink()) realMd = realpathSync(realMd);
+  } catch {
+    return { ok: false, failure: { code: "IO_ERROR", kind: "io", path: mdPath, reason: "SKILL.md does not resolve" } };
+  }
+  if (!isInside(realMd, roots)) return outside(mdPath, "SKILL.md", realMd);
+  return parseRead(readSkillFileSync(realMd), dir, rootIndex, realDir, mdPath);
+}
+
+/**
+ * Discovery of one root entry. A plain subdirectory of a real root is its own real path, so only
+ * symlinks cost a realpath. Returns null for anything that is not a skill (no SKILL.md): omitted silently
+ * (§5.2 step 2, case 29).
+ */
+async function scanEntry(
+  root: string,
+  realRoot: string,
+  entry: Dirent,
+  rootIndex: number,
+  realRoots: readonly (string | null)[],
+): Promise<{ found: Found; warning?: string } | null> {
+  const roots = realRoots.filter((r): r is string => r !== null);
+  const dir = join(root, entry.name);
+  const mdPath = join(dir, "SKILL.md");
+  let realDir = join(realRoot, entry.name);
+  if (entry.isSymbolicLink()) {
+    try {
+      realDir = await realpath(realDir);
+      if (!(await stat(realDir)).isDirectory()) return null;
+    } catch {
+      return null; // dangling link or a loop: not a skill dir
+    }
+  } else if (!entry.isDirectory()) {
+    if (entry.isFile() || entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice()) return null;
+    try {
+      if (!(await stat(realDir)).isDirectory()) return null; // a filesystem that reports no entry types
+    } catch {
+      return null;
+    }
+  }
+  let md;
+  try {
+    md = await lstat(join(realDir, "SKILL.md"));
   } catch {
     return null;
   }
-  const read = await readSkill(dir, rootIndex, realRoots);
-  if (read.ok) return { ok: true, entry: read.entry };
-  warnings.push(`skill ${dir} skipped: ${read.failure.code}: ${read.failure.reason}`);
-  return { ok: false, broken: { name: basename(dir), dir, root_index: rootIndex, failure: read.failure } };
+  const broken = (failure: SkillFailure): { found: Found; warning: string } => ({
+    found: { ok: false, broken: { name: entry.name, dir, root_index: rootIndex, failure } },
+    warning: `skill ${dir} skipped: ${failure.code}: ${failure.reason}`,
+  });
+  // Never read outside the roots: a fenced-off skill is kept aside unread (R6).
+  if (!isInside(realDir, roots)) return broken(outside(dir, "the skill directory", realDir).failure);
+  let realMd = join(realDir, "SKILL.md");
+  if (md.isSymbolicLink()) {
+    try {
+      realMd = await realpath(realMd);
+    } catch {
+      return broken({ code: "IO_ERROR", kind: "io", path: mdPath, reason: "SKILL.md does not resolve" });
+    }
+    if (!isInside(realMd, roots)) return broken(outside(mdPath, "SKILL.md", realMd).failure);
+  }
+  const parsed = parseRead(await readSkillFile(realMd), dir, rootIndex, realDir, mdPath);
+  if (!parsed.ok) return broken(parsed.failure);
+  // A copy, so the catalog holds flat strings rather than slices pinning every SKILL.md's full text.
+  return { found: { ok: true, entry: { ...parsed.entry, frontmatter: structuredClone(parsed.entry.frontmatter) } } };
 }
 
 export class FilesystemSkillRegistry implements SkillRegistry {
@@ -158,11 +260,11 @@ export class FilesystemSkillRegistry implements SkillRegistry {
 
   async load(name: string): Promise<LoadedSkill | null> {
     const discovery = await this.scan();
-    const entry = discovery.entries.find((e) => e.name === name);
+    const entry = discovery.byName.get(name);
     if (!entry) return null;
-    const read = await readSkill(entry.dir, entry.root_index, discovery.realRoots);
+    const read = readSkillSync(entry.dir, entry.root_index, discovery.realRoots);
     if (!read.ok) return null;
-    const listing = await listResources(read.realDir);
+    const listing = listResources(read.realDir, discovery.realRoots);
     return { ...read.entry, body: read.body, resources: listing.resources, listing };
   }
 
@@ -176,17 +278,21 @@ export class FilesystemSkillRegistry implements SkillRegistry {
         warnings.push(`skill root ${root} does not exist or cannot be resolved; skipped`);
         continue;
       }
-      let names: string[];
+      let dirents: Dirent[];
       try {
-        const info = await stat(realRoot);
-        if (!info.isDirectory()) throw new Error("not a directory");
-        names = (await readdir(realRoot)).filter((n) => !n.startsWith(".")).sort(byCodePoint);
+        if (!(await stat(realRoot)).isDirectory()) throw new Error("not a directory");
+        dirents = (await readdir(realRoot, { withFileTypes: true })).filter((d) => !d.name.startsWith("."));
       } catch {
         warnings.push(`skill root ${root} cannot be listed; skipped`);
         continue;
       }
-      const results = await mapLimit(names, CONCURRENCY, (n) => scanDir(join(root, n), rootIndex, realRoots, warnings));
-      for (const r of results) if (r) found.push(r);
+      dirents.sort((a, b) => byCodePoint(a.name, b.name));
+      const results = await mapLimit(dirents, CONCURRENCY, (d) => scanEntry(root, realRoot, d, rootIndex, realRoots));
+      for (const r of results) {
+        if (!r) continue;
+        found.push(r.found);
+        if (r.warning) warnings.push(r.warning); // in listing order, whatever order the reads finished in
+      }
     }
     const winners = new Map<string, { entry?: CatalogEntry; broken?: BrokenSkill; shadowed: string[] }>();
     for (const f of found) {
@@ -195,8 +301,7 @@ export class FilesystemSkillRegistry implements SkillRegistry {
       const winner = winners.get(name);
       if (winner) {
         winner.shadowed.push(dir);
-        const by = winner.entry?.dir ?? winner.broken?.dir;
-        warnings.push(`skill "${name}" at ${dir} is shadowed by ${by}`);
+        warnings.push(`skill "${name}" at ${dir} is shadowed by ${winner.entry?.dir ?? winner.broken?.dir}`);
         continue;
       }
       if (f.ok) {
@@ -211,6 +316,6 @@ export class FilesystemSkillRegistry implements SkillRegistry {
       else if (w.broken) broken.set(name, w.broken);
     }
     entries.sort((a, b) => byCodePoint(a.name, b.name));
-    return { entries, broken, warnings, realRoots };
+    return { entries, byName: new Map(entries.map((e) => [e.name, e])), broken, warnings, realRoots };
   }
 }

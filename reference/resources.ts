@@ -1,9 +1,12 @@
 // Resource listing (§8, D10): file names (never contents) under scripts/, references/, assets/,
-// walked recursively without following symlinked dirs, hidden entries skipped, sorted by code point,
-// at most 10 per folder with a count of the rest.
-import { readdir } from "node:fs/promises";
+// walked recursively, hidden entries skipped, sorted by code point, at most 10 per folder with a count of
+// the rest. Fenced like the skill itself (§5.3): a folder or a symlinked file that resolves outside every
+// root, and anything that is not a regular file (a link to a dir, a dangling link, a loop), is not listed.
+// Synchronous: a few small readdirs, cheaper than their async round trips.
+import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 import { LIMITS } from "../schemas/index.ts";
+import { isInside } from "./fence.ts";
 
 export interface ResourceListing {
   resources: string[];
@@ -15,30 +18,50 @@ export interface ResourceListing {
 const MAX_DEPTH = LIMITS.resource_walk_max_depth;
 const MAX_ENTRIES = LIMITS.resource_walk_max_entries;
 
-async function walk(dir: string, rel: string, depth: number, out: string[]): Promise<void> {
-  if (depth > MAX_DEPTH || out.length >= MAX_ENTRIES) return;
-  let entries;
+function list(dir: string): Dirent[] {
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    return readdirSync(dir, { withFileTypes: true });
   } catch {
-    return;
+    return [];
   }
-  for (const e of entries) {
+}
+
+/** Where a symlink points, if it is a regular file or a directory inside the roots. */
+function resolveLink(path: string, roots: readonly string[]): "file" | "dir" | null {
+  try {
+    const real = realpathSync(path);
+    if (!isInside(real, roots)) return null;
+    const info = statSync(real);
+    return info.isFile() ? "file" : info.isDirectory() ? "dir" : null;
+  } catch {
+    return null;
+  }
+}
+
+function walk(dir: string, rel: string, depth: number, roots: readonly string[], out: string[]): void {
+  if (depth > MAX_DEPTH) return;
+  for (const e of list(dir)) {
+    if (out.length >= MAX_ENTRIES) return;
     if (e.name.startsWith(".")) continue;
     const relPath = `${rel}/${e.name}`;
-    if (e.isDirectory()) await walk(join(dir, e.name), relPath, depth + 1, out);
-    else if (e.isFile() || e.isSymbolicLink()) out.push(relPath);
-    if (out.length >= MAX_ENTRIES) return;
+    if (e.isDirectory()) walk(join(dir, e.name), relPath, depth + 1, roots, out);
+    else if (e.isFile()) out.push(relPath);
+    else if (e.isSymbolicLink() && resolveLink(join(dir, e.name), roots) === "file") out.push(relPath);
   }
 }
 
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-export async function listResources(skillDir: string): Promise<ResourceListing> {
+export function listResources(realSkillDir: string, realRoots: readonly (string | null)[]): ResourceListing {
+  const roots = realRoots.filter((r): r is string => r !== null);
   const listing: ResourceListing = { resources: [], omitted: {}, groups: [] };
+  const present = new Map(list(realSkillDir).map((e) => [e.name, e]));
   for (const folder of LIMITS.resource_folders) {
+    const e = present.get(folder);
+    if (!e) continue;
+    if (!e.isDirectory() && !(e.isSymbolicLink() && resolveLink(join(realSkillDir, folder), roots) === "dir")) continue;
     const all: string[] = [];
-    await walk(join(skillDir, folder), folder, 0, all);
+    walk(join(realSkillDir, folder), folder, 0, roots, all);
     if (all.length === 0) continue;
     all.sort(byCodePoint);
     const names = all.slice(0, LIMITS.resources_per_folder);

@@ -7,7 +7,7 @@ import { buildCatalog } from "./catalog.ts";
 import { clip, errorResult } from "./errors.ts";
 import { realOrNull } from "./fence.ts";
 import { parseParams, type Arguments } from "./params.ts";
-import { FilesystemSkillRegistry, readSkill, type BrokenSkill, type Discovery, type SkillFailure } from "./registry.ts";
+import { FilesystemSkillRegistry, readSkillSync, type BrokenSkill, type Discovery, type SkillFailure } from "./registry.ts";
 import { renderAlreadyLoaded, renderNotFound, renderSkill } from "./render.ts";
 import { listResources } from "./resources.ts";
 import { matchesSensitive } from "./sensitive.ts";
@@ -71,7 +71,7 @@ export class SkillSession implements SessionHandle {
     const args = parsed.value.arguments;
     const d = await this.registry.scan();
 
-    const entry = d.entries.find((e) => e.name === name);
+    const entry = d.byName.get(name);
     if (!entry) {
       const broken = d.broken.get(name);
       if (broken) return failureResult(name, broken.failure);
@@ -86,7 +86,7 @@ export class SkillSession implements SessionHandle {
     if (at !== undefined) return { kind: "already_loaded", name, at_turn: at, output: renderAlreadyLoaded(name, at) };
 
     // Fence and re-read: the tree may have changed since discovery.
-    const read = await readSkill(entry.dir, entry.root_index, d.realRoots);
+    const read = readSkillSync(entry.dir, entry.root_index, d.realRoots);
     if (!read.ok) return failureResult(name, read.failure);
     const fm = read.entry.frontmatter;
     const warnings: string[] = [];
@@ -147,7 +147,7 @@ export class SkillSession implements SessionHandle {
 
     const declared = new Set(Object.keys(fm.arguments ?? {}));
     const body = substitute(read.body, args, declared);
-    const listing = await listResources(read.realDir);
+    const listing = listResources(read.realDir, d.realRoots);
     const bytes = Buffer.byteLength(body, "utf8");
     const output = renderSkill({ name, dir: entry.dir, frontmatter: fm, body, listing, bytes });
     this.activations++;

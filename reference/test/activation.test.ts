@@ -175,3 +175,19 @@ describe("session life", () => {
     expectError(await h.call({ name: "a" }), "IO_ERROR");
   });
 });
+
+describe("§8 resources are fenced (D10)", () => {
+  it("an outside scripts/ folder, a link to a dir, and a dangling link are not listed; an inside file link is", async () => {
+    const { symlinkSync } = await import("node:fs");
+    const outside = tree({ "tools/steal.sh": "", "ref.md": "" });
+    const root = tree({ "r/SKILL.md": skillMd("r"), "r/references/own.md": "", "r/assets/a.txt": "" });
+    symlinkSync(join(outside, "tools"), join(root, "r", "scripts"));
+    symlinkSync(join(outside, "ref.md"), join(root, "r", "references", "outside.md"));
+    symlinkSync(join(root, "r", "assets"), join(root, "r", "references", "dirlink"));
+    symlinkSync(join(root, "r", "nowhere"), join(root, "r", "references", "dangling"));
+    symlinkSync(join(root, "r", "assets", "a.txt"), join(root, "r", "references", "inside.txt"));
+    const r = await open({ skill_roots: [root] }).call({ name: "r" });
+    expect(r.kind === "ok" && r.resources).toEqual(["references/inside.txt", "references/own.md", "assets/a.txt"]);
+    expect(r.output).not.toContain("steal");
+  });
+});
