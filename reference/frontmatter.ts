@@ -1,12 +1,14 @@
 // SKILL.md parsing (§4.5, frontmatter-fields.md, R2): split the --- fenced YAML from the body, parse it with
 // the `yaml` package under hard bounds (aliases, duplicate keys), validate every known field, normalise
-// allowed-tools. Pure: text in, a parsed skill or a located failure out; never throws.
+// allowed-tools. Common frontmatter takes a verified fast path (yaml-subset.ts). Pure: text in, a parsed
+// skill or a located failure out; never throws.
 import YAML, { LineCounter, isMap, isScalar } from "yaml";
 import { LIMITS } from "../schemas/index.ts";
 import type { SkillFrontmatter } from "../schemas/index.ts";
 import { normalizeAllowedTools } from "./allowed-tools.ts";
 import { clip } from "./errors.ts";
 import { isPlainObject } from "./params.ts";
+import { parseSubset } from "./yaml-subset.ts";
 
 export interface ParsedSkill {
   ok: true;
@@ -63,25 +65,36 @@ function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
 
   const yamlText = text.slice(firstEnd + 1, closeStart);
   const body = text.slice(closeEnd);
-  const lc = new LineCounter();
-  const doc = YAML.parseDocument(yamlText, { uniqueKeys: true, lineCounter: lc, prettyErrors: false });
-  const lineAt = (offset: number | undefined): number | undefined =>
-    offset === undefined ? undefined : lc.linePos(offset).line + 1; // +1: the opening --- is line 1
-  const yamlError = doc.errors[0];
-  if (yamlError) {
-    return { ok: false, code: "INVALID_FRONTMATTER", kind: "yaml", reason: clip(yamlError.message.split("\n")[0] ?? "invalid YAML"), ...optLine(lineAt(yamlError.pos[0])) };
+  let data: unknown;
+  let keyLine: (key: string) => number | undefined;
+  const fast = parseSubset(yamlText);
+  if (fast) {
+    data = fast.data;
+    keyLine = (key) => {
+      const l = fast.keyLines.get(key);
+      return l === undefined ? undefined : l + 2; // +1 for 1-based, +1 for the opening ---
+    };
+  } else {
+    const lc = new LineCounter();
+    const doc = YAML.parseDocument(yamlText, { uniqueKeys: true, lineCounter: lc, prettyErrors: false });
+    const lineAt = (offset: number | undefined): number | undefined =>
+      offset === undefined ? undefined : lc.linePos(offset).line + 1; // +1: the opening --- is line 1
+    const yamlError = doc.errors[0];
+    if (yamlError) {
+      return { ok: false, code: "INVALID_FRONTMATTER", kind: "yaml", reason: clip(yamlError.message.split("\n")[0] ?? "invalid YAML"), ...optLine(lineAt(yamlError.pos[0])) };
+    }
+    data = doc.toJS({ maxAliasCount: LIMITS.yaml_max_aliases });
+    keyLine = (key) => {
+      if (!isMap(doc.contents)) return undefined;
+      for (const pair of doc.contents.items) {
+        if (isScalar(pair.key) && pair.key.value === key) return lineAt(pair.key.range?.[0]);
+      }
+      return undefined;
+    };
   }
-  const data: unknown = doc.toJS({ maxAliasCount: LIMITS.yaml_max_aliases });
   if (data === null || data === undefined) return fail("field", "frontmatter is empty: name and description are required", 2);
   if (!isPlainObject(data)) return fail("field", `frontmatter must be a YAML mapping; got ${Array.isArray(data) ? "a list" : typeof data}`, 2);
 
-  const keyLine = (key: string): number | undefined => {
-    if (!isMap(doc.contents)) return undefined;
-    for (const pair of doc.contents.items) {
-      if (isScalar(pair.key) && pair.key.value === key) return lineAt(pair.key.range?.[0]);
-    }
-    return undefined;
-  };
   const field = (key: string, reason: string): ParseFailure => fail("field", reason, keyLine(key) ?? 2);
 
   const name = data["name"];

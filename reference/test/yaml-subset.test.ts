@@ -1,0 +1,92 @@
+// The fast path must never disagree with the `yaml` package: whenever parseSubset answers, yaml gives the
+// same value with no error. Generated documents lean on the characters and forms that make YAML subtle.
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import YAML from "yaml";
+import { describe, expect, it } from "vitest";
+import { parseSubset } from "../yaml-subset.ts";
+import { generateSkills } from "../../bench/generate.ts";
+
+const seed = Number(process.env["FC_SEED"] ?? Math.floor(Math.random() * 2 ** 31));
+console.log(`yaml-subset agreement: fast-check seed ${seed} (rerun with FC_SEED=${seed})`);
+
+function agrees(text: string): boolean {
+  const fast = parseSubset(text);
+  if (fast === null) return false;
+  const doc = YAML.parseDocument(text, { uniqueKeys: true });
+  expect(doc.errors.map((e) => e.message), `yaml rejects what the fast path accepted:\n${text}`).toEqual([]);
+  expect(fast.data, `values differ for:\n${text}`).toEqual(doc.toJS());
+  return true;
+}
+
+const chars = fc.constantFrom(..."abcz09 :#-,[]{}\"'.>|()*~@%!&\\/é?`+=;\t".split(""));
+const word = fc.string({ unit: chars, maxLength: 14 });
+const keyArb = fc.constantFrom("name", "description", "allowed-tools", "metadata", "version", "x_y", "True", "a-b", "__proto__", "name");
+const inlineValue = fc.oneof(
+  word,
+  word.map((w) => `"${w}"`),
+  word.map((w) => `'${w}'`),
+  fc.array(word, { maxLength: 4 }).map((ws) => `[${ws.join(", ")}]`),
+  fc.constantFrom("true", "False", "null", "~", "1", "1.2", "1.2.0", "0x1f", ".inf", "-x", "yes", "Bash(git log:*)", "a: b", "a #c", "x  "),
+);
+const lineArb = fc.array(fc.string({ unit: chars, maxLength: 12 }), { maxLength: 4 });
+const entry = fc.oneof(
+  { weight: 5, arbitrary: fc.tuple(keyArb, inlineValue).map(([k, v]) => `${k}: ${v}`) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(keyArb, fc.constantFrom("|", "|-", ">", ">-", "|+"), fc.integer({ min: 1, max: 3 }), lineArb, fc.boolean())
+      .map(([k, h, n, ls, trailingBlank]) => `${k}: ${h}\n${ls.map((l) => (l === "" ? "" : " ".repeat(n) + l)).join("\n")}${trailingBlank ? "\n" : ""}`),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(keyArb, fc.boolean(), fc.integer({ min: 1, max: 3 }), fc.array(fc.tuple(keyArb, inlineValue), { maxLength: 3 }))
+      .map(([k, list, n, kvs]) => `${k}:\n${kvs.map(([kk, v]) => " ".repeat(n) + (list ? `- ${v}` : `${kk}: ${v}`)).join("\n")}`),
+  },
+  { weight: 1, arbitrary: fc.constantFrom("# comment", "", "  stray", "---", "key:value", "k:  v") },
+);
+const docArb = fc.array(entry, { minLength: 1, maxLength: 6 }).map((es) => `${es.join("\n")}\n`);
+
+describe("yaml-subset agrees with the yaml package", () => {
+  it("on 5,000 generated documents (and answers for a fair share of them)", () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(docArb, (text) => {
+        if (agrees(text)) answered++;
+      }),
+      { numRuns: 5000, seed },
+    );
+    expect(answered).toBeGreaterThan(200); // a fast path that always declines would pass vacuously (typically ~350 of 5,000 here)
+  });
+
+  it("answers, and agrees, for the frontmatter of every fixture and of the bench generator", async () => {
+    const texts: string[] = [];
+    const walk = (dir: string): void => {
+      for (const n of readdirSync(dir)) {
+        const p = join(dir, n);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (n === "SKILL.md") texts.push(readFileSync(p, "utf8"));
+      }
+    };
+    walk(join(import.meta.dirname, "..", "..", "fixtures"));
+    const gen = await generateSkills(200);
+    try {
+      for (const name of readdirSync(gen.root)) texts.push(readFileSync(join(gen.root, name, "SKILL.md"), "utf8"));
+    } finally {
+      gen.dispose();
+    }
+    let answered = 0;
+    let generated = 0;
+    for (const [i, t] of texts.entries()) {
+      const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(t);
+      if (!m) continue;
+      const ok = agrees(`${(m[1] as string).replace(/\r\n/g, "\n")}\n`);
+      if (ok) answered++;
+      if (ok && i >= texts.length - 200) generated++;
+    }
+    expect(generated).toBe(200); // the benchmark measures the fast path, not the fallback
+    expect(answered).toBeGreaterThan(texts.length / 2);
+  });
+});

@@ -1,0 +1,176 @@
+// A fast path for the YAML that SKILL.md frontmatter almost always is: a flat mapping of plain, quoted,
+// boolean, block (| |- > >-) and flow-list scalars, with one nested level of mappings or lists. Anything
+// outside that subset returns null and goes to the `yaml` package, which stays the authority: a property
+// test checks that whenever this returns a value, `yaml` returns the same one. It exists because discovery
+// parses every SKILL.md, and the general parser alone costs more than reading the files (bench/).
+
+export interface SubsetResult {
+  data: Record<string, unknown>;
+  /** 0-based line of each top-level key within the YAML text. */
+  keyLines: Map<string, number>;
+}
+
+// YAML caps implicit keys at 1024 characters; longer ones are `yaml`'s to reject.
+const KEY = /^([A-Za-z_][A-Za-z0-9_-]{0,1000}):(?: +(.*))?$/;
+const PRINTABLE = /^[\x20-\x7e\u00a0-\ud7ff\ue000-\ufffd]*$/;
+const LEADING_INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`+.\s]/;
+const NUMBERISH = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$/;
+const NULLISH = /^(?:~|null|Null|NULL)$/;
+const TRUE = /^(?:true|True|TRUE)$/;
+const FALSE = /^(?:false|False|FALSE)$/;
+const DOUBLE = /^"([^"\\\x00-\x1f]*)"$/;
+const SINGLE = /^'([^'\x00-\x1f]*)'$/;
+const FAIL = Symbol("fail");
+type Value = unknown | typeof FAIL;
+
+/** A plain scalar we can type with certainty: a string or a boolean; FAIL for anything else. */
+function plain(s: string, inFlow: boolean): Value {
+  if (s.length === 0 || LEADING_INDICATOR.test(s) || s.endsWith(" ") || s.endsWith(":")) return FAIL;
+  if (s.includes(": ") || s.includes(" #") || s.includes("\t")) return FAIL;
+  if (inFlow && /[,[\]{}:#]/.test(s)) return FAIL;
+  if (TRUE.test(s)) return true;
+  if (FALSE.test(s)) return false;
+  if (NULLISH.test(s) || NUMBERISH.test(s)) return FAIL;
+  return s;
+}
+
+function scalar(s: string): Value {
+  if (!PRINTABLE.test(s)) return FAIL;
+  const c = s[0];
+  if (c === '"') {
+    const m = DOUBLE.exec(s);
+    return m ? m[1] : FAIL;
+  }
+  if (c === "'") {
+    const m = SINGLE.exec(s);
+    return m ? m[1] : FAIL;
+  }
+  if (c === "[") {
+    if (!s.endsWith("]")) return FAIL;
+    const inner = s.slice(1, -1).trim();
+    if (inner.length === 0) return [];
+    const items: unknown[] = [];
+    for (const part of inner.split(",")) {
+      const v = plain(part.trim(), true);
+      if (v === FAIL || typeof v !== "string") return FAIL;
+      items.push(v);
+    }
+    return items;
+  }
+  return plain(s, false);
+}
+
+const indentOf = (line: string): number => line.length - line.trimStart().length;
+
+/** The indented lines after a `key:` line (or a block scalar header), up to the next top-level line. */
+function blockLines(lines: readonly string[], from: number): number {
+  let i = from;
+  while (i < lines.length && ((lines[i] as string) === "" || (lines[i] as string).startsWith(" "))) i++;
+  return i;
+}
+
+function blockScalar(header: string, body: readonly string[]): Value {
+  // Trailing empty lines are chomped; leading ones, whitespace-only lines and tabs are left to `yaml`.
+  let end = body.length;
+  while (end > 0 && body[end - 1] === "") end--;
+  const content = body.slice(0, end);
+  if (content.length === 0 || (content[0] as string) === "") return FAIL;
+  const n = indentOf(content[0] as string);
+  if (n === 0) return FAIL;
+  const out: string[] = [];
+  for (const line of content) {
+    if (line === "") {
+      if (header[0] === ">") return FAIL;
+      out.push("");
+      continue;
+    }
+    if (line.trim().length === 0 || line.includes("\t") || !PRINTABLE.test(line) || indentOf(line) < n) return FAIL;
+    if (header[0] === ">" && (indentOf(line) !== n || line.endsWith(" "))) return FAIL;
+    out.push(line.slice(n));
+  }
+  const text = out.join(header[0] === ">" ? " " : "\n");
+  return header.endsWith("-") ? text : `${text}\n`;
+}
+
+/** A nested block: a list of scalars, or a mapping whose values may nest further (up to a few levels). */
+function nested(body: readonly string[], depth = 1): Value {
+  const content = body.filter((l) => l !== "");
+  if (content.length === 0 || depth > 4) return FAIL;
+  const n = indentOf(content[0] as string);
+  if (n === 0 || content.some((l) => indentOf(l) < n || l.includes("\t"))) return FAIL;
+  if (content[0]?.slice(n).startsWith("- ")) {
+    const list: unknown[] = [];
+    for (const line of content) {
+      const item = line.slice(n);
+      const text = item.slice(2);
+      if (indentOf(line) !== n || !item.startsWith("- ") || text.startsWith(" ")) return FAIL;
+      const v = scalar(text);
+      if (v === FAIL || Array.isArray(v)) return FAIL;
+      list.push(v);
+    }
+    return list;
+  }
+  const map: Record<string, unknown> = {};
+  let i = 0;
+  while (i < content.length) {
+    const line = content[i] as string;
+    if (indentOf(line) !== n) return FAIL;
+    const m = KEY.exec(line.slice(n));
+    const k = m?.[1];
+    if (!m || k === undefined || k === "__proto__" || TRUE.test(k) || FALSE.test(k) || NULLISH.test(k)) return FAIL;
+    if (Object.prototype.hasOwnProperty.call(map, k)) return FAIL;
+    const rest = m[2] ?? "";
+    let v: Value;
+    if (rest === "") {
+      let j = i + 1;
+      while (j < content.length && indentOf(content[j] as string) > n) j++;
+      v = nested(content.slice(i + 1, j), depth + 1);
+      i = j;
+    } else {
+      v = scalar(rest);
+      i++;
+    }
+    if (v === FAIL) return FAIL;
+    map[k] = v;
+  }
+  return map;
+}
+
+export function parseSubset(text: string): SubsetResult | null {
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  const data: Record<string, unknown> = {};
+  const keyLines = new Map<string, number>();
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i] as string;
+    if (line === "" || line.startsWith("#")) {
+      i++;
+      continue;
+    }
+    const m = KEY.exec(line);
+    if (!m) return null;
+    const key = m[1] as string;
+    if (key === "__proto__" || keyLines.has(key) || TRUE.test(key) || FALSE.test(key) || NULLISH.test(key)) return null;
+    const rest = m[2] ?? "";
+    let value: Value;
+    if (rest === "|" || rest === "|-" || rest === ">" || rest === ">-") {
+      const end = blockLines(lines, i + 1);
+      value = blockScalar(rest, lines.slice(i + 1, end));
+      keyLines.set(key, i);
+      i = end;
+    } else if (rest === "") {
+      const end = blockLines(lines, i + 1);
+      value = nested(lines.slice(i + 1, end));
+      keyLines.set(key, i);
+      i = end;
+    } else {
+      value = scalar(rest);
+      keyLines.set(key, i);
+      i++;
+    }
+    if (value === FAIL) return null;
+    data[key] = value;
+  }
+  return keyLines.size === 0 ? null : { data, keyLines };
+}
