@@ -1,7 +1,7 @@
 // The text the model sees (§3.1–§3.3, R1): the <skill> block byte for byte, and the one-line notes
 // of already_loaded and not_found.
-import YAML from "yaml";
 import type { SkillFrontmatter } from "../schemas/index.ts";
+import { emitYaml } from "./emit-yaml.ts";
 import type { ResourceListing } from "./resources.ts";
 
 export function escapeXml(text: string): string {
@@ -21,7 +21,7 @@ export function renderSkill(skill: {
   bytes: number;
 }): string {
   let out = `<skill name="${escapeXml(skill.name)}" dir="${escapeXml(skill.dir)}">\n`;
-  out += section("frontmatter", YAML.stringify(skill.frontmatter));
+  out += section("frontmatter", emitYaml(skill.frontmatter));
   out += section("instructions", skill.body);
   if (skill.listing.groups.length > 0) {
     const lines: string[] = [];

@@ -34,6 +34,11 @@ function plain(s: string, inFlow: boolean): Value {
   return s;
 }
 
+/** True when s, written bare, reads back as exactly the string s (used by the emitter). */
+export function isPlainSafe(s: string): boolean {
+  return PRINTABLE.test(s) && plain(s, false) === s;
+}
+
 function scalar(s: string): Value {
   if (!PRINTABLE.test(s)) return FAIL;
   const c = s[0];
