@@ -1,7 +1,7 @@
 // Skill discovery and loading from the filesystem (§5.1, §5.2, §10, R6). Scans each configured root one
 // level deep, never above it; keeps broken and fenced-off skills aside by directory name so activating
 // them returns their error; resolves shadowing by root order. Never throws: problems become warnings.
-import { closeSync, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
+import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
 import type { Dirent } from "node:fs";
 import { basename, join } from "node:path";
@@ -73,7 +73,9 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
-type TextRead = { ok: true; text: string } | { ok: false; failure: SkillFailure };
+type TextRead = { ok: true; text: string } | { ok: false; failure: SkillFailure; errno?: string };
+/** Open without following a final symlink, where the platform can: a symlinked SKILL.md then fails with ELOOP and is fenced explicitly. */
+const NOFOLLOW: number | undefined = fsConstants.O_NOFOLLOW;
 
 /** Bytes to text: strict UTF-8, no NUL (a binary file is not a SKILL.md). */
 function decode(bytes: Uint8Array, path: string): TextRead {
@@ -93,14 +95,15 @@ const tooBig = (path: string, size: number): TextRead => ({
 const notFile = (path: string): TextRead => ({ ok: false, failure: { code: "IO_ERROR", kind: "io", path, reason: "SKILL.md is not a regular file" } });
 const ioFailure = (path: string, err: unknown): TextRead => ({
   ok: false,
+  errno: (err as NodeJS.ErrnoException).code,
   failure: { code: "IO_ERROR", kind: "io", path, reason: `cannot read SKILL.md (${(err as NodeJS.ErrnoException).code ?? "unknown"})` },
 });
 
 /** Read SKILL.md with the size cap applied before and during the read (D11): a file that grows is still capped. */
-export async function readSkillFile(path: string): Promise<TextRead> {
+export async function readSkillFile(path: string, flags = 0): Promise<TextRead> {
   let handle;
   try {
-    handle = await open(path, "r");
+    handle = await open(path, fsConstants.O_RDONLY | flags);
     const info = await handle.stat();
     if (!info.isFile()) return notFile(path);
     if (info.size > LIMITS.skill_md_max_bytes) return tooBig(path, info.size);
@@ -108,9 +111,9 @@ export async function readSkillFile(path: string): Promise<TextRead> {
     let got = 0;
     for (;;) {
       const { bytesRead } = await handle.read(buf, got, buf.length - got, got);
-      if (bytesRead === 0) break;
       got += bytesRead;
-      if (got === buf.length) return tooBig(path, got);
+      if (got === buf.length) return tooBig(path, got); // it grew past its stat size and the cap
+      if (bytesRead === 0 || got >= info.size) break;
     }
     return decode(buf.subarray(0, got), path);
   } catch (err) {
@@ -132,9 +135,9 @@ export function readSkillFileSync(path: string): TextRead {
     let got = 0;
     for (;;) {
       const n = readSync(fd, buf, got, buf.length - got, got);
-      if (n === 0) break;
       got += n;
       if (got === buf.length) return tooBig(path, got);
+      if (n === 0 || got >= info.size) break;
     }
     return decode(buf.subarray(0, got), path);
   } catch (err) {
@@ -190,6 +193,15 @@ export function readSkillSync(dir: string, rootIndex: number, realRoots: readonl
  * symlinks cost a realpath. Returns null for anything that is not a skill (no SKILL.md): omitted silently
  * (§5.2 step 2, case 29).
  */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function scanEntry(
   root: string,
   realRoot: string,
@@ -216,31 +228,43 @@ async function scanEntry(
       return null;
     }
   }
-  let md;
-  try {
-    md = await lstat(join(realDir, "SKILL.md"));
-  } catch {
-    return null;
-  }
   const broken = (failure: SkillFailure): { found: Found; warning: string } => ({
     found: { ok: false, broken: { name: entry.name, dir, root_index: rootIndex, failure } },
     warning: `skill ${dir} skipped: ${failure.code}: ${failure.reason}`,
   });
-  // Never read outside the roots: a fenced-off skill is kept aside unread (R6).
-  if (!isInside(realDir, roots)) return broken(outside(dir, "the skill directory", realDir).failure);
   let realMd = join(realDir, "SKILL.md");
-  if (md.isSymbolicLink()) {
+  // Never read outside the roots: a fenced-off skill is kept aside unread (R6).
+  if (!isInside(realDir, roots)) {
+    if (!(await exists(realMd))) return null;
+    return broken(outside(dir, "the skill directory", realDir).failure);
+  }
+  let read: TextRead | null = null;
+  let symlinked: boolean;
+  if (NOFOLLOW !== undefined) {
+    read = await readSkillFile(realMd, NOFOLLOW);
+    if (!read.ok && (read.errno === "ENOENT" || read.errno === "ENOTDIR")) return null;
+    symlinked = !read.ok && (read.errno === "ELOOP" || read.errno === "EMLINK");
+  } else {
+    try {
+      symlinked = (await lstat(realMd)).isSymbolicLink();
+    } catch {
+      return null;
+    }
+  }
+  if (symlinked) {
     try {
       realMd = await realpath(realMd);
     } catch {
       return broken({ code: "IO_ERROR", kind: "io", path: mdPath, reason: "SKILL.md does not resolve" });
     }
     if (!isInside(realMd, roots)) return broken(outside(mdPath, "SKILL.md", realMd).failure);
+    read = null;
   }
-  const parsed = parseRead(await readSkillFile(realMd), dir, rootIndex, realDir, mdPath);
+  const parsed = parseRead(read ?? (await readSkillFile(realMd)), dir, rootIndex, realDir, mdPath);
   if (!parsed.ok) return broken(parsed.failure);
   // A copy, so the catalog holds flat strings rather than slices pinning every SKILL.md's full text.
-  return { found: { ok: true, entry: { ...parsed.entry, frontmatter: structuredClone(parsed.entry.frontmatter) } } };
+  const frontmatter = structuredClone(parsed.entry.frontmatter);
+  return { found: { ok: true, entry: { ...parsed.entry, name: frontmatter.name, description: frontmatter.description, frontmatter } } };
 }
 
 export class FilesystemSkillRegistry implements SkillRegistry {
