@@ -26,7 +26,7 @@ let ajvInstance: InstanceType<typeof Ajv2020> | undefined;
 /** One shared ajv with every schema registered under its $id; built on first use. */
 export function ajv(): InstanceType<typeof Ajv2020> {
   if (ajvInstance) return ajvInstance;
-  const instance = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+  const instance = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, discriminator: true, verbose: true });
   for (const file of schemaFiles) instance.addSchema(readJson<object>(file));
   ajvInstance = instance;
   return instance;
@@ -40,8 +40,24 @@ export function validator(ref: string): ValidateFunction {
   return fn;
 }
 
+/**
+ * One line per problem, as a driver author needs it: the errors of the branches under a failed anyOf/oneOf
+ * are folded into it, and an enum-like anyOf of consts names the allowed values.
+ */
 export function formatErrors(errors: readonly ErrorObject[] | null | undefined): string {
-  return (errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? ""}`.trim()).join("; ");
+  const list = errors ?? [];
+  const unions = list.filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf");
+  const kept = list.filter(
+    (e) => !unions.some((u) => u !== e && e.instancePath === u.instancePath && e.schemaPath.startsWith(u.schemaPath.replace(/\/(anyOf|oneOf)$/, ""))),
+  );
+  const text = (e: ErrorObject): string => {
+    const branches = e.schema as unknown;
+    if ((e.keyword === "anyOf" || e.keyword === "oneOf") && Array.isArray(branches) && branches.every((b) => b && typeof b === "object" && "const" in b)) {
+      return `must be one of ${branches.map((b: { const: unknown }) => JSON.stringify(b.const)).join(", ")}; got ${JSON.stringify(e.data)}`;
+    }
+    return e.message ?? "";
+  };
+  return kept.map((e) => `${e.instancePath || "/"} ${text(e)}`.trim()).join("; ");
 }
 
 /** Validation without throwing: the kit uses the message to blame whoever sent the value. */

@@ -914,7 +914,12 @@ export interface ConformanceReport {
  * What one skill tool call returns (spec §3): a union discriminated on kind. Every result carries output, the exact text the model sees. Failures are results, never exceptions (§3.4).
  */
 
-export type SkillResult = OkResult | AlreadyLoadedResult | NotFoundResult | ErrorResult;
+export type SkillResult = {
+  /**
+   * Which of the four results this is; the discriminator.
+   */
+  kind: "ok" | "already_loaded" | "not_found" | "error";
+} & (OkResult | AlreadyLoadedResult | NotFoundResult | ErrorResult);
 /**
  * Things that are not errors but must be seen: trust 'warn', shadowing (design.md D8).
  */

@@ -53,3 +53,14 @@ describe("schemas", () => {
     expect(validator("driver-protocol.schema.json#/$defs/skillCallParams")({ sessionId: "s", params: {}, invocation: "model" })).toBe(true);
   });
 });
+
+describe("error messages a driver author can act on", () => {
+  it("a result is checked against the branch its kind names", () => {
+    const r = check("result.schema.json", { kind: "not_found", name: "x", output: "o" });
+    expect(r.valid === false && r.errors).toBe("/ must have required property 'siblings'");
+  });
+  it("an unknown error code lists the allowed ones", () => {
+    const r = check("result.schema.json", { kind: "error", code: "NOT_FOUND", message: "m", output: "o" });
+    expect(r.valid === false && r.errors).toMatch(/^\/code must be one of "INVALID_PARAM", .*; got "NOT_FOUND"$/);
+  });
+});
