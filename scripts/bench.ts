@@ -12,14 +12,33 @@ import { benchmarks as activation } from "../bench/activation.ts";
 import { benchmarks as discovery } from "../bench/discovery.ts";
 import { benchmarks as memory } from "../bench/memory.ts";
 
-const { values } = parseArgs({
-  options: {
-    reps: { type: "string", default: "5" },
-    only: { type: "string" },
-    out: { type: "string", default: "out/bench.json" },
-    check: { type: "boolean", default: false },
-  },
-});
+const USAGE = `npm run bench -- [options]
+  --reps <n>      repetitions of entries that do not set their own (default 5)
+  --only <globs>  comma-separated id globs, e.g. 'activation.*,discovery.*' (a baseline left out means no ratio)
+  --out <file>    JSON figures (default out/bench.json)
+  --check         exit 1 when a figure is over its target
+  --help          this text`;
+
+let parsed;
+try {
+  parsed = parseArgs({
+    options: {
+      reps: { type: "string", default: "5" },
+      only: { type: "string" },
+      out: { type: "string", default: "out/bench.json" },
+      check: { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
+  });
+} catch (err) {
+  console.error(`${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);
+  process.exit(2);
+}
+const { values } = parsed;
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 
 const reps = Number(values.reps);
 if (!Number.isInteger(reps) || reps < 1) {
@@ -31,6 +50,10 @@ let entries: Benchmark[] = [...matrixBenchmarks(), ...discovery(), ...activation
 if (values.only) {
   const globs = values.only.split(",");
   entries = entries.filter((b) => globs.some((g) => minimatch(b.id, g)));
+  if (entries.length === 0) {
+    console.error(`no benchmark matches --only ${values.only}`);
+    process.exit(2);
+  }
 }
 
 const started = new Date().toISOString();

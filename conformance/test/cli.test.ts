@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { check } from "../../schemas/index.ts";
-import { main, parseExpectedFailures } from "../../scripts/conformance.ts";
+import { main, parseExpectedFailures, verdict } from "../../scripts/conformance.ts";
 import { badge } from "../report/badge.ts";
 import { renderJunit, xmlEscape } from "../report/junit.ts";
 import { renderMarkdown } from "../report/markdown.ts";
@@ -177,5 +177,25 @@ describe("renderers", () => {
 
   it("expected-failures files: one id per line, # comments", () => {
     expect([...parseExpectedFailures("# header\nU01\n\n  U02 # why\r\n#U03\n")]).toEqual(["U01", "U02"]);
+  });
+});
+
+describe("verdict on skips and unloadable drivers", () => {
+  const report = (status: "skipped" | "errored") =>
+    ({
+      kit: { version: "0", specVersion: "1" }, implementation: { name: "x", version: "0", language: "x", driver: "x" }, suite: "spec", started_at: "",
+      summary: { total: 1, passed: 0, failed: 0, errored: 0, skipped: 0, expected_failures: 0, duration_ms: 0 },
+      cases: [{ id: "U13", title: "t", spec: [], status, duration_ms: 0 }],
+    }) as Parameters<typeof verdict>[0];
+  it("a listed skip is accepted; an unlisted one fails; a listed error still fails", () => {
+    expect(verdict(report("skipped"), new Set(["U13"]), false).code).toBe(0);
+    expect(verdict(report("skipped"), new Set(), false).code).toBe(1);
+    expect(verdict(report("errored"), new Set(["U13"]), false).code).toBe(1);
+  });
+  it("a --driver module that cannot be loaded exits 2 with one line", async () => {
+    const err: string[] = [];
+    const code = await main(["--driver", "./no-such-module.ts"], { out: () => undefined, err: (l) => err.push(l) });
+    expect(code).toBe(2);
+    expect(err.join("\n")).toMatch(/cannot load --driver/);
   });
 });
