@@ -396,6 +396,13 @@ const mutations: Array<{ kills: string; id: string; description: string; mutatio
       },
     },
   },
+  {
+    kills: "S17", id: "lenient-input-coercion",
+    description: "A bare string as the tool input is taken as the skill name (and a non-string name is stringified): lenient coercion instead of INVALID_PARAM.",
+    mutation: {
+      params: (p) => (typeof p === "string" ? { name: p } : isObj(p) && typeof p["name"] === "number" ? { ...p, name: String(p["name"]) } : p),
+    },
+  },
 ];
 
 export const SECURITY_MUTANTS: readonly Mutant[] = mutations.map(({ kills, id, description, mutation }) => ({
