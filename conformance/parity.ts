@@ -99,6 +99,11 @@ export function compareCase(a: CaseResult, b: CaseResult | undefined, patterns =
     return { id: a.id, title: a.title, statusA: a.status, statusB: "skipped", differences };
   }
   if (a.status !== b.status) differences.push({ path: "status", a: a.status, b: b.status });
+  // Why a side could not answer matters more than the absent results that follow from it.
+  if (a.status === "errored" || b.status === "errored") {
+    const why = (r: CaseResult) => (r.status === "errored" ? `${r.reason ?? "errored"}${r.stderr ? `; stderr: ${r.stderr.trim().slice(-300)}` : ""}` : "(answered)");
+    differences.push({ path: "errored because", a: why(a), b: why(b) });
+  }
   diff(normalise(a.observed ?? [], patterns), normalise(b.observed ?? [], patterns), "observed", differences);
   diff(normalise(a.catalog, patterns), normalise(b.catalog, patterns), "catalog", differences);
   diff(normalise(a.hook_requests ?? [], patterns), normalise(b.hook_requests ?? [], patterns), "hook_requests", differences);
