@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { check } from "../schemas/index.ts";
 import type { Implementation, SessionHandle } from "./driver/types.ts";
+import { DriverError } from "./driver/errors.ts";
 import type { SubprocessImplementation } from "./driver/subprocess.ts";
 
 export interface SmokeStep {
@@ -23,7 +24,10 @@ function isSubprocess(impl: Implementation): impl is SubprocessImplementation {
 }
 
 function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  const text = err instanceof Error ? err.message : String(err);
+  // A driver fault carries the child's stderr: the first thing an implementer needs when it will not start.
+  const stderr = err instanceof DriverError && err.stderr ? err.stderr.trim().slice(-1000) : "";
+  return stderr && !text.includes(stderr) ? `${text}\n          stderr: ${stderr.replace(/\n/g, "\n          ")}` : text;
 }
 
 export async function smoke(open: () => Promise<Implementation>, onStep?: (s: SmokeStep) => void): Promise<SmokeStep[]> {
