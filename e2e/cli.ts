@@ -38,7 +38,7 @@ Options:
   -k <list>              pass@k / pass^k to report, e.g. 1,5 (default 1); n/a when n < k
   --scenario <SKn>       only these scenarios (repeat or comma-separate)
   --exec "<cmd>"         test a subprocess implementation (JSON-RPC over stdio) instead of the in-process one
-  --impl <module>        in-process implementation module (default reference/index.ts)
+  --driver <module>      in-process implementation module (default reference/index.ts); --impl is the same flag
   --json <file>          write the full report (cells and every trial) as JSON
   --markdown <file>      write the matrix as Markdown
   --transcripts <dir>    keep one JSONL transcript per trial here (default: a new temp dir)
@@ -141,6 +141,7 @@ export function parseArgs(argv: string[]): CliArgs {
         a.exec = value(arg);
         break;
       case "--impl":
+      case "--driver":
         a.impl = value(arg);
         break;
       case "--json":
@@ -357,10 +358,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   try {
     if (args.exec) {
       const { spawnImplementation } = await import("../conformance/driver/subprocess.ts");
-      implementation = await spawnImplementation(args.exec);
+      implementation = await spawnImplementation(args.exec, { cwd: process.env["INIT_CWD"] ?? process.cwd() });
     } else {
       const { loadModule } = await import("../conformance/driver/in-process.ts");
-      implementation = await loadModule(args.impl ? resolve(args.impl) : DEFAULT_IMPL);
+      implementation = await loadModule(args.impl ? resolve(process.env["INIT_CWD"] ?? process.cwd(), args.impl) : DEFAULT_IMPL);
     }
   } catch (e) {
     err(`e2e: cannot load the implementation${args.exec ? ` (--exec ${args.exec})` : ""}: ${(e as Error).message}`);
