@@ -244,6 +244,12 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   try {
     args = parseArgs(argv);
     scenarios = pickScenarios(args.scenarios);
+    // npm runs scripts in the package root; paths the user typed are relative to where they typed them.
+    const here = process.env["INIT_CWD"] ?? process.cwd();
+    for (const key of ["transcripts", "rescore", "json", "markdown", "impl"] as const) {
+      const v = args[key];
+      if (typeof v === "string") args[key] = resolve(here, v);
+    }
   } catch (e) {
     err(`e2e: ${(e as Error).message}`);
     return 2;
@@ -361,7 +367,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       implementation = await spawnImplementation(args.exec, { cwd: process.env["INIT_CWD"] ?? process.cwd() });
     } else {
       const { loadModule } = await import("../conformance/driver/in-process.ts");
-      implementation = await loadModule(args.impl ? resolve(process.env["INIT_CWD"] ?? process.cwd(), args.impl) : DEFAULT_IMPL);
+      implementation = await loadModule(args.impl ?? DEFAULT_IMPL);
     }
   } catch (e) {
     err(`e2e: cannot load the implementation${args.exec ? ` (--exec ${args.exec})` : ""}: ${(e as Error).message}`);

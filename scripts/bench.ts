@@ -59,7 +59,7 @@ if (values.only) {
 const started = new Date().toISOString();
 const results = await runBenchmarks(entries, { reps, onResult: (r) => console.error(`  ${r.id}: median ${r.median_ms.toFixed(1)} ms`) });
 console.log(formatBenchTable(results));
-const out = resolve(values.out);
+const out = resolve(process.env["INIT_CWD"] ?? process.cwd(), values.out);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(
   out,

@@ -94,7 +94,7 @@ function moduleSpecifier(spec: string): string {
   if (existsSync(fromCwd)) return fromCwd;
   const fromRepo = resolve(REPO, spec);
   if (existsSync(fromRepo)) return fromRepo;
-  return spec; // a package name
+  return spec.startsWith(".") ? fromCwd : spec; // a missing path is reported where the user meant it; else a package name
 }
 
 function opener(t: Target, timeoutMs: number | undefined): { open: () => Promise<Implementation>; label: string } {
@@ -119,7 +119,7 @@ export function parseExpectedFailures(text: string): Set<string> {
 }
 
 function writeOut(file: string, text: string): void {
-  const path = resolve(file);
+  const path = resolve(USER_CWD, file);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
 }
@@ -206,7 +206,7 @@ export async function main(argv: string[], io: CliIo = { out: (l) => console.log
   let expected = new Set<string>();
   if (values["expected-failures"]) {
     try {
-      expected = parseExpectedFailures(readFileSync(values["expected-failures"], "utf8"));
+      expected = parseExpectedFailures(readFileSync(resolve(USER_CWD, values["expected-failures"]), "utf8"));
     } catch (err) {
       io.err(`cannot read --expected-failures: ${err instanceof Error ? err.message : String(err)}`);
       return 2;
