@@ -100,7 +100,7 @@ const ioFailure = (path: string, err: unknown): TextRead => ({
 });
 
 /** Read SKILL.md with the size cap applied before and during the read (D11): a file that grows is still capped. */
-export async function readSkillFile(path: string, flags = 0): Promise<TextRead> {
+async function readSkillFile(path: string, flags = 0): Promise<TextRead> {
   let handle;
   try {
     handle = await open(path, fsConstants.O_RDONLY | flags);
@@ -124,7 +124,7 @@ export async function readSkillFile(path: string, flags = 0): Promise<TextRead> 
 }
 
 /** The same read, synchronous: the activation path is a handful of small syscalls, and each async round trip costs more than the work. */
-export function readSkillFileSync(path: string): TextRead {
+function readSkillFileSync(path: string): TextRead {
   let fd: number | undefined;
   try {
     fd = openSync(path, "r");

@@ -1,13 +1,12 @@
 // One session of the skill tool (§7, §12, D4): the checks in their fixed order, dedupe by name, and a
 // per-session queue so concurrent calls resolve in call order. Every outcome is a result, never a throw.
-import { join } from "node:path";
 import { LIMITS, check } from "../schemas/index.ts";
 import type { Catalog, CatalogEntry, NotFoundResult, PermissionRequest, SessionConfig, SkillResult } from "../schemas/index.ts";
 import { buildCatalog } from "./catalog.ts";
 import { clip, errorResult } from "./errors.ts";
 import { realOrNull } from "./fence.ts";
 import { parseParams, type Arguments } from "./params.ts";
-import { FilesystemSkillRegistry, readSkillSync, type BrokenSkill, type Discovery, type SkillFailure } from "./registry.ts";
+import { FilesystemSkillRegistry, readSkillSync, type SkillFailure } from "./registry.ts";
 import { renderAlreadyLoaded, renderNotFound, renderSkill } from "./render.ts";
 import { listResources } from "./resources.ts";
 import { matchesSensitive } from "./sensitive.ts";
@@ -225,6 +224,3 @@ function failureResult(name: string, f: SkillFailure): SkillResult {
       return errorResult("IO_ERROR", `skill "${name}" could not be read`, { ...common, hint: "Do not retry; continue without this skill." });
   }
 }
-
-export type { BrokenSkill, Discovery };
-export const skillMdPath = (dir: string): string => join(dir, "SKILL.md");

@@ -119,3 +119,16 @@ describe("§5.3 fence", () => {
     expectError(await h.call({ name: "swap" }), "OUTSIDE_WORKSPACE");
   });
 });
+
+describe("§10 FilesystemSkillRegistry", () => {
+  it("discover() lists healthy skills sorted; load() gives body and resources, null for unknown or broken", async () => {
+    const { FilesystemSkillRegistry } = await import("../index.ts");
+    const root = tree({ "b/SKILL.md": skillMd("b"), "a/SKILL.md": skillMd("a", "d", "", "Body A\n"), "a/scripts/x.sh": "", "bad/SKILL.md": "---\nname: bad\n---\n" });
+    const reg = new FilesystemSkillRegistry([root]);
+    expect((await reg.discover()).map((e) => [e.name, e.root_index, e.dir])).toEqual([["a", 0, join(root, "a")], ["b", 0, join(root, "b")]]);
+    const a = await reg.load("a");
+    expect(a).toMatchObject({ name: "a", body: "Body A\n", resources: ["scripts/x.sh"] });
+    expect(await reg.load("bad")).toBeNull();
+    expect(await reg.load("zzz")).toBeNull();
+  });
+});
