@@ -23,7 +23,7 @@ export function escapeCatalogText(text: string): string {
     .replace(/\s*[\r\n\u2028\u2029]+\s*/g, " ")
     // Control and bidi-override characters would reach the model raw (NUL, ESC, RLO): show them as \u escapes.
     .replace(/\t/g, " ")
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
     .trim();
 }
 

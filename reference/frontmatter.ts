@@ -25,7 +25,7 @@ export interface ParseFailure {
 }
 
 const NAME_RE = new RegExp(LIMITS.name_pattern);
-const FENCE_RE = /^---[ \t]*$/;
+const FENCE_RE = /^--- *$/;
 
 export function parseSkillMd(text: string, dirName: string): ParsedSkill | ParseFailure {
   try {
@@ -108,8 +108,9 @@ function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
   if (description === undefined) return fail("field", "missing required field 'description'", 2);
   if (typeof description !== "string") return field("description", `field 'description' must be a string; got ${describe(description)}`);
   if (description.trim().length === 0) return field("description", "field 'description' must not be empty");
-  if (description.length > LIMITS.description_max_length) {
-    return field("description", `field 'description' must be at most ${LIMITS.description_max_length} characters; got ${description.length}`);
+  const descriptionLength = codePoints(description);
+  if (descriptionLength > LIMITS.description_max_length) {
+    return field("description", `field 'description' must be at most ${LIMITS.description_max_length} characters; got ${descriptionLength}`);
   }
   if (name !== dirName) {
     return { ok: false, code: "NAME_MISMATCH", kind: "field", reason: `frontmatter name "${name}" does not match the directory name "${clip(dirName, 64)}"`, ...optLine(keyLine("name")) };
@@ -119,7 +120,7 @@ function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
     if (data[key] !== undefined && typeof data[key] !== "string") return field(key, `field '${key}' must be a string; got ${describe(data[key])}`);
   }
   const compat = data["compatibility"];
-  if (compat !== undefined && (typeof compat !== "string" || compat.length === 0 || compat.length > LIMITS.compatibility_max_length)) {
+  if (compat !== undefined && (typeof compat !== "string" || compat.length === 0 || codePoints(compat) > LIMITS.compatibility_max_length)) {
     return field("compatibility", `field 'compatibility' must be a string of 1–${LIMITS.compatibility_max_length} characters`);
   }
   if (data["metadata"] !== undefined && !isPlainObject(data["metadata"])) {
@@ -145,6 +146,13 @@ function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
     frontmatter["allowed-tools"] = tools.tools;
   }
   return { ok: true, frontmatter, body };
+}
+
+/** Characters as JSON Schema's maxLength counts them: code points, not UTF-16 units. */
+function codePoints(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
 }
 
 function fail(kind: ParseFailure["kind"], reason: string, line?: number): ParseFailure {

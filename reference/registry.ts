@@ -6,6 +6,7 @@ import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
 import type { Dirent } from "node:fs";
 import { basename, join } from "node:path";
 import { LIMITS } from "../schemas/index.ts";
+import { byCodePoint } from "./order.ts";
 import type { CatalogEntry, ErrorCode, SkillFrontmatter } from "../schemas/index.ts";
 import { isInside, realOrNull } from "./fence.ts";
 import { parseSkillMd } from "./frontmatter.ts";
@@ -57,7 +58,6 @@ export interface Discovery {
 type Found = { ok: true; entry: SkillEntry } | { ok: false; broken: BrokenSkill };
 
 const CONCURRENCY = LIMITS.discovery_concurrency;
-const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
@@ -161,7 +161,8 @@ function parseRead(read: TextRead, dir: string, rootIndex: number, realDir: stri
 
 const outside = (path: string, what: string, real: string): { ok: false; failure: SkillFailure } => ({
   ok: false,
-  failure: { code: "OUTSIDE_WORKSPACE", kind: "outside", path, reason: `${what} resolves to ${real}, outside every configured skill root` },
+  // The target is not named: nothing about what lies outside the roots reaches the model (R6).
+  failure: { code: "OUTSIDE_WORKSPACE", kind: "outside", path, reason: `${what} resolves outside every configured skill root` },
 });
 
 /**
@@ -300,6 +301,11 @@ export class FilesystemSkillRegistry implements SkillRegistry {
       const realRoot = realRoots[rootIndex];
       if (realRoot === null || realRoot === undefined) {
         warnings.push(`skill root ${root} does not exist or cannot be resolved; skipped`);
+        continue;
+      }
+      const first = realRoots.indexOf(realRoot);
+      if (first < rootIndex) {
+        warnings.push(`skill root ${root} is the same directory as root ${first}; skipped`);
         continue;
       }
       let dirents: Dirent[];

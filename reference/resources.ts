@@ -6,6 +6,7 @@
 import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 import { LIMITS } from "../schemas/index.ts";
+import { byCodePoint } from "./order.ts";
 import { isInside } from "./fence.ts";
 
 export interface ResourceListing {
@@ -50,7 +51,6 @@ function walk(dir: string, rel: string, depth: number, roots: readonly string[],
   }
 }
 
-const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export function listResources(realSkillDir: string, realRoots: readonly (string | null)[]): ResourceListing {
   const roots = realRoots.filter((r): r is string => r !== null);

@@ -1,5 +1,6 @@
 // One session of the skill tool (§7, §12, D4): the checks in their fixed order, dedupe by name, and a
 // per-session queue so concurrent calls resolve in call order. Every outcome is a result, never a throw.
+import { isAbsolute } from "node:path";
 import { LIMITS, check } from "../schemas/index.ts";
 import type { Catalog, CatalogEntry, NotFoundResult, PermissionRequest, SessionConfig, SkillResult } from "../schemas/index.ts";
 import { buildCatalog } from "./catalog.ts";
@@ -20,7 +21,7 @@ const FRONTMATTER_HINT = "frontmatter must be valid YAML between two `---` lines
 export class SkillSession implements SessionHandle {
   private readonly registry: FilesystemSkillRegistry;
   private readonly hook: PermissionHook | undefined;
-  private readonly loaded = new Map<string, number>();
+  private readonly loaded = new Map<string, { turn: number; entry: CatalogEntry }>();
   private activations = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private trustedRoots: Promise<string[]> | null = null;
@@ -32,6 +33,8 @@ export class SkillSession implements SessionHandle {
   ) {
     const valid = check("session-config.schema.json", config);
     if (!valid.valid) throw new TypeError(`invalid session config: ${valid.errors}`);
+    const relative = [...config.skill_roots, ...(config.skill_trust?.trusted_roots ?? [])].find((r) => !isAbsolute(r));
+    if (relative !== undefined) throw new TypeError(`invalid session config: skill roots must be absolute paths; got ${JSON.stringify(relative)}`);
     this.registry = new FilesystemSkillRegistry(config.skill_roots);
     this.hook = config.permission?.hook === false ? undefined : options.hook;
   }
@@ -78,16 +81,22 @@ export class SkillSession implements SessionHandle {
       return { kind: "not_found", name, siblings: sib as NotFoundResult["siblings"], output: renderNotFound(name, sib) };
     }
 
-    const argError = checkArgumentForm(entry, args);
-    if (argError) return argError;
+    const loaded = this.loaded.get(name);
+    if (loaded !== undefined) {
+      // Dedupe never re-reads (§7): the argument form is judged by the skill as it was activated.
+      const argError = checkArgumentForm(loaded.entry, args);
+      if (argError) return argError;
+      return { kind: "already_loaded", name, at_turn: loaded.turn, output: renderAlreadyLoaded(name, loaded.turn) };
+    }
 
-    const at = this.loaded.get(name);
-    if (at !== undefined) return { kind: "already_loaded", name, at_turn: at, output: renderAlreadyLoaded(name, at) };
-
-    // Fence and re-read: the tree may have changed since discovery.
+    // Re-read and fence now: the tree may have changed since discovery. The argument form is judged by the
+    // freshest frontmatter there is, and still before a fence or read failure is reported (D4).
     const read = readSkillSync(entry.dir, entry.root_index, d.realRoots);
+    const current: CatalogEntry = read.ok ? { ...entry, frontmatter: read.entry.frontmatter } : entry;
+    const argError = checkArgumentForm(current, args);
+    if (argError) return argError;
     if (!read.ok) return failureResult(name, read.failure);
-    const fm = read.entry.frontmatter;
+    const fm = current.frontmatter;
     const warnings: string[] = [];
 
     const patterns = this.config.sensitive_patterns ?? LIMITS.default_sensitive_patterns;
@@ -99,7 +108,7 @@ export class SkillSession implements SessionHandle {
       });
     }
 
-    if (fm["disable-model-invocation"] === true && options.invocation === "model") {
+    if (fm["disable-model-invocation"] === true && options.invocation !== "user") {
       return errorResult("DISABLED", `skill "${name}" cannot be activated by the model (disable-model-invocation: true)`, {
         name, path: entry.dir, hint: "Do not retry. Only the user can invoke this skill; tell them it exists if it fits their request.",
       });
@@ -150,7 +159,7 @@ export class SkillSession implements SessionHandle {
     const bytes = Buffer.byteLength(body, "utf8");
     const output = renderSkill({ name, dir: entry.dir, frontmatter: fm, body, listing, bytes });
     this.activations++;
-    this.loaded.set(name, options.turn ?? this.activations);
+    this.loaded.set(name, { turn: options.turn ?? this.activations, entry: current });
     const result: SkillResult = { kind: "ok", name, dir: entry.dir, body, frontmatter: fm, resources: listing.resources, bytes, output };
     if (Object.keys(listing.omitted).length > 0) result.resources_omitted = listing.omitted;
     if (warnings.length > 0) result.warnings = warnings;

@@ -1,6 +1,7 @@
 // Fuzzy "did you mean" (§3.3, R8): Levenshtein similarity ≥ 0.6, best first, ties by name, top 3.
 import levenshtein from "fast-levenshtein";
 import { LIMITS } from "../schemas/index.ts";
+import { byCodePoint } from "./order.ts";
 
 export function similarity(a: string, b: string): number {
   const max = Math.max(a.length, b.length);
@@ -17,6 +18,6 @@ export function siblings(name: string, installed: readonly string[]): string[] {
     const s = similarity(name, n);
     if (s >= min) scored.push({ n, s });
   }
-  scored.sort((x, y) => y.s - x.s || (x.n < y.n ? -1 : x.n > y.n ? 1 : 0));
+  scored.sort((x, y) => y.s - x.s || byCodePoint(x.n, y.n));
   return scored.slice(0, LIMITS.siblings_max).map((x) => x.n);
 }

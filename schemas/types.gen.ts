@@ -292,6 +292,8 @@ export interface LoopStep {
 export interface SessionConfig {
   /**
    * Absolute directories holding skill subdirectories, highest precedence first (§5.1). Only these are scanned, one level deep.
+   *
+   * Items: An absolute path; a relative one would make the fence depend on the process's working directory (§5.1). Implementations refuse it as a configuration error.
    */
   skill_roots: string[];
   /**
@@ -302,6 +304,9 @@ export interface SessionConfig {
    * Trust gating for autonomous mode (§5.5). Absent → every root is untrusted and the policy is hook_required (design.md D5).
    */
   skill_trust?: {
+    /**
+     * Items: An absolute path; a relative one would make the fence depend on the process's working directory (§5.1). Implementations refuse it as a configuration error.
+     */
     trusted_roots: string[];
     untrusted_project_skills?: "hook_required" | "warn" | "allow";
   };

@@ -191,3 +191,23 @@ describe("§8 resources are fenced (D10)", () => {
     expect(r.output).not.toContain("steal");
   });
 });
+
+describe("review fixes", () => {
+  it("the argument form is checked against the SKILL.md as re-read at activation", async () => {
+    const root = tree({ "ed/SKILL.md": skillMd("ed", "d", "", "x=${p}\n") });
+    const h = open({ skill_roots: [root] });
+    await h.session.catalog();
+    writeFileSync(join(root, "ed", "SKILL.md"), skillMd("ed", "d", "arguments:\n  p: {type: string, required: true}\n", "x=${p}\n"));
+    expectError(await h.call({ name: "ed" }), "INVALID_PARAM");
+    expect((await h.call({ name: "ed", arguments: { p: "v" } })).kind).toBe("ok");
+  });
+  it("resources sort by code point, not UTF-16 unit", async () => {
+    const root = tree({ "r/SKILL.md": skillMd("r"), "r/scripts/\u{1F600}": "", "r/scripts/\uFF01": "" });
+    const r = await open({ skill_roots: [root] }).call({ name: "r" });
+    expect(r.kind === "ok" && r.resources).toEqual(["scripts/\uFF01", "scripts/\u{1F600}"]);
+  });
+  it("a relative skill root is a config error", async () => {
+    const { createSession } = await import("../index.ts");
+    expect(() => createSession({ skill_roots: ["skills"] })).toThrow(TypeError);
+  });
+});

@@ -40,8 +40,8 @@ describe("the catalog the model sees", () => {
 
 describe("control characters in the catalog", () => {
   it("are shown as \\u escapes, tabs as spaces", async () => {
-    const root = tree({ "a/SKILL.md": skillMd("a", '"nul\\0 esc\\e rlo\\u202E tab\\tend"') });
+    const root = tree({ "a/SKILL.md": skillMd("a", '"nul\\0 esc\\e rlo\\u202E alm\\u061C tab\\tend"') });
     const cat = await open({ skill_roots: [root] }).session.catalog();
-    expect(cat.tool_description).toContain('<skill name="a">nul\\u0000 esc\\u001b rlo\\u202e tab end</skill>');
+    expect(cat.tool_description).toContain('<skill name="a">nul\\u0000 esc\\u001b rlo\\u202e alm\\u061c tab end</skill>');
   });
 });

@@ -132,3 +132,22 @@ describe("§10 FilesystemSkillRegistry", () => {
     expect(await reg.load("zzz")).toBeNull();
   });
 });
+
+describe("review fixes: discovery", () => {
+  it("OUTSIDE_WORKSPACE never names where the link points", async () => {
+    const outside = tree({ "private-project-xyz/leak/SKILL.md": skillMd("leak") });
+    const root = tree({});
+    symlinkSync(join(outside, "private-project-xyz", "leak"), join(root, "leak"));
+    const h = open({ skill_roots: [root] });
+    const r = await h.call({ name: "leak" });
+    expectError(r, "OUTSIDE_WORKSPACE");
+    expect(JSON.stringify(r)).not.toContain("private-project-xyz");
+    expect(JSON.stringify(await h.session.catalog())).not.toContain("private-project-xyz");
+  });
+  it("the same root listed twice does not shadow itself", async () => {
+    const root = tree({ "dup/SKILL.md": skillMd("dup") });
+    const cat = await open({ skill_roots: [root, root] }).session.catalog();
+    expect(cat.entries[0]?.meta.shadowed).toEqual([]);
+    expect(cat.warnings).toEqual([`skill root ${root} is the same directory as root 0; skipped`]);
+  });
+});

@@ -106,3 +106,12 @@ describe("§4.5 rule 4: allowed-tools normalisation (cases 26, 27)", () => {
     expect(ok("---\nname: demo\ndescription: d\nallowed-tools: [' Read', Grep]\n---\n").frontmatter["allowed-tools"]).toEqual(["Read", "Grep"]);
   });
 });
+
+describe("review fixes: parser", () => {
+  it("lengths count code points, as JSON Schema's maxLength does", () => {
+    expect(ok(`---\nname: demo\ndescription: "${"\u{1F600}".repeat(600)}"\n---\n`).frontmatter.description).toHaveLength(1200);
+  });
+  it("a fence line may end in spaces, not tabs (R2)", () => {
+    expect(bad("---\t\nname: demo\ndescription: d\n---\t\nbody\n").reason).toMatch(/no frontmatter/);
+  });
+});

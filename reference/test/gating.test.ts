@@ -114,3 +114,14 @@ describe("D4 order of checks", () => {
     expect(h.hookCalls).toHaveLength(0);
   });
 });
+
+describe("review fixes: DISABLED fails closed", () => {
+  it("an invocation that is not exactly 'user' counts as the model's", async () => {
+    const root = tree({ "dm/SKILL.md": skillMd("dm", "d", "disable-model-invocation: true\n") });
+    const s = createSession({ skill_roots: [root], skill_trust: { trusted_roots: [root] } });
+    for (const options of [{}, { invocation: "Model" }, { turn: 3 }]) {
+      const r = await s.call({ name: "dm" }, options as never);
+      expect(r.kind === "error" && r.code).toBe("DISABLED");
+    }
+  });
+});
