@@ -38,7 +38,8 @@ export function parseSkillMd(text: string, dirName: string): ParsedSkill | Parse
 }
 
 function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
-  const text = (raw.startsWith("\uFEFF") ? raw.slice(1) : raw).replace(/\r\n/g, "\n");
+  const unbommed = raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
+  const text = unbommed.includes("\r") ? unbommed.replace(/\r\n/g, "\n") : unbommed;
   const firstEnd = text.indexOf("\n");
   const firstLine = firstEnd === -1 ? text : text.slice(0, firstEnd);
   if (!FENCE_RE.test(firstLine)) {

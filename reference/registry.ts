@@ -3,6 +3,7 @@
 // them returns their error; resolves shadowing by root order. Never throws: problems become warnings.
 import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
+import { isUtf8 } from "node:buffer";
 import type { Dirent } from "node:fs";
 import { basename, join } from "node:path";
 import { LIMITS } from "../schemas/index.ts";
@@ -72,19 +73,14 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
   return out;
 }
 
-const decoder = new TextDecoder("utf-8", { fatal: true });
 type TextRead = { ok: true; text: string } | { ok: false; failure: SkillFailure; errno?: string };
 /** Open without following a final symlink, where the platform can: a symlinked SKILL.md then fails with ELOOP and is fenced explicitly. */
 const NOFOLLOW: number | undefined = fsConstants.O_NOFOLLOW;
 
 /** Bytes to text: strict UTF-8, no NUL (a binary file is not a SKILL.md). */
-function decode(bytes: Uint8Array, path: string): TextRead {
-  let text: string;
-  try {
-    text = decoder.decode(bytes);
-  } catch {
-    return { ok: false, failure: { code: "INVALID_FRONTMATTER", kind: "field", path, reason: "SKILL.md is not valid UTF-8 text" } };
-  }
+function decode(bytes: Buffer, path: string): TextRead {
+  if (!isUtf8(bytes)) return { ok: false, failure: { code: "INVALID_FRONTMATTER", kind: "field", path, reason: "SKILL.md is not valid UTF-8 text" } };
+  const text = bytes.toString("utf8");
   if (text.includes("\0")) return { ok: false, failure: { code: "INVALID_FRONTMATTER", kind: "field", path, reason: "SKILL.md contains NUL bytes: it is not a text file" } };
   return { ok: true, text };
 }
