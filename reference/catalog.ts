@@ -13,7 +13,10 @@ export const TOOL_GUIDANCE = [
 ].join("\n\n");
 
 /** Escape for text and attribute positions alike, fold newlines and make control characters visible, so a description cannot open a tag, a line, or hide text. */
+const NEEDS_ESCAPE = /[&<>"'\t\r\n\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
 export function escapeCatalogText(text: string): string {
+  if (!NEEDS_ESCAPE.test(text)) return text.trim(); // the common case: one scan instead of eight
   return text
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
