@@ -77,6 +77,25 @@ export async function runTrial(opts: TrialOptions): Promise<TranscriptEvent[]> {
   let outcome: "completed" | "turn_limit" | "error" = "completed";
   let error: { kind: "model" | "implementation" | "harness"; message: string; code?: string } | undefined;
 
+  // One shape for the transcript's meta line, whether set-up got as far as the workspace or not.
+  const meta = (workspace: string, cwd: string, skillRoots: string[]) => ({
+    type: "meta" as const,
+    version: TRANSCRIPT_VERSION,
+    scenario: scenario.id,
+    model: provider.id,
+    modelKind: provider.kind,
+    trial: opts.trial,
+    temperature: opts.temperature,
+    ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+    ...(provider.sampling ? { sampling: provider.sampling } : {}),
+    implementation: implementation.info.implementation,
+    workspace,
+    cwd,
+    skillRoots,
+    maxSteps,
+    startedAt: new Date(started).toISOString(),
+  });
+
   try {
     ws = createWorkspace(scenario.fixture);
     await scenario.setup?.(ws.root);
@@ -86,23 +105,7 @@ export async function runTrial(opts: TrialOptions): Promise<TranscriptEvent[]> {
     const config = scenario.config(roots);
     const hookFn = scenario.hook;
     if (hookFn) config.permission = { ...config.permission, hook: true };
-    events.push({
-      type: "meta",
-      version: TRANSCRIPT_VERSION,
-      scenario: scenario.id,
-      model: provider.id,
-      modelKind: provider.kind,
-      trial: opts.trial,
-      temperature: opts.temperature,
-      ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
-      ...(provider.sampling ? { sampling: provider.sampling } : {}),
-      implementation: implementation.info.implementation,
-      workspace: root,
-      cwd,
-      skillRoots: roots,
-      maxSteps,
-      startedAt: new Date(started).toISOString(),
-    });
+    events.push(meta(root, cwd, roots));
 
     const hook = hookFn
       ? (request: PermissionRequest): PermissionDecision => {
@@ -207,21 +210,7 @@ export async function runTrial(opts: TrialOptions): Promise<TranscriptEvent[]> {
     else error = { kind: "harness", message: err instanceof Error ? err.stack ?? err.message : String(err) };
     if (!events.some((e) => e.type === "meta")) {
       // Set-up failed before meta: still write one so the transcript parses.
-      events.unshift({
-        type: "meta",
-        version: TRANSCRIPT_VERSION,
-        scenario: scenario.id,
-        model: provider.id,
-        modelKind: provider.kind,
-        trial: opts.trial,
-        temperature: opts.temperature,
-        implementation: implementation.info.implementation,
-        workspace: ws?.root ?? "",
-        cwd: ws?.root ?? "",
-        skillRoots: [],
-        maxSteps,
-        startedAt: new Date(started).toISOString(),
-      });
+      events.unshift(meta(ws?.root ?? "", ws?.root ?? "", []));
     }
   } finally {
     const s = session as SessionHandle | undefined;

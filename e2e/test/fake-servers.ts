@@ -45,16 +45,23 @@ export function queue(replies: Reply[], then?: Responder): Responder {
   };
 }
 
-export async function startFakeOllama(respond: Responder): Promise<FakeServer> {
-  const requests: FakeServer["requests"] = [];
-  const server = http.createServer(async (req, res) => {
+type Req = http.IncomingMessage | http2.Http2ServerRequest;
+type Res = http.ServerResponse | http2.Http2ServerResponse;
+
+/** The request handling both fakes share: record the JSON body, answer with the responder's reply. */
+function handler(requests: FakeServer["requests"], respond: Responder) {
+  return async (req: Req, res: Res): Promise<void> => {
     const raw = await collect(req);
     const body = raw ? JSON.parse(raw) : undefined;
-    requests.push({ path: req.url ?? "", body });
-    const r = await respond(`${req.method} ${req.url}`, body);
+    const path = decodeURIComponent(req.url ?? "");
+    requests.push({ path, body });
+    const r = await respond(`${req.method} ${path}`, body);
     res.writeHead(r.status, { "content-type": "application/json", ...r.headers });
     res.end(JSON.stringify(r.body));
-  });
+  };
+}
+
+async function listen(server: http.Server | http2.Http2Server, requests: FakeServer["requests"], closeConnections: () => void): Promise<FakeServer> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -62,10 +69,16 @@ export async function startFakeOllama(respond: Responder): Promise<FakeServer> {
     requests,
     close: () =>
       new Promise((resolve) => {
-        server.closeAllConnections();
+        closeConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+export async function startFakeOllama(respond: Responder): Promise<FakeServer> {
+  const requests: FakeServer["requests"] = [];
+  const server = http.createServer(handler(requests, respond));
+  return listen(server, requests, () => server.closeAllConnections());
 }
 
 export async function startFakeBedrock(respond: Responder): Promise<FakeServer> {
@@ -76,25 +89,10 @@ export async function startFakeBedrock(respond: Responder): Promise<FakeServer> 
     sessions.add(s);
     s.on("close", () => sessions.delete(s));
   });
-  server.on("request", async (req, res) => {
-    const raw = await collect(req);
-    const body = raw ? JSON.parse(raw) : undefined;
-    requests.push({ path: decodeURIComponent(req.url ?? ""), body });
-    const r = await respond(`${req.method} ${decodeURIComponent(req.url ?? "")}`, body);
-    res.writeHead(r.status, { "content-type": "application/json", ...r.headers });
-    res.end(JSON.stringify(r.body));
+  server.on("request", handler(requests, respond));
+  return listen(server, requests, () => {
+    for (const s of sessions) s.destroy();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise((resolve) => {
-        for (const s of sessions) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 // ---- wire replies --------------------------------------------------------------------------------------------
