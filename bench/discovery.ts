@@ -9,6 +9,7 @@ import { LIMITS } from "../schemas/index.ts";
 import { createSession } from "../reference/index.ts";
 import type { Benchmark } from "./matrix.ts";
 import { sharedSkillTree, type SkillTree } from "./generate.ts";
+import { mapLimit } from "../reference/pool.ts";
 
 export interface DiscoveryOptions {
   /** Skill counts to measure (default 1,000 and 10,000). */
@@ -25,19 +26,6 @@ export interface DiscoveryOptions {
 
 const CONCURRENCY = LIMITS.discovery_concurrency;
 
-/** The same bounded-concurrency worker pool the reference uses (reference/registry.ts mapLimit). */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  });
-  await Promise.all(workers);
-  return out;
-}
 
 /**
  * The I/O floor: what any discovery must do at least. stat the root, list it (node:fs/promises readdir,

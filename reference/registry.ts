@@ -12,6 +12,7 @@ import type { CatalogEntry, ErrorCode, SkillFrontmatter } from "../schemas/index
 import { isInside, realOrNull } from "./fence.ts";
 import { parseSkillMd } from "./frontmatter.ts";
 import { listResources, type ResourceListing } from "./resources.ts";
+import { mapLimit } from "./pool.ts";
 
 /** §10 SkillEntry. */
 export interface SkillEntry {
@@ -60,18 +61,6 @@ type Found = { ok: true; entry: SkillEntry } | { ok: false; broken: BrokenSkill 
 
 const CONCURRENCY = LIMITS.discovery_concurrency;
 
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  });
-  await Promise.all(workers);
-  return out;
-}
 
 type TextRead = { ok: true; text: string } | { ok: false; failure: SkillFailure; errno?: string };
 /** Open without following a final symlink, where the platform can: a symlinked SKILL.md then fails with ELOOP and is fenced explicitly. */
@@ -204,9 +193,8 @@ async function scanEntry(
   realRoot: string,
   entry: Dirent,
   rootIndex: number,
-  realRoots: readonly (string | null)[],
+  roots: readonly string[],
 ): Promise<{ found: Found; warning?: string } | null> {
-  const roots = realRoots.filter((r): r is string => r !== null);
   const dir = join(root, entry.name);
   const mdPath = join(dir, "SKILL.md");
   let realDir = join(realRoot, entry.name);
@@ -292,6 +280,7 @@ export class FilesystemSkillRegistry implements SkillRegistry {
   private async scanOnce(): Promise<Discovery> {
     const warnings: string[] = [];
     const realRoots = await Promise.all(this.roots.map((r) => realOrNull(r)));
+    const fence = realRoots.filter((r): r is string => r !== null);
     const found: Found[] = [];
     for (const [rootIndex, root] of this.roots.entries()) {
       const realRoot = realRoots[rootIndex];
@@ -313,7 +302,7 @@ export class FilesystemSkillRegistry implements SkillRegistry {
         continue;
       }
       dirents.sort((a, b) => byCodePoint(a.name, b.name));
-      const results = await mapLimit(dirents, CONCURRENCY, (d) => scanEntry(root, realRoot, d, rootIndex, realRoots));
+      const results = await mapLimit(dirents, CONCURRENCY, (d) => scanEntry(root, realRoot, d, rootIndex, fence));
       for (const r of results) {
         if (!r) continue;
         found.push(r.found);

@@ -26,6 +26,7 @@ export class SkillSession implements SessionHandle {
   private queue: Promise<unknown> = Promise.resolve();
   private trustedRoots: Promise<string[]> | null = null;
   private closed = false;
+  private built: Promise<Catalog> | null = null;
 
   constructor(
     private readonly config: SessionConfig,
@@ -39,9 +40,10 @@ export class SkillSession implements SessionHandle {
     this.hook = config.permission?.hook === false ? undefined : options.hook;
   }
 
+  /** Built once per session, like the discovery it renders (§7: no watching). */
   async catalog(): Promise<Catalog> {
-    const d = await this.registry.scan();
-    return buildCatalog(d.entries, [...d.warnings]);
+    this.built ??= this.registry.scan().then((d) => buildCatalog(d.entries, [...d.warnings]));
+    return this.built;
   }
 
   call(params: unknown, options: CallOptions = { invocation: "model" }): Promise<SkillResult> {
