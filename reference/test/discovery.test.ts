@@ -62,11 +62,18 @@ describe("§5.2 discovery", () => {
     expect((await open({ skill_roots: [root] }).session.catalog()).entries.map((e) => e.name)).toEqual(["a", "b", "c-1"]);
   });
 
-  it("an unreadable SKILL.md is IO_ERROR by name, not a crash", async () => {
-    if (process.getuid?.() === 0) return; // root reads everything; the case is meaningless there
+  // Root reads everything, so there the permission bits cannot make a read fail: reported as skipped, not passed.
+  it.skipIf(process.getuid?.() === 0)("an unreadable SKILL.md is IO_ERROR by name, not a crash", async () => {
     const root = tree({ "locked/SKILL.md": skillMd("locked") });
     chmodSync(join(root, "locked", "SKILL.md"), 0o000);
     expectError(await open({ skill_roots: [root] }).call({ name: "locked" }), "IO_ERROR");
+  });
+
+  it("a SKILL.md that is a directory is IO_ERROR by name, not a crash (fails the read whoever runs it)", async () => {
+    const root = tree({ "odd/SKILL.md/inner.txt": "x" });
+    const r = await open({ skill_roots: [root] }).call({ name: "odd" });
+    expectError(r, "IO_ERROR");
+    expect(r.reason).toMatch(/not a regular file/);
   });
 
   it("a SKILL.md over the size cap is IO_ERROR with the size (D11)", async () => {

@@ -1,4 +1,5 @@
 // §5.4 sensitive, §4.3 disable-model-invocation, §5.5 trust, §5.6 the hook (D4 order, D5, D6).
+import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSession } from "../index.ts";
@@ -109,8 +110,12 @@ describe("D4 order of checks", () => {
     expect(h.hookCalls).toHaveLength(0);
   });
   it("OUTSIDE_WORKSPACE and not_found are answered without asking the hook", async () => {
-    const h = open({ skill_roots: [plain()] }, ["allow"]);
+    const outside = tree({ "evil/SKILL.md": skillMd("evil") });
+    const root = plain();
+    symlinkSync(join(outside, "evil"), join(root, "evil"));
+    const h = open({ skill_roots: [root] }, ["allow"]);
     expect((await h.call({ name: "nope" })).kind).toBe("not_found");
+    expectError(await h.call({ name: "evil" }), "OUTSIDE_WORKSPACE");
     expect(h.hookCalls).toHaveLength(0);
   });
 });
