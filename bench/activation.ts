@@ -14,7 +14,7 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { createSession } from "../reference/index.ts";
-import type { SessionHandle } from "../conformance/driver/types.ts";
+import type { SessionHandle } from "../schemas/implementation.ts";
 import type { Benchmark } from "./matrix.ts";
 import { sharedSkillTree, type SkillTree } from "./generate.ts";
 

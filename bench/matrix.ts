@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadModule } from "../conformance/driver/in-process.ts";
 import { spawnImplementation } from "../conformance/driver/subprocess.ts";
-import type { Implementation } from "../conformance/driver/types.ts";
+import type { Implementation } from "../schemas/implementation.ts";
 import { loadCases, runSuite, type LoadedCase } from "../conformance/runner/index.ts";
 
 export interface Benchmark {

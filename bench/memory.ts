@@ -7,7 +7,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { createSession } from "../reference/index.ts";
 import type { Catalog } from "../schemas/index.ts";
-import type { SessionHandle } from "../conformance/driver/types.ts";
+import type { SessionHandle } from "../schemas/implementation.ts";
 import type { Benchmark } from "./matrix.ts";
 import { sharedSkillTree, type SkillTree } from "./generate.ts";
 

@@ -3,7 +3,7 @@
 // with the JSON path where the two sides part.
 import { realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
-import type { Implementation } from "./driver/types.ts";
+import type { Implementation } from "../schemas/implementation.ts";
 import { runSuite, type LoadedCase } from "./runner/index.ts";
 import type { CaseResult, RunReport } from "./runner/types.ts";
 

@@ -5,7 +5,7 @@ import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { check } from "../schemas/index.ts";
-import type { Implementation, SessionHandle } from "./driver/types.ts";
+import type { Implementation, SessionHandle } from "../schemas/implementation.ts";
 import { DriverError } from "./driver/errors.ts";
 import type { SubprocessImplementation } from "./driver/subprocess.ts";
 

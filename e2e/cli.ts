@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Implementation } from "../conformance/driver/types.ts";
+import type { Implementation } from "../schemas/implementation.ts";
 import { expandModels, createProvider, parseModelSpec, probeProvider, PRESETS, type ProviderSettings } from "./providers/index.ts";
 import { policyNames } from "./providers/scripted.ts";
 import type { ModelProvider } from "./providers/types.ts";

@@ -4,7 +4,7 @@
 // running tools, permission checks, recording the transcript — happens here, identically for every model.
 // Owns: runTrial, SYSTEM_PROMPT, skillToolSpec.
 import { join } from "node:path";
-import type { Implementation, SessionHandle } from "../conformance/driver/types.ts";
+import type { Implementation, SessionHandle } from "../schemas/implementation.ts";
 import type { PermissionDecision, PermissionRequest, SkillResult } from "../schemas/index.ts";
 import { ProviderError, type Message, type ModelProvider, type ToolCall, type ToolSpec } from "./providers/types.ts";
 import type { Scenario } from "./scenario.ts";

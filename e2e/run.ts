@@ -3,7 +3,7 @@
 // Owns: runTrials, judge, rescoreDir, transcriptPath.
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { Implementation } from "../conformance/driver/types.ts";
+import type { Implementation } from "../schemas/implementation.ts";
 import { runTrial } from "./loop.ts";
 import type { ModelProvider } from "./providers/types.ts";
 import type { Scenario } from "./scenario.ts";

@@ -2,7 +2,7 @@
 // implementationInfo) and the pieces a TS harness may reuse. Nothing else is public.
 import { KIT_VERSION, SPEC_VERSION } from "../schemas/index.ts";
 import type { InitializeResult, SessionConfig } from "../schemas/index.ts";
-import type { SessionHandle, SessionOptions } from "../conformance/driver/types.ts";
+import type { SessionHandle, SessionOptions } from "../schemas/implementation.ts";
 import { SkillSession } from "./session.ts";
 
 export const implementationInfo: InitializeResult = {

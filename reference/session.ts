@@ -14,7 +14,7 @@ import { matchesSensitive } from "./sensitive.ts";
 import { siblings } from "./siblings.ts";
 import { substitute } from "./substitute.ts";
 import { gateWithoutHook, isTrusted, trustPolicy } from "./trust.ts";
-import type { PermissionHook, SessionHandle, SessionOptions, CallOptions } from "../conformance/driver/types.ts";
+import type { PermissionHook, SessionHandle, SessionOptions, CallOptions } from "../schemas/implementation.ts";
 
 const FRONTMATTER_HINT = "frontmatter must be valid YAML between two `---` lines at the top of the file, with name and description. See agentskills.io/specification.";
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadModule } from "../conformance/driver/in-process.ts";
 import { spawnImplementation } from "../conformance/driver/subprocess.ts";
-import type { Implementation } from "../conformance/driver/types.ts";
+import type { Implementation } from "../schemas/implementation.ts";
 import { formatCaseParity, formatParitySummary, runParity } from "../conformance/parity.ts";
 import { renderBadge } from "../conformance/report/badge.ts";
 import { formatCase, formatHeader, formatSummary } from "../conformance/report/console.ts";

@@ -7,7 +7,7 @@
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { serveStdio } from "../conformance/driver/stdio-server.ts";
-import type { InProcessModule } from "../conformance/driver/types.ts";
+import type { InProcessModule } from "../schemas/implementation.ts";
 
 // stdout is the protocol channel: anything the implementation logs goes to stderr instead.
 console.log = console.error;

@@ -3,7 +3,7 @@
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import type { InitializeResult } from "../../schemas/index.ts";
-import type { Implementation, InProcessModule } from "./types.ts";
+import type { Implementation, InProcessModule } from "../../schemas/implementation.ts";
 
 export function fromModule(mod: InProcessModule, fallbackName = "in-process"): Implementation {
   const rawInfo = typeof mod.implementationInfo === "function" ? mod.implementationInfo() : mod.implementationInfo;

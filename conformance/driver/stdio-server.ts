@@ -21,7 +21,7 @@ import {
   type RpcMessage,
   type RpcRequest,
 } from "./jsonrpc.ts";
-import type { InProcessModule, SessionHandle } from "./types.ts";
+import type { InProcessModule, SessionHandle } from "../../schemas/implementation.ts";
 
 export interface ServeOptions {
   input?: Readable;

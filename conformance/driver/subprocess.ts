@@ -25,7 +25,7 @@ import {
   type RpcMessage,
   type RpcRequest,
 } from "./jsonrpc.ts";
-import type { CallOptions, Implementation, PermissionHook, SessionHandle, SessionOptions } from "./types.ts";
+import type { CallOptions, Implementation, PermissionHook, SessionHandle, SessionOptions } from "../../schemas/implementation.ts";
 
 export interface SpawnOptions {
   cwd?: string;

@@ -5,7 +5,7 @@ import { readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { ALIASES } from "../../schemas/index.ts";
 import type { CatalogEntry, ErrorResult, OkResult, SessionConfig, SkillResult } from "../../schemas/index.ts";
-import type { Implementation } from "../driver/types.ts";
+import type { Implementation } from "../../schemas/implementation.ts";
 import { errorResult, isDir, isObj, nameOf, readAuthored, wrapReference, type Mutation, type Obj } from "./wrap.ts";
 
 export interface Mutant {

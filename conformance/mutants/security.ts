@@ -8,7 +8,7 @@ import { basename, dirname, join, sep } from "node:path";
 import YAML from "yaml";
 import { LIMITS } from "../../schemas/index.ts";
 import type { CatalogEntry, OkResult, SkillResult } from "../../schemas/index.ts";
-import type { SessionHandle } from "../driver/types.ts";
+import type { SessionHandle } from "../../schemas/implementation.ts";
 import type { Mutant } from "./index.ts";
 import { errorResult, isDir, isObj, nameOf, readAuthored, wrapReference, type AuthoredSkill, type MutantContext, type Mutation, type Obj } from "./wrap.ts";
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import YAML from "yaml";
 import type { Catalog, PermissionDecision, SessionConfig, SkillResult } from "../../schemas/index.ts";
 import { loadModule } from "../driver/in-process.ts";
-import type { CallOptions, Implementation, PermissionHook, SessionHandle, SessionOptions } from "../driver/types.ts";
+import type { CallOptions, Implementation, PermissionHook, SessionHandle, SessionOptions } from "../../schemas/implementation.ts";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const REFERENCE_MODULE = join(REPO_ROOT, "reference", "index.ts");

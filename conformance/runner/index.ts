@@ -4,14 +4,14 @@
 // expectations, schema validation of every result / catalog / hook payload, deadlines, a prototype-
 // pollution guard, cleanup), and runs a suite (sequential, reopening the implementation after an errored
 // case, baselines, summary).
-// It reaches implementations only through conformance/driver/types.ts.
+// It reaches implementations only through schemas/implementation.ts.
 import { readFileSync, readdirSync, existsSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { minimatch } from "minimatch";
 import { KIT_VERSION, SPEC_VERSION, check } from "../../schemas/index.ts";
 import type { CaseCall, ConcurrentCall, ConformanceCase, PermissionDecision, PermissionRequest, ResultExpect, SessionConfig, SkillResult } from "../../schemas/index.ts";
 import { DriverError } from "../driver/errors.ts";
-import type { Implementation, PermissionHook, SessionHandle } from "../driver/types.ts";
+import type { Implementation, PermissionHook, SessionHandle } from "../../schemas/implementation.ts";
 import { checkCatalog, checkResult, type Miss } from "./expect.ts";
 import { restorePrototypes, snapshotPrototypes } from "./prototypes.ts";
 import { KitError, REPO_ROOT, applySteps, fixtureDir, normalise, prepareWorkspace, template, withIndex, type Workspace } from "./workspace.ts";

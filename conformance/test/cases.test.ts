@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { SkillResult } from "../../schemas/index.ts";
 import { DriverError } from "../driver/errors.ts";
 import { loadModule } from "../driver/in-process.ts";
-import type { Implementation, SessionHandle } from "../driver/types.ts";
+import type { Implementation, SessionHandle } from "../../schemas/implementation.ts";
 import { loadCases, loadCasesFrom, runCase, runSuite, type LoadedCase } from "../runner/index.ts";
 import { REPO_ROOT } from "../runner/workspace.ts";
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Catalog, ConformanceCase, SkillResult } from "../../schemas/index.ts";
 import { loadModule } from "../driver/in-process.ts";
-import type { Implementation, SessionHandle } from "../driver/types.ts";
+import type { Implementation, SessionHandle } from "../../schemas/implementation.ts";
 import { MUTANTS, SECURITY_MUTANTS } from "../mutants/index.ts";
 import { checkCatalog, checkResult } from "../runner/expect.ts";
 import { loadCases, loadCasesFrom, runCase, runSuite } from "../runner/index.ts";

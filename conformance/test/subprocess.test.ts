@@ -11,7 +11,7 @@ import { DriverError } from "../driver/errors.ts";
 import { LineSplitter } from "../driver/jsonrpc.ts";
 import { serveStdio } from "../driver/stdio-server.ts";
 import { spawnImplementation, type SubprocessImplementation } from "../driver/subprocess.ts";
-import type { InProcessModule } from "../driver/types.ts";
+import type { InProcessModule } from "../../schemas/implementation.ts";
 import { loadCases, runSuite } from "../runner/index.ts";
 
 const HERE = dirname(fileURLToPath(import.meta.url));

@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadModule } from "../../conformance/driver/in-process.ts";
-import type { Implementation } from "../../conformance/driver/types.ts";
+import type { Implementation } from "../../schemas/implementation.ts";
 import { bedrockProvider, probeBedrock, toConverseMessages, type BedrockOptions } from "../providers/bedrock.ts";
 import { ProviderError, type ChatRequest } from "../providers/types.ts";
 import { runTrials } from "../run.ts";

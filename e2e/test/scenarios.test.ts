@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadModule } from "../../conformance/driver/in-process.ts";
-import type { Implementation } from "../../conformance/driver/types.ts";
+import type { Implementation } from "../../schemas/implementation.ts";
 import { scriptedProvider } from "../providers/scripted.ts";
 import { rescoreDir, runTrials } from "../run.ts";
 import { SCENARIOS } from "../scenarios/index.ts";

@@ -1,5 +1,6 @@
-// The driver interface: the only way conformance/ and e2e/ reach an implementation of the skill tool.
-// In-process (a TS module) and subprocess (JSON-RPC over stdio) drivers both produce an Implementation.
+// The in-process face of the contract: what a TypeScript implementation of the skill tool exports, and the
+// interface every driver (in-process or JSON-RPC over stdio) produces. The reference implements it; conformance/
+// and e2e/ reach any implementation only through it. Types come from the JSON Schemas beside it.
 import type {
   Catalog,
   InitializeResult,
@@ -7,7 +8,7 @@ import type {
   PermissionRequest,
   SessionConfig,
   SkillResult,
-} from "../../schemas/index.ts";
+} from "./index.ts";
 
 /** The harness's permission hook (§5.6). The kit scripts it per case and records what it was asked. */
 export type PermissionHook = (request: PermissionRequest) => PermissionDecision | Promise<PermissionDecision>;
