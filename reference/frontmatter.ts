@@ -1,19 +1,21 @@
-// SKILL.md parsing (§4.5, frontmatter-fields.md, R2): split the --- fenced YAML from the body, parse it with
-// the `yaml` package under hard bounds (aliases, duplicate keys), validate every known field, normalise
-// allowed-tools. Common frontmatter takes a verified fast path (yaml-subset.ts). Pure: text in, a parsed
-// skill or a located failure out; never throws.
-import YAML, { LineCounter, isMap, isScalar } from "yaml";
+// SKILL.md parsing (§4.5, frontmatter-fields.md, R2): split the --- fenced YAML from the body, read it under
+// the YAML contract (yaml-contract.ts, R12–R18), validate every known field with the leniency of R19–R20,
+// normalise allowed-tools. Common frontmatter takes a verified fast path (yaml-subset.ts). Pure: text in, a
+// parsed skill (with its warnings) or a located failure out; never throws.
 import { LIMITS } from "../schemas/index.ts";
 import type { SkillFrontmatter } from "../schemas/index.ts";
 import { normalizeAllowedTools } from "./allowed-tools.ts";
 import { clip } from "./errors.ts";
 import { isPlainObject } from "./params.ts";
+import { parseYamlContract } from "./yaml-contract.ts";
 import { parseSubset } from "./yaml-subset.ts";
 
 export interface ParsedSkill {
   ok: true;
   frontmatter: SkillFrontmatter;
   body: string;
+  /** What was accepted leniently (R19, R20): shown as catalog warnings at discovery. */
+  warnings: string[];
 }
 export interface ParseFailure {
   ok: false;
@@ -25,6 +27,8 @@ export interface ParseFailure {
 }
 
 const NAME_RE = new RegExp(LIMITS.name_pattern);
+/** The optional fields of §4.2–§4.3, in the order their blank form is reported. */
+const OPTIONAL_FIELDS = ["license", "compatibility", "metadata", "allowed-tools", "version", "argument-hint", "disable-model-invocation", "user-invocable", "arguments"] as const;
 const FENCE_RE = /^--- *$/;
 
 export function parseSkillMd(text: string, dirName: string): ParsedSkill | ParseFailure {
@@ -67,32 +71,22 @@ function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
   const yamlText = text.slice(firstEnd + 1, closeStart);
   const body = text.slice(closeEnd);
   let data: unknown;
-  let keyLine: (key: string) => number | undefined;
+  let lines: Map<string, number>;
   const fast = parseSubset(yamlText);
   if (fast) {
     data = fast.data;
-    keyLine = (key) => {
-      const l = fast.keyLines.get(key);
-      return l === undefined ? undefined : l + 2; // +1 for 1-based, +1 for the opening ---
-    };
+    lines = fast.keyLines;
   } else {
-    const lc = new LineCounter();
-    const doc = YAML.parseDocument(yamlText, { uniqueKeys: true, lineCounter: lc, prettyErrors: false });
-    const lineAt = (offset: number | undefined): number | undefined =>
-      offset === undefined ? undefined : lc.linePos(offset).line + 1; // +1: the opening --- is line 1
-    const yamlError = doc.errors[0];
-    if (yamlError) {
-      return { ok: false, code: "INVALID_FRONTMATTER", kind: "yaml", reason: clip(yamlError.message.split("\n")[0] ?? "invalid YAML"), ...optLine(lineAt(yamlError.pos[0])) };
-    }
-    data = doc.toJS({ maxAliasCount: LIMITS.yaml_max_aliases });
-    keyLine = (key) => {
-      if (!isMap(doc.contents)) return undefined;
-      for (const pair of doc.contents.items) {
-        if (isScalar(pair.key) && pair.key.value === key) return lineAt(pair.key.range?.[0]);
-      }
-      return undefined;
-    };
+    const parsed = parseYamlContract(yamlText);
+    if (!parsed.ok) return { ok: false, code: "INVALID_FRONTMATTER", kind: "yaml", reason: clip(parsed.reason), ...optLine(parsed.line === undefined ? undefined : parsed.line + 1) };
+    data = parsed.data;
+    lines = parsed.keyLines;
   }
+  // Lines within the YAML text are 1-based; +1 for the opening --- line.
+  const keyLine = (key: string): number | undefined => {
+    const l = lines.get(key);
+    return l === undefined ? undefined : l + 1;
+  };
   if (data === null || data === undefined) return fail("field", "frontmatter is empty: name and description are required", 2);
   if (!isPlainObject(data)) return fail("field", `frontmatter must be a YAML mapping; got ${Array.isArray(data) ? "a list" : typeof data}`, 2);
 
@@ -117,21 +111,18 @@ function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
     return { ok: false, code: "NAME_MISMATCH", kind: "field", reason: `frontmatter name "${name}" does not match the directory name "${clip(dirName, 64)}"`, ...optLine(keyLine("name")) };
   }
 
-  for (const key of ["license", "version", "argument-hint"]) {
-    if (data[key] !== undefined && typeof data[key] !== "string") return field(key, `field '${key}' must be a string; got ${describe(data[key])}`);
-  }
   const compat = data["compatibility"];
-  if (compat !== undefined && (typeof compat !== "string" || compat.length === 0 || codePoints(compat) > LIMITS.compatibility_max_length)) {
+  if (compat !== undefined && compat !== null && (typeof compat !== "string" || compat.length === 0 || codePoints(compat) > LIMITS.compatibility_max_length)) {
     return field("compatibility", `field 'compatibility' must be a string of 1–${LIMITS.compatibility_max_length} characters`);
   }
-  if (data["metadata"] !== undefined && !isPlainObject(data["metadata"])) {
+  if (data["metadata"] !== undefined && data["metadata"] !== null && !isPlainObject(data["metadata"])) {
     return field("metadata", `field 'metadata' must be a mapping; got ${describe(data["metadata"])}`);
   }
   for (const key of ["disable-model-invocation", "user-invocable"]) {
-    if (data[key] !== undefined && typeof data[key] !== "boolean") return field(key, `field '${key}' must be a boolean (true or false); got ${describe(data[key])}`);
+    if (data[key] !== undefined && data[key] !== null && typeof data[key] !== "boolean") return field(key, `field '${key}' must be a boolean (true or false); got ${describe(data[key])}`);
   }
   const args = data["arguments"];
-  if (args !== undefined) {
+  if (args !== undefined && args !== null) {
     if (!isPlainObject(args)) return field("arguments", `field 'arguments' must be a mapping of argument name to {type, required, description}; got ${describe(args)}`);
     for (const [argName, decl] of Object.entries(args)) {
       if (!isPlainObject(decl)) return field("arguments", `argument '${clip(argName, 64)}' must be a mapping like {type: string, required: true}`);
@@ -140,13 +131,34 @@ function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
       if (decl["description"] !== undefined && typeof decl["description"] !== "string") return field("arguments", `argument '${clip(argName, 64)}': description must be a string`);
     }
   }
+  const warnings: string[] = [];
   const frontmatter = { ...data } as SkillFrontmatter;
-  if (data["allowed-tools"] !== undefined) {
+  const at = (key: string): string => {
+    const l = keyLine(key);
+    return l === undefined ? "" : ` (line ${l})`;
+  };
+  // R20: a blank optional field (`license:` reads as null) is as if absent: dropped, with a warning.
+  // disable-model-invocation is the exception: its default grants more than a blank can mean (fail closed).
+  for (const key of OPTIONAL_FIELDS) {
+    if (data[key] !== null) continue;
+    if (key === "disable-model-invocation") return field(key, "field 'disable-model-invocation' is empty; write true or false");
+    delete (frontmatter as Record<string, unknown>)[key];
+    warnings.push(`field '${key}' is empty${at(key)}; ignored`);
+  }
+  // R19: informational fields nothing in the tool acts on are kept as authored, whatever their JSON type.
+  for (const key of ["license", "version", "argument-hint"]) {
+    const v = data[key];
+    if (v !== undefined && v !== null && typeof v !== "string") {
+      const example = Array.isArray(v) ? ` (YAML reads [..] as a list; quote it: ${key}: "[...]")` : "";
+      warnings.push(`field '${key}' should be a string; got ${describe(v)}${at(key)}${example}; kept as written`);
+    }
+  }
+  if (data["allowed-tools"] !== undefined && data["allowed-tools"] !== null) {
     const tools = normalizeAllowedTools(data["allowed-tools"]);
     if (!tools.ok) return field("allowed-tools", tools.reason);
     frontmatter["allowed-tools"] = tools.tools;
   }
-  return { ok: true, frontmatter, body };
+  return { ok: true, frontmatter, body, warnings };
 }
 
 /** Characters as JSON Schema's maxLength counts them: code points, not UTF-16 units. */

@@ -132,7 +132,7 @@ function readSkillFileSync(path: string): TextRead {
   }
 }
 
-type Parsed = { ok: true; entry: SkillEntry; body: string; realDir: string } | { ok: false; failure: SkillFailure };
+type Parsed = { ok: true; entry: SkillEntry; body: string; realDir: string; warnings: readonly string[] } | { ok: false; failure: SkillFailure };
 
 function parseRead(read: TextRead, dir: string, rootIndex: number, realDir: string, mdPath: string): Parsed {
   if (!read.ok) return { ok: false, failure: { ...read.failure, path: mdPath } };
@@ -141,7 +141,7 @@ function parseRead(read: TextRead, dir: string, rootIndex: number, realDir: stri
     return { ok: false, failure: { code: parsed.code, kind: parsed.kind, path: mdPath, reason: parsed.reason, ...(parsed.line !== undefined ? { line: parsed.line } : {}) } };
   }
   const fm = parsed.frontmatter;
-  return { ok: true, entry: { name: fm.name, description: fm.description, dir, root_index: rootIndex, frontmatter: fm }, body: parsed.body, realDir };
+  return { ok: true, entry: { name: fm.name, description: fm.description, dir, root_index: rootIndex, frontmatter: fm }, body: parsed.body, realDir, warnings: parsed.warnings };
 }
 
 const outside = (path: string, what: string, real: string): { ok: false; failure: SkillFailure } => ({
@@ -194,7 +194,7 @@ async function scanEntry(
   entry: Dirent,
   rootIndex: number,
   roots: readonly string[],
-): Promise<{ found: Found; warning?: string } | null> {
+): Promise<{ found: Found; warning?: string; notes?: readonly string[] } | null> {
   const dir = join(root, entry.name);
   const mdPath = join(dir, "SKILL.md");
   let realDir = join(realRoot, entry.name);
@@ -249,7 +249,9 @@ async function scanEntry(
   if (!parsed.ok) return broken(parsed.failure);
   // A copy, so the catalog holds flat strings rather than slices pinning every SKILL.md's full text.
   const frontmatter = structuredClone(parsed.entry.frontmatter);
-  return { found: { ok: true, entry: { ...parsed.entry, name: frontmatter.name, description: frontmatter.description, frontmatter } } };
+  const found: Found = { ok: true, entry: { ...parsed.entry, name: frontmatter.name, description: frontmatter.description, frontmatter } };
+  // R19/R20: what was loaded leniently is said, once per skill, as catalog warnings.
+  return parsed.warnings.length > 0 ? { found, notes: parsed.warnings.map((w) => `skill ${dir}: ${w}`) } : { found };
 }
 
 export class FilesystemSkillRegistry implements SkillRegistry {
@@ -307,6 +309,7 @@ export class FilesystemSkillRegistry implements SkillRegistry {
         if (!r) continue;
         found.push(r.found);
         if (r.warning) warnings.push(r.warning); // in listing order, whatever order the reads finished in
+        if (r.notes) warnings.push(...r.notes);
       }
     }
     const winners = new Map<string, { entry?: CatalogEntry; broken?: BrokenSkill; shadowed: string[] }>();

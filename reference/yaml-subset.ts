@@ -1,18 +1,21 @@
 // A fast path for the YAML that SKILL.md frontmatter almost always is: a flat mapping of plain, quoted,
-// boolean, block (| |- > >-) and flow-list scalars, with one nested level of mappings or lists. Anything
-// outside that subset returns null and goes to the `yaml` package, which stays the authority: a property
-// test checks that whenever this returns a value, `yaml` returns the same one. It exists because discovery
-// parses every SKILL.md, and the general parser alone costs more than reading the files (bench/).
+// boolean, block (| |- > >-) and flow-list scalars, with a few nested levels of mappings or lists. Anything
+// outside that subset returns null and goes to the contract parser (yaml-contract.ts), which stays the
+// authority: property tests and `npm run fuzz` check that whenever this returns a value, the authority
+// returns the same one with the same key lines (R18). Whitespace is YAML's: space (and tab, which this path
+// declines), never JavaScript's \s or trim(), which also strip U+00A0, U+3000, VT and more. It exists
+// because discovery parses every SKILL.md, and the general parser costs more than reading the files.
+import { FORBIDDEN_CHAR } from "./yaml-contract.ts";
 
 export interface SubsetResult {
   data: Record<string, unknown>;
-  /** 0-based line of each top-level key within the YAML text. */
+  /** 1-based line of each top-level key within the YAML text. */
   keyLines: Map<string, number>;
 }
 
-// YAML caps implicit keys at 1024 characters; longer ones are `yaml`'s to reject.
-const KEY = /^([A-Za-z_][A-Za-z0-9_-]{0,1000}):(?: +(.*))?$/;
-const PRINTABLE = /^[\x20-\x7e\u00a0-\ud7ff\ue000-\ufffd]*$/;
+// Keys of at most yaml_max_key_length (128) characters; longer ones are the authority's to refuse.
+const KEY = /^([A-Za-z_][A-Za-z0-9_-]{0,127}):(?: +(.*))?$/;
+const PRINTABLE = /^[\x20-\x7e\u00a0-\ud7ff\ue000-\ufefe\uff00-\ufffd]*$/;
 const LEADING_INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`+.\s]/;
 const NUMBERISH = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$/;
 const NULLISH = /^(?:~|null|Null|NULL)$/;
@@ -21,6 +24,14 @@ const FALSE = /^(?:false|False|FALSE)$/;
 const DOUBLE = /^"([^"\\\x00-\x1f]*)"$/;
 const SINGLE = /^'([^'\x00-\x1f]*)'$/;
 const FAIL = Symbol("fail");
+/** Strip YAML spaces only (never JavaScript's wider trim()). */
+const stripSpaces = (s: string): string => {
+  let a = 0;
+  let b = s.length;
+  while (a < b && s.charCodeAt(a) === 32) a++;
+  while (b > a && s.charCodeAt(b - 1) === 32) b--;
+  return s.slice(a, b);
+};
 type Value = unknown | typeof FAIL;
 
 /** A plain scalar we can type with certainty: a string or a boolean; FAIL for anything else. */
@@ -52,11 +63,11 @@ function scalar(s: string): Value {
   }
   if (c === "[") {
     if (!s.endsWith("]")) return FAIL;
-    const inner = s.slice(1, -1).trim();
+    const inner = stripSpaces(s.slice(1, -1));
     if (inner.length === 0) return [];
     const items: unknown[] = [];
     for (const part of inner.split(",")) {
-      const v = plain(part.trim(), true);
+      const v = plain(stripSpaces(part), true);
       if (v === FAIL || typeof v !== "string") return FAIL;
       items.push(v);
     }
@@ -65,7 +76,11 @@ function scalar(s: string): Value {
   return plain(s, false);
 }
 
-const indentOf = (line: string): number => line.length - line.trimStart().length;
+const indentOf = (line: string): number => {
+  let i = 0;
+  while (i < line.length && line.charCodeAt(i) === 32) i++;
+  return i;
+};
 
 /** The indented lines after a `key:` line (or a block scalar header), up to the next top-level line. */
 function blockLines(lines: readonly string[], from: number): number {
@@ -89,7 +104,7 @@ function blockScalar(header: string, body: readonly string[]): Value {
       out.push("");
       continue;
     }
-    if (line.trim().length === 0 || line.includes("\t") || !PRINTABLE.test(line) || indentOf(line) < n) return FAIL;
+    if (/^[ \t]*$/.test(line) || line.includes("\t") || !PRINTABLE.test(line) || indentOf(line) < n) return FAIL;
     if (header[0] === ">" && (indentOf(line) !== n || line.endsWith(" "))) return FAIL;
     out.push(line.slice(n));
   }
@@ -142,6 +157,7 @@ function nested(body: readonly string[], depth = 1): Value {
 }
 
 export function parseSubset(text: string): SubsetResult | null {
+  if (FORBIDDEN_CHAR.test(text)) return null; // the authority refuses it, with the line
   const lines = text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
   const data: Record<string, unknown> = {};
@@ -162,16 +178,16 @@ export function parseSubset(text: string): SubsetResult | null {
     if (rest === "|" || rest === "|-" || rest === ">" || rest === ">-") {
       const end = blockLines(lines, i + 1);
       value = blockScalar(rest, lines.slice(i + 1, end));
-      keyLines.set(key, i);
+      keyLines.set(key, i + 1);
       i = end;
     } else if (rest === "") {
       const end = blockLines(lines, i + 1);
       value = nested(lines.slice(i + 1, end));
-      keyLines.set(key, i);
+      keyLines.set(key, i + 1);
       i = end;
     } else {
       value = scalar(rest);
-      keyLines.set(key, i);
+      keyLines.set(key, i + 1);
       i++;
     }
     if (value === FAIL) return null;

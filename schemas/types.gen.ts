@@ -801,9 +801,21 @@ export interface Limits {
    */
   skill_md_max_bytes: number;
   /**
-   * D11: YAML with more alias expansions is INVALID_FRONTMATTER, never expanded (billion laughs).
+   * D11, R16: alias expansions while building the value, each alias met counted (also inside an expanded alias, each time); more is INVALID_FRONTMATTER, never expanded (billion laughs).
    */
   yaml_max_aliases: number;
+  /**
+   * R15: lists and mappings nest at most this deep (the top-level mapping is level 1; aliases expanded); deeper is INVALID_FRONTMATTER, refused before any recursive descent.
+   */
+  yaml_max_depth: number;
+  /**
+   * R14: a mapping key is at most this many code points (so the rendered frontmatter stays valid YAML, whose implicit keys stop at 1024 characters); longer is INVALID_FRONTMATTER.
+   */
+  yaml_max_key_length: number;
+  /**
+   * R16: the value built from the frontmatter (aliases expanded, keys counted) holds at most this many scalars, lists and mappings; more is INVALID_FRONTMATTER.
+   */
+  yaml_max_nodes: number;
   /**
    * §8, D10: names listed per resource folder before '(... N more)'.
    */
@@ -825,11 +837,11 @@ export interface Limits {
    */
   default_sensitive_patterns: string[];
   /**
-   * §1: a catalog entry should cost at most this many tokens.
+   * §1, R24: a catalog line (name, markers, shown description, newline) costs at most this many tokens by the bytes_per_token_estimate rule.
    */
   catalog_tokens_per_skill_budget: number;
   /**
-   * The token estimate used by catalog size reports: ceil(bytes / this).
+   * R24: tokens are estimated as ceil(UTF-8 bytes / this), for catalog lines and sizes alike.
    */
   bytes_per_token_estimate: number;
   /**
@@ -848,6 +860,10 @@ export interface Limits {
    * Conformance kit: the default deadline of one driver request (handshake, session, call); a request that misses it makes the case errored.
    */
   driver_request_timeout_ms: number;
+  /**
+   * R24: the description shown in a catalog line is cut to at most this many UTF-8 bytes (at a code point boundary, then '…'), so a line stays within catalog_tokens_per_skill_budget; the full description is in the entry and on activation.
+   */
+  catalog_entry_description_max_bytes: number;
 }
 
 /**

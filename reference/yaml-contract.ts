@@ -1,0 +1,225 @@
+// The frontmatter YAML contract (R12–R18), the authority every fast path is checked against: one YAML 1.2
+// document, core schema, read into JSON data only. The `yaml` package lexes and composes; this module adds
+// the bounds and conversions another language can reproduce from decisions.json alone: characters allowed,
+// no directives or tags, string keys of bounded length, no duplicate keys, JSON-exact numbers, bounded
+// nesting depth, alias expansions and expanded size. Work is linear in the input: the engine's recursive
+// composer only ever sees a tree whose depth was bounded first, and duplicate keys are checked by a hash set.
+// Pure: text in, a JSON value (with the line of each top-level key) or a located refusal out; never throws.
+import { Composer, LineCounter, Parser, isAlias, isMap, isScalar, isSeq } from "yaml";
+import type { CST, Document, Node as YamlNode } from "yaml";
+import { LIMITS } from "../schemas/index.ts";
+
+export type YamlOutcome =
+  | { ok: true; data: unknown; keyLines: Map<string, number> }
+  | { ok: false; reason: string; line?: number };
+
+/**
+ * Characters a frontmatter may hold (R13): YAML 1.2's printable set (§5.1 c-printable) minus what it
+ * treats ambiguously: no C0 but tab and LF, no DEL, no C1 (NEL included), no lone CR (CRLF was read as LF
+ * before), no U+FEFF past the stripped leading BOM, no U+FFFE / U+FFFF. Astral characters arrive as
+ * surrogate pairs and are allowed; a lone surrogate cannot come out of UTF-8 decoding.
+ */
+export const FORBIDDEN_CHAR = /[\x00-\x08\x0b-\x1f\x7f-\x9f\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+const INT_RE = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
+const SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
+
+class Refusal {
+  constructor(readonly reason: string, readonly offset: number | undefined) {}
+}
+
+const codePoints = (s: string): number => {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff) n++;
+  }
+  return n;
+};
+const hex = (c: string): string => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+
+/** Parse frontmatter YAML under the contract. Lines are 1-based within `text`. */
+export function parseYamlContract(text: string): YamlOutcome {
+  const lc = new LineCounter();
+  const lineOf = (offset: number | undefined): number | undefined => (offset === undefined ? undefined : lc.linePos(offset).line);
+  const bad = FORBIDDEN_CHAR.exec(text);
+  if (bad) {
+    const what = bad[0] === "\r" ? "a carriage return not followed by a line feed" : `the character ${hex(bad[0])}`;
+    return { ok: false, reason: `frontmatter contains ${what}; only printable text, tabs and line feeds are allowed`, line: lineAtOffset(text, bad.index) };
+  }
+  try {
+    const tokens = [...new Parser(lc.addNewLine).parse(text)];
+    checkTokens(tokens);
+    const docs = [...new Composer({ version: "1.2", schema: "core", uniqueKeys: false, resolveKnownTags: false, merge: false }).compose(tokens)];
+    if (docs.length > 1) throw new Refusal("frontmatter holds more than one YAML document (a '--- ' or '...' line inside it); quote the text or remove the marker", docs[1]?.range[0]);
+    const doc = docs[0];
+    if (!doc) return { ok: true, data: null, keyLines: new Map() };
+    const err = doc.errors[0];
+    if (err) return { ok: false, reason: err.message.split("\n")[0] ?? "invalid YAML", line: lineOf(err.pos[0]) };
+    const builder = new Builder(doc, text);
+    const data = builder.value(doc.contents, 0);
+    const keyLines = new Map<string, number>();
+    for (const [k, off] of builder.topKeys) keyLines.set(k, lineOf(off) ?? 1);
+    return { ok: true, data, keyLines };
+  } catch (e) {
+    if (e instanceof Refusal) return { ok: false, reason: e.reason, ...(e.offset === undefined ? {} : { line: lineOf(e.offset) }) };
+    return { ok: false, reason: `frontmatter could not be parsed: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}` };
+  }
+}
+
+function lineAtOffset(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
+  return line;
+}
+
+type Token = CST.Token;
+type Collection = Extract<Token, { type: "block-map" | "block-seq" | "flow-collection" }>;
+type Item = Collection["items"][number];
+
+/**
+ * Before the engine composes (it recurses once per level): refuse directives and bound the collection
+ * nesting depth on the concrete syntax tree, iteratively. Collection depth in the syntax tree never exceeds
+ * the value's depth, so this refuses nothing the depth rule (R15) would accept.
+ */
+function checkTokens(tokens: readonly Token[]): void {
+  const stack: { token: Token; depth: number }[] = [];
+  for (const t of tokens) {
+    if (t.type === "directive") throw new Refusal("YAML directives (%YAML, %TAG) are not allowed in frontmatter: it is always YAML 1.2, core schema", t.offset);
+    if (t.type === "document" && t.value) stack.push({ token: t.value, depth: 0 });
+  }
+  const max = LIMITS.yaml_max_depth;
+  while (stack.length > 0) {
+    const { token, depth } = stack.pop() as { token: Token; depth: number };
+    if (token.type !== "block-map" && token.type !== "block-seq" && token.type !== "flow-collection") continue;
+    const d = depth + 1;
+    if (d > max) throw new Refusal(`frontmatter nests deeper than ${max} levels of lists and mappings`, token.offset);
+    for (const item of (token as Collection).items as Item[]) {
+      const it = item as { key?: Token | null; value?: Token | null };
+      if (it.key) stack.push({ token: it.key, depth: d });
+      if (it.value) stack.push({ token: it.value, depth: d });
+    }
+  }
+}
+
+/** Builds the JSON value from the composed document, enforcing R14–R17 as it goes. */
+class Builder {
+  readonly topKeys = new Map<string, number | undefined>();
+  private readonly anchors = new Map<string, YamlNode>();
+  private expanding = 0;
+  private aliases = 0;
+  private nodes = 0;
+  private stringBytes = 0;
+
+  constructor(private readonly doc: Document, private readonly text: string) {}
+
+  value(node: unknown, depth: number): unknown {
+    if (node === null || node === undefined) return this.count(null, undefined);
+    if (isAlias(node)) return this.alias(node.source, node.range?.[0], depth);
+    const n = node as YamlNode;
+    const offset = n.range?.[0];
+    if (n.tag !== undefined) {
+      throw new Refusal(`a YAML tag (${n.tag.replace(/^tag:yaml\.org,2002:/, "!!")}) is not allowed: frontmatter values are JSON data; quote the value if it is text`, offset);
+    }
+    let out: unknown;
+    if (isMap(n)) out = this.map(n, depth + 1);
+    else if (isSeq(n)) out = this.seq(n, depth + 1);
+    else if (isScalar(n)) out = this.scalar(n.value, n.source, n.type, offset);
+    else throw new Refusal("unsupported YAML node", offset);
+    if (n.anchor && this.expanding === 0) this.anchors.set(n.anchor, n); // after the node: an alias inside its own anchor finds nothing
+    return out;
+  }
+
+  private count<T>(v: T, offset: number | undefined): T {
+    if (++this.nodes > LIMITS.yaml_max_nodes) {
+      throw new Refusal(`frontmatter holds more than ${LIMITS.yaml_max_nodes} values (aliases expanded)`, offset);
+    }
+    return v;
+  }
+
+  private depthCheck(depth: number, offset: number | undefined): void {
+    if (depth > LIMITS.yaml_max_depth) throw new Refusal(`frontmatter nests deeper than ${LIMITS.yaml_max_depth} levels of lists and mappings (aliases expanded)`, offset);
+  }
+
+  private alias(name: string, offset: number | undefined, depth: number): unknown {
+    const target = this.anchors.get(name);
+    if (!target) throw new Refusal(`alias *${name} refers to no earlier anchor &${name}`, offset);
+    if (++this.aliases > LIMITS.yaml_max_aliases) {
+      throw new Refusal(`frontmatter expands more than ${LIMITS.yaml_max_aliases} YAML aliases (counting aliases inside expanded ones)`, offset);
+    }
+    this.expanding++;
+    try {
+      return this.value(target, depth);
+    } finally {
+      this.expanding--;
+    }
+  }
+
+  private map(n: YamlNode & { items: { key: unknown; value: unknown }[] }, depth: number): Record<string, unknown> {
+    const offset = n.range?.[0];
+    this.depthCheck(depth, offset);
+    this.count(null, offset);
+    const out: Record<string, unknown> = {};
+    for (const pair of n.items) {
+      const keyNode = pair.key as YamlNode | null;
+      const keyOffset = keyNode?.range?.[0] ?? offset;
+      const key = this.value(keyNode, depth);
+      if (typeof key !== "string") {
+        const shown = key === null ? "an empty (null) key" : typeof key === "object" ? "a list or mapping" : `${typeof key} ${String(key)}`;
+        throw new Refusal(`mapping keys must be strings; got ${shown} (quote it)`, keyOffset);
+      }
+      if (codePoints(key) > LIMITS.yaml_max_key_length) {
+        throw new Refusal(`a mapping key is ${codePoints(key)} characters long; the limit is ${LIMITS.yaml_max_key_length}`, keyOffset);
+      }
+      if (Object.prototype.hasOwnProperty.call(out, key)) throw new Refusal(`duplicate key '${key.length > 64 ? `${key.slice(0, 64)}…` : key}'`, keyOffset);
+      const v = this.value(pair.value, depth);
+      // defineProperty: a "__proto__" key is data, never the prototype setter (S10).
+      Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
+      if (depth === 1 && this.expanding === 0) this.topKeys.set(key, keyOffset);
+    }
+    return out;
+  }
+
+  private seq(n: YamlNode & { items: unknown[] }, depth: number): unknown[] {
+    const offset = n.range?.[0];
+    this.depthCheck(depth, offset);
+    this.count(null, offset);
+    return n.items.map((item) => this.value(item, depth));
+  }
+
+  private scalar(v: unknown, source: unknown, type: unknown, offset: number | undefined): unknown {
+    this.count(null, offset);
+    if (typeof v === "string") {
+      this.stringBytes += Buffer.byteLength(v, "utf8");
+      if (this.stringBytes > LIMITS.skill_md_max_bytes) {
+        throw new Refusal(`frontmatter strings exceed ${LIMITS.skill_md_max_bytes} bytes once aliases are expanded`, offset);
+      }
+      if (type === "QUOTE_DOUBLE" && /[\ud800-\udfff]/.test(v) && offset !== undefined && SURROGATE_ESCAPE.test(this.quotedSource(offset))) {
+        throw new Refusal("a \\u escape in the surrogate range (D800–DFFF) is not a character; write the character itself or use \\U with 8 digits", offset);
+      }
+      return v;
+    }
+    if (typeof v === "number") {
+      const src = typeof source === "string" ? source : String(v);
+      if (!Number.isFinite(v)) throw new Refusal(`${src} is not a JSON number (quote it to keep it as text)`, offset);
+      if (INT_RE.test(src) && !Number.isSafeInteger(v)) {
+        throw new Refusal(`the integer ${src.length > 40 ? `${src.slice(0, 40)}…` : src} is outside ±9007199254740991 and would change (quote it to keep it as text)`, offset);
+      }
+      return Object.is(v, -0) ? 0 : v;
+    }
+    if (typeof v === "boolean" || v === null) return v;
+    throw new Refusal(`unsupported scalar value ${String(v)}`, offset);
+  }
+
+  /** The double-quoted scalar's source text, from its opening quote to the closing one. */
+  private quotedSource(offset: number): string {
+    let i = offset + 1;
+    while (i < this.text.length) {
+      const c = this.text[i];
+      if (c === "\\") i += 2;
+      else if (c === '"') break;
+      else i++;
+    }
+    return this.text.slice(offset, i + 1);
+  }
+}
