@@ -1,5 +1,6 @@
 // The catalog the model sees (§2.2, §7 step 1, R9): the model-facing tool description followed by one
-// escaped line per installed skill, and its size in bytes and estimated tokens per skill.
+// escaped line per installed skill, each within the §1 budget of 100 tokens (R22: a long description is
+// shown cut, in full on activation), and its size in bytes and estimated tokens per skill.
 import { LIMITS } from "../schemas/index.ts";
 import type { Catalog, CatalogEntry } from "../schemas/index.ts";
 
@@ -30,9 +31,31 @@ export function escapeCatalogText(text: string): string {
     .trim();
 }
 
+const UNIT = /&(?:amp|lt|gt|quot|#39);|\\u[0-9a-f]{4}|[\ud800-\udbff][\udc00-\udfff]|[^]/y;
+
+/**
+ * R22: the escaped description, cut to catalog_entry_description_max_bytes of whole units (an entity, a
+ * \uXXXX escape, or one code point) plus "…" when longer, so a catalog line stays within the token budget.
+ * The full description stays in the entry and reaches the model on activation.
+ */
+export function shownDescription(escaped: string): string {
+  const max = LIMITS.catalog_entry_description_max_bytes;
+  if (escaped.length <= max / 3 || Buffer.byteLength(escaped, "utf8") <= max) return escaped;
+  let bytes = 0;
+  let end = 0;
+  UNIT.lastIndex = 0;
+  for (let m = UNIT.exec(escaped); m !== null; m = UNIT.exec(escaped)) {
+    const b = Buffer.byteLength(m[0], "utf8");
+    if (bytes + b > max) break;
+    bytes += b;
+    end = UNIT.lastIndex;
+  }
+  return `${escaped.slice(0, end)}…`;
+}
+
 export function catalogLine(entry: CatalogEntry): string {
   const userOnly = entry.frontmatter["disable-model-invocation"] === true ? ' user-only="true"' : "";
-  return `<skill name="${escapeCatalogText(entry.name)}"${userOnly}>${escapeCatalogText(entry.description)}</skill>`;
+  return `<skill name="${escapeCatalogText(entry.name)}"${userOnly}>${shownDescription(escapeCatalogText(entry.description))}</skill>`;
 }
 
 export function toolDescription(entries: readonly CatalogEntry[]): string {

@@ -1,25 +1,46 @@
 // Re-serialises parsed frontmatter for the <frontmatter> section (§3.1, R1) with a small, fixed set of
 // rules any language can reproduce byte for byte: block mappings with two-space indents, block lists of
 // scalars, a string bare when it reads back unchanged and JSON-quoted otherwise (JSON strings are YAML),
-// lists and maps inside lists in JSON flow style, {} and [] for empty ones.
+// lists and maps inside lists in JSON flow style, {} and [] for empty ones. Its input is JSON data as the
+// contract parser produces it (R14), so the output always reads back as the same value (R17): quoted strings
+// escape every character the contract refuses raw (DEL, C1, U+FEFF, U+FFFE/F), keys are short enough for
+// YAML's 1024-character implicit keys, numbers are finite.
 import { isPlainSafe } from "./yaml-subset.ts";
+
+/** Characters JSON leaves raw that a frontmatter may not hold raw (R13): written as \uXXXX escapes. */
+const RAW_FORBIDDEN = /[\x7f-\x9f\ufeff\ufffe\uffff]/g;
+const HAS_RAW_FORBIDDEN = /[\x7f-\x9f\ufeff\ufffe\uffff]/;
+const quote = (s: string): string => {
+  const json = JSON.stringify(s);
+  return HAS_RAW_FORBIDDEN.test(json) ? json.replace(RAW_FORBIDDEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) : json;
+};
 
 const KEY_SAFE = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
 
 function scalarText(v: unknown): string {
-  if (typeof v === "string") return isPlainSafe(v) ? v : JSON.stringify(v);
-  if (typeof v === "number") return Number.isFinite(v) ? String(v) : v > 0 ? ".inf" : v < 0 ? "-.inf" : ".nan";
+  if (typeof v === "string") return isPlainSafe(v) ? v : quote(v);
+  if (typeof v === "number") {
+    // An integral double past ±(2^53-1) came from a float (R14 refuses such integers): it stays a float.
+    const t = String(v);
+    return Number.isSafeInteger(v) || !/^-?[0-9]+$/.test(t) ? t : `${t}.0`;
+  }
   if (typeof v === "boolean") return String(v);
   if (v === null || v === undefined) return "null";
-  if (v instanceof Date) return JSON.stringify(v.toISOString());
   return JSON.stringify(v) ?? "null";
 }
 
 function keyText(k: string): string {
-  return KEY_SAFE.test(k) && isPlainSafe(k) ? k : JSON.stringify(k);
+  return KEY_SAFE.test(k) && isPlainSafe(k) ? k : quote(k);
 }
 
-const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
+const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** JSON flow style for a list or mapping inside a list, with the same escapes as quoted scalars. */
+function flow(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(flow).join(",")}]`;
+  if (isMap(v)) return `{${Object.entries(v).map(([k, x]) => `${quote(k)}:${flow(x)}`).join(",")}}`;
+  return typeof v === "string" ? quote(v) : scalarText(v);
+}
 
 function emitMap(map: Record<string, unknown>, indent: string, out: string[]): void {
   for (const [k, v] of Object.entries(map)) {
@@ -29,7 +50,7 @@ function emitMap(map: Record<string, unknown>, indent: string, out: string[]): v
       emitMap(v, `${indent}  `, out);
     } else if (Array.isArray(v) && v.length > 0) {
       out.push(key);
-      for (const item of v) out.push(`${indent}  - ${isMap(item) || Array.isArray(item) ? JSON.stringify(item) : scalarText(item)}`);
+      for (const item of v) out.push(`${indent}  - ${isMap(item) || Array.isArray(item) ? flow(item) : scalarText(item)}`);
     } else if (isMap(v)) out.push(`${key} {}`);
     else if (Array.isArray(v)) out.push(`${key} []`);
     else out.push(`${key} ${scalarText(v)}`);

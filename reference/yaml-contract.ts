@@ -5,7 +5,7 @@
 // nesting depth, alias expansions and expanded size. Work is linear in the input: the engine's recursive
 // composer only ever sees a tree whose depth was bounded first, and duplicate keys are checked by a hash set.
 // Pure: text in, a JSON value (with the line of each top-level key) or a located refusal out; never throws.
-import { Composer, LineCounter, Parser, isAlias, isMap, isScalar, isSeq } from "yaml";
+import { Composer, Lexer, LineCounter, Parser, isAlias, isMap, isScalar, isSeq } from "yaml";
 import type { CST, Document, Node as YamlNode } from "yaml";
 import { LIMITS } from "../schemas/index.ts";
 
@@ -27,6 +27,9 @@ const SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 class Refusal {
   constructor(readonly reason: string, readonly offset: number | undefined) {}
 }
+/** Inside an expanded alias, every refusal is reported at the alias (the copy has no place of its own). */
+let aliasAt: number | undefined;
+const refuse = (reason: string, offset: number | undefined): Refusal => new Refusal(reason, aliasAt ?? offset);
 
 const codePoints = (s: string): number => {
   let n = 0;
@@ -48,6 +51,7 @@ export function parseYamlContract(text: string): YamlOutcome {
     return { ok: false, reason: `frontmatter contains ${what}; only printable text, tabs and line feeds are allowed`, line: lineAtOffset(text, bad.index) };
   }
   try {
+    flowDepthCheck(text);
     const tokens = [...new Parser(lc.addNewLine).parse(text)];
     checkTokens(tokens);
     const docs = [...new Composer({ version: "1.2", schema: "core", uniqueKeys: false, resolveKnownTags: false, merge: false }).compose(tokens)];
@@ -56,13 +60,14 @@ export function parseYamlContract(text: string): YamlOutcome {
     if (!doc) return { ok: true, data: null, keyLines: new Map() };
     const err = doc.errors[0];
     if (err) return { ok: false, reason: err.message.split("\n")[0] ?? "invalid YAML", line: lineOf(err.pos[0]) };
+    aliasAt = undefined;
     const builder = new Builder(doc, text);
     const data = builder.value(doc.contents, 0);
     const keyLines = new Map<string, number>();
     for (const [k, off] of builder.topKeys) keyLines.set(k, lineOf(off) ?? 1);
     return { ok: true, data, keyLines };
   } catch (e) {
-    if (e instanceof Refusal) return { ok: false, reason: e.reason, ...(e.offset === undefined ? {} : { line: lineOf(e.offset) }) };
+    if (e instanceof Refusal) return { ok: false, reason: e.reason, ...(e.offset === undefined ? {} : { line: lineAtOffset(text, e.offset) }) };
     return { ok: false, reason: `frontmatter could not be parsed: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}` };
   }
 }
@@ -72,6 +77,31 @@ function lineAtOffset(text: string, offset: number): number {
   for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
   return line;
 }
+
+/**
+ * The engine's syntax-tree builder slows down quadratically with flow nesting, so flow nesting is measured
+ * on the lexer's token stream first (linear). Past FLOW_GUARD levels the document is certainly too deep
+ * (flow depth never exceeds the value's depth); the prefix up to there is parsed to find the collection
+ * that first exceeds the bound, so the line is the one the full parse would give.
+ */
+const FLOW_GUARD = 1000;
+function flowDepthCheck(text: string): void {
+  if (!/[[{]/.test(text)) return;
+  let depth = 0;
+  let offset = 0;
+  for (const tok of new Lexer().lex(text)) {
+    // The lexer's control tokens are single characters the contract forbids in text (R13): they take no room.
+    if (tok.length === 1 && LEXER_CONTROL.has(tok)) continue;
+    if (tok === "[" || tok === "{") {
+      if (++depth > FLOW_GUARD) {
+        checkTokens([...new Parser().parse(text.slice(0, offset))]);
+        throw new Refusal(`frontmatter nests deeper than ${LIMITS.yaml_max_depth} levels of lists and mappings`, offset);
+      }
+    } else if ((tok === "]" || tok === "}") && depth > 0) depth--;
+    offset += tok.length;
+  }
+}
+const LEXER_CONTROL = new Set(["\x02", "\x18", "\x1f", "\ufeff"]);
 
 type Token = CST.Token;
 type Collection = Extract<Token, { type: "block-map" | "block-seq" | "flow-collection" }>;
@@ -119,39 +149,40 @@ class Builder {
     const n = node as YamlNode;
     const offset = n.range?.[0];
     if (n.tag !== undefined) {
-      throw new Refusal(`a YAML tag (${n.tag.replace(/^tag:yaml\.org,2002:/, "!!")}) is not allowed: frontmatter values are JSON data; quote the value if it is text`, offset);
+      throw refuse(`a YAML tag (${n.tag.replace(/^tag:yaml\.org,2002:/, "!!")}) is not allowed: frontmatter values are JSON data; quote the value if it is text`, offset);
     }
     let out: unknown;
     if (isMap(n)) out = this.map(n, depth + 1);
     else if (isSeq(n)) out = this.seq(n, depth + 1);
     else if (isScalar(n)) out = this.scalar(n.value, n.source, n.type, offset);
-    else throw new Refusal("unsupported YAML node", offset);
+    else throw refuse("unsupported YAML node", offset);
     if (n.anchor && this.expanding === 0) this.anchors.set(n.anchor, n); // after the node: an alias inside its own anchor finds nothing
     return out;
   }
 
   private count<T>(v: T, offset: number | undefined): T {
     if (++this.nodes > LIMITS.yaml_max_nodes) {
-      throw new Refusal(`frontmatter holds more than ${LIMITS.yaml_max_nodes} values (aliases expanded)`, offset);
+      throw refuse(`frontmatter holds more than ${LIMITS.yaml_max_nodes} values (aliases expanded)`, offset);
     }
     return v;
   }
 
   private depthCheck(depth: number, offset: number | undefined): void {
-    if (depth > LIMITS.yaml_max_depth) throw new Refusal(`frontmatter nests deeper than ${LIMITS.yaml_max_depth} levels of lists and mappings (aliases expanded)`, offset);
+    if (depth > LIMITS.yaml_max_depth) throw refuse(`frontmatter nests deeper than ${LIMITS.yaml_max_depth} levels of lists and mappings (aliases expanded)`, offset);
   }
 
   private alias(name: string, offset: number | undefined, depth: number): unknown {
     const target = this.anchors.get(name);
-    if (!target) throw new Refusal(`alias *${name} refers to no earlier anchor &${name}`, offset);
+    if (!target) throw refuse(`alias *${name} refers to no earlier anchor &${name}`, offset);
     if (++this.aliases > LIMITS.yaml_max_aliases) {
-      throw new Refusal(`frontmatter expands more than ${LIMITS.yaml_max_aliases} YAML aliases (counting aliases inside expanded ones)`, offset);
+      throw refuse(`frontmatter expands more than ${LIMITS.yaml_max_aliases} YAML aliases (counting aliases inside expanded ones)`, offset);
     }
+    if (this.expanding === 0) aliasAt = offset;
     this.expanding++;
     try {
       return this.value(target, depth);
     } finally {
-      this.expanding--;
+      if (--this.expanding === 0) aliasAt = undefined;
     }
   }
 
@@ -166,12 +197,12 @@ class Builder {
       const key = this.value(keyNode, depth);
       if (typeof key !== "string") {
         const shown = key === null ? "an empty (null) key" : typeof key === "object" ? "a list or mapping" : `${typeof key} ${String(key)}`;
-        throw new Refusal(`mapping keys must be strings; got ${shown} (quote it)`, keyOffset);
+        throw refuse(`mapping keys must be strings; got ${shown} (quote it)`, keyOffset);
       }
       if (codePoints(key) > LIMITS.yaml_max_key_length) {
-        throw new Refusal(`a mapping key is ${codePoints(key)} characters long; the limit is ${LIMITS.yaml_max_key_length}`, keyOffset);
+        throw refuse(`a mapping key is ${codePoints(key)} characters long; the limit is ${LIMITS.yaml_max_key_length}`, keyOffset);
       }
-      if (Object.prototype.hasOwnProperty.call(out, key)) throw new Refusal(`duplicate key '${key.length > 64 ? `${key.slice(0, 64)}…` : key}'`, keyOffset);
+      if (Object.prototype.hasOwnProperty.call(out, key)) throw refuse(`duplicate key '${key.length > 64 ? `${key.slice(0, 64)}…` : key}'`, keyOffset);
       const v = this.value(pair.value, depth);
       // defineProperty: a "__proto__" key is data, never the prototype setter (S10).
       Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
@@ -192,23 +223,23 @@ class Builder {
     if (typeof v === "string") {
       this.stringBytes += Buffer.byteLength(v, "utf8");
       if (this.stringBytes > LIMITS.skill_md_max_bytes) {
-        throw new Refusal(`frontmatter strings exceed ${LIMITS.skill_md_max_bytes} bytes once aliases are expanded`, offset);
+        throw refuse(`frontmatter strings exceed ${LIMITS.skill_md_max_bytes} bytes once aliases are expanded`, offset);
       }
       if (type === "QUOTE_DOUBLE" && /[\ud800-\udfff]/.test(v) && offset !== undefined && SURROGATE_ESCAPE.test(this.quotedSource(offset))) {
-        throw new Refusal("a \\u escape in the surrogate range (D800–DFFF) is not a character; write the character itself or use \\U with 8 digits", offset);
+        throw refuse("a \\u escape in the surrogate range (D800–DFFF) is not a character; write the character itself or use \\U with 8 digits", offset);
       }
       return v;
     }
     if (typeof v === "number") {
       const src = typeof source === "string" ? source : String(v);
-      if (!Number.isFinite(v)) throw new Refusal(`${src} is not a JSON number (quote it to keep it as text)`, offset);
+      if (!Number.isFinite(v)) throw refuse(`${src} is not a JSON number (quote it to keep it as text)`, offset);
       if (INT_RE.test(src) && !Number.isSafeInteger(v)) {
-        throw new Refusal(`the integer ${src.length > 40 ? `${src.slice(0, 40)}…` : src} is outside ±9007199254740991 and would change (quote it to keep it as text)`, offset);
+        throw refuse(`the integer ${src.length > 40 ? `${src.slice(0, 40)}…` : src} is outside ±9007199254740991 and would change (quote it to keep it as text)`, offset);
       }
       return Object.is(v, -0) ? 0 : v;
     }
     if (typeof v === "boolean" || v === null) return v;
-    throw new Refusal(`unsupported scalar value ${String(v)}`, offset);
+    throw refuse(`unsupported scalar value ${String(v)}`, offset);
   }
 
   /** The double-quoted scalar's source text, from its opening quote to the closing one. */

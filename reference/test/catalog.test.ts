@@ -31,7 +31,7 @@ describe("the catalog the model sees", () => {
     const root = tree({ "a/SKILL.md": skillMd("a", "x".repeat(400)), "b/SKILL.md": skillMd("b", "short") });
     const size = catalogSize(await open({ skill_roots: [root] }).session.catalog());
     expect(size.per_skill.map((s) => s.name)).toEqual(["a", "b"]);
-    expect(size.per_skill[0]?.over_budget).toBe(true);
+    expect(size.per_skill[0]?.tokens).toBe(Math.ceil(Buffer.byteLength('<skill name="a">' + "x".repeat(292) + "…</skill>\n") / 4));
     expect(size.per_skill[1]?.over_budget).toBe(false);
     expect(size.per_skill[1]?.bytes).toBe('<skill name="b">short</skill>\n'.length);
     expect(size.tokens).toBe(Math.ceil(size.bytes / 4));
@@ -43,5 +43,36 @@ describe("control characters in the catalog", () => {
     const root = tree({ "a/SKILL.md": skillMd("a", '"nul\\0 esc\\e rlo\\u202E alm\\u061C tab\\tend"') });
     const cat = await open({ skill_roots: [root] }).session.catalog();
     expect(cat.tool_description).toContain('<skill name="a">nul\\u0000 esc\\u001b rlo\\u202e alm\\u061c tab end</skill>');
+  });
+});
+
+describe("R22: every catalog line within 100 tokens, the full description on activation", () => {
+  const longest = (c: string) => `${"é&".repeat(200)}${c}`.slice(0, 1024);
+  it("cuts long descriptions at whole escape units, never over budget, whatever the characters", async () => {
+    const descs = ["x".repeat(1024), "日本語".repeat(341), "😀".repeat(1024), longest("<"), '"' + "\\u0001".repeat(170) + '"', "a".repeat(291) + "&&&&"];
+    const files: Record<string, string> = {};
+    const name = (i: number) => `${"n".repeat(60)}-${i.toString().padStart(3, "0")}`; // 64 characters: the longest name
+    descs.forEach((d, i) => (files[`${name(i)}/SKILL.md`] = skillMd(name(i), d, "disable-model-invocation: true\n")));
+    const { session } = open({ skill_roots: [tree(files)] });
+    const cat = await session.catalog();
+    const size = catalogSize(cat);
+    for (const s of size.per_skill) expect(s.tokens, s.name).toBeLessThanOrEqual(100);
+    expect(size.per_skill.some((s) => s.tokens === 100)).toBe(true); // the bound is reached, not merely respected
+    const lines = cat.tool_description.split("\n").filter((l) => l.startsWith("<skill "));
+    expect(lines).toHaveLength(descs.length);
+    for (const l of lines) {
+      expect(l).toMatch(/…<\/skill>$/);
+      expect(l).not.toMatch(/&[a-z#0-9]{0,4}…|\\u[0-9a-f]{0,3}…/); // never inside an entity or escape
+    }
+    expect(lines[4]).toMatch(/(\\u0001)+…/);
+    // The entry and the activation keep the full text.
+    expect(cat.entries[0]?.description).toBe("x".repeat(1024));
+    const r = await session.call({ name: name(0) }, { invocation: "user" });
+    expect(r.kind === "ok" && r.frontmatter.description).toBe("x".repeat(1024));
+  });
+  it("leaves a description that fits untouched", async () => {
+    const d = "y".repeat(292);
+    const cat = await open({ skill_roots: [tree({ "a/SKILL.md": skillMd("a", d) })] }).session.catalog();
+    expect(cat.tool_description).toContain(`<skill name="a">${d}</skill>`);
   });
 });

@@ -1,0 +1,157 @@
+// The frontmatter YAML contract, rule by rule (R12–R18): what is read as what, what is refused and on
+// which line, and that hostile shapes are refused by a bound instead of a stack overflow or a stall.
+import { describe, expect, it } from "vitest";
+import { LIMITS } from "../../schemas/index.ts";
+import { parseSkillMd } from "../frontmatter.ts";
+import { parseYamlContract } from "../yaml-contract.ts";
+import { runFuzz } from "./yaml-fuzz.ts";
+
+const ok = (text: string): unknown => {
+  const r = parseYamlContract(text);
+  if (!r.ok) throw new Error(`refused: ${r.reason}`);
+  return r.data;
+};
+const refused = (text: string): { reason: string; line?: number } => {
+  const r = parseYamlContract(text);
+  if (r.ok) throw new Error(`accepted: ${JSON.stringify(r.data)}`);
+  return r;
+};
+
+describe("R12: YAML 1.2, core schema", () => {
+  it("reads the core schema's scalars and no YAML 1.1 forms", () => {
+    expect(ok("a: yes\nb: on\nc: True\nd: ~\ne: 0x1F\nf: 0o17\ng: 1e3\nh: 010\ni: 1_000\nj: 2024-01-01\nk: <<\n")).toEqual({
+      a: "yes", b: "on", c: true, d: null, e: 31, f: 15, g: 1000, h: 10, i: "1_000", j: "2024-01-01", k: "<<",
+    });
+  });
+  it("refuses directives, even %YAML 1.2, and a second document", () => {
+    expect(refused("%YAML 1.1\n---\na: yes\n").line).toBe(1);
+    expect(refused("a: b\n--- c\n").line).toBe(2);
+    expect(refused("a: b\n...\nc: d\n").reason).toMatch(/more than one YAML document/);
+  });
+});
+
+describe("R13: characters", () => {
+  it.each([
+    ["a: b\u000bc\n", "U+000B"],
+    ["a: b\rc: d\n", "carriage return"],
+    ["a: x\n# \u0085\n", "U+0085"],
+    ["a: \ufeffx\n", "U+FEFF"],
+    ["a: \u007f\n", "U+007F"],
+    ["a: \ufffe\n", "U+FFFE"],
+  ])("refuses %j naming the line", (text, what) => {
+    const r = refused(text);
+    expect(r.reason).toContain(what);
+    expect(r.line).toBe(text.startsWith("a: x\n") ? 2 : 1);
+  });
+  it("keeps Unicode spaces as content: only space and tab are YAML whitespace", () => {
+    expect(ok("a: \u00a0x\u3000\nb: [\u2003c\u2003]\n")).toEqual({ a: "\u00a0x\u3000", b: ["\u2003c\u2003"] });
+  });
+  it("refuses \\u escapes of surrogates, paired or not, and accepts the character or \\U", () => {
+    expect(refused('a: "\\uD83D\\uDE00"\n').reason).toMatch(/surrogate/);
+    expect(refused('a: "x\\ud800"\n').line).toBe(1);
+    expect(ok('a: "\\U0001F600 😀 \\\\uD800"\n')).toEqual({ a: "😀 😀 \\uD800" });
+  });
+});
+
+describe("R14: JSON data only", () => {
+  it.each(["a: !!set {x, y}\n", "a: !!omap [{x: 1}]\n", "a: !!binary aGk=\n", "a: !!timestamp 2024-01-01\n", "a: !!str 1\n", "a: ! x\n", "a: !custom x\n", "!!str k: v\n"])(
+    "refuses the tag in %j on its line",
+    (text) => {
+      const r = refused(`n: 1\n${text}`);
+      expect(r.reason).toMatch(/tag/);
+      expect(r.line).toBe(2);
+    },
+  );
+  it("refuses non-string keys, naming the line", () => {
+    for (const k of ["1", "1.0", "true", "null", "~", "[a]", "{a: b}"]) {
+      const text = k.startsWith("[") || k.startsWith("{") ? `x: 1\n? ${k}\n: v\n` : `x: 1\n${k}: v\n`;
+      expect(refused(text).line, k).toBe(2);
+    }
+    expect(refused("x: 1\n: v\n").reason).toMatch(/null/);
+    expect(ok('"1": v\n\'true\': w\n')).toEqual({ 1: "v", true: "w" });
+  });
+  it("refuses integers a double cannot hold and non-finite numbers; -0 is 0", () => {
+    expect(refused("a: 12345678901234567890\n").reason).toMatch(/integer/);
+    expect(refused("a: 0x20000000000000\n").reason).toMatch(/integer/);
+    expect(ok("a: 9007199254740991\nb: -9007199254740991\nc: 1e300\nd: -0\ne: 12345678901234567890.0\n")).toEqual({ a: 9007199254740991, b: -9007199254740991, c: 1e300, d: 0, e: 12345678901234567000 });
+    for (const v of [".inf", "-.Inf", ".NaN", "1e400"]) expect(refused(`a: ${v}\n`).reason, v).toMatch(/not a JSON number/);
+  });
+  it("refuses duplicate keys (also spelled differently) on the second one's line; __proto__ is data", () => {
+    expect(refused('a: 1\nb: 2\n"a": 3\n')).toMatchObject({ line: 3 });
+    expect(refused("m:\n  x: 1\n  x: 2\n")).toMatchObject({ line: 3 });
+    const d = ok("__proto__: {polluted: true}\n") as Record<string, unknown>;
+    expect(Object.keys(d)).toEqual(["__proto__"]);
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+  });
+  it(`refuses keys over ${LIMITS.yaml_max_key_length} code points`, () => {
+    expect(Object.keys(ok(`"${"é".repeat(LIMITS.yaml_max_key_length)}": 1\n`) as object)[0]).toHaveLength(LIMITS.yaml_max_key_length);
+    expect(refused(`a: 1\n"${"k".repeat(LIMITS.yaml_max_key_length + 1)}": 1\n`)).toMatchObject({ line: 2 });
+    expect(refused(`? ${"k".repeat(1100)}\n: 1\n`).reason).toMatch(/limit is 128/);
+  });
+});
+
+describe("R15: depth", () => {
+  const nest = (n: number) => `a: ${"[".repeat(n)}${"]".repeat(n)}\n`;
+  it(`accepts ${LIMITS.yaml_max_depth} levels and refuses one more, before the engine recurses`, () => {
+    expect(ok(nest(LIMITS.yaml_max_depth - 1))).toBeTruthy(); // the top-level mapping is level 1
+    expect(refused(nest(LIMITS.yaml_max_depth)).reason).toMatch(/deeper than 64/);
+    for (const text of [nest(200_000), `a: ${"{a: ".repeat(100_000)}1${"}".repeat(100_000)}\n`, `a:\n  ${"- ".repeat(100_000)}x\n`]) {
+      expect(refused(text)).toMatchObject({ line: 1 + (text.startsWith("a:\n") ? 1 : 0) });
+    }
+  });
+  it("counts depth with aliases expanded", () => {
+    const deep = `a: &x ${"[".repeat(40)}${"]".repeat(40)}\nb: ${"[".repeat(26)}*x${"]".repeat(26)}\n`;
+    expect(refused(deep)).toMatchObject({ line: 2 });
+  });
+});
+
+describe("R16: aliases and size", () => {
+  it(`expands up to ${LIMITS.yaml_max_aliases} aliases, each met counted, and refuses more`, () => {
+    const uses = (n: number) => `a: &x v\nb: [${Array.from({ length: n }, () => "*x").join(", ")}]\n`;
+    expect((ok(uses(LIMITS.yaml_max_aliases)) as { b: string[] }).b).toHaveLength(LIMITS.yaml_max_aliases);
+    expect(refused(uses(LIMITS.yaml_max_aliases + 1))).toMatchObject({ line: 2 });
+    // 10 aliases of a list holding 10 aliases: 10 + 10 * 10 = 110 expansions.
+    expect(refused(`a: &x v\nb: &y [${Array(10).fill("*x").join(",")}]\nc: [${Array(10).fill("*y").join(",")}]\n`).reason).toMatch(/aliases/);
+    const bomb = ["a: &a [x,x,x,x,x,x,x,x,x]"];
+    for (let i = 1; i < 9; i++) bomb.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(",")}]`);
+    expect(refused(`${bomb.join("\n")}\n`).reason).toMatch(/aliases/);
+  });
+  it("refuses an alias to no earlier anchor, or to its own anchor", () => {
+    expect(refused("a: *nope\n").reason).toMatch(/no earlier anchor/);
+    expect(refused("a: &x [*x]\n").reason).toMatch(/no earlier anchor/);
+  });
+  it("refuses amplification: expanded strings past the SKILL.md size, values past the node bound", () => {
+    const big = "x".repeat(20_000);
+    expect(refused(`a: &x ${big}\nb: [${Array(60).fill("*x").join(",")}]\n`).reason).toMatch(/bytes once aliases are expanded/);
+    expect(refused(`a: &x [${Array(5000).fill("1").join(",")}]\nb: [${Array(60).fill("*x").join(",")}]\n`).reason).toMatch(/more than 250000 values/);
+  });
+});
+
+describe("the fast path agrees with the authority (R18)", () => {
+  it("over 5,000 fuzzed inputs (npm run fuzz runs 100,000)", () => {
+    const r = runFuzz(5000, 12);
+    expect(r.examples).toEqual([]);
+    expect(r.fastAnswered).toBeGreaterThan(500); // not vacuous
+    expect(r.accepted).toBeGreaterThan(1000);
+  });
+});
+
+describe("R19–R20: real skills written for Claude Code load, with warnings", () => {
+  it("a list-valued argument-hint, a number version, a blank license", () => {
+    const r = parseSkillMd("---\nname: apk\ndescription: Audit APKs.\nargument-hint: [apk-file-or-directory]\nversion: 1.0\nlicense:\n---\nBody\n", "apk");
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.frontmatter).toEqual({ name: "apk", description: "Audit APKs.", "argument-hint": ["apk-file-or-directory"], version: 1 });
+    expect(r.warnings).toHaveLength(3);
+    expect(r.warnings.join("\n")).toMatch(/argument-hint.*line 4/);
+  });
+  it("a blank disable-model-invocation fails closed; blank name or description are missing", () => {
+    expect(parseSkillMd("---\nname: a\ndescription: d\ndisable-model-invocation:\n---\n", "a")).toMatchObject({ ok: false, code: "INVALID_FRONTMATTER", line: 4 });
+    expect(parseSkillMd("---\nname: a\ndescription:\n---\n", "a")).toMatchObject({ ok: false, code: "INVALID_FRONTMATTER" });
+  });
+  it("every blank optional field but disable-model-invocation is dropped", () => {
+    const r = parseSkillMd("---\nname: a\ndescription: d\ncompatibility:\nmetadata:\nallowed-tools:\nuser-invocable:\narguments:\nextra:\n---\n", "a");
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.frontmatter).toEqual({ name: "a", description: "d", extra: null });
+    expect(r.warnings).toHaveLength(5);
+  });
+});
