@@ -54,9 +54,9 @@ export interface SkillFrontmatter {
    */
   description: string;
   /**
-   * Standardized (§4.2).
+   * Standardized (§4.2). R19: informational, so any non-null JSON value is kept as written; a non-string loads with a catalog warning.
    */
-  license?: string;
+  license?: string | number | boolean | unknown[] | {};
   /**
    * Standardized (§4.2): environment requirements.
    */
@@ -70,13 +70,13 @@ export interface SkillFrontmatter {
    */
   "allowed-tools"?: string[];
   /**
-   * Behaviour hint (§4.3): the skill's own version.
+   * Behaviour hint (§4.3): the skill's own version. R19: version: 1.0 (a number) is kept as written, with a catalog warning.
    */
-  version?: string;
+  version?: string | number | boolean | unknown[] | {};
   /**
-   * Behaviour hint (§4.3): what arguments to pass.
+   * Behaviour hint (§4.3): what arguments to pass. R19: argument-hint: [file] (YAML reads a list) is kept as written, with a catalog warning.
    */
-  "argument-hint"?: string;
+  "argument-hint"?: string | number | boolean | unknown[] | {};
   /**
    * Behaviour hint (§4.3): true → a model-initiated activation returns DISABLED.
    */
@@ -353,6 +353,14 @@ export interface CatalogExpect {
    * catalog() must answer within this many milliseconds (wall clock, as the kit sees it).
    */
   max_ms?: number;
+  /**
+   * Substrings (e.g. a directory name) each of which some catalog warning must contain: for what loads with a warning (R19, R20).
+   */
+  warnings_include?: string[];
+  /**
+   * §1, R22: every line of the tool description that names a catalog entry (holds its name in double quotes) costs at most this many tokens, estimated as ceil((UTF-8 bytes of the line + 1 for its newline) / 4).
+   */
+  line_max_tokens?: number;
 }
 
 export interface CaseCall {
@@ -837,11 +845,11 @@ export interface Limits {
    */
   default_sensitive_patterns: string[];
   /**
-   * §1, R24: a catalog line (name, markers, shown description, newline) costs at most this many tokens by the bytes_per_token_estimate rule.
+   * §1, R22: a catalog line (name, markers, shown description, newline) costs at most this many tokens by the bytes_per_token_estimate rule.
    */
   catalog_tokens_per_skill_budget: number;
   /**
-   * R24: tokens are estimated as ceil(UTF-8 bytes / this), for catalog lines and sizes alike.
+   * R22: tokens are estimated as ceil(UTF-8 bytes / this), for catalog lines and sizes alike.
    */
   bytes_per_token_estimate: number;
   /**
@@ -861,7 +869,7 @@ export interface Limits {
    */
   driver_request_timeout_ms: number;
   /**
-   * R24: the description shown in a catalog line is cut to at most this many UTF-8 bytes (at a code point boundary, then '…'), so a line stays within catalog_tokens_per_skill_budget; the full description is in the entry and on activation.
+   * R22: the description shown in a catalog line is cut to at most this many UTF-8 bytes (at a code point boundary, then '…'), so a line stays within catalog_tokens_per_skill_budget; the full description is in the entry and on activation.
    */
   catalog_entry_description_max_bytes: number;
 }

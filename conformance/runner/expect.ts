@@ -132,6 +132,18 @@ export function checkResult(rawExpect: ResultExpect, result: unknown, hookReques
   return misses;
 }
 
+/** §1, R22: the tool description's lines naming an entry, each within the token budget (ceil(bytes / 4), newline counted). */
+function overBudget(catalog: unknown, names: unknown[], max: number): Miss[] {
+  const text = isObj(catalog) && typeof catalog.tool_description === "string" ? catalog.tool_description : "";
+  const quoted = names.filter((n): n is string => typeof n === "string").map((n) => `"${n}"`);
+  return text
+    .split("\n")
+    .filter((l) => quoted.some((q) => l.includes(q)))
+    .map((l) => ({ line: l, tokens: Math.ceil((Buffer.byteLength(l, "utf8") + 1) / 4) }))
+    .filter((x) => x.tokens > max)
+    .map((x) => ({ at: "catalog.tool_description", expected: { line_max_tokens: max }, actual: { tokens: x.tokens, line: x.line.length > 200 ? `${x.line.slice(0, 200)}…` : x.line }, what: "a catalog line over the token budget" }));
+}
+
 export function checkCatalog(rawExpect: CatalogExpect, catalog: unknown): Miss[] {
   const exp = template(rawExpect, TMP_MARK);
   const entries = isObj(catalog) && Array.isArray(catalog.entries) ? (catalog.entries as unknown[]) : [];
@@ -147,6 +159,10 @@ export function checkCatalog(rawExpect: CatalogExpect, catalog: unknown): Miss[]
     const hits = warnings.filter((x) => x.includes(w));
     if (hits.length) misses.push({ at: "catalog.warnings", expected: { none_containing: w }, actual: hits, what: "a warning about something that must be skipped silently" });
   }
+  for (const w of exp.warnings_include ?? []) {
+    if (!warnings.some((x) => x.includes(w))) misses.push({ at: "catalog.warnings", expected: { some_containing: w }, actual: warnings, what: "no warning about it" });
+  }
+  if (exp.line_max_tokens !== undefined) misses.push(...overBudget(catalog, names, exp.line_max_tokens));
   misses.push(...jsonExcludes("catalog", catalog, exp.json_not_contains));
   for (const [name, want] of Object.entries(exp.entries ?? {})) {
     const entry = entries.find((e) => isObj(e) && e.name === name);
