@@ -1,0 +1,157 @@
+// Owns the frontmatter suite's mutants: for every case of conformance/cases-frontmatter/ (F01…) a wrong
+// implementation under which that case must fail. Each is the reference behind a wrapper (wrap.ts) that
+// makes one real-world YAML mistake: trusting a library's defaults (tags resolved to Sets and Dates, lossy
+// numbers, no key or depth bound, its own alias counting), JavaScript's trim(), dropping skills a lenient
+// harness loads, a catalog carrying whole descriptions, JSON quoting that leaves DEL raw.
+// conformance/MUTANTS.md ("Frontmatter suite") documents them; conformance/test/frontmatter-suite.test.ts runs them.
+import YAML from "yaml";
+import type { CatalogEntry, OkResult, SkillResult } from "../../schemas/index.ts";
+import type { Mutant } from "./index.ts";
+import { errorResult, isObj, nameOf, readAuthored, wrapReference, type AuthoredSkill, type MutantContext, type Mutation, type Obj } from "./wrap.ts";
+
+const bytes = (s: string) => Buffer.byteLength(s, "utf8");
+
+/** The frontmatter YAML of an authored SKILL.md (between the first two --- lines). */
+function yamlOf(a: AuthoredSkill): string {
+  const lines = a.raw.replace(/^\uFEFF/, "").split(/\r?\n/);
+  const close = lines.findIndex((l, i) => i > 0 && l.trimEnd() === "---");
+  return lines.slice(1, close).join("\n");
+}
+
+function okFrom(a: AuthoredSkill, name: string, frontmatter: Obj): OkResult {
+  const body = a.body;
+  return {
+    kind: "ok", name, dir: a.dir, body, frontmatter: frontmatter as OkResult["frontmatter"], resources: [], bytes: bytes(body),
+    output: `<skill name="${name}" dir="${a.dir}">\n<instructions>\n${body}</instructions>\n</skill>`,
+  };
+}
+
+/** Where the reference refused a skill's frontmatter, a careless implementation parses it with the yaml package's options and answers ok. */
+function reparsedBy(options: YAML.ParseOptions & YAML.DocumentOptions & YAML.SchemaOptions & YAML.ToJSOptions): Mutation {
+  return {
+    result: (r, p, _o, ctx) => {
+      const name = nameOf(p);
+      if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && name)) return r;
+      const a = readAuthored(ctx.config, name);
+      if (!a) return r;
+      try {
+        const fm: unknown = YAML.parse(yamlOf(a), options);
+        return isObj(fm) && fm["name"] === name ? okFrom(a, name, fm) : r;
+      } catch {
+        return r;
+      }
+    },
+  };
+}
+
+/** JavaScript's trim() on every string value: strips U+00A0, U+3000, U+2000–U+200A, U+205F, VT… which YAML keeps. */
+function jsTrimmed(v: unknown): unknown {
+  if (typeof v === "string") return v.trim();
+  if (Array.isArray(v)) return v.map(jsTrimmed);
+  if (isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k.trim(), jsTrimmed(x)]));
+  return v;
+}
+
+const INFORMATIONAL = ["license", "version", "argument-hint"];
+const OPTIONAL = ["license", "compatibility", "metadata", "allowed-tools", "version", "argument-hint", "user-invocable", "arguments"];
+
+/** A skill refused for what its authored frontmatter holds, in the catalog and on activation. */
+function refusedWhen(bad: (fm: Obj) => boolean): Mutation {
+  const authoredBad = (ctx: MutantContext, name: string): boolean => {
+    const a = readAuthored(ctx.config, name);
+    return a?.frontmatter.ok === true && isObj(a.frontmatter.value) && bad(a.frontmatter.value);
+  };
+  return {
+    catalog: (c, ctx) => ({ ...c, entries: c.entries.filter((e: CatalogEntry) => !authoredBad(ctx, e.name)) }),
+    result: (r, p, _o, ctx) => {
+      const name = nameOf(p);
+      return r.kind === "ok" && name && authoredBad(ctx, name) ? errorResult("INVALID_FRONTMATTER", name, `skill "${name}" has invalid frontmatter`) : r;
+    },
+  };
+}
+
+const escapeXml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/\s*\n\s*/g, " ");
+
+const mutations: Array<{ kills: string; id: string; description: string; mutation: Mutation }> = [
+  {
+    kills: "F01", id: "tags-resolved",
+    description: "Frontmatter is read with the yaml package's defaults, which resolve !!set, !!omap, !!binary, !!timestamp into a Set, pairs, a Buffer and a Date: tagged values load, converted.",
+    mutation: reparsedBy({}),
+  },
+  {
+    kills: "F02", id: "lossy-scalars",
+    description: "Numbers and keys as the yaml package gives them: 12345678901234567890 becomes 12345678901234567000, .inf Infinity, the key 1.0 the string \"1\", and a %YAML 1.1 directive is obeyed.",
+    mutation: reparsedBy({ uniqueKeys: false }),
+  },
+  {
+    kills: "F03", id: "keys-unbounded",
+    description: "No key length bound and no duplicate check (the last value wins): a 1,100-character key is accepted and renders as YAML no parser reads back.",
+    mutation: reparsedBy({ uniqueKeys: false }),
+  },
+  {
+    kills: "F04", id: "no-depth-bound",
+    description: "No nesting bound: 65 levels load (and a deep enough file overflows the stack).",
+    mutation: reparsedBy({}),
+  },
+  {
+    kills: "F05", id: "library-alias-counting",
+    description: "Aliases counted as the yaml package's maxAliasCount counts them, not as R16 does: 100 uses of an anchor are already refused.",
+    mutation: {
+      result: (r, p, _o, ctx) => {
+        const name = nameOf(p);
+        if (r.kind !== "ok" || !name) return r;
+        const a = readAuthored(ctx.config, name);
+        if (!a) return r;
+        try {
+          YAML.parse(yamlOf(a), { maxAliasCount: 100 });
+          return r;
+        } catch {
+          return errorResult("INVALID_FRONTMATTER", name, `skill "${name}": excessive alias count`);
+        }
+      },
+    },
+  },
+  {
+    kills: "F06", id: "js-trim",
+    description: "Values are trimmed with JavaScript's trim(), which also strips U+00A0, U+3000, U+2003, U+205F: a value changes silently.",
+    mutation: { result: (r) => (r.kind === "ok" ? { ...r, frontmatter: jsTrimmed(r.frontmatter) as OkResult["frontmatter"] } : r) },
+  },
+  {
+    kills: "F07", id: "strict-informational-fields",
+    description: "license, version and argument-hint must be strings: argument-hint: [apk-file-or-directory], as Claude Code's docs write it, drops the skill.",
+    mutation: refusedWhen((fm) => INFORMATIONAL.some((k) => fm[k] !== undefined && fm[k] !== null && typeof fm[k] !== "string")),
+  },
+  {
+    kills: "F08", id: "blank-fields-refused",
+    description: "A blank optional field (license:, read as null) is a type error that drops the skill.",
+    mutation: refusedWhen((fm) => OPTIONAL.some((k) => k in fm && fm[k] === null)),
+  },
+  {
+    kills: "F09", id: "full-catalog-descriptions",
+    description: "Each catalog line carries the whole description (up to 1,024 characters, more once escaped): over the §1 budget of 100 tokens.",
+    mutation: {
+      catalog: (c) => {
+        let text = c.tool_description;
+        for (const e of c.entries) {
+          const re = new RegExp(`(<skill name="${e.name}"[^>]*>)[^\\n]*(</skill>)`);
+          text = text.replace(re, (_m, open: string, close: string) => `${open}${escapeXml(e.description)}${close}`);
+        }
+        return { ...c, tool_description: text };
+      },
+    },
+  },
+  {
+    kills: "F10", id: "raw-json-quoting",
+    description: "Rendered strings are quoted with plain JSON, which leaves DEL and C1 characters raw: the <frontmatter> block no longer reads back under R13.",
+    mutation: {
+      result: (r: SkillResult) => (r.kind === "ok" ? { ...r, output: r.output.replace(/\\u(007f|008[0-9a-f]|009[0-9a-f])/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))) } : r),
+    },
+  },
+];
+
+export const FRONTMATTER_MUTANTS: readonly Mutant[] = mutations.map(({ kills, id, description, mutation }) => ({
+  id,
+  kills,
+  description,
+  make: () => wrapReference(id, mutation),
+}));

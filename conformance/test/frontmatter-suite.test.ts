@@ -1,0 +1,63 @@
+// The frontmatter suite (conformance/cases-frontmatter/, F01…): it loads as loadCases("frontmatter") on its
+// own fixtures, the reference passes all of it in-process, every frontmatter mutant fails its case (failed,
+// never errored), and the two catalog expectations it added (warnings_include, line_max_tokens) judge right.
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadModule } from "../driver/in-process.ts";
+import { MUTANTS, SECURITY_MUTANTS } from "../mutants/index.ts";
+import { FRONTMATTER_MUTANTS } from "../mutants/frontmatter.ts";
+import { checkCatalog } from "../runner/expect.ts";
+import { loadCases, runSuite } from "../runner/index.ts";
+import { REPO_ROOT } from "../runner/workspace.ts";
+
+const REFERENCE = join(REPO_ROOT, "reference", "index.ts");
+const ids = Array.from({ length: 10 }, (_, i) => `F${String(i + 1).padStart(2, "0")}`);
+
+describe("frontmatter suite", () => {
+  const cases = loadCases("frontmatter");
+
+  it("loads F01…F10, each citing a spec section and a decision, with notes", () => {
+    expect(cases.map((c) => c.id)).toEqual(ids);
+    for (const c of cases) {
+      expect(c.spec.some((s) => s.startsWith("§")), c.id).toBe(true);
+      expect(c.spec.some((s) => /^R\d+$/.test(s)), c.id).toBe(true);
+      expect(c.notes, c.id).toBeTruthy();
+    }
+  });
+
+  it("the reference passes all of it in-process", async () => {
+    const report = await runSuite(() => loadModule(REFERENCE), cases, { driverLabel: "in-process", suite: "frontmatter" });
+    expect(report.cases.filter((c) => c.status !== "passed").map((c) => ({ id: c.id, m: c.mismatches?.map((x) => x.what) }))).toEqual([]);
+  });
+
+  it("every case has a mutant; mutant ids are unique across all tables", () => {
+    expect([...new Set(FRONTMATTER_MUTANTS.map((m) => m.kills))].sort()).toEqual(ids);
+    const all = [...MUTANTS, ...SECURITY_MUTANTS, ...FRONTMATTER_MUTANTS].map((m) => m.id);
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it.each(FRONTMATTER_MUTANTS.map((m) => [m.kills, m.id, m] as const))("%s fails under %s", async (kills, _id, m) => {
+    const report = await runSuite(() => m.make(), cases.filter((c) => c.id === kills), { driverLabel: `mutant:${m.id}`, suite: "frontmatter" });
+    const r = report.cases[0]!;
+    expect({ status: r.status, reason: r.reason }).toEqual({ status: "failed", reason: undefined });
+    expect(r.mismatches?.length).toBeGreaterThan(0);
+  });
+});
+
+describe("catalog expectations of the suite", () => {
+  const catalog = (lines: string[], warnings: string[] = []) => ({
+    tool_description: `Guidance that is long enough to be over any budget on its own line, mentioning no skill by its quoted name at all, ${"x".repeat(500)}\n\n<available_skills>\n${lines.join("\n")}\n</available_skills>`,
+    entries: lines.map((_, i) => ({ name: `s${i}` })),
+    warnings,
+  });
+  it("line_max_tokens judges each line naming an entry by ceil((bytes + 1) / 4), and nothing else", () => {
+    const fits = `<skill name="s0">${"a".repeat(399 - 25)}</skill>`; // 399 bytes + newline = 100 tokens
+    expect(checkCatalog({ line_max_tokens: 100 }, catalog([fits]))).toEqual([]);
+    const over = `<skill name="s0">${"é".repeat(200)}</skill>`;
+    expect(checkCatalog({ line_max_tokens: 100 }, catalog([over])).map((m) => m.what)).toEqual(["a catalog line over the token budget"]);
+  });
+  it("warnings_include wants some warning containing each substring", () => {
+    expect(checkCatalog({ warnings_include: ["apk"] }, catalog([], ["skill /x/apk: field 'argument-hint' should be a string"]))).toEqual([]);
+    expect(checkCatalog({ warnings_include: ["apk"] }, catalog([], ["other"])).map((m) => m.what)).toEqual(["no warning about it"]);
+  });
+});
