@@ -1,8 +1,8 @@
 // Skill discovery and loading from the filesystem (§5.1, §5.2, §10, R6). Scans each configured root one
 // level deep, never above it; keeps broken and fenced-off skills aside by directory name so activating
 // them returns their error; resolves shadowing by root order. Never throws: problems become warnings.
-import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
-import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
+import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
 import { isUtf8 } from "node:buffer";
 import type { Dirent } from "node:fs";
 import { basename, join } from "node:path";
@@ -12,7 +12,6 @@ import type { CatalogEntry, ErrorCode, SkillFrontmatter } from "../schemas/index
 import { isInside, realOrNull } from "./fence.ts";
 import { parseSkillMd } from "./frontmatter.ts";
 import { listResources, type ResourceListing } from "./resources.ts";
-import { mapLimit } from "./pool.ts";
 
 /** §10 SkillEntry. */
 export interface SkillEntry {
@@ -59,7 +58,6 @@ export interface Discovery {
 
 type Found = { ok: true; entry: SkillEntry } | { ok: false; broken: BrokenSkill };
 
-const CONCURRENCY = LIMITS.discovery_concurrency;
 
 
 type TextRead = { ok: true; text: string } | { ok: false; failure: SkillFailure; errno?: string };
@@ -84,35 +82,11 @@ const ioFailure = (path: string, err: unknown): TextRead => ({
   failure: { code: "IO_ERROR", kind: "io", path, reason: `cannot read SKILL.md (${(err as NodeJS.ErrnoException).code ?? "unknown"})` },
 });
 
-/** Read SKILL.md with the size cap applied before and during the read (D11): a file that grows is still capped. */
-async function readSkillFile(path: string, flags = 0): Promise<TextRead> {
-  let handle;
-  try {
-    handle = await open(path, fsConstants.O_RDONLY | flags);
-    const info = await handle.stat();
-    if (!info.isFile()) return notFile(path);
-    if (info.size > LIMITS.skill_md_max_bytes) return tooBig(path, info.size);
-    const buf = Buffer.allocUnsafe(info.size + 1);
-    let got = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buf, got, buf.length - got, got);
-      got += bytesRead;
-      if (got === buf.length) return tooBig(path, got); // it grew past its stat size and the cap
-      if (bytesRead === 0 || got >= info.size) break;
-    }
-    return decode(buf.subarray(0, got), path);
-  } catch (err) {
-    return ioFailure(path, err);
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
-}
-
-/** The same read, synchronous: the activation path is a handful of small syscalls, and each async round trip costs more than the work. */
-function readSkillFileSync(path: string): TextRead {
+/** Read SKILL.md with the size cap applied before and during the read (D11): a file that grows is still capped. Synchronous: discovery and activation are a handful of small syscalls per skill, and each async round trip costs more than the work (R23). */
+function readSkillFileSync(path: string, flags = 0): TextRead {
   let fd: number | undefined;
   try {
-    fd = openSync(path, "r");
+    fd = openSync(path, fsConstants.O_RDONLY | flags);
     const info = fstatSync(fd);
     if (!info.isFile()) return notFile(path);
     if (info.size > LIMITS.skill_md_max_bytes) return tooBig(path, info.size);
@@ -174,41 +148,43 @@ export function readSkillSync(dir: string, rootIndex: number, realRoots: readonl
   return parseRead(readSkillFileSync(realMd), dir, rootIndex, realDir, mdPath);
 }
 
-/**
- * Discovery of one root entry. A plain subdirectory of a real root is its own real path, so only
- * symlinks cost a realpath. Returns null for anything that is not a skill (no SKILL.md): omitted silently
- * (§5.2 step 2, case 29).
- */
-async function exists(path: string): Promise<boolean> {
+/** lstat succeeds: the path exists (a dangling link included). */
+function exists(path: string): boolean {
   try {
-    await lstat(path);
+    lstatSync(path);
     return true;
   } catch {
     return false;
   }
 }
 
-async function scanEntry(
+/**
+ * Discovery of one root entry, synchronously (R23: a handful of small syscalls per skill, each cheaper
+ * than an async round trip; the bench's I/O floor is the same calls without parsing). A plain
+ * subdirectory of a real root is its own real path, so only symlinks cost a realpath. Returns null for
+ * anything that is not a skill (no SKILL.md): omitted silently (§5.2 step 2, case 29).
+ */
+function scanEntry(
   root: string,
   realRoot: string,
   entry: Dirent,
   rootIndex: number,
   roots: readonly string[],
-): Promise<{ found: Found; warning?: string; notes?: readonly string[] } | null> {
+): { found: Found; warning?: string; notes?: readonly string[] } | null {
   const dir = join(root, entry.name);
   const mdPath = join(dir, "SKILL.md");
   let realDir = join(realRoot, entry.name);
   if (entry.isSymbolicLink()) {
     try {
-      realDir = await realpath(realDir);
-      if (!(await stat(realDir)).isDirectory()) return null;
+      realDir = realpathSync(realDir);
+      if (!statSync(realDir).isDirectory()) return null;
     } catch {
       return null; // dangling link or a loop: not a skill dir
     }
   } else if (!entry.isDirectory()) {
     if (entry.isFile() || entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice()) return null;
     try {
-      if (!(await stat(realDir)).isDirectory()) return null; // a filesystem that reports no entry types
+      if (!statSync(realDir).isDirectory()) return null; // a filesystem that reports no entry types
     } catch {
       return null;
     }
@@ -220,32 +196,32 @@ async function scanEntry(
   let realMd = join(realDir, "SKILL.md");
   // Never read outside the roots: a fenced-off skill is kept aside unread (R6).
   if (!isInside(realDir, roots)) {
-    if (!(await exists(realMd))) return null;
+    if (!exists(realMd)) return null;
     return broken(outside(dir, "the skill directory", realDir).failure);
   }
   let read: TextRead | null = null;
   let symlinked: boolean;
   if (NOFOLLOW !== undefined) {
-    read = await readSkillFile(realMd, NOFOLLOW);
+    read = readSkillFileSync(realMd, NOFOLLOW);
     if (!read.ok && (read.errno === "ENOENT" || read.errno === "ENOTDIR")) return null;
     symlinked = !read.ok && (read.errno === "ELOOP" || read.errno === "EMLINK");
   } else {
     try {
-      symlinked = (await lstat(realMd)).isSymbolicLink();
+      symlinked = lstatSync(realMd).isSymbolicLink();
     } catch {
       return null;
     }
   }
   if (symlinked) {
     try {
-      realMd = await realpath(realMd);
+      realMd = realpathSync(realMd);
     } catch {
       return broken({ code: "IO_ERROR", kind: "io", path: mdPath, reason: "SKILL.md does not resolve" });
     }
     if (!isInside(realMd, roots)) return broken(outside(mdPath, "SKILL.md", realMd).failure);
     read = null;
   }
-  const parsed = parseRead(read ?? (await readSkillFile(realMd)), dir, rootIndex, realDir, mdPath);
+  const parsed = parseRead(read ?? readSkillFileSync(realMd), dir, rootIndex, realDir, mdPath);
   if (!parsed.ok) return broken(parsed.failure);
   // A copy, so the catalog holds flat strings rather than slices pinning every SKILL.md's full text.
   const frontmatter = structuredClone(parsed.entry.frontmatter);
@@ -253,6 +229,9 @@ async function scanEntry(
   // R19/R20: what was loaded leniently is said, once per skill, as catalog warnings.
   return parsed.warnings.length > 0 ? { found, notes: parsed.warnings.map((w) => `skill ${dir}: ${w}`) } : { found };
 }
+
+/** Yield to the event loop every this many entries, so a big root does not block it for the whole scan. */
+const YIELD_EVERY = 256;
 
 export class FilesystemSkillRegistry implements SkillRegistry {
   private scanned: Promise<Discovery> | null = null;
@@ -304,7 +283,11 @@ export class FilesystemSkillRegistry implements SkillRegistry {
         continue;
       }
       dirents.sort((a, b) => byCodePoint(a.name, b.name));
-      const results = await mapLimit(dirents, CONCURRENCY, (d) => scanEntry(root, realRoot, d, rootIndex, fence));
+      const results: ReturnType<typeof scanEntry>[] = [];
+      for (const [i, d] of dirents.entries()) {
+        if (i > 0 && i % YIELD_EVERY === 0) await new Promise((done) => setImmediate(done));
+        results.push(scanEntry(root, realRoot, d, rootIndex, fence));
+      }
       for (const r of results) {
         if (!r) continue;
         found.push(r.found);

@@ -19,7 +19,13 @@ export type YamlOutcome =
  * before), no U+FEFF past the stripped leading BOM, no U+FFFE / U+FFFF. Astral characters arrive as
  * surrogate pairs and are allowed; a lone surrogate cannot come out of UTF-8 decoding.
  */
-export const FORBIDDEN_CHAR = /[\x00-\x08\x0b-\x1f\x7f-\x9f\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const FORBIDDEN_PRECISE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** A plain character class first (fast, and enough for text with no astral characters), the precise pattern only on a hit. */
+const FORBIDDEN_OR_SURROGATE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\ufeff\ufffe\uffff\ud800-\udfff]/;
+export const FORBIDDEN_CHAR = {
+  test: (text: string): boolean => FORBIDDEN_OR_SURROGATE.test(text) && FORBIDDEN_PRECISE.test(text),
+  exec: (text: string): RegExpExecArray | null => (FORBIDDEN_OR_SURROGATE.test(text) ? FORBIDDEN_PRECISE.exec(text) : null),
+};
 
 const INT_RE = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
 const SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
