@@ -2,6 +2,9 @@
 // before timing starts), over 10,000 calls against the 10,000-skill generated tree.
 //   activation.baseline.stat   10,000 awaited calls of an async function doing one fs.stat (the floor of
 //                              any activation that touches the disk once)
+//   activation.floor.syscalls  10,000 awaited calls making a first activation's syscalls (realpath, lstat,
+//                              open/fstat/read/close, list the dir and resource folders), nothing else:
+//                              ok.first's baseline; its p50 ratio to this floor is in the note (≤ 1.5)
 //   activation.ok.first        10,000 first-time ok activations, one per distinct skill, in a shuffled
 //                              order: fence realpaths, open/read, YAML parse, sensitive and trust checks,
 //                              resource listing, substitution and the rendered <skill> block
@@ -11,7 +14,9 @@
 // them anyway); the per-call percentiles are in the note, e.g. "p50 85 µs ok (≤ 100), p99 240 µs".
 // Warm-up runs (the harness's, discarded) make 1,000 calls only; see ActivationOptions.warmupCalls.
 // activationLatency() returns the same figures as numbers, for callers that want them outside the table.
+import { closeSync, fstatSync, lstatSync, openSync, readSync, readdirSync, realpathSync } from "node:fs";
 import { stat } from "node:fs/promises";
+import { LIMITS } from "../schemas/index.ts";
 import { join } from "node:path";
 import { createSession } from "../reference/index.ts";
 import type { SessionHandle } from "../schemas/implementation.ts";
@@ -95,6 +100,58 @@ async function statOnce(path: string): Promise<void> {
   await stat(path);
 }
 
+/** Every entry under a resource folder, walked as the reference walks it (names only). */
+function walkNames(dir: string, depth: number): number {
+  if (depth > LIMITS.resource_walk_max_depth) return 0;
+  let n = 0;
+  let list;
+  try {
+    list = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const e of list) n += e.isDirectory() ? walkNames(`${dir}/${e.name}`, depth + 1) : 1;
+  return n;
+}
+
+/**
+ * The syscall floor of a first activation (R23): an awaited async call making the reference's syscalls
+ * (realpath the dir, lstat SKILL.md, open/fstat/read/close it, list the dir and walk the resource folders)
+ * with no parsing, checks or rendering.
+ */
+async function syscallFloorCall(dir: string): Promise<number> {
+  const real = realpathSync(dir);
+  const md = `${real}/SKILL.md`;
+  lstatSync(md);
+  const fd = openSync(md, "r");
+  let got = 0;
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.allocUnsafe(size + 1);
+    for (;;) {
+      const k = readSync(fd, buf, got, buf.length - got, got);
+      got += k;
+      if (k === 0 || got >= size) break;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  for (const e of readdirSync(real, { withFileTypes: true })) {
+    if (LIMITS.resource_folders.includes(e.name) && e.isDirectory()) got += walkNames(`${real}/${e.name}`, 1);
+  }
+  return got;
+}
+
+async function timeSyscallFloor(dirs: readonly string[], calls: number): Promise<number[]> {
+  const samples = new Array<number>(calls);
+  for (let i = 0; i < calls; i++) {
+    const t0 = performance.now();
+    await syscallFloorCall(dirs[i % dirs.length]!);
+    samples[i] = performance.now() - t0;
+  }
+  return samples;
+}
+
 async function timeStat(paths: readonly string[], calls: number): Promise<number[]> {
   const samples = new Array<number>(calls);
   for (let i = 0; i < calls; i++) {
@@ -122,6 +179,8 @@ export function benchmarks(opts: ActivationOptions = {}): Benchmark[] {
   let loadedSession: SessionHandle | null = null;
   let loadedNames: string[] = [];
   let runs = 0;
+  /** The syscall floor's per-call p50 in this run, for ok.first's p50 ratio (target ≤ 1.5). */
+  let floorP50 = NaN;
 
   return [
     {
@@ -138,9 +197,23 @@ export function benchmarks(opts: ActivationOptions = {}): Benchmark[] {
       },
     },
     {
+      id: "activation.floor.syscalls",
+      title: `${n} sequential awaited calls making a first activation's syscalls (realpath, lstat, open/fstat/read/close, list the dir and resource folders), no parsing or rendering`,
+      reps: statReps,
+      async setup() {
+        tree = await sharedSkillTree(n);
+        order = shuffled(tree.names);
+      },
+      async run() {
+        const p = percentiles(await timeSyscallFloor(order.map((name) => join(tree!.root, name)), n));
+        floorP50 = p.p50_us;
+        return fmt(p);
+      },
+    },
+    {
       id: "activation.ok.first",
-      title: `${n} first-time ok activations of distinct skills, warm catalog (target: per-call p50 ≤ ${target} µs; targetMs = ${n} × ${target} µs)`,
-      baseline: "activation.baseline.stat",
+      title: `${n} first-time ok activations of distinct skills, warm catalog (targets: per-call p50 ≤ ${target} µs, targetMs = ${n} × ${target} µs; p50 ≤ 1.5× the syscall floor's p50)`,
+      baseline: "activation.floor.syscalls",
       reps: okReps,
       targetMs: (n * target) / 1000,
       async setup() {
@@ -164,7 +237,9 @@ export function benchmarks(opts: ActivationOptions = {}): Benchmark[] {
         const samples = await timeCalls(session, order, n, "ok");
         await handoff?.close();
         handoff = session;
-        return fmt(percentiles(samples), target) + (spare ? "" : " (session discovered inside this run)");
+        const p = percentiles(samples);
+        const vsFloor = Number.isNaN(floorP50) ? "" : `; p50 ${(p.p50_us / floorP50).toFixed(2)}× the syscall floor's p50 ${floorP50.toFixed(1)} µs (target ≤ 1.5)`;
+        return fmt(p, target) + vsFloor + (spare ? "" : " (session discovered inside this run)");
       },
       async teardown() {
         for (const s of pool.splice(0)) await s.close();

@@ -1,8 +1,10 @@
 // Discovery benchmarks: a fresh session's first catalog() over 1,000 and 10,000 generated skills (the
-// reference's FilesystemSkillRegistry scan: list the root, lstat, fence with two realpaths, open/fstat/read
-// each SKILL.md, parse and validate the frontmatter, build the catalog text), each beside its I/O floor
-// measured in the same run. Target: discovery ≤ 2× the floor at 10,000 skills (the ratio column is the
-// figure; targetMs is set to 2× the floor's median measured just before, so the table shows ok/OVER).
+// reference's FilesystemSkillRegistry scan: list the root, open(O_NOFOLLOW)/fstat/read each SKILL.md
+// synchronously, parse and validate the frontmatter, build the catalog text), each beside two I/O floors
+// measured in the same run: synchronous reads and pooled async reads, no parsing; the lower is the floor
+// and the discovery entry's baseline. Target: discovery ≤ 3× the floor at 10,000 skills (R23; the ratio
+// column is the figure, targetMs is 3× the lower floor median measured just before).
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, readdirSync, statSync } from "node:fs";
 import { open, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { LIMITS } from "../schemas/index.ts";
@@ -57,6 +59,40 @@ export async function ioFloor(root: string): Promise<{ files: number; bytes: num
   return { files, bytes };
 }
 
+/**
+ * The synchronous I/O floor: the same list and per-file open (O_NOFOLLOW) / fstat / read / close, with
+ * synchronous calls, in listing order. On Linux this is the faster way to read many small files (each
+ * async call is a thread-pool round trip); the lower of this and the pooled async floor is the floor.
+ */
+export function ioFloorSync(root: string): { files: number; bytes: number } {
+  if (!statSync(root).isDirectory()) throw new Error(`${root} is not a directory`);
+  const names = readdirSync(root).filter((n) => !n.startsWith(".")).sort();
+  const flags = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0);
+  let bytes = 0;
+  let files = 0;
+  for (const n of names) {
+    let fd: number | undefined;
+    try {
+      fd = openSync(join(root, n, "SKILL.md"), flags);
+      const size = fstatSync(fd).size;
+      const buf = Buffer.allocUnsafe(size + 1);
+      let got = 0;
+      for (;;) {
+        const k = readSync(fd, buf, got, buf.length - got, got);
+        got += k;
+        if (k === 0 || got >= size) break;
+      }
+      bytes += got;
+      files++;
+    } catch {
+      // not a skill dir: skipped, as discovery skips it
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  }
+  return { files, bytes };
+}
+
 /** A fresh reference session's first catalog(): discovery, validation and the catalog text. */
 export async function discoverOnce(root: string): Promise<{ entries: number; warnings: number; descriptionBytes: number }> {
   const session = createSession({ skill_roots: [root], skill_trust: { trusted_roots: [root] } }, {});
@@ -81,53 +117,62 @@ export function benchmarks(opts: DiscoveryOptions = {}): Benchmark[] {
   const out: Benchmark[] = [];
   for (const n of sizes) {
     let tree: SkillTree | null = null;
-    /** The floor's own timings in this run (its run() times itself too), to set the 2× target. */
-    const floorSamples: number[] = [];
+    /** Each floor's own timings in this run (its run() times itself too): the lower median is the floor. */
+    const floorSamples: Record<"sync" | "async", number[]> = { sync: [], async: [] };
     let floorMedian = 0;
-    const floorId = `discovery.io-floor.${label(n)}`;
-    const reps = opts.reps ?? (n > 1000 ? 2 : 3);
+    const floorId = (kind: "sync" | "async") => `discovery.io-floor.${kind}.${label(n)}`;
+    const reps = opts.reps ?? (n > 1000 ? 3 : 3);
     const warmup = opts.warmup ?? 1;
     let runs = 0;
-    out.push({
-      id: floorId,
-      title: `I/O floor for ${n} skills: list the root, open/fstat/read/close every SKILL.md (no parsing), concurrency ${CONCURRENCY}`,
-      reps,
-      async setup() {
-        tree = await sharedSkillTree(n);
-        floorSamples.length = 0;
-      },
-      async run() {
-        const t0 = performance.now();
-        const r = await ioFloor(tree!.root);
-        floorSamples.push(performance.now() - t0);
-        if (r.files !== n) throw new Error(`io floor read ${r.files} SKILL.md files, expected ${n}`);
-        return `${r.files} files, ${(r.bytes / 1024 / 1024).toFixed(1)} MiB`;
-      },
-    });
+    for (const kind of ["sync", "async"] as const) {
+      out.push({
+        id: floorId(kind),
+        title:
+          kind === "sync"
+            ? `I/O floor for ${n} skills, synchronous: list the root, open(O_NOFOLLOW)/fstat/read/close every SKILL.md in turn (no parsing)`
+            : `I/O floor for ${n} skills, pooled async: list the root, open/fstat/read/close every SKILL.md, concurrency ${CONCURRENCY} (no parsing)`,
+        reps,
+        async setup() {
+          tree = await sharedSkillTree(n);
+          floorSamples[kind].length = 0;
+        },
+        async run() {
+          const t0 = performance.now();
+          const r = kind === "sync" ? ioFloorSync(tree!.root) : await ioFloor(tree!.root);
+          floorSamples[kind].push(performance.now() - t0);
+          if (r.files !== n) throw new Error(`io floor read ${r.files} SKILL.md files, expected ${n}`);
+          return `${r.files} files, ${(r.bytes / 1024 / 1024).toFixed(1)} MiB`;
+        },
+      });
+    }
     out.push({
       id: `discovery.reference.${label(n)}`,
       title: `a fresh session's first catalog() over ${n} generated skills (FilesystemSkillRegistry scan + catalog text)`,
-      baseline: floorId,
+      baseline: floorId("sync"),
       reps,
       async setup() {
         tree = await sharedSkillTree(n);
         runs = 0;
         if (n < 10_000) return;
-        // The target (discovery ≤ 2× the I/O floor at 10,000 skills) is a ratio; the harness wants ms,
-        // fixed before it measures: 2× the floor's median from this run (warm-up dropped), or, when the
-        // floor entry was filtered out, from a 3-run probe here.
-        const measured = floorSamples.slice(warmup);
-        if (measured.length > 0) floorMedian = median(measured);
-        else {
+        // The target (discovery ≤ 3× the I/O floor at 10,000 skills, R23) is a ratio; the harness wants ms,
+        // fixed before it measures: 3× the lower floor median from this run (warm-up dropped), or, when the
+        // floor entries were filtered out, from a 3-run probe of the synchronous floor here.
+        const medians = (["sync", "async"] as const)
+          .map((k) => ({ k, m: floorSamples[k].length > warmup ? median(floorSamples[k].slice(warmup)) : Infinity }))
+          .sort((a, b) => a.m - b.m);
+        if (medians[0]!.m !== Infinity) {
+          floorMedian = medians[0]!.m;
+          this.baseline = floorId(medians[0]!.k);
+        } else {
           const probe: number[] = [];
           for (let i = 0; i < 3; i++) {
             const t0 = performance.now();
-            await ioFloor(tree.root);
+            ioFloorSync(tree.root);
             probe.push(performance.now() - t0);
           }
           floorMedian = median(probe);
         }
-        this.targetMs = Math.round(2 * floorMedian);
+        this.targetMs = Math.round(3 * floorMedian);
       },
       async run() {
         if (runs++ < warmup && n > 1000) {
@@ -136,7 +181,7 @@ export function benchmarks(opts: DiscoveryOptions = {}): Benchmark[] {
         }
         const r = await discoverOnce(tree!.root);
         if (r.entries !== n || r.warnings !== 0) throw new Error(`discovery found ${r.entries} skills and ${r.warnings} warnings, expected ${n} and 0`);
-        return `${r.entries} skills${n >= 10_000 ? `; target = 2× floor median ${floorMedian.toFixed(0)} ms` : ""}`;
+        return `${r.entries} skills${n >= 10_000 ? `; target = 3× the lower floor's median ${floorMedian.toFixed(0)} ms` : ""}`;
       },
     });
   }

@@ -1,4 +1,5 @@
-// `npm run bench`: runs every benchmark entry list (the conformance matrix, discovery, activation, memory),
+// `npm run bench`: runs every benchmark entry list (the conformance matrix, discovery, activation, hostile
+// frontmatter shapes, memory),
 // prints a table (median/min of N repetitions, ratio vs the baseline measured in the same run, target)
 // and writes the figures to out/bench.json. Add another list by concatenating it into `entries`.
 //   npm run bench -- [--reps 5] [--only <id glob>] [--out out/bench.json] [--check]
@@ -10,6 +11,7 @@ import { minimatch } from "minimatch";
 import { formatBenchTable, matrixBenchmarks, runBenchmarks, type Benchmark } from "../bench/matrix.ts";
 import { benchmarks as activation } from "../bench/activation.ts";
 import { benchmarks as discovery } from "../bench/discovery.ts";
+import { benchmarks as hostile } from "../bench/hostile.ts";
 import { benchmarks as memory } from "../bench/memory.ts";
 
 const USAGE = `npm run bench -- [options]
@@ -46,7 +48,7 @@ if (!Number.isInteger(reps) || reps < 1) {
   process.exit(2);
 }
 
-let entries: Benchmark[] = [...matrixBenchmarks(), ...discovery(), ...activation(), ...memory()];
+let entries: Benchmark[] = [...matrixBenchmarks(), ...discovery(), ...activation(), ...hostile(), ...memory()];
 if (values.only) {
   const globs = values.only.split(",");
   entries = entries.filter((b) => globs.some((g) => minimatch(b.id, g)));

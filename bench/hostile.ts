@@ -1,0 +1,99 @@
+// Hostile frontmatter shapes (R21): every SKILL.md up to the size limit is parsed or refused in time
+// proportional to its size. Each shape is built at 64 KiB and at 1 MiB; the 64 KiB entry parses 16
+// copies per repetition and the 1 MiB entry one, so both handle the same number of bytes and the ratio
+// column (1 MiB vs 64 KiB) is directly the per-KiB cost ratio (target ≤ 2). The note says what the parser
+// answered: ok, or INVALID_FRONTMATTER with its line (a refusal without a line fails the run).
+import { parseSkillMd } from "../reference/frontmatter.ts";
+import type { Benchmark } from "./matrix.ts";
+
+const KIB = 1024;
+const HEAD = "---\nname: hostile\ndescription: A hostile frontmatter shape.\n";
+const TAIL = "---\nBody.\n";
+
+/** Repeat a line builder until the frontmatter reaches `bytes` (ASCII, so characters are bytes). */
+function fill(bytes: number, line: (i: number) => string, prefix = ""): string {
+  const parts: string[] = [HEAD, prefix];
+  let size = HEAD.length + prefix.length + TAIL.length;
+  for (let i = 0; size < bytes; i++) {
+    const l = line(i);
+    if (size + l.length > bytes) break;
+    parts.push(l);
+    size += l.length;
+  }
+  parts.push(TAIL);
+  return parts.join("");
+}
+
+/** Nest `open`/`close` pairs around a core until the file reaches `bytes`. */
+function nest(bytes: number, prefix: string, open: string, core: string, close: string): string {
+  const room = bytes - HEAD.length - prefix.length - core.length - 1 - TAIL.length;
+  const n = Math.max(1, Math.floor(room / (open.length + close.length)));
+  return `${HEAD}${prefix}${open.repeat(n)}${core}${close.repeat(n)}\n${TAIL}`;
+}
+
+export const SHAPES: Record<string, (bytes: number) => string> = {
+  "many-keys": (b) => fill(b, (i) => `key${i}: value number ${i}\n`),
+  "long-keys": (b) => fill(b, (i) => `${"k".repeat(120)}${String(i).padStart(8, "0")}: v\n`),
+  "long-key-refused": (b) => fill(b, (i) => `line${i}: text\n`, `? ${"k".repeat(b / 2)}\n: v\n`),
+  "long-scalar": (b) => nest(b, "blob: ", "", "x", "x"),
+  "long-quoted-scalar": (b) => `${HEAD}blob: "${"\\t".repeat(Math.floor((b - HEAD.length - TAIL.length - 10) / 2))}"\n${TAIL}`,
+  "deep-block": (b) => nest(b, "nest:\n  ", "- ", "x", ""),
+  "deep-indent": (b) => {
+    const lines: string[] = [HEAD, "nest:\n"];
+    let size = HEAD.length + 6 + TAIL.length;
+    for (let d = 1; ; d++) {
+      const l = `${" ".repeat(d)}k${d}:\n`;
+      if (size + l.length > b - 20) break;
+      lines.push(l);
+      size += l.length;
+    }
+    return `${lines.join("")}${" ".repeat(lines.length)}end: 1\n${TAIL}`;
+  },
+  "deep-flow-seq": (b) => nest(b, "nest: ", "[", "1", "]"),
+  "deep-flow-map": (b) => nest(b, "nest: ", "{a: ", "1", "}"),
+  "wide-flow": (b) => `${HEAD}list: [${"1,".repeat(Math.floor((b - HEAD.length - TAIL.length - 12) / 2))}1]\n${TAIL}`,
+  "many-aliases": (b) => fill(b, (i) => `k${i}: *x\n`, "anchor: &x value\n"),
+  "many-anchors": (b) => fill(b, (i) => `k${i}: &a${i} v${i}\n`),
+};
+
+export interface HostileOutcome {
+  ok: boolean;
+  line?: number;
+  reason?: string;
+}
+
+export function parseShape(text: string): HostileOutcome {
+  const r = parseSkillMd(text, "hostile");
+  if (r.ok) return { ok: true };
+  if (r.code !== "INVALID_FRONTMATTER" || r.line === undefined) throw new Error(`a hostile shape was refused without INVALID_FRONTMATTER and a line: ${r.code} ${r.reason}`);
+  return { ok: false, line: r.line, reason: r.reason };
+}
+
+const describe = (o: HostileOutcome): string => (o.ok ? "ok" : `INVALID_FRONTMATTER line ${o.line}: ${(o.reason ?? "").slice(0, 70)}`);
+
+export function benchmarks(opts: { shapes?: string[] } = {}): Benchmark[] {
+  const out: Benchmark[] = [];
+  for (const shape of opts.shapes ?? Object.keys(SHAPES)) {
+    const make = SHAPES[shape]!;
+    for (const [label, bytes, copies] of [["64k", 64 * KIB, 16], ["1m", 1024 * KIB, 1]] as const) {
+      let text = "";
+      const id = `hostile.${shape}.${label}`;
+      out.push({
+        id,
+        title: `${shape}: a ${label === "1m" ? "1 MiB" : "64 KiB"} SKILL.md parsed or refused ${copies === 1 ? "once" : `${copies} times (the same bytes as one 1 MiB file)`}`,
+        ...(label === "1m" ? { baseline: `hostile.${shape}.64k` } : {}),
+        reps: 3,
+        async setup() {
+          text = make(bytes);
+          if (Buffer.byteLength(text) > bytes) throw new Error(`${id}: built ${Buffer.byteLength(text)} bytes, more than ${bytes}`);
+        },
+        async run() {
+          let o: HostileOutcome = { ok: true };
+          for (let i = 0; i < copies; i++) o = parseShape(text);
+          return `${(Buffer.byteLength(text) / KIB).toFixed(0)} KiB: ${describe(o)}`;
+        },
+      });
+    }
+  }
+  return out;
+}
