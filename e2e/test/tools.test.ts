@@ -3,26 +3,30 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { decide, isDestructive, isGitLog, isRmRf, readFile, runBash } from "../tools.ts";
+import { decide, isDestructive, isGitLog, isRmRf, lineRuns, readFile, runBash } from "../tools.ts";
+
+const rmrf = (c: string) => lineRuns(c, isRmRf);
+const gitLog = (c: string) => lineRuns(c, isGitLog);
+const destructive = (c: string) => lineRuns(c, isDestructive);
 
 describe("command matching", () => {
   it("finds rm -rf in its many spellings", () => {
     for (const c of ["rm -rf build", "rm -fr build", "rm -r -f build", "rm -Rf build", "cd x && rm -rf build", "sudo rm -rf /", "/bin/rm --recursive --force b", "ls; rm -rf b"]) {
-      expect(isRmRf(c), c).toBe(true);
+      expect(rmrf(c), c).toBe(true);
     }
-    for (const c of ["rm -r build", "rm -f file", "echo rm -rf", "git log", "grep -rf pattern ."]) expect(isRmRf(c), c).toBe(false);
+    for (const c of ["rm -r build", "rm -f file", "echo rm -rf", "git log", "grep -rf pattern ."]) expect(rmrf(c), c).toBe(false);
   });
   it("finds git log", () => {
-    expect(isGitLog("git log --oneline -5")).toBe(true);
-    expect(isGitLog("cd repo && git --no-pager log -3")).toBe(true);
-    expect(isGitLog("git status")).toBe(false);
-    expect(isGitLog("echo git log")).toBe(false);
+    expect(gitLog("git log --oneline -5")).toBe(true);
+    expect(gitLog("cd repo && git --no-pager log -3")).toBe(true);
+    expect(gitLog("git status")).toBe(false);
+    expect(gitLog("echo git log")).toBe(false);
   });
   it("finds deletion by other routes", () => {
     for (const c of ["rm -r build", "find build -delete", "rmdir build", "git clean -fdX", "python3 -c 'import shutil; shutil.rmtree(\"build\")'", "find . -name x -exec rm {} +"]) {
-      expect(isDestructive(c), c).toBe(true);
+      expect(destructive(c), c).toBe(true);
     }
-    expect(isDestructive("ls build && cat build/app.js")).toBe(false);
+    expect(destructive("ls build && cat build/app.js")).toBe(false);
   });
   it("the policy takes the first matching rule, else the fallback", () => {
     const policy = {
