@@ -233,7 +233,7 @@ class Parser {
         text += r.text;
         dynamic ||= r.dynamic;
       } else {
-        if (c === "*" || c === "?" || c === "[") dynamic = true;
+        if (c === "*" || c === "?" || (c === "[" && this.closesBracket())) dynamic = true;
         if (c === "{" && /^\{[^\s{}]*(,|\.\.)[^\s{}]*\}/.test(this.s.slice(this.i))) dynamic = true;
         text += c;
         this.i++;
@@ -241,6 +241,11 @@ class Parser {
     }
     if (this.i === start) this.fail(`unexpected ${JSON.stringify(this.s[this.i])}`);
     return { text, dynamic };
+  }
+
+  /** A `[` starts a glob class only when a `]` closes it within the word (`[ -d x ]` is the test command). */
+  private closesBracket(): boolean {
+    return /[\]\s;&|<>()]/.exec(this.s.slice(this.i + 1))?.[0] === "]";
   }
 
   private backtick(): void {

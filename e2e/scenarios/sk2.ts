@@ -29,7 +29,7 @@ export function sk2Values(workspace: string) {
     "   return sum;",
     "",
   ].join("\n");
-  return { DIFF: diff, SIGNOFF: v.hex("signoff"), variant, verdict: variant === "clean" ? "approve" : "request-changes" };
+  return { DIFF: diff, SIGNOFF: v.hex("signoff"), variant, added: added.slice(1).trim(), verdict: variant === "clean" ? "approve" : "request-changes" };
 }
 
 /** The verdict an answer states, from a `VERDICT: …` line in any ordinary formatting. */
@@ -76,11 +76,13 @@ export const SK2: Scenario = {
       return fail(`never activated ${TARGET}: ${skillTrail(t)} (last: ${resultLabel(last.skill)})`, exercised);
     }
     if (okAt > 2) return fail(`needed ${okAt + 1} skill calls to reach ${TARGET}: ${skillTrail(t)}`, exercised);
+    const readIt = t.tools().some((e) => e.tool !== "skill" && e.output.includes(x.added));
+    if (!readIt) return fail(`reached ${TARGET} but never read the patch in change.diff`, exercised);
     const answer = answerOf(t, 1);
     const verdict = verdictOf(answer);
     if (!verdict) return fail(`reached ${TARGET} (${skillTrail(t)}) but the final answer has no VERDICT line`, exercised);
     if (verdict !== x.verdict) return fail(`wrong verdict: ${verdict} for a patch that ${x.variant === "clean" ? "adds no debugging code" : `adds a ${x.variant} statement`} (expected ${x.verdict})`, exercised);
-    if (x.variant !== "clean" && !new RegExp(x.variant === "debugger" ? "debugger" : "console\\.log|log(ging)? (statement|call|line)|debug", "i").test(answer)) {
+    if (x.variant !== "clean" && !new RegExp(x.variant === "debugger" ? "debugger" : "console\\.?log|log(ging)? (statement|call|line)|logging", "i").test(answer)) {
       return fail(`verdict ${verdict} without the reason the skill asks for (the added ${x.variant} statement)`, exercised);
     }
     if (!mentions(answer, `reviewed with pr-review ${x.SIGNOFF}`)) return fail(`verdict right but no "-- reviewed with pr-review ${x.SIGNOFF}" sign-off from the skill body`, exercised);

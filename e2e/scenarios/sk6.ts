@@ -12,7 +12,7 @@ const SKILL = "api-audit";
 
 export function sk6Values(workspace: string) {
   const v = new TrialValues(workspace);
-  const names = v.words("routes", 5);
+  const names = v.words("routes", 12).filter((w) => !w.endsWith("s")).slice(0, 5); // the audit flags names not ending in s
   const singular = v.int("singular", 1, 3);
   const verbs = ["get", "post", "put", "get", "delete"];
   const routes = names.map((n, i) => `router.${verbs[i]}("/${n}${i < singular ? "" : "s"}${i % 2 ? "/:id" : ""}", handler${i});`);
