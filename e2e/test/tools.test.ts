@@ -42,6 +42,50 @@ describe("command matching", () => {
   });
 });
 
+describe("the permission policy decides on the parsed line", () => {
+  const policy = {
+    rules: [
+      { tool: "bash" as const, label: "rm -rf", match: isRmRf, decision: "deny" as const },
+      { tool: "bash" as const, label: "git log", match: isGitLog, decision: "allow" as const },
+    ],
+    fallback: "allow" as const,
+  };
+  it("denies rm -rf in every compound and nested form", () => {
+    for (const c of [
+      "if [ -d build ]; then rm -rf build; fi",
+      "ls || rm -rf build",
+      "true && (cd . && rm -fr build)",
+      "echo $(rm -rf build)",
+      "echo `rm -rf build`",
+      'bash -c "rm -rf build"',
+      "sh -lc 'git log; rm -Rf build'",
+      "env FOO=1 rm -rf build",
+      "echo build | xargs rm -rf",
+      "find . -name build -exec rm -rf {} +",
+      "sudo -u root rm --recursive --force build",
+      "eval 'rm -rf build'",
+      "for d in build; do rm -rf \"$d\"; done",
+      "r\\m -r'f' build",
+      "{ rm -rf build; }",
+      "timeout 5 nice -n 5 rm -rf build",
+    ]) {
+      expect(decide(policy, "bash", c), c).toEqual({ decision: "deny", rule: "deny bash(rm -rf)" });
+    }
+  });
+  it("denies what it cannot parse or cannot see the program of", () => {
+    for (const c of ['echo "unterminated', "case x in a) rm -rf b;; esac", "f() { rm -rf build; }; f", "$CMD -rf build", 'bash -c "$X"']) {
+      expect(decide(policy, "bash", c).decision, c).toBe("deny");
+    }
+  });
+  it("allows git log in its ordinary spellings and the rest by default", () => {
+    for (const c of ["git -C /tmp/x log --oneline", "cd . && git --no-pager log -3 --format=%s", "git -c color.ui=never log | head -3"]) {
+      expect(decide(policy, "bash", c), c).toEqual({ decision: "allow", rule: "allow bash(git log)" });
+    }
+    expect(decide(policy, "bash", "ls -la build && cat build/app.js")).toEqual({ decision: "allow", rule: "allow by default" });
+    expect(decide(policy, "bash", "echo 'rm -rf build'")).toEqual({ decision: "allow", rule: "allow by default" });
+  });
+});
+
 describe("bash and read", () => {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "e2e-tools-")));
   const outside = realpathSync(mkdtempSync(join(tmpdir(), "e2e-outside-")));
