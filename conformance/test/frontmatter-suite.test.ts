@@ -27,7 +27,7 @@ describe("frontmatter suite", () => {
 
   it("the reference passes all of it in-process", async () => {
     const report = await runSuite(() => loadModule(REFERENCE), cases, { driverLabel: "in-process", suite: "frontmatter" });
-    expect(report.cases.filter((c) => c.status !== "passed").map((c) => ({ id: c.id, m: c.mismatches?.map((x) => x.what) }))).toEqual([]);
+    expect(report.cases.filter((c) => c.status !== "passed").map((c) => ({ id: c.id, m: c.mismatches?.map((x) => x.message) }))).toEqual([]);
   });
 
   it("every case has a mutant; mutant ids are unique across all tables", () => {
