@@ -27,6 +27,10 @@ export const FORBIDDEN_CHAR = {
   exec: (text: string): RegExpExecArray | null => (FORBIDDEN_OR_SURROGATE.test(text) ? FORBIDDEN_PRECISE.exec(text) : null),
 };
 
+/** YAML 1.2, core schema, no YAML 1.1 tags or merge keys; duplicates are the Builder's to find (a hash set, not pairwise). */
+const COMPOSE_OPTIONS = { version: "1.2", schema: "core", uniqueKeys: false, resolveKnownTags: false, merge: false } as const;
+/** The refusal of R16's node bound; the fast path gives the same words when it finds the bound broken. */
+export const TOO_MANY_VALUES = `frontmatter holds more than ${LIMITS.yaml_max_nodes} values (aliases expanded)`;
 const INT_RE = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
 const SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 
@@ -57,10 +61,10 @@ export function parseYamlContract(text: string): YamlOutcome {
     return { ok: false, reason: `frontmatter contains ${what}; only printable text, tabs and line feeds are allowed`, line: lineAtOffset(text, bad.index) };
   }
   try {
-    flowDepthCheck(text);
+    lexerGuards(text);
     const tokens = [...new Parser(lc.addNewLine).parse(text)];
     checkTokens(tokens);
-    const docs = [...new Composer({ version: "1.2", schema: "core", uniqueKeys: false, resolveKnownTags: false, merge: false }).compose(tokens)];
+    const docs = [...new Composer(COMPOSE_OPTIONS).compose(tokens)];
     if (docs.length > 1) throw new Refusal("frontmatter holds more than one YAML document (a '--- ' or '...' line inside it); quote the text or remove the marker", docs[1]?.range[0]);
     const doc = docs[0];
     if (!doc) return { ok: true, data: null, keyLines: new Map() };
@@ -85,26 +89,50 @@ function lineAtOffset(text: string, offset: number): number {
 }
 
 /**
- * The engine's syntax-tree builder slows down quadratically with flow nesting, so flow nesting is measured
- * on the lexer's token stream first (linear). Past FLOW_GUARD levels the document is certainly too deep
- * (flow depth never exceeds the value's depth); the prefix up to there is parsed to find the collection
- * that first exceeds the bound, so the line is the one the full parse would give.
+ * Cheap guards on the lexer's token stream (linear, before any tree is built): the engine's syntax-tree
+ * builder slows down quadratically with flow nesting and costs microseconds per node, so a document that
+ * certainly breaks a bound is caught here. Each counter is a lower bound of what the full rules count:
+ * flow nesting (never more than the value's depth), runs of "- " on one line (each opens a nested list),
+ * scalars, flow collections and aliases (each at least one value of the built value; every alias at least
+ * one expansion). On a trip, the prefix up to the token is read under the full rules, which refuse at the
+ * very node the whole document would be refused at: the line is the same.
  */
 const FLOW_GUARD = 1000;
-function flowDepthCheck(text: string): void {
-  if (!/[[{]/.test(text)) return;
-  let depth = 0;
+function lexerGuards(text: string): void {
+  let flow = 0;
+  let dashes = 0;
+  let nodes = 0;
+  let aliases = 0;
   let offset = 0;
   for (const tok of new Lexer().lex(text)) {
+    const c = tok.charCodeAt(0);
     // The lexer's control tokens are single characters the contract forbids in text (R13): they take no room.
-    if (tok.length === 1 && LEXER_CONTROL.has(tok)) continue;
+    if (tok.length === 1 && LEXER_CONTROL.has(tok)) {
+      if (tok === "\x1f") nodes++; // a plain or block scalar follows
+      continue;
+    }
+    let trip = false;
     if (tok === "[" || tok === "{") {
-      if (++depth > FLOW_GUARD) {
-        checkTokens([...new Parser().parse(text.slice(0, offset))]);
-        throw new Refusal(`frontmatter nests deeper than ${LIMITS.yaml_max_depth} levels of lists and mappings`, offset);
-      }
-    } else if ((tok === "]" || tok === "}") && depth > 0) depth--;
+      nodes++;
+      trip = ++flow > FLOW_GUARD;
+    } else if ((tok === "]" || tok === "}") && flow > 0) flow--;
+    else if (c === 0x27 || c === 0x22) nodes++; // a quoted scalar
+    else if (c === 0x2a) trip = ++aliases > LIMITS.yaml_max_aliases || ++nodes > LIMITS.yaml_max_nodes; // *alias
+    if (tok === "-") trip ||= ++dashes > LIMITS.yaml_max_depth;
+    else if (tok === "\n") dashes = 0;
+    else if (tok !== " " && tok !== "-") dashes = tok.trim() === "" ? dashes : 0;
+    // A trip the prefix does not confirm (never expected) leaves the decision to the full reading.
+    if (trip || nodes > LIMITS.yaml_max_nodes) return refusePrefix(text.slice(0, offset + tok.length));
     offset += tok.length;
+  }
+}
+
+/** Read a prefix under the full rules, which throw the refusal the whole document gets (the guards trip only on a certain one). */
+function refusePrefix(prefix: string): void {
+  checkTokens([...new Parser().parse(prefix)]);
+  for (const doc of new Composer(COMPOSE_OPTIONS).compose(new Parser().parse(prefix))) {
+    aliasAt = undefined;
+    new Builder(doc, prefix).value(doc.contents, 0);
   }
 }
 const LEXER_CONTROL = new Set(["\x02", "\x18", "\x1f", "\ufeff"]);
@@ -122,6 +150,9 @@ function checkTokens(tokens: readonly Token[]): void {
   const stack: { token: Token; depth: number }[] = [];
   for (const t of tokens) {
     if (t.type === "directive") throw new Refusal("YAML directives (%YAML, %TAG) are not allowed in frontmatter: it is always YAML 1.2, core schema", t.offset);
+  }
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const t = tokens[i] as Token;
     if (t.type === "document" && t.value) stack.push({ token: t.value, depth: 0 });
   }
   const max = LIMITS.yaml_max_depth;
@@ -130,10 +161,12 @@ function checkTokens(tokens: readonly Token[]): void {
     if (token.type !== "block-map" && token.type !== "block-seq" && token.type !== "flow-collection") continue;
     const d = depth + 1;
     if (d > max) throw new Refusal(`frontmatter nests deeper than ${max} levels of lists and mappings`, token.offset);
-    for (const item of (token as Collection).items as Item[]) {
-      const it = item as { key?: Token | null; value?: Token | null };
-      if (it.key) stack.push({ token: it.key, depth: d });
+    // Pushed in reverse, so nodes pop in document order and the first collection past the bound is found first.
+    const items = (token as Collection).items as Item[];
+    for (let i = items.length - 1; i >= 0; i--) {
+      const it = items[i] as { key?: Token | null; value?: Token | null };
       if (it.value) stack.push({ token: it.value, depth: d });
+      if (it.key) stack.push({ token: it.key, depth: d });
     }
   }
 }
@@ -168,7 +201,7 @@ class Builder {
 
   private count<T>(v: T, offset: number | undefined): T {
     if (++this.nodes > LIMITS.yaml_max_nodes) {
-      throw refuse(`frontmatter holds more than ${LIMITS.yaml_max_nodes} values (aliases expanded)`, offset);
+      throw refuse(TOO_MANY_VALUES, offset);
     }
     return v;
   }

@@ -5,6 +5,7 @@
 // returns the same one with the same key lines (R18). Whitespace is YAML's: space (and tab, which this path
 // declines), never JavaScript's \s or trim(), which also strip U+00A0, U+3000, VT and more. It exists
 // because discovery parses every SKILL.md, and the general parser costs more than reading the files.
+import { LIMITS } from "../schemas/index.ts";
 import { FORBIDDEN_CHAR } from "./yaml-contract.ts";
 
 export interface SubsetResult {
@@ -162,6 +163,7 @@ export function parseSubset(text: string): SubsetResult | null {
   if (lines[lines.length - 1] === "") lines.pop();
   const data: Record<string, unknown> = {};
   const keyLines = new Map<string, number>();
+  let nodes = 1; // the top-level mapping
   let i = 0;
   while (i < lines.length) {
     const line = lines[i] as string;
@@ -191,7 +193,16 @@ export function parseSubset(text: string): SubsetResult | null {
       i++;
     }
     if (value === FAIL) return null;
+    nodes += 1 + countNodes(value);
+    if (nodes > LIMITS.yaml_max_nodes) return null; // the authority refuses (R16): stop reading, let it say where
     data[key] = value;
   }
   return keyLines.size === 0 ? null : { data, keyLines };
+}
+
+/** Values as R16 counts them: every mapping, list and scalar, keys included. */
+function countNodes(v: unknown): number {
+  if (Array.isArray(v)) return v.reduce((n: number, x) => n + countNodes(x), 1);
+  if (v !== null && typeof v === "object") return Object.values(v).reduce((n: number, x) => n + 1 + countNodes(x), 1);
+  return 1;
 }

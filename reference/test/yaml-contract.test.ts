@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../schemas/index.ts";
 import { parseSkillMd } from "../frontmatter.ts";
 import { parseYamlContract } from "../yaml-contract.ts";
+import { parseSubset } from "../yaml-subset.ts";
 import { runFuzz } from "./yaml-fuzz.ts";
 
 const ok = (text: string): unknown => {
@@ -123,7 +124,12 @@ describe("R16: aliases and size", () => {
   it("refuses amplification: expanded strings past the SKILL.md size, values past the node bound", () => {
     const big = "x".repeat(20_000);
     expect(refused(`a: &x ${big}\nb: [${Array(60).fill("*x").join(",")}]\n`).reason).toMatch(/bytes once aliases are expanded/);
-    expect(refused(`a: &x [${Array(5000).fill("1").join(",")}]\nb: [${Array(60).fill("*x").join(",")}]\n`).reason).toMatch(/more than 250000 values/);
+    expect(refused(`a: &x [${Array(2000).fill("1").join(",")}]\nb: [${Array(10).fill("*x").join(",")}]\n`)).toMatchObject({ line: 2, reason: expect.stringMatching(/more than 10000 values/) });
+    // Without aliases too, and the fast path declines what the authority refuses.
+    const keys = Array.from({ length: 5001 }, (_, i) => `k${i}: v`).join("\n");
+    expect(refused(`${keys}\n`)).toMatchObject({ line: 5000 }); // node 10,001 is the value of k4999
+    expect(parseSubset(`${keys}\n`)).toBeNull();
+    expect(parseSubset(`${keys.split("\n").slice(0, 4999).join("\n")}\n`)).not.toBeNull();
   });
 });
 
