@@ -35,7 +35,7 @@ function reparsedBy(options: YAML.ParseOptions & YAML.DocumentOptions & YAML.Sch
       const a = readAuthored(ctx.config, name);
       if (!a) return r;
       try {
-        const fm: unknown = YAML.parse(yamlOf(a), options);
+        const fm: unknown = YAML.parse(yamlOf(a), { logLevel: "error", ...options });
         return isObj(fm) && fm["name"] === name ? okFrom(a, name, fm) : r;
       } catch {
         return r;
