@@ -43,7 +43,7 @@ export const SHAPES: Record<string, (bytes: number) => string> = {
     let size = HEAD.length + 6 + TAIL.length;
     for (let d = 1; ; d++) {
       const l = `${" ".repeat(d)}k${d}:\n`;
-      if (size + l.length > b - 20) break;
+      if (size + l.length + d + 10 > b) break; // room for the last line, indented one deeper
       lines.push(l);
       size += l.length;
     }
