@@ -7,7 +7,7 @@ import type { SkillFrontmatter } from "../schemas/index.ts";
 import { normalizeAllowedTools } from "./allowed-tools.ts";
 import { clip } from "./errors.ts";
 import { isPlainObject } from "./params.ts";
-import { parseYamlContract } from "./yaml-contract.ts";
+import { FORBIDDEN_CHAR, parseYamlContract } from "./yaml-contract.ts";
 import { parseSubset } from "./yaml-subset.ts";
 
 export interface ParsedSkill {
@@ -69,6 +69,7 @@ function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
   if (closeStart === -1) return fail("fence", "frontmatter is not closed: no --- line after the opening one", 1);
 
   const yamlText = text.slice(firstEnd + 1, closeStart);
+  const leniency: string[] = [];
   const body = text.slice(closeEnd);
   let data: unknown;
   let lines: Map<string, number>;
@@ -77,7 +78,12 @@ function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
     data = fast.data;
     lines = fast.keyLines;
   } else {
-    const parsed = parseYamlContract(yamlText);
+    let parsed = parseYamlContract(yamlText);
+    const hint = parsed.ok ? null : hintAsText(yamlText, parsed.line);
+    if (hint) {
+      parsed = parseYamlContract(hint.text);
+      if (parsed.ok) leniency.push(`field 'argument-hint' is not valid YAML as written (line ${hint.line + 1}); read as the text ${JSON.stringify(hint.value)} (quote it)`);
+    }
     if (!parsed.ok) return { ok: false, code: "INVALID_FRONTMATTER", kind: "yaml", reason: clip(parsed.reason), ...optLine(parsed.line === undefined ? undefined : parsed.line + 1) };
     data = parsed.data;
     lines = parsed.keyLines;
@@ -131,7 +137,7 @@ function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
       if (decl["description"] !== undefined && typeof decl["description"] !== "string") return field("arguments", `argument '${clip(argName, 64)}': description must be a string`);
     }
   }
-  const warnings: string[] = [];
+  const warnings: string[] = leniency;
   const frontmatter = { ...data } as SkillFrontmatter;
   const at = (key: string): string => {
     const l = keyLine(key);
@@ -159,6 +165,23 @@ function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
     frontmatter["allowed-tools"] = tools.tools;
   }
   return { ok: true, frontmatter, body, warnings };
+}
+
+const HINT_LINE = /^argument-hint:[ \t]+(.*?)[ \t]*$/;
+
+/**
+ * R19: Claude Code's docs write argument-hint unquoted (`[pr-number] [priority] [assignee]`, `[--flag] <file>`),
+ * which is not YAML. When the YAML error is on a top-level argument-hint line, that line's value is read as
+ * its literal text (spaces and tabs around it stripped) and the frontmatter is read again.
+ */
+function hintAsText(yamlText: string, errorLine: number | undefined): { text: string; line: number; value: string } | null {
+  if (errorLine === undefined) return null;
+  const lines = yamlText.split("\n");
+  const m = HINT_LINE.exec(lines[errorLine - 1] ?? "");
+  const value = m?.[1];
+  if (!value || value.startsWith('"') || value.startsWith("'") || FORBIDDEN_CHAR.test(value)) return null; // R13 still holds
+  lines[errorLine - 1] = `argument-hint: ${JSON.stringify(value)}`;
+  return { text: lines.join("\n"), line: errorLine, value };
 }
 
 /** Characters as JSON Schema's maxLength counts them: code points, not UTF-16 units. */

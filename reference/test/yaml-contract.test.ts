@@ -150,6 +150,19 @@ describe("R19–R20: real skills written for Claude Code load, with warnings", (
     expect(r.warnings).toHaveLength(3);
     expect(r.warnings.join("\n")).toMatch(/argument-hint.*line 4/);
   });
+  it("an argument-hint that is not YAML is read as its text, only on its own line's error", () => {
+    for (const v of ["[pr-number] [priority] [assignee]", "[--flag] <file>", "[file]: optional"]) {
+      const r = parseSkillMd(`---\nname: a\ndescription: d\nargument-hint: ${v}  \n---\n`, "a");
+      if (!r.ok) throw new Error(r.reason);
+      expect(r.frontmatter["argument-hint"]).toBe(v);
+      expect(r.warnings.join()).toMatch(/line 4/);
+    }
+    // An error elsewhere, a quoted value, a refused character: the first error stands.
+    expect(parseSkillMd("---\nname: a\ndescription: d\nargument-hint: [x] [y]\nbad: [\n---\n", "a")).toMatchObject({ ok: false });
+    expect(parseSkillMd("---\nname: a\ndescription: d\nother: [x] [y]\n---\n", "a")).toMatchObject({ ok: false, line: 4 });
+    expect(parseSkillMd("---\nname: a\ndescription: d\nargument-hint: \"x\" y\n---\n", "a")).toMatchObject({ ok: false, line: 4 });
+    expect(parseSkillMd("---\nname: a\ndescription: d\nargument-hint: [x] \u000b\n---\n", "a")).toMatchObject({ ok: false, line: 4 });
+  });
   it("a blank disable-model-invocation fails closed; blank name or description are missing", () => {
     expect(parseSkillMd("---\nname: a\ndescription: d\ndisable-model-invocation:\n---\n", "a")).toMatchObject({ ok: false, code: "INVALID_FRONTMATTER", line: 4 });
     expect(parseSkillMd("---\nname: a\ndescription:\n---\n", "a")).toMatchObject({ ok: false, code: "INVALID_FRONTMATTER" });
