@@ -176,7 +176,7 @@ export function benchmarks(opts: DiscoveryOptions = {}): Benchmark[] {
       },
       async run() {
         if (runs++ < warmup && n > 1000) {
-          await discoverOnce((await sharedSkillTree(1000)).root); // warm-up, untimed by the harness
+          await discoverOnce(tree!.root); // warm-up on the same tree, untimed by the harness: JIT and heap sized for 10k
           return;
         }
         const r = await discoverOnce(tree!.root);
