@@ -65,11 +65,34 @@ type TextRead = { ok: true; text: string } | { ok: false; failure: SkillFailure;
 const NOFOLLOW: number | undefined = fsConstants.O_NOFOLLOW;
 
 /** Bytes to text: strict UTF-8, no NUL (a binary file is not a SKILL.md). */
-function decode(bytes: Buffer, path: string): TextRead {
+function decode(bytes: Buffer, path: string, headOnly = false): TextRead {
   if (!isUtf8(bytes)) return { ok: false, failure: { code: "INVALID_FRONTMATTER", kind: "field", path, reason: "SKILL.md is not valid UTF-8 text" } };
-  const text = bytes.toString("utf8");
-  if (text.includes("\0")) return { ok: false, failure: { code: "INVALID_FRONTMATTER", kind: "field", path, reason: "SKILL.md contains NUL bytes: it is not a text file" } };
-  return { ok: true, text };
+  if (bytes.indexOf(0) !== -1) return { ok: false, failure: { code: "INVALID_FRONTMATTER", kind: "field", path, reason: "SKILL.md contains NUL bytes: it is not a text file" } };
+  // Discovery needs no body: decoding only up to the closing fence spares a string per skill (the whole file is still checked above).
+  return { ok: true, text: bytes.toString("utf8", 0, headOnly ? headEnd(bytes) : bytes.length) };
+}
+
+const DASH = 0x2d;
+/** Is bytes[start, end) a fence line as parseSkillMd reads it: ---, then spaces, with one CR dropped before a LF? */
+function fenceLine(bytes: Buffer, start: number, end: number, hasLf: boolean): boolean {
+  let e = hasLf && end > start && bytes[end - 1] === 0x0d ? end - 1 : end;
+  if (e - start < 3 || bytes[start] !== DASH || bytes[start + 1] !== DASH || bytes[start + 2] !== DASH) return false;
+  while (e > start + 3 && bytes[e - 1] === 0x20) e--;
+  return e === start + 3;
+}
+
+/** Byte offset just past the closing fence line (the first fence line after line 1), or the whole length when there is none. Exported for its test. */
+export function headEnd(bytes: Buffer): number {
+  const first = bytes.indexOf(0x0a);
+  if (first === -1) return bytes.length;
+  for (let pos = first + 1; pos < bytes.length; ) {
+    const nl = bytes.indexOf(0x0a, pos);
+    const end = nl === -1 ? bytes.length : nl;
+    if (fenceLine(bytes, pos, end, nl !== -1)) return nl === -1 ? bytes.length : nl + 1;
+    if (nl === -1) break;
+    pos = nl + 1;
+  }
+  return bytes.length;
 }
 const tooBig = (path: string, size: number): TextRead => ({
   ok: false,
@@ -83,7 +106,7 @@ const ioFailure = (path: string, err: unknown): TextRead => ({
 });
 
 /** Read SKILL.md with the size cap applied before and during the read (D11): a file that grows is still capped. Synchronous: discovery and activation are a handful of small syscalls per skill, and each async round trip costs more than the work (R23). */
-function readSkillFileSync(path: string, flags = 0): TextRead {
+function readSkillFileSync(path: string, flags = 0, headOnly = false): TextRead {
   let fd: number | undefined;
   try {
     fd = openSync(path, fsConstants.O_RDONLY | flags);
@@ -98,7 +121,7 @@ function readSkillFileSync(path: string, flags = 0): TextRead {
       if (got === buf.length) return tooBig(path, got);
       if (n === 0 || got >= info.size) break;
     }
-    return decode(buf.subarray(0, got), path);
+    return decode(buf.subarray(0, got), path, headOnly);
   } catch (err) {
     return ioFailure(path, err);
   } finally {
@@ -202,7 +225,7 @@ function scanEntry(
   let read: TextRead | null = null;
   let symlinked: boolean;
   if (NOFOLLOW !== undefined) {
-    read = readSkillFileSync(realMd, NOFOLLOW);
+    read = readSkillFileSync(realMd, NOFOLLOW, true);
     if (!read.ok && (read.errno === "ENOENT" || read.errno === "ENOTDIR")) return null;
     symlinked = !read.ok && (read.errno === "ELOOP" || read.errno === "EMLINK");
   } else {
@@ -221,7 +244,7 @@ function scanEntry(
     if (!isInside(realMd, roots)) return broken(outside(mdPath, "SKILL.md", realMd).failure);
     read = null;
   }
-  const parsed = parseRead(read ?? readSkillFileSync(realMd), dir, rootIndex, realDir, mdPath);
+  const parsed = parseRead(read ?? readSkillFileSync(realMd, 0, true), dir, rootIndex, realDir, mdPath);
   if (!parsed.ok) return broken(parsed.failure);
   // A copy, so the catalog holds flat strings rather than slices pinning every SKILL.md's full text.
   const frontmatter = structuredClone(parsed.entry.frontmatter);
