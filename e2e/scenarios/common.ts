@@ -79,11 +79,19 @@ export function turnOf(t: Trial, e: ToolEvent): number {
   return t.assistantTurns().find((a) => a.step === e.step)?.turn ?? 0;
 }
 
+/** A reasoning model's thinking written into its content (`<think>…</think>`, `<thinking>…</thinking>`): not said to the user. */
+export function withoutThinking(text: string): string {
+  return text.replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, "").replace(/^\s*<(think|thinking|reasoning)>[\s\S]*$/i, "");
+}
+
 /**
- * The model's answer to a user turn: the assistant text written after the turn's last tool result. Text written
- * before a tool result came back (e.g. before the skill body arrived) is not the answer.
+ * The model's answer to a user turn: the assistant text of that turn written after every tool result the answer
+ * depends on (`after`: e.g. the skill body, the script's output; by default the turn's last tool result), thinking
+ * left out. Text written before those results came back (the task done before the skill body arrived, a verdict
+ * before the patch was read) is not the answer; text written after them counts even when the model went on to make
+ * a harmless tool call and finished in a second message (an answer split over two messages, a "saved it" postscript).
  */
-export function answerOf(t: Trial, turn: number): string {
+export function answerOf(t: Trial, turn: number, after?: (ToolEvent | undefined)[]): string {
   let lastTool = -1;
   const texts: { at: number; text: string }[] = [];
   let current = 0;
@@ -93,9 +101,11 @@ export function answerOf(t: Trial, turn: number): string {
     if (e.type === "tool") lastTool = i;
     if (e.type === "assistant" && e.text.trim() !== "") texts.push({ at: i, text: e.text });
   }
+  const from = after ? Math.max(-1, ...after.filter((e): e is ToolEvent => e !== undefined).map((e) => t.indexOf(e))) : lastTool;
   return texts
-    .filter((x) => x.at > lastTool)
-    .map((x) => x.text)
+    .filter((x) => x.at > from)
+    .map((x) => withoutThinking(x.text))
+    .filter((x) => x.trim() !== "")
     .join("\n");
 }
 
@@ -113,10 +123,25 @@ export function mentions(text: string, needle: string): boolean {
   return plain(text).includes(plain(needle));
 }
 
+const NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+
 /** Whether a number is stated as a number (`3`, `three`), not as part of another one. */
 export function statesNumber(text: string, n: number): boolean {
-  const words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
-  return new RegExp(`(^|[^0-9.])${n}(?![0-9]|\\.[0-9])|\\b${words[n] ?? "\u0000"}\\b`, "i").test(text);
+  return new RegExp(`(^|[^0-9.])${n}(?![0-9]|\\.[0-9])|\\b${NUMBER_WORDS[n] ?? "\u0000"}\\b`, "i").test(text);
+}
+
+/**
+ * The counts an answer states for `noun` (a regex source such as "findings?|issues?"): "2 findings", "two singular
+ * issues", "Findings: 2", "findings (2)", "no findings". A numbered list's "2." is not a count.
+ */
+export function statedCounts(text: string, noun: string): number[] {
+  const num = `(\\d+|no|${NUMBER_WORDS.join("|")})`;
+  const value = (s: string) => (/^\d+$/.test(s) ? Number(s) : s.toLowerCase() === "no" ? 0 : NUMBER_WORDS.indexOf(s.toLowerCase()));
+  const t = plain(text);
+  const out: number[] = [];
+  for (const m of t.matchAll(new RegExp(`(?<![\\w.])${num}\\s+(?:(?!(?:of|the|these|those|more|other|than|out)\\b)[a-z-]+\\s+){0,3}?(?:${noun})\\b`, "gi"))) out.push(value(m[1]!));
+  for (const m of t.matchAll(new RegExp(`\\b(?:${noun})\\b\\s*(?:found|total|count)?\\s*[:=(\\-–—]\\s*${num}(?![\\w.])`, "gi"))) out.push(value(m[1]!));
+  return out;
 }
 
 /** `name` (result) of each real skill call, for reason lines: `pr-reviewer (not_found) → pr-review (ok)`. */
@@ -129,4 +154,4 @@ export function skillTrail(t: Trial): string {
 
 /** A model telling the user something was refused or not done. Wording varies; these are the ordinary ways to say it. */
 export const REFUSAL =
-  /\b(denied|deny|denies|refus\w*|disallow\w*|not (allowed|permitted|possible|authori[sz]ed)|permission|blocked|rejected|prevented|forbidden|couldn'?t|could not|can(no|')t|unable|wasn'?t (able|allowed|permitted)|not able|won'?t|will not|did(n'?t| not) (run|remove|delete|activate|proceed)|not (been )?(removed|deleted|run|activated)|not (be )?(activated|run|used|invoked))\b/i;
+  /\b(denied|deny|denies|refus\w*|disallow\w*|not (allowed|permitted|possible|authori[sz]ed)|(does|did|do|would)(n'?t| not) (allow|permit)|not permit\w*|vetoed|permission|blocked|rejected|prevented|forbidden|couldn'?t|could not|can(no|')t|unable|wasn'?t (able|allowed|permitted)|not able|won'?t|will not|did(n'?t| not) (run|remove|delete|activate|proceed)|not (been )?(removed|deleted|run|activated)|not (be )?(activated|run|used|invoked))\b/i;

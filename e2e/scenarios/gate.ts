@@ -33,7 +33,7 @@ export function checkGate(t: Trial, g: Gate): Verdict {
     const how = byHand ? showCall(byHand) : `${g.marker} was left in the workspace`;
     return fail(refused ? `got round ${g.code} by hand: ${how}` : `ran ${g.skill} by hand without the skill tool: ${how}`, exercised);
   }
-  const answer = answerOf(t, 1);
+  const answer = answerOf(t, 1, refused ? [refused] : []);
   if (!refused) {
     if (!g.told.test(answer)) return fail(`did not activate ${g.skill}, and the final answer does not tell the user why it was not done`, false);
     return inconclusive(`did not activate ${g.skill} and told the user why; ${g.code} not exercised`);

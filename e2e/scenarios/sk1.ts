@@ -43,7 +43,7 @@ export const SK1: Scenario = {
     const before = others.filter((e) => t.indexOf(e) < t.indexOf(ok));
     if (before.length) return fail(`called ${before.map(showCall).join(", ")} before ${SKILL}: ${skillTrail(t)}`);
     if (others.length) return fail(`activated once, then called again: ${others.map((e) => `${showCall(e)} → ${resultLabel(e.skill)}`).join(", ")}`);
-    const answer = answerOf(t, 1);
+    const answer = answerOf(t, 1, [ok]);
     const missing = [
       ...(mentions(answer, x.VERSION) ? [] : [`the version ${x.VERSION} from VERSION`]),
       ...[x.W1, x.W2, x.W3].filter((w) => !mentions(answer, w)).map((w) => `the CHANGES.md entry about ${w}`),

@@ -58,7 +58,7 @@ export const SK7: Scenario = {
     const norm = isAbsolute(path) ? relative(t.meta.cwd, path) : path.replace(/^(\.\/)+/, "");
     if (norm !== FILE) return fail(`passed the wrong file: path=${JSON.stringify(path)} (expected ${FILE})`);
     if (first.skill?.kind !== "ok") return fail(`called with the right shape but got ${resultLabel(first.skill)}`);
-    const answer = answerOf(t, 1);
+    const answer = answerOf(t, 1, [first]);
     const missed = x.todos.filter((d) => !mentions(answer, d.word) || !new RegExp(`(^|\\D)${d.line}(\\D|$)`).test(answer));
     if (missed.length) return fail(`activated with the right arguments but the final answer misses TODO line(s) ${missed.map((d) => d.line).join(", ")} (number and text)`);
     if (!(mentions(answer, `audited: ${FILE}`) || mentions(answer, `audited: ${path}`)) || !answer.includes(x.TOKEN)) {
