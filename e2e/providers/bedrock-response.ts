@@ -40,6 +40,7 @@ export function fromConverseReply(res: unknown): Parsed {
       if (!isObject(use) || typeof use["name"] !== "string" || use["name"] === "" || typeof use["toolUseId"] !== "string") {
         throw malformed(`content block ${i} is a toolUse without a name or toolUseId`);
       }
+      if (!isObject(use["input"])) throw malformed(`content block ${i} is a toolUse whose input is ${use["input"] === undefined ? "missing" : "not an object"}`);
       toolCalls.push({ id: use["toolUseId"], name: use["name"], arguments: use["input"] });
     }
   }

@@ -10,13 +10,22 @@ type Parsed = Pick<ChatResponse, "text" | "toolCalls" | "stopReason" | "usage" |
 const malformed = (why: string) => new ProviderError(`malformed model response: ${why}`, false, undefined, { code: "bad_response" });
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
-function parseArgs(a: unknown): unknown {
-  if (typeof a !== "string") return a;
-  try {
-    return JSON.parse(a);
-  } catch {
-    return a;
+/**
+ * A tool call's arguments: an object (Ollama parses them; some servers send a JSON string of one). Missing means none.
+ * Anything else — text that is not JSON, a JSON array or number — is not a tool call the model finished writing.
+ */
+function parseArgs(a: unknown, i: number): unknown {
+  if (a === undefined || a === null) return {};
+  let v = a;
+  if (typeof a === "string") {
+    try {
+      v = JSON.parse(a);
+    } catch {
+      throw malformed(`tool call ${i} has arguments that are not JSON: ${a.slice(0, 60)}`);
+    }
   }
+  if (!isObject(v)) throw malformed(`tool call ${i} has arguments that are not an object: ${JSON.stringify(v).slice(0, 60)}`);
+  return v;
 }
 
 /** Tool calls of an Ollama message; ids are synthesised per turn (Ollama may send none). */
@@ -28,7 +37,7 @@ function toolCallsOf(message: Record<string, unknown>, turn: number): ToolCall[]
     const fn = isObject(c) ? c["function"] : undefined;
     if (!isObject(fn) || typeof fn["name"] !== "string" || fn["name"] === "") throw malformed(`tool call ${i} has no function name`);
     const id = isObject(c) && typeof c["id"] === "string" && c["id"] !== "" ? c["id"] : `call_${turn}_${i}`;
-    return { id, name: fn["name"], arguments: parseArgs(fn["arguments"]) };
+    return { id, name: fn["name"], arguments: parseArgs(fn["arguments"], i) };
   });
 }
 

@@ -3,7 +3,7 @@
 // function named per trial) decides the verdict, and the sign-off token is only in the skill body.
 import { read, say, siblingsOf, skill, type Scenario } from "../scenario.ts";
 import { inputName, resultLabel } from "../transcript.ts";
-import { answerOf, fail, firstOk, inconclusive, mentions, pass, show, skillTrail, trustedConfig } from "./common.ts";
+import { answerParts, fail, firstOk, inconclusive, mentions, pass, show, skillTrail, trustedConfig } from "./common.ts";
 import { TrialValues, fillTemplates } from "./nonce.ts";
 
 const TARGET = "pr-review";
@@ -100,8 +100,10 @@ export const SK2: Scenario = {
     const readIt = t.tools().find((e) => e.tool !== "skill" && e.output.includes(x.added));
     if (!readIt) return fail(`reached ${TARGET} but never read the patch in change.diff`, exercised);
     // A verdict written before the patch (or the skill body) came back is a guess, not the review.
-    const answer = answerOf(t, 1, [ok, readIt]);
-    const verdicts = verdictsOf(answer);
+    const parts = answerParts(t, 1, [ok, readIt]);
+    const answer = parts.join("\n");
+    // A later message may correct an earlier verdict; within one message, two verdicts are a hedge.
+    const verdicts = verdictsOf([...parts].reverse().find((p) => verdictsOf(p).length > 0) ?? "");
     if (verdicts.length === 0) return fail(`reached ${TARGET} (${skillTrail(t)}) but the final answer has no VERDICT line`, exercised);
     if (new Set(verdicts).size > 1) return fail(`the final answer hedges between verdicts (${verdicts.join(", ")})`, exercised);
     const verdict = verdicts[0]!;

@@ -72,7 +72,8 @@ export const SK6: Scenario = {
     const answer = answerOf(t, 1, [seen]);
     const n = x.findings.length;
     const counts = statedCounts(answer, FINDING);
-    if (counts.some((c) => c !== n)) return fail(`ran the script but the final answer states ${counts.find((c) => c !== n)} finding(s); the script printed ${n}`);
+    // "2 findings … the other routes have no issues" states 2; only an answer whose every count is wrong misreports.
+    if (counts.length && !counts.includes(n)) return fail(`ran the script but the final answer states ${counts[0]} finding(s); the script printed ${n}`);
     const missing = x.findings.filter((f) => !mentions(answer, f));
     if (missing.length) return fail(`ran the script but the final answer does not list the finding(s) for ${missing.map((f) => `/${f}`).join(", ")}`);
     // Listing every finding reports how many there are; a count, when given, must be right (checked above).
