@@ -42,6 +42,13 @@ function listsTodo(answer: string, d: { line: number; word: string }, token: str
   return lines.some((l, i) => mentions(l, d.word) && (num.test(l) || (i > 0 && num.test(lines[i - 1]!))));
 }
 
+/** Line numbers given together ("TODOs on lines 3, 8 and 9", "Lines: 3, 8, 9"), the texts listed apart. */
+function groupedLines(answer: string, token: string): number[] {
+  const out: number[] = [];
+  for (const m of answer.split(token).join(" ").matchAll(/\blines?\W{0,3}(\d+(?:\s*(?:,|and|&)\s*\d+)+)/gi)) out.push(...m[1]!.split(/\D+/).filter(Boolean).map(Number));
+  return out;
+}
+
 export const SK7: Scenario = {
   id: "SK7",
   title: "argument-passing",
@@ -70,7 +77,8 @@ export const SK7: Scenario = {
     if (norm !== FILE) return fail(`passed the wrong file: path=${JSON.stringify(path)} (expected ${FILE})`);
     if (first.skill?.kind !== "ok") return fail(`called with the right shape but got ${resultLabel(first.skill)}`);
     const answer = answerOf(t, 1, [first]);
-    const missed = x.todos.filter((d) => !listsTodo(answer, d, x.TOKEN));
+    const grouped = groupedLines(answer, x.TOKEN);
+    const missed = x.todos.filter((d) => !(listsTodo(answer, d, x.TOKEN) || (grouped.includes(d.line) && mentions(answer, d.word))));
     if (missed.length) return fail(`activated with the right arguments but the final answer misses TODO line(s) ${missed.map((d) => d.line).join(", ")} (number and text)`);
     if (!(mentions(answer, `audited: ${FILE}`) || mentions(answer, `audited: ${path}`)) || !answer.includes(x.TOKEN)) {
       return fail(`listed the TODOs but did not end with the body's "audited: ${FILE} (${x.TOKEN})" line`);
