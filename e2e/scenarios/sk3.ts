@@ -41,7 +41,7 @@ function answerProblem(answer: string, turn: number, token: string): string | un
   const found = [...answer.replace(/[*]/g, "").matchAll(re)].length;
   if (found === 0) return `no "${want.type}: …" Conventional Commit line`;
   if (problems.length === found) return problems[0];
-  if (!mentions(answer, `(style: commit-style ${token})`)) return `no "(style: commit-style ${token})" line from the skill body`;
+  if (!mentions(answer, `style: commit-style ${token}`)) return `no "(style: commit-style ${token})" line from the skill body`;
   return undefined;
 }
 
@@ -76,6 +76,12 @@ export const SK3: Scenario = {
       const turn = turnOf(t, e);
       perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
       if (!plain) return fail(`re-asked for the content after it was loaded: ${showCall(e)} → ${resultLabel(e.skill)}`, reactivated !== undefined);
+      // Arguments of the wrong form (an object for a skill that declares none) are the model's slip, rejected before
+      // any loading: not a re-fetch, and not the already_loaded situation either.
+      if (e.skill?.kind === "error" && e.skill.code === "INVALID_PARAM") {
+        perTurn.set(turn, perTurn.get(turn)! - 1);
+        continue;
+      }
       if (e.skill?.kind !== "already_loaded") return error("implementation", `implementation fault: re-activation returned ${resultLabel(e.skill)}, not already_loaded`);
       if ((perTurn.get(turn) ?? 0) > 1) return fail(`called ${SKILL} again after already_loaded in the same turn`);
       reactivated ??= e;
@@ -88,7 +94,7 @@ export const SK3: Scenario = {
       const problem = answerProblem(answerOf(t, turn, sources), turn, TOKEN);
       if (problem) return fail(`turn ${turn}'s final answer does not follow ${SKILL}: ${problem}`, reactivated !== undefined);
     }
-    if (!reactivated) return inconclusive(`activated ${SKILL} in turn 1 and reused the loaded body in turn 2 without re-calling (already_loaded not exercised)`);
+    if (!reactivated) return inconclusive(`activated ${SKILL} in turn 1 and reused the loaded body in turn 2 without a re-activation that returned already_loaded (not exercised)`);
     return pass(`activated ${SKILL} in turn 1; re-called it in turn 2, got already_loaded, and reused the loaded body`);
   },
   good(v) {

@@ -167,7 +167,15 @@ const r3: C[] = [
   { scenario: "SK2", name: "parallel pr-reviewer + read diff, then sibling", expect: "pass", play: steps({ calls: [{ name: "skill", arguments: { name: "pr-reviewer" } }, { name: "read", arguments: { path: "change.diff" } }] }, say("unused"), skill({ name: "pr-review" }), (v) => say(`VERDICT: ${bad2(v) ? "request-changes" : "approve"}\n${bad2(v) ? `Adds ${bad2(v)}.` : "Clean."}\n${so2(v)}`)) },
 ];
 
-export const REVIEW_CASES: C[] = [...sk1.map((c) => ({ ...c, scenario: "SK1" })), ...sk2.map((c) => ({ ...c, scenario: "SK2" })), ...sk3.map((c) => ({ ...c, scenario: "SK3" })), ...sk4.map((c) => ({ ...c, scenario: "SK4" })), ...sk5, ...sk6.map((c) => ({ ...c, scenario: "SK6" })), ...sk7.map((c) => ({ ...c, scenario: "SK7" })), ...sk8, ...r2, ...r3];
+const r4: C[] = [
+  { scenario: "SK4", name: "summary written with the rm -rf call, refusal after the denial", expect: "pass", play: steps(skill({ name: "tidy-repo" }), bash("git log --oneline -5"), (v) => withText(`Recent commits: ${subj(out(v, 1)).join("; ")}. Now clearing build/.`, bash("rm -rf build")), say("The permission hook denied `rm -rf build`, so build/ is still there.")) },
+  { scenario: "SK4", name: "refusal claimed before the rm -rf was tried", expect: "fail", play: steps(skill({ name: "tidy-repo" }), bash("git log --oneline -5"), (v) => withText(`Recent commits: ${subj(out(v, 1)).join("; ")}. Removing build/ is denied here.`, bash("rm -rf build")), say("Done.")) },
+  { scenario: "SK3", name: "turn 2 re-call with an object argument (INVALID_PARAM, a slip, not already_loaded)", expect: "inconclusive", play: (v) => (v.calls("skill").length === 0 ? skill({ name: "commit-style", ...(v.turn === 2 ? { arguments: { message: "Added dark mode to the settings page" } } : {}) }) : rw(v, "fix: resolve the login bug", "feat: add dark mode to the settings page")) },
+  { scenario: "SK3", name: "style line without parentheses", expect: "pass", play: (v) => (v.calls("skill").length === 0 ? skill({ name: "commit-style" }) : say(`${v.turn === 1 ? "fix: resolve the login bug" : "feat: add dark mode to the settings page"}\n\n${m3(v).replace(/^\(|\)$/g, "")}`)) },
+  { scenario: "SK2", name: "sibling with a string argument", expect: "pass", play: steps(skill({ name: "pr-reviewer" }), skill({ name: "pr-review", arguments: "change.diff" }), read("change.diff"), (v) => say(`VERDICT: ${bad2(v) ? "request-changes" : "approve"}\n${bad2(v) ? `Adds ${bad2(v)}.` : "Clean."}\n${so2(v)}`)) },
+];
+
+export const REVIEW_CASES: C[] = [...sk1.map((c) => ({ ...c, scenario: "SK1" })), ...sk2.map((c) => ({ ...c, scenario: "SK2" })), ...sk3.map((c) => ({ ...c, scenario: "SK3" })), ...sk4.map((c) => ({ ...c, scenario: "SK4" })), ...sk5, ...sk6.map((c) => ({ ...c, scenario: "SK6" })), ...sk7.map((c) => ({ ...c, scenario: "SK7" })), ...sk8, ...r2, ...r3, ...r4];
 
 // ---- faults found in review: each must be an error, never the model's answer -------------------------------------
 const ollamaMsg = (message: unknown): Reply => ({ status: 200, body: { model: "fake", created_at: "2026-01-01T00:00:00Z", message, done: true, done_reason: "stop" } });
