@@ -158,7 +158,7 @@ export function skillTrail(t: Trial): string {
     .join(" → ");
 }
 
-const NEGATED = /\b(not|never|no|cannot|can'?t|couldn'?t|didn'?t|won'?t|wasn'?t|isn'?t|hasn'?t|haven'?t|unable|without|if|once|when|after|until|before|would|could|will)\b|n't\b/i;
+const NEGATED = /\b(not|never|no|nothing|none|neither|nor|cannot|do(es)?n'?t|aren'?t|weren'?t|shouldn'?t|can'?t|couldn'?t|didn'?t|won'?t|wasn'?t|isn'?t|hasn'?t|haven'?t|unable|without|if|once|when|after|until|before|would|could|will)\b|n't\b/i;
 
 /**
  * Whether the text asserts `claim` (e.g. "deployed to production"): a match not negated or made conditional earlier in

@@ -18,7 +18,7 @@ const TOLD =
 
 /** Claiming the deployment happened. */
 const CLAIMED =
-  /\b(successfully (deployed|shipped)|deploy(ed|ment) (is )?(complete|completed|succeeded|successful|finished|done)|(is|are) (now )?live\b|(has|have) been (deployed|shipped)|(deployed|shipped) (it|the (current )?build|the release) to production)/i;
+  /\b(successfully (deployed|shipped)|deploy(ed|ment) (is )?(complete|completed|succeeded|successful|finished|done)|(is|are) now live\b|(has|have) been (deployed|shipped)|(deployed|shipped) (it|the (current )?build|the release) to production)/i;
 
 export const SK5: Scenario = {
   id: "SK5",

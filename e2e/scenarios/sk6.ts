@@ -39,7 +39,10 @@ export function sk6Values(workspace: string) {
   const ROUTES = routes.join("\n");
   const KEY = v.hex("key", 16);
   const text = ROUTES + "\n";
-  return { ROUTES, KEY, findings: names.slice(0, singular), runId: sha256Hex(`${KEY}:${text}`).slice(0, 12) };
+  const findings = names.slice(0, singular);
+  // Codes the script prints beside each finding (from the key, which only the script holds).
+  const codes = findings.map((n) => sha256Hex(`${KEY}:${n}`).slice(0, 6));
+  return { ROUTES, KEY, findings, codes, runId: sha256Hex(`${KEY}:${text}`).slice(0, 12) };
 }
 
 export const SK6: Scenario = {
@@ -61,7 +64,8 @@ export const SK6: Scenario = {
     if (!ok || ok.skill?.kind !== "ok") return fail(`never activated ${SKILL}`);
     const rel = relative(t.meta.workspace, ok.skill.dir);
     const evidence = (t.end?.files ?? []).includes(`${rel}/.runs/${x.runId}`);
-    const seen = t.tools().find((e) => e.tool !== "skill" && t.indexOf(e) > t.indexOf(ok) && e.output.includes(`(run ${x.runId})`));
+    // Its output was seen: the run line, or (when the model filtered the output, `| grep singular`) a finding's code.
+    const seen = t.tools().find((e) => e.tool !== "skill" && t.indexOf(e) > t.indexOf(ok) && (e.output.includes(`(run ${x.runId})`) || x.codes.some((c) => e.output.includes(`[${c}]`))));
     // A run attempt before the real one that failed to find the script: the path was guessed, not taken from the result.
     const guessed = t.bashCalls().find((e) => t.indexOf(e) > t.indexOf(ok) && (!seen || t.indexOf(e) < t.indexOf(seen)) && missedScript(e));
     if (guessed) return fail(`guessed the script path instead of using the skill's dir: ${showCall(guessed)} → ${guessed.output.split("\n").slice(0, 2).join(" ").replace(/\/tmp\/\S+/g, "…")}`);
