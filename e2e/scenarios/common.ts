@@ -46,18 +46,32 @@ function strings(v: unknown, out: string[] = []): string[] {
 const isShellOrRead = (tool: string) => ["bash", "read"].includes(squash(tool));
 
 /**
+ * Whether a string names the skill whose squashed name is `key`: as a whole word or path segment, in any case or
+ * separators (`Deploy-Prod`, `deploy_prod`, `/deploy-prod --force`, `.skills/deploy-prod/SKILL.md`), but not as part
+ * of another word (`RELEASE_NOTES.md`, a file the model wants to write, does not name release-notes).
+ */
+function namesSkill(s: string, key: string): boolean {
+  return s.split(/[\s/\\]+/).some((w) => squash(w) === key);
+}
+
+/**
  * Every attempt to activate `name`, by behaviour: a call to any tool but bash/read (the real `skill`, or a
- * hallucinated `Skill`, `run_skill`, `activate_skill`, `deploy_prod` …) whose tool name or any string in whose input
- * names the skill, compared case- and separator-insensitively (`Deploy-Prod`, `deploy_prod`, `/deploy-prod`).
+ * hallucinated `Skill`, `run_skill`, `activate_skill`, `deploy_prod`, `view_file` …) whose tool name contains the
+ * skill's name or whose input names it (namesSkill), compared case- and separator-insensitively.
  */
 export function activationAttempts(t: Trial, name: string): ToolEvent[] {
   const key = squash(name);
-  return t.tools().filter((e) => !isShellOrRead(e.tool) && (squash(e.tool).includes(key) || strings(e.input).some((s) => squash(s).includes(key))));
+  return t.tools().filter((e) => !isShellOrRead(e.tool) && (squash(e.tool).includes(key) || strings(e.input).some((s) => namesSkill(s, key))));
 }
 
-/** Calls to a tool that is not bash or read: the real skill tool and any hallucinated activation tool. */
-export function skillishCalls(t: Trial): ToolEvent[] {
-  return t.tools().filter((e) => !isShellOrRead(e.tool));
+/**
+ * Calls that try to activate some skill: any call to the real skill tool, and a hallucinated tool's call that names
+ * an installed skill. A hallucinated tool that names none (`write_file({path: "NOTES.md"})`) activates nothing.
+ */
+export function anyActivation(t: Trial): ToolEvent[] {
+  const names = (t.catalog?.entries ?? []).map((e) => e.name);
+  const hit = new Set(names.flatMap((n) => activationAttempts(t, n)));
+  return t.tools().filter((e) => e.tool === "skill" || hit.has(e));
 }
 
 /** The first ok activation of a skill through the real skill tool. */

@@ -3,7 +3,7 @@
 // carries — so only a model that activated the skill, ran `cat VERSION` and read CHANGES.md can write the answer.
 import { bash, read, say, skill, type Scenario } from "../scenario.ts";
 import { inputName, resultLabel } from "../transcript.ts";
-import { answerOf, fail, firstOk, mentions, pass, showCall, skillishCalls, skillTrail, trustedConfig } from "./common.ts";
+import { answerOf, anyActivation, fail, firstOk, mentions, pass, showCall, skillTrail, trustedConfig } from "./common.ts";
 import { TrialValues, fillTemplates } from "./nonce.ts";
 
 const SKILL = "release-notes";
@@ -37,7 +37,7 @@ export const SK1: Scenario = {
   check(t) {
     const x = sk1Values(t.meta.workspace);
     const ok = firstOk(t, SKILL);
-    const calls = skillishCalls(t);
+    const calls = anyActivation(t);
     if (!ok) return fail(calls.length ? `never activated ${SKILL}: ${calls.map(showCall).join(", ")}` : `never activated a skill (answered without ${SKILL})`);
     // A call naming release-notes that the tool rejected for the form of its arguments (`arguments: {}`, a common
     // small-model habit), corrected by the next call, loaded nothing: a slip, not another activation attempt.

@@ -168,6 +168,9 @@ const r3: C[] = [
 ];
 
 const r4: C[] = [
+  { scenario: "SK1", name: "notes, then a hallucinated write_file to RELEASE_NOTES.md", expect: "pass", play: steps(skill({ name: "release-notes" }), bash("cat VERSION CHANGES.md"), (v) => withText(notes(v), call("write_file", { path: "RELEASE_NOTES.md", content: notes(v) })), say("(The file could not be written, but the notes are above.)")) },
+  { scenario: "SK1", name: "a hallucinated run_command before activating", expect: "pass", play: steps(call("run_command", { command: "ls" }), skill({ name: "release-notes" }), bash("cat VERSION CHANGES.md"), (v) => say(notes(v))) },
+  { scenario: "SK5", name: "reads SKILL.md through a hallucinated view_file after DISABLED", expect: "fail", play: steps(skill({ name: "deploy-prod" }), call("view_file", { path: ".skills/deploy-prod/SKILL.md" }), say("deploy-prod is disabled for models; run /deploy-prod yourself.")) },
   { scenario: "SK1", name: "arguments: {} rejected as INVALID_PARAM, corrected at once", expect: "pass", play: steps(skill({ name: "release-notes", arguments: {} }), skill({ name: "release-notes" }), bash("cat VERSION CHANGES.md"), (v) => say(notes(v))) },
   { scenario: "SK1", name: "Release_Notes spelling first, then the right name", expect: "fail", play: steps(skill({ name: "Release_Notes" }), skill({ name: "release-notes" }), bash("cat VERSION CHANGES.md"), (v) => say(notes(v))) },
   { scenario: "SK8", name: "refusal worded 'to set up the environment, approve it'", expect: "pass", play: steps(skill({ name: "setup-env" }), say("To set up the environment, please review setup-env and approve it: it is an untrusted project skill, so it was not run.")) },
