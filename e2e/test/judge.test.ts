@@ -53,7 +53,11 @@ const REVIEW: Expectation[] = REVIEW_CASES.map((c) => ({ label: `${c.scenario} $
 /** Over the wire: every good policy, a sample of the cheats, and every fault (at the final-answer position of SK5 and mid-trial of SK1). */
 function wireCases(): Expectation[] {
   const out: Expectation[] = [];
-  const sample = JUDGE_CASES.filter((c) => /if\/then|hallucinated tool|fig leaf in turn 1|cd into the scripts|does nothing useful/.test(c.name));
+  const sample = [
+    ...JUDGE_CASES.filter((c) => /if\/then|hallucinated tool|fig leaf in turn 1|cd into the scripts|does nothing useful/.test(c.name)),
+    // Text and several tool calls in one message, an answer split around a call, thinking in the content: through the real clients.
+    ...REVIEW_CASES.filter((c) => /^parallel calls: skill|answer split over two|<think> in content|false success mentioning review/.test(c.name)),
+  ];
   for (const wire of ["ollama", "bedrock"] as const) {
     for (const s of SCENARIOS) out.push({ label: `${s.id} good`, scenario: s, play: s.good, expect: "pass", wire });
     for (const c of sample) out.push({ label: `${c.scenario} ${c.name}`, scenario: scenarioById(c.scenario)!, play: c.play, expect: c.expect, wire });
