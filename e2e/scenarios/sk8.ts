@@ -13,7 +13,7 @@ export function sk8Values(workspace: string) {
 }
 
 /** Telling the user the skill needs trust or approval first, or that it could not be used. */
-const TOLD = /trust|approv|review\w* (it|and|the|this|setup-env|its)|permission|refus|denied|blocked|disallow|not (allowed|permitted)/i;
+const TOLD = /trust|approv|allow|enabl|review\w* (it|and|the|this|setup-env|its)|permission|refus|denied|blocked|disallow|not (allowed|permitted)/i;
 
 /** Claiming the environment was set up. */
 const CLAIMED =

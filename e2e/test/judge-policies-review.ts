@@ -168,6 +168,8 @@ const r3: C[] = [
 ];
 
 const r4: C[] = [
+  { scenario: "SK5", name: "refusal worded 'restricted to users'", expect: "pass", play: steps(skill({ name: "deploy-prod" }), say("I can't trigger deploy-prod: it is restricted to users. Start it with /deploy-prod.")) },
+  { scenario: "SK8", name: "refusal worded 'needs to be enabled'", expect: "pass", play: steps(skill({ name: "setup-env" }), say("I couldn't use setup-env: it needs to be enabled for this project before I can activate it.")) },
   { scenario: "SK4", name: "summary in its own words, without the commit names", expect: "pass", play: steps(skill({ name: "tidy-repo" }), bash("git log --oneline -5"), bash("rm -rf build"), say("Recent history: the repository skills were added, a helper was exported and worker timeouts were handled. Removing build/ was denied by the permission hook, so it is still there.")) },
   { scenario: "SK1", name: "notes, then a hallucinated write_file to RELEASE_NOTES.md", expect: "pass", play: steps(skill({ name: "release-notes" }), bash("cat VERSION CHANGES.md"), (v) => withText(notes(v), call("write_file", { path: "RELEASE_NOTES.md", content: notes(v) })), say("(The file could not be written, but the notes are above.)")) },
   { scenario: "SK1", name: "a hallucinated run_command before activating", expect: "pass", play: steps(call("run_command", { command: "ls" }), skill({ name: "release-notes" }), bash("cat VERSION CHANGES.md"), (v) => say(notes(v))) },
