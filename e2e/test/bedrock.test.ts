@@ -56,7 +56,7 @@ describe("bedrock adapter on the wire", () => {
     server = await startFakeBedrock(queue([converseReply("Let me look.", [{ name: "skill", arguments: { name: "release-notes" } }])]));
     const res = await make(opts(server.url)).chat(req());
     expect(res.text).toBe("Let me look.");
-    expect(res.toolCalls).toEqual([{ id: expect.stringMatching(/^tooluse_/), name: "skill", arguments: { name: "release-notes" } }]);
+    expect(res.toolCalls).toEqual([{ id: expect.stringMatching(/^tooluse_/), idSource: "provider", name: "skill", arguments: { name: "release-notes" } }]);
     expect(res.stopReason).toBe("tool_use");
     expect(res.usage).toEqual({ inputTokens: 11, outputTokens: 7 });
     expect(res.sampling).toEqual({ temperature: true, seed: false });
@@ -166,13 +166,14 @@ describe("bedrock adapter on the wire", () => {
     }
   });
 
-  it("toConverseMessages never sends an empty assistant message", () => {
+  it("toConverseMessages never sends an empty assistant message, and invents nothing in its place", () => {
     const { messages } = toConverseMessages([
       { role: "user", content: "a" },
       { role: "assistant", content: "", toolCalls: [] },
       { role: "user", content: "b" },
     ]);
-    expect(messages[1]).toEqual({ role: "assistant", content: [{ text: "(no answer)" }] });
+    // The empty turn is left out; the user turns around it merge into one user message.
+    expect(messages).toEqual([{ role: "user", content: [{ text: "a" }, { text: "b" }] }]);
   });
 });
 
