@@ -194,21 +194,21 @@ export function bedrockProvider(opts: BedrockOptions): ModelProvider & { close()
     sampling: { temperature: true, seed: false },
     async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
       const adjustments: string[] = [];
-      let result;
-      try {
+      // The status fallback: one retry without toolResult.status when the service rejects it, recorded (R63).
+      const sendOnce = async () => {
         try {
-          result = await send(req, signal);
+          return await send(req, signal);
         } catch (err) {
-          const hadStatus = sendStatus && req.messages.some((m) => m.role === "tool");
-          if (!hadStatus || !rejectsToolResultStatus(err)) throw err;
+          if (!sendStatus || !req.messages.some((m) => m.role === "tool") || !rejectsToolResultStatus(err)) throw err;
           sendStatus = false;
           adjustments.push(`toolResult.status dropped for ${modelId}: the service rejected it (${(err as Error).message}); retried once without it, and left out for the rest of the run`);
-          result = await send(req, signal);
-          result.attempts += 1;
+          const again = await send(req, signal);
+          return { ...again, attempts: again.attempts + 1 };
         }
-      } catch (err) {
+      };
+      const result = await sendOnce().catch((err) => {
         throw finalError(err, (e) => bedrockAdvice(modelId, e));
-      }
+      });
       const res = result.value;
       const { text, toolCalls, reasoning } = readBlocks(res.output?.message?.content ?? []);
       return {
