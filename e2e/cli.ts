@@ -340,7 +340,7 @@ async function runCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s:
     settings: runSettings(args),
     scenarios: SCENARIOS.map((s) => ({ id: s.id, title: s.title })),
     versions: currentVersions(),
-    models: providers.map((p) => ({ id: p.id, kind: p.kind })),
+    models: providers.map((p) => ({ id: p.id, kind: p.kind, ...(p.sampling ? { sampling: p.sampling } : {}) })),
     transcripts,
     interrupted: { unfinished: summary.unfinished },
     resumed: summary.resumed,

@@ -5,6 +5,7 @@
 // says when the run was interrupted or a re-score met changed checkers. Owns: Report, ReportCell, buildReport,
 // renderText, renderMarkdown, gate.
 import { wilson } from "./interval.ts";
+import type { SamplingApplied } from "./providers/types.ts";
 import type { RunResult } from "./run.ts";
 import type { Cell } from "./score.ts";
 import { summarise } from "./score.ts";
@@ -30,7 +31,8 @@ export interface Report {
   temperature: number;
   seed?: number;
   scenarios: { id: string; title: string }[];
-  models: { id: string; kind: "real" | "scripted"; provider: string; note: string }[];
+  /** Each model with its provider and which sampling settings actually reach it (a Bedrock seed never does). */
+  models: { id: string; kind: "real" | "scripted"; provider: string; sampling?: SamplingApplied; note: string }[];
   /** Request settings the run was made with (absent keys: the provider's default). */
   settings?: RunSettings;
   versions: ReportVersions;
@@ -57,7 +59,7 @@ export function buildReport(a: {
   settings?: RunSettings;
   scenarios: { id: string; title: string }[];
   versions: ReportVersions;
-  models?: { id: string; kind: "real" | "scripted" }[];
+  models?: { id: string; kind: "real" | "scripted"; sampling?: SamplingApplied }[];
   transcripts?: string;
   interrupted?: Report["interrupted"];
   resumed?: number;

@@ -53,7 +53,7 @@ describe("npm run e2e", () => {
     expect(r.err).toMatch(/\[24\/24\]/); // plain progress lines when not a TTY
     const report = JSON.parse(readFileSync(json, "utf8"));
     expect(report.cells).toHaveLength(8);
-    expect(report.models).toEqual([{ id: "scripted:good", kind: "scripted", provider: "scripted", note: expect.stringContaining("not a model result") }]);
+    expect(report.models).toEqual([{ id: "scripted:good", kind: "scripted", provider: "scripted", sampling: { temperature: false, seed: false }, note: expect.stringContaining("not a model result") }]);
     // Every cell carries what it cost (the scripted adapter reports self-test usage) and its interval.
     for (const c of report.cells) {
       expect(c.usage.trials).toBe(3);
