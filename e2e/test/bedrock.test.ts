@@ -194,7 +194,7 @@ describe("SK1–SK8 over the Bedrock wire", () => {
         // One throttle early on: the trial must ride it out, not count it as an error.
         if (++calls === 2) return throttled;
         const step = playPolicy(fromConverseWire(body), pick, SCENARIOS);
-        return converseReply(step.text ?? "", step.calls ?? []);
+        return converseReply(step.text ?? "", step.calls ?? [], { reasoning: { text: "thinking it over", signature: "c2ln" } });
       });
       const p = make(opts(fake.url));
       try {
@@ -202,6 +202,14 @@ describe("SK1–SK8 over the Bedrock wire", () => {
         expect(results.map((r) => `${r.scenario} ${r.outcome}`), label).toEqual(SCENARIOS.map((s) => `${s.id} ${want}`));
         const sk = fake.requests.find((r) => r.body.toolConfig)!.body;
         expect(sk.toolConfig.tools.map((t: any) => t.toolSpec.name)).toEqual(["skill", "bash", "read"]);
+        // Every assistant turn replayed its reasoning first, signature intact, and every result its toolUseId.
+        const later = fake.requests.filter((r) => r.body.messages?.some((m: any) => m.role === "assistant"));
+        expect(later.length).toBeGreaterThan(0);
+        for (const r of later) {
+          for (const m of r.body.messages.filter((x: any) => x.role === "assistant")) expect(m.content[0]).toEqual({ reasoningContent: { reasoningText: { text: "thinking it over", signature: "c2ln" } } });
+          const uses = new Set(r.body.messages.flatMap((m: any) => m.content.filter((b: any) => b.toolUse).map((b: any) => b.toolUse.toolUseId)));
+          for (const m of r.body.messages) for (const b of m.content) if (b.toolResult) expect(uses.has(b.toolResult.toolUseId)).toBe(true);
+        }
       } finally {
         p.close();
         await fake.close();
