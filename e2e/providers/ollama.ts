@@ -188,12 +188,14 @@ export async function probeOllama(model: string, host = ollamaHost(), timeoutMs 
   if (!names.some((n) => n === model || n === want)) {
     return { ok: false, advice: `ollama:${model}: not pulled on ${host}. Run \`ollama pull ${model}\`.` };
   }
-  let capabilities: string[];
+  let capabilities: string[] | undefined;
   try {
-    capabilities = (await withTimeout((s) => client(host, s).show({ model }), timeoutMs)).capabilities ?? [];
+    capabilities = (await withTimeout((s) => client(host, s).show({ model }), timeoutMs)).capabilities;
   } catch (err) {
     return { ok: false, advice: `ollama:${model}: /api/show failed on ${host}: ${advice(model, host, err).message}` };
   }
+  // A server too old to list capabilities cannot say what is missing; the run goes ahead and the trials will tell.
+  if (!Array.isArray(capabilities)) return { ok: true };
   const missing: string[] = [];
   if (!capabilities.includes("tools")) missing.push(`model ${model} has no tools capability (it has: ${capabilities.join(", ") || "none listed"}); pull one that has, e.g. \`ollama pull ${TOOL_MODELS}\``);
   if (needs.think !== undefined && needs.think !== false && !capabilities.includes("thinking")) {

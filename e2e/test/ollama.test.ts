@@ -106,7 +106,7 @@ describe("ollama adapter on the wire", () => {
 
   it("a call that outlives its timeout is retried and then reported as a timeout", async () => {
     server = await startFakeOllama(() => new Promise((r) => setTimeout(() => r(ollamaReply("late")), 2000)));
-    const err = await ollamaProvider({ model: "qwen3:8b", host: server.url, ...fast, timeoutMs: 100, retries: 1 }).chat(req()).catch((e) => e);
+    const err = await ollamaProvider({ model: "qwen3:8b", host: server.url, ...fast, timeoutMs: 100, retries: 1, budgetMs: 10_000 }).chat(req()).catch((e) => e);
     expect(err).toMatchObject({ code: "timeout" });
     expect(server.requests).toHaveLength(2);
   });

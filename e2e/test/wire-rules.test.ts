@@ -103,6 +103,11 @@ describe("Ollama: ids, thinking, think levels, num_ctx, capabilities", () => {
     expect(await probeOllama("tooly:1b", s.url, 5000, { think: false })).toEqual({ ok: true });
     expect(s.requests.filter((r) => r.path === "/api/show").map((r) => r.body.model)).toContain("plain:1b");
   });
+
+  it("a server too old to list capabilities is not refused on a guess", async () => {
+    const s = await fakeOllama((path) => (path === "GET /api/tags" ? { status: 200, body: { models: [{ name: "old:1b" }] } } : { status: 200, body: { modelfile: "", details: {} } }));
+    expect(await probeOllama("old:1b", s.url)).toEqual({ ok: true });
+  });
 });
 
 describe("Bedrock: reasoning, nothing fabricated, toolResult.status", () => {
