@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { main, parseArgs } from "../cli.ts";
+import { concurrencyFor, main, parseArgs } from "../cli.ts";
 import { expandModels, parseModelSpec } from "../providers/index.ts";
 import { startFakeOllama, queue } from "./fake-servers.ts";
 
@@ -38,6 +38,29 @@ describe("model specs", () => {
     expect(a).toMatchObject({ models: ["ollama:qwen3:8b"], n: 10, ks: [1, 5], scenarios: ["SK4", "SK5"], threshold: 0.8, concurrency: 3 });
     expect(() => parseArgs(["-n", "0"])).toThrow();
     expect(() => parseArgs(["--bogus"])).toThrow(/unknown option/);
+  });
+  it("--think takes an optional level; --num-ctx, --resume, budgets and per-provider concurrency parse", () => {
+    expect(parseArgs(["--think"]).think).toBe(true);
+    expect(parseArgs(["--think", "high", "-n", "2"])).toMatchObject({ think: "high", n: 2 });
+    expect(parseArgs(["--think=low"]).think).toBe("low");
+    expect(parseArgs(["--think", "false"]).think).toBe(false);
+    expect(parseArgs(["--no-think"]).think).toBe(false);
+    expect(parseArgs(["--think", "-n", "3"])).toMatchObject({ think: true, n: 3 });
+    expect(parseArgs(["--num-ctx", "16384", "--resume", "--call-budget", "60000", "--stall", "30", "--concurrency-ollama", "2", "--concurrency-bedrock", "8", "--rescore-current"])).toMatchObject({
+      numCtx: 16384,
+      resume: true,
+      callBudgetMs: 60000,
+      stallSeconds: 30,
+      concurrencyOllama: 2,
+      concurrencyBedrock: 8,
+      rescoreCurrent: true,
+    });
+    expect(concurrencyFor({})).toEqual({ ollama: 1, bedrock: 4, scripted: 8 });
+    expect(concurrencyFor({ concurrency: 3, concurrencyBedrock: 10 })).toEqual({ ollama: 3, bedrock: 10, scripted: 3 });
+  });
+  it("--resume without --transcripts is a usage error", async () => {
+    const r = await main(["--model", "scripted:good", "--resume"], { stdout: () => {}, stderr: { write: () => true, isTTY: false } });
+    expect(r).toBe(2);
   });
 });
 
