@@ -13,7 +13,11 @@ import { ollamaProvider } from "../providers/ollama.ts";
 import type { Job } from "../run.ts";
 import type { TranscriptEvent } from "../transcript.ts";
 import { cellUsage, percentile, trialUsage } from "../usage.ts";
-import { startFakeOllama } from "./fake-servers.ts";
+import { loadModule } from "../../conformance/driver/in-process.ts";
+import { bedrockProvider } from "../providers/bedrock.ts";
+import { runAll } from "../run.ts";
+import { SCENARIOS } from "../scenarios/index.ts";
+import { converseReply, fromConverseWire, fromOllamaWire, ollamaReply, playPolicy, startFakeBedrock, startFakeOllama } from "./fake-servers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "e2e-runs-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -186,5 +190,49 @@ describe("--rescore and versions", () => {
     expect(await main(["--rescore", transcripts], { stdout: (s) => void (out += s), stderr: { write: () => true, isTTY: false } })).toBe(0);
     expect(out).toMatch(/SK1 golden\s+1\/1/);
     expect(out).toMatch(/not scored: 1 partial transcript/);
+  });
+});
+
+describe("per-provider concurrency", () => {
+  it("a local Ollama gets one trial at a time while Bedrock runs several, in the same run", async () => {
+    const inFlight = { ollama: 0, bedrock: 0 };
+    const peak = { ollama: 0, bedrock: 0 };
+    const slow = async <T>(who: "ollama" | "bedrock", reply: () => T): Promise<T> => {
+      peak[who] = Math.max(peak[who], ++inFlight[who]);
+      await new Promise((r) => setTimeout(r, 100));
+      inFlight[who]--;
+      return reply();
+    };
+    const sk1 = SCENARIOS.filter((s) => s.id === "SK1");
+    const o = await startFakeOllama((_p, body) => slow("ollama", () => {
+      const step = playPolicy(fromOllamaWire(body), (s) => s.good, sk1);
+      return ollamaReply(step.text ?? "", step.calls ?? []);
+    }));
+    const b = await startFakeBedrock((_p, body) => slow("bedrock", () => {
+      const step = playPolicy(fromConverseWire(body), (s) => s.good, sk1);
+      return converseReply(step.text ?? "", step.calls ?? []);
+    }));
+    const impl = await loadModule(join(import.meta.dirname, "..", "..", "reference", "index.ts"));
+    const bp = bedrockProvider({ modelId: "us.anthropic.claude-opus-4-7", region: "us-east-1", endpoint: b.url, credentials: { accessKeyId: "AKIAFAKE", secretAccessKey: "x" } });
+    try {
+      const summary = await runAll({
+        scenarios: sk1,
+        providers: [ollamaProvider({ model: "a", host: o.url }), ollamaProvider({ model: "b", host: o.url }), bp],
+        implementation: impl,
+        n: 3,
+        concurrency: 1,
+        concurrencyByProvider: { ollama: 1, bedrock: 3 },
+        temperature: 0,
+      });
+      expect(summary.results.map((r) => r.outcome)).toEqual(Array(9).fill("pass"));
+      expect(peak.ollama).toBe(1);
+      expect(peak.bedrock).toBeGreaterThan(1);
+      expect(peak.bedrock).toBeLessThanOrEqual(3);
+    } finally {
+      bp.close();
+      await impl.dispose();
+      await o.close();
+      await b.close();
+    }
   });
 });
