@@ -123,6 +123,8 @@ function cellText(c: ReportCell | undefined, ks: number[]): string {
     if (k === 1) parts.push(fmtInterval(c.pass1Interval95));
     parts.push(`^${k} ${fmt(c.passHatK[k])}`);
   }
+  parts.push(`exercised ${c.exercised}/${c.trials - c.errors}`);
+  if (c.inconclusive) parts.push(`inc ${c.inconclusive}`);
   if (c.errors) parts.push(`err ${c.errors}`);
   return parts.join(" ");
 }
@@ -191,7 +193,7 @@ export function renderText(r: Report): string {
   const scripted = r.models.filter((m) => m.kind === "scripted");
   if (scripted.length) lines.push(`NOTE: ${scripted.map((m) => m.id).join(", ")}: ${SELF_TEST}.`);
   lines.push(...warnings(r));
-  lines.push(`cells: passed/n (errors apart), @k = pass@k, [low, high] = 95% Wilson interval of pass@1, ^k = pass^k, n/a when n < k`);
+  lines.push(`cells: passed/n over conclusive trials, @k = pass@k, [low, high] = 95% Wilson interval of pass@1, ^k = pass^k (n/a when n < k), exercised x/y = trials where the tested situation arose, inc = inconclusive, err = errors (both left out of n)`);
   lines.push("");
   const find = (s: string, m: string) => r.cells.find((c) => c.scenario === s && c.model === m);
   lines.push(...table(["scenario", ...r.models.map(modelHeader)], r.scenarios.map((s) => [`${s.id} ${s.title}`, ...r.models.map((m) => cellText(find(s.id, m.id), r.ks))])));
@@ -212,7 +214,7 @@ export function renderMarkdown(r: Report): string {
   out.push(`# Skill tool e2e (SK1–SK8)`, "");
   out.push(`Implementation **${r.implementation}**, n = ${r.n} trials per cell, k = ${r.ks.join(", ")}, ${settingsText(r)}.`, "");
   out.push(`Versions: ${versionsText(r)}.`, "");
-  out.push(`Each cell: passed/n · pass@k (pass@1 with its 95% Wilson interval) · pass^k; errored trials (model/transport/implementation) are counted apart and left out of n; n/a when n < k.`, "");
+  out.push(`Each cell: passed/n · pass@k (pass@1 with its 95% Wilson interval) · pass^k over conclusive trials (pass or fail); "exercised x/y": in x of the y non-error trials the tested situation arose; inconclusive trials (situation never arose, correct answer) and errored trials (transport, malformed model response, harness, implementation) are counted apart and left out of n; n/a when n < k.`, "");
   for (const m of r.models.filter((x) => x.kind === "scripted")) out.push(`> **${m.id}** is a ${SELF_TEST}.`, "");
   for (const w of warnings(r)) out.push(`> ${w.trim()}`, "");
   out.push(`| scenario | ${r.models.map((m) => (m.kind === "scripted" ? `${m.id} (self-test)` : m.id)).join(" | ")} |`);
@@ -223,7 +225,7 @@ export function renderMarkdown(r: Report): string {
       const c = find(s.id, m.id);
       if (!c) return "—";
       const ks = r.ks.map((k) => `pass@${k} ${fmt(c.passAtK[k])}${k === 1 ? ` ${fmtInterval(c.pass1Interval95)}` : ""} · pass^${k} ${fmt(c.passHatK[k])}`).join(" · ");
-      return `${c.passed}/${c.n} · ${ks}${c.errors ? ` · **${c.errors} errors**` : ""}`;
+      return `${c.passed}/${c.n} · ${ks} · exercised ${c.exercised}/${c.trials - c.errors}${c.inconclusive ? ` · ${c.inconclusive} inconclusive` : ""}${c.errors ? ` · **${c.errors} errors**` : ""}`;
     });
     out.push(`| ${s.id} ${s.title} | ${cells.join(" | ")} |`);
   }

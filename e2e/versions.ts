@@ -1,6 +1,6 @@
 // What a result was measured with, so a published number can be reproduced and a re-score can say when the ruler
 // changed: the kit's version, and per scenario a hash of its checker (the scenario's module plus the shared
-// helpers checkers read transcripts with) and of its fixture (every file's path and bytes). Owns: kitVersion,
+// helpers and the judging modules its verdict depends on) and of its fixture (every file's path and bytes). Owns: kitVersion,
 // scenarioVersion, sameVersions, describeChange (decision R65).
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
@@ -29,9 +29,17 @@ export function kitVersion(): string {
   return kit;
 }
 
-/** The files a scenario's verdict depends on besides the transcript: its own module and the shared helpers. */
+/** Modules outside scenarios/ that a verdict depends on: judging, the transcript queries, the shell parser. */
+const SHARED = ["judge.ts", "scenario.ts", "transcript.ts", "shell.ts"];
+
+/**
+ * The files a scenario's verdict depends on besides the transcript: its own module, every shared helper in
+ * scenarios/ (any file that is not another scenario's skN.ts) and the SHARED modules.
+ */
 export function checkerFiles(scenarioId: string): string[] {
-  return [join(E2E, "scenarios", `${scenarioId.toLowerCase()}.ts`), join(E2E, "scenarios", "common.ts"), join(E2E, "transcript.ts"), join(E2E, "scenario.ts")].filter((f) => existsSync(f));
+  const dir = join(E2E, "scenarios");
+  const helpers = readdirSync(dir).filter((f) => f.endsWith(".ts") && !/^sk\d+\.ts$/.test(f) && f !== "index.ts").sort();
+  return [join(dir, `${scenarioId.toLowerCase()}.ts`), ...helpers.map((f) => join(dir, f)), ...SHARED.map((f) => join(E2E, f))].filter((f) => existsSync(f));
 }
 
 const cache = new Map<string, ScenarioVersion>();

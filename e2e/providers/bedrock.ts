@@ -16,9 +16,10 @@ import {
   type Message as ConverseMessage,
   type Tool as ConverseTool,
 } from "@aws-sdk/client-bedrock-runtime";
-import { decodeArguments, replayArguments } from "./arguments.ts";
+import { replayArguments } from "./arguments.ts";
+import { fromConverseReply } from "./bedrock-response.ts";
 import { CallTimeoutError, callBudget, connectionCodeOf, finalError, httpStatusOf, isTransientError, withRetry, withTimeout } from "./retry.ts";
-import { ProviderError, type ChatRequest, type ChatResponse, type Message, type ModelProvider, type Reasoning, type StopReason, type ToolCall, type ToolSpec } from "./types.ts";
+import { ProviderError, type ChatRequest, type ChatResponse, type Message, type ModelProvider, type ToolSpec } from "./types.ts";
 
 export interface BedrockOptions {
   modelId: string;
@@ -94,33 +95,10 @@ function assistantBlocks(m: Extract<Message, { role: "assistant" }>): ContentBlo
   return blocks;
 }
 
-/** A reply's content blocks → text, tool calls (the one arguments rule) and reasoning. */
-function readBlocks(blocks: ContentBlock[]): { text: string; toolCalls: ToolCall[]; reasoning: Reasoning[] } {
-  const text = blocks
-    .map((b) => b.text)
-    .filter((t): t is string => typeof t === "string")
-    .join("\n");
-  const toolCalls = blocks.flatMap((b) => (b.toolUse ? [{ id: b.toolUse.toolUseId ?? "", idSource: "provider" as const, name: b.toolUse.name ?? "", ...decodeArguments(b.toolUse.input) }] : []));
-  const reasoning = blocks.flatMap((b): Reasoning[] => {
-    const r = b.reasoningContent;
-    if (!r) return [];
-    if (r.redactedContent) return [{ redacted: Buffer.from(r.redactedContent).toString("base64") }];
-    return r.reasoningText ? [{ text: r.reasoningText.text ?? "", ...(r.reasoningText.signature !== undefined ? { signature: r.reasoningText.signature } : {}) }] : [];
-  });
-  return { text, toolCalls, reasoning };
-}
-
 /** The service's complaint about toolResult.status, when that is what a ValidationException is about. */
 export function rejectsToolResultStatus(err: unknown): boolean {
   const name = (err as { name?: string })?.name;
   return (name === "ValidationException" || httpStatusOf(err) === 400) && /status/i.test((err as Error)?.message ?? "");
-}
-
-function stopReasonOf(s: string | undefined): StopReason {
-  if (s === "tool_use") return "tool_use";
-  if (s === "end_turn" || s === "stop_sequence") return "end";
-  if (s === "max_tokens") return "max_tokens";
-  return "other";
 }
 
 const AUTH_NAMES = new Set(["AccessDeniedException", "UnrecognizedClientException", "ExpiredTokenException", "InvalidSignatureException", "CredentialsProviderError", "ExpiredToken"]);
@@ -209,15 +187,16 @@ export function bedrockProvider(opts: BedrockOptions): ModelProvider & { close()
       const result = await sendOnce().catch((err) => {
         throw finalError(err, (e) => bedrockAdvice(modelId, e));
       });
-      const res = result.value;
-      const { text, toolCalls, reasoning } = readBlocks(res.output?.message?.content ?? []);
+      // Every stopReason is decided before the loop sees the reply; anything but an answer or a tool use is an error (bedrock-response.ts).
+      let parsed;
+      try {
+        parsed = fromConverseReply(result.value);
+      } catch (err) {
+        if (err instanceof ProviderError) err.attempts ??= result.attempts;
+        throw err;
+      }
       return {
-        text,
-        toolCalls,
-        stopReason: toolCalls.length && res.stopReason !== "tool_use" ? "tool_use" : stopReasonOf(res.stopReason),
-        ...(res.usage ? { usage: { ...(res.usage.inputTokens !== undefined ? { inputTokens: res.usage.inputTokens } : {}), ...(res.usage.outputTokens !== undefined ? { outputTokens: res.usage.outputTokens } : {}) } } : {}),
-        raw: { stopReason: res.stopReason },
-        ...(reasoning.length ? { reasoning } : {}),
+        ...parsed,
         ...(adjustments.length ? { adjustments } : {}),
         attempts: result.attempts,
         sampling: { temperature: true, seed: false },

@@ -5,7 +5,8 @@
 // passed when given. The probe checks /api/tags and then /api/show's capabilities. OLLAMA_HOST is honoured.
 // Owns: ollamaProvider, probeOllama, ollamaHost, toOllamaMessages, and Ollama failures → ProviderError with advice.
 import { Ollama, type Message as OllamaMessage, type Tool as OllamaTool } from "ollama";
-import { decodeArguments, replayArguments } from "./arguments.ts";
+import { replayArguments } from "./arguments.ts";
+import { fromOllamaReply } from "./ollama-response.ts";
 import { CallTimeoutError, callBudget, connectionCodeOf, finalError, httpStatusOf, isTransientError, withRetry, withTimeout } from "./retry.ts";
 import { ProviderError, type ChatRequest, type ChatResponse, type Message, type ModelProvider, type ToolCall, type ToolSpec } from "./types.ts";
 
@@ -69,16 +70,6 @@ export function toOllamaMessages(messages: Message[]): WireMessage[] {
   });
 }
 
-/** The reply's tool calls with the server's ids (or stable synthesised ones) and the one arguments rule. */
-function toolCallsOf(res: { message?: WireMessage }, turn: number): ToolCall[] {
-  return (res.message?.tool_calls ?? []).map((c, i) => ({
-    id: c.id ? c.id : `call_${turn}_${i}`,
-    idSource: c.id ? ("provider" as const) : ("synthesised" as const),
-    name: c.function?.name ?? "",
-    ...decodeArguments(c.function?.arguments),
-  }));
-}
-
 function advice(model: string, host: string, err: unknown): ProviderError {
   if (err instanceof ProviderError) return err;
   const status = httpStatusOf(err);
@@ -131,16 +122,16 @@ export function ollamaProvider(opts: OllamaOptions): ModelProvider {
       } catch (err) {
         throw finalError(err, (e) => advice(model, host, e));
       }
-      const res = result.value as typeof result.value & { message?: WireMessage };
-      const calls = toolCallsOf(res, turn);
-      const thinking = res.message?.thinking;
+      // Only a finished answer or a tool use reaches the loop; anything else is an error of this trial (ollama-response.ts).
+      let parsed;
+      try {
+        parsed = fromOllamaReply(result.value, turn);
+      } catch (err) {
+        if (err instanceof ProviderError) err.attempts ??= result.attempts;
+        throw err;
+      }
       return {
-        text: res.message?.content ?? "",
-        toolCalls: calls,
-        stopReason: calls.length ? "tool_use" : res.done_reason === "length" ? "max_tokens" : res.done_reason === "stop" || !res.done_reason ? "end" : "other",
-        usage: { inputTokens: res.prompt_eval_count, outputTokens: res.eval_count },
-        raw: { done_reason: res.done_reason },
-        ...(thinking ? { reasoning: [{ text: thinking }] } : {}),
+        ...parsed,
         attempts: result.attempts,
         sampling: { temperature: true, seed: req.seed !== undefined },
       };
