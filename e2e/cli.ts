@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { codePath, userCwd } from "../package-root.ts";
 import type { Implementation } from "../schemas/implementation.ts";
 import { expandModels, createProvider, parseModelSpec, probeProvider, PRESETS, type ProviderSettings } from "./providers/index.ts";
 import { policyNames } from "./providers/scripted.ts";
@@ -17,8 +17,7 @@ import { rescoreDir, runTrials } from "./run.ts";
 import { SCENARIOS, scenarioById } from "./scenarios/index.ts";
 import type { Scenario } from "./scenario.ts";
 
-const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
-const DEFAULT_IMPL = join(REPO, "reference", "index.ts");
+const DEFAULT_IMPL = codePath("reference/index");
 
 export const USAGE = `Usage: npm run e2e -- --model <spec> [--model <spec> …] [options]
 
@@ -245,7 +244,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     args = parseArgs(argv);
     scenarios = pickScenarios(args.scenarios);
     // npm runs scripts in the package root; paths the user typed are relative to where they typed them.
-    const here = process.env["INIT_CWD"] ?? process.cwd();
+    const here = userCwd();
     for (const key of ["transcripts", "rescore", "json", "markdown", "impl"] as const) {
       const v = args[key];
       if (typeof v === "string") args[key] = resolve(here, v);
@@ -364,7 +363,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   try {
     if (args.exec) {
       const { spawnImplementation } = await import("../conformance/driver/subprocess.ts");
-      implementation = await spawnImplementation(args.exec, { cwd: process.env["INIT_CWD"] ?? process.cwd() });
+      implementation = await spawnImplementation(args.exec, { cwd: userCwd() });
     } else {
       const { loadModule } = await import("../conformance/driver/in-process.ts");
       implementation = await loadModule(args.impl ?? DEFAULT_IMPL);
