@@ -7,7 +7,7 @@
 // and the GitHub Action's steps (scripts/action-local.ts) against the same tarball. Exit 0 only when every check holds.
 //   npm run pack-test [-- --keep]    (--keep leaves the temp dir for a look)
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join, relative } from "node:path";
 import { minimatch } from "minimatch";
@@ -233,6 +233,26 @@ function actionChecks(tmp: string, tarball: string): void {
   check("the Action without exec or driver fails with a message", none.code === 2 && /give the action an 'exec'/.test(none.steps.at(-1)?.output ?? ""));
 }
 
+/** The Action's default: no `kit` input, so it builds and packs its own checkout (a copy of this one's files). */
+function actionFromSourceCheck(tmp: string): void {
+  const src = join(tmp, "action-checkout");
+  const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: PACKAGE_ROOT, encoding: "utf8" });
+  for (const f of listed.stdout.split("\0").filter(Boolean)) {
+    if (existsSync(join(PACKAGE_ROOT, f))) cpSync(join(PACKAGE_ROOT, f), join(src, f), { recursive: true, verbatimSymlinks: true });
+  }
+  const repo = join(tmp, "another-repo");
+  const runnerTemp = join(tmp, "runner-temp-2");
+  mkdirSync(repo, { recursive: true });
+  mkdirSync(runnerTemp, { recursive: true });
+  const r = runActionLocally({
+    actionDir: src, workspace: repo, runnerTemp, env: { ...ENV, npm_config_prefer_offline: "true" },
+    inputs: { exec: "skill-reference-driver", suite: "security", json: "security.json" },
+  });
+  const sec = readJson(join(repo, "security.json"))?.summary;
+  check(`the Action with no kit input builds its own checkout and runs the security suite (${sec?.passed}/${sec?.total})`,
+    r.code === 0 && sec?.total > 0 && sec?.passed === sec?.total, r.steps.map((s) => `[${s.name}: ${s.status}]\n${s.output ?? ""}`).join("\n"));
+}
+
 const started = performance.now();
 const tmp = mkdtempSync(join(tmpdir(), "skill-pack-test-"));
 try {
@@ -241,6 +261,7 @@ try {
   conformanceChecks(sub);
   apiChecks(project);
   actionChecks(tmp, tarball);
+  actionFromSourceCheck(tmp);
 } finally {
   if (keep) console.log(`kept ${tmp}`);
   else rmSync(tmp, { recursive: true, force: true });
