@@ -40,7 +40,7 @@ export function codePath(modulePath: string): string {
  * scripts in that package's root and records where the command was typed in INIT_CWD; that is what the user meant
  * only when the script is this kit's own (`npm run conformance -- --driver ./x.ts` in a clone). Installed, the
  * commands run from npx, a shell or the user's own package.json scripts, whose paths are relative to the working
- * directory; an INIT_CWD inherited from some outer npm would point elsewhere.
+ * directory; an INIT_CWD inherited from some outer npm would point elsewhere. Decision R70.
  */
 export function userCwd(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
   const pkgJson = env["npm_package_json"];
