@@ -24,7 +24,7 @@ import { formatSmokeStep, smoke } from "../conformance/smoke.ts";
 
 const DEFAULT_MODULE = codePath("reference/index");
 
-const USAGE = `usage: npm run conformance -- [target] [options]
+const USAGE = `usage: skill-conformance [target] [options]        (in a clone of the kit: npm run conformance -- [target] [options])
 
 target (default: the reference, in-process)
   --driver <module>         a TS/JS module exporting createSession (and implementationInfo)
