@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { codePath, userCwd } from "../package-root.ts";
 import type { Implementation } from "../schemas/implementation.ts";
 import type { OllamaThink } from "./providers/ollama.ts";
 import { expandModels, createProvider, parseModelSpec, probeProvider, PRESETS, type ProviderSettings } from "./providers/index.ts";
@@ -21,8 +21,7 @@ import type { Scenario } from "./scenario.ts";
 import type { RunSettings } from "./transcript.ts";
 import { kitVersion, scenarioVersion } from "./versions.ts";
 
-const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
-const DEFAULT_IMPL = join(REPO, "reference", "index.ts");
+const DEFAULT_IMPL = codePath("reference/index");
 
 export const USAGE = `Usage: npm run e2e -- --model <spec> [--model <spec> …] [options]
 
@@ -252,12 +251,12 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   }
 }
 
-/** Flags, scenarios, and paths made relative to where the user typed the command (npm's INIT_CWD). */
+/** Flags, scenarios, and paths made relative to where the user typed the command (userCwd, decision R70). */
 function readCommandLine(argv: string[]): { args: CliArgs; scenarios: Scenario[] } {
   try {
     const args = parseArgs(argv);
     const scenarios = pickScenarios(args.scenarios);
-    const here = process.env["INIT_CWD"] ?? process.cwd();
+    const here = userCwd();
     for (const key of ["transcripts", "rescore", "json", "markdown", "impl"] as const) {
       const v = args[key];
       if (typeof v === "string") args[key] = resolve(here, v);
@@ -411,7 +410,7 @@ async function loadImplementation(args: CliArgs): Promise<Implementation> {
   try {
     if (args.exec) {
       const { spawnImplementation } = await import("../conformance/driver/subprocess.ts");
-      return await spawnImplementation(args.exec, { cwd: process.env["INIT_CWD"] ?? process.cwd() });
+      return await spawnImplementation(args.exec, { cwd: userCwd() });
     }
     const { loadModule } = await import("../conformance/driver/in-process.ts");
     return await loadModule(args.impl ?? DEFAULT_IMPL);

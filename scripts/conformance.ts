@@ -1,12 +1,14 @@
-// `npm run conformance`: the kit's command line. Thin: parse flags, open the implementation (in-process
+#!/usr/bin/env node
+// `npm run conformance` (installed: `skill-conformance`): the kit's command line. Thin: parse flags, open the implementation (in-process
 // module or subprocess), call the runner / parity / smoke modules, write the reports, map to an exit code.
 //   exit 0  every case passed or is a listed expected failure (parity: no difference; smoke: every step ok)
 //   exit 1  a case failed, errored or was skipped, an expected failure is stale, or parity found a difference
 //   exit 2  usage error, or the kit itself could not run (unreadable file, no cases)
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { PACKAGE_ROOT, codePath, userCwd } from "../package-root.ts";
 import { loadModule } from "../conformance/driver/in-process.ts";
 import { spawnImplementation } from "../conformance/driver/subprocess.ts";
 import type { Implementation } from "../schemas/implementation.ts";
@@ -20,12 +22,11 @@ import { loadCases, runSuite } from "../conformance/runner/index.ts";
 import type { RunReport } from "../conformance/runner/types.ts";
 import { formatSmokeStep, smoke } from "../conformance/smoke.ts";
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const DEFAULT_MODULE = "reference/index.ts";
+const DEFAULT_MODULE = codePath("reference/index");
 
-const USAGE = `usage: npm run conformance -- [target] [options]
+const USAGE = `usage: skill-conformance [target] [options]        (in a clone of the kit: npm run conformance -- [target] [options])
 
-target (default: the reference, in-process: --driver ${DEFAULT_MODULE})
+target (default: the reference, in-process)
   --driver <module>         a TS/JS module exporting createSession (and implementationInfo)
   --exec "<command line>"   any executable speaking the JSON-RPC protocol (conformance/PROTOCOL.md)
 
@@ -84,15 +85,15 @@ function parse(argv: string[]) {
   return { values, targets, timeoutMs };
 }
 
-/** Where the user ran `npm run` from (npm sets INIT_CWD; scripts themselves run in the package root). */
-const USER_CWD = process.env["INIT_CWD"] ?? process.cwd();
+/** Where relative paths on the command line start (package-root.ts says why not simply cwd). */
+const USER_CWD = userCwd();
 
 /** Module specifiers that name files are resolved against the user's directory, then the repo (for the default). */
 function moduleSpecifier(spec: string): string {
   if (isAbsolute(spec)) return spec;
   const fromCwd = resolve(USER_CWD, spec);
   if (existsSync(fromCwd)) return fromCwd;
-  const fromRepo = resolve(REPO, spec);
+  const fromRepo = resolve(PACKAGE_ROOT, spec);
   if (existsSync(fromRepo)) return fromRepo;
   return spec.startsWith(".") ? fromCwd : spec; // a missing path is reported where the user meant it; else a package name
 }
@@ -100,7 +101,7 @@ function moduleSpecifier(spec: string): string {
 function opener(t: Target, timeoutMs: number | undefined): { open: () => Promise<Implementation>; label: string } {
   if (t.kind === "module") {
     const spec = moduleSpecifier(t.spec);
-    return { open: () => loadModule(spec), label: t.spec };
+    return { open: () => loadModule(spec), label: t.spec === DEFAULT_MODULE ? "reference (in-process)" : t.spec };
   }
   return {
     open: () => spawnImplementation(t.command, { label: t.command, cwd: USER_CWD, ...(timeoutMs !== undefined ? { requestTimeoutMs: timeoutMs } : {}) }),
@@ -256,7 +257,8 @@ function usage(io: CliIo, message: string): 2 {
   return 2;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// Installed, argv[1] is the bin symlink in node_modules/.bin: compare real paths.
+if (process.argv[1] && existsSync(process.argv[1]) && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))) {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -3,15 +3,14 @@
 // behaviour through hooks on config, params, invocation, hook answers, results and the catalog.
 // Also a tiny independent reader of SKILL.md files, for mutants that need the authored form.
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { codePath } from "../../package-root.ts";
 import YAML from "yaml";
 import type { Catalog, PermissionDecision, SessionConfig, SkillResult } from "../../schemas/index.ts";
 import { loadModule } from "../driver/in-process.ts";
 import type { CallOptions, Implementation, PermissionHook, SessionHandle, SessionOptions } from "../../schemas/implementation.ts";
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const REFERENCE_MODULE = join(REPO_ROOT, "reference", "index.ts");
+export const REFERENCE_MODULE = codePath("reference/index");
 
 export type Obj = Record<string, unknown>;
 export const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
