@@ -851,6 +851,54 @@ export interface Limits {
 }
 
 /**
+ * Every model-facing text of the skill tool as contract data (R30): error messages, hints, reasons, warnings, the output lines of §3.1–§3.4 and the §2.2 tool description. Each text is a template with {placeholder}s, each placeholder documented once in `placeholders`; `rules` says how templates are filled and composed. The reference renders from this table; an implementation that wants exact parity loads it too.
+ */
+
+export interface MessageTable {
+  /**
+   * Placeholder name → what it is replaced by, precisely enough for another language to produce the same bytes.
+   */
+  placeholders: {
+    [k: string]: string;
+  };
+  /**
+   * How templates are filled and composed (substitution, the error output's lines, clipping).
+   */
+  rules: {
+    [k: string]: string;
+  };
+  /**
+   * Message id → its template. Ids are stable: implementations and tests refer to them.
+   */
+  messages: {
+    [k: string]: MessageTemplate;
+  };
+}
+
+export interface MessageTemplate {
+  /**
+   * Where the text goes: an error's message, hint or reason; a warning (result or catalog); a line of a result's output; the tool description; or a formatting piece other templates are built with.
+   */
+  use: "message" | "hint" | "reason" | "warning" | "output" | "tool_description" | "format";
+  /**
+   * Spec sections and decisions the text rests on.
+   */
+  spec: string;
+  /**
+   * The error code the text belongs to, when it belongs to one.
+   */
+  code?: string;
+  /**
+   * The template.
+   */
+  text: string;
+}
+
+/**
+ * Every model-facing text of the skill tool as contract data (R30): error messages, hints, reasons, warnings, the output lines of §3.1–§3.4 and the §2.2 tool description. Each text is a template with {placeholder}s, each placeholder documented once in `placeholders`; `rules` says how templates are filled and composed. The reference renders from this table; an implementation that wants exact parity loads it too.
+ */
+
+/**
  * The hook's answer (spec §5.6). ask is treated as deny (autonomous mode); any other value, or a hook that fails, is deny too (fail closed).
  */
 
