@@ -954,12 +954,22 @@ export interface ConformanceReport {
       at: string;
       expected?: unknown;
       actual?: unknown;
+      /**
+       * The params of the call the mismatch belongs to, as sent (temp paths written <tmp>).
+       */
+      call?: {
+        [k: string]: unknown;
+      };
       message: string;
     }[];
     reason?: string;
     blame?: "implementation" | "kit";
     stderr?: string;
     observed?: unknown[];
+    /**
+     * The params of every call as sent, by call index (temp paths written <tmp>); a batch of concurrent calls has its params template.
+     */
+    calls?: unknown[];
   }[];
 }
 
