@@ -350,6 +350,10 @@ export interface CatalogExpect {
    */
   json_not_contains?: string[];
   /**
+   * Substrings the tool description must contain (e.g. one catalog line, byte for byte).
+   */
+  tool_description_contains?: string[];
+  /**
    * catalog() must answer within this many milliseconds (wall clock, as the kit sees it).
    */
   max_ms?: number;

@@ -10,7 +10,7 @@ import { firstDifference, formatCaseParity, runParity, type ParityLevel, type Pa
 import { loadCases } from "../runner/index.ts";
 
 const spec = loadCases("spec");
-const contract: ReturnType<typeof loadCases> = []; // TEMP
+const contract = loadCases("contract");
 const reference: ParitySide = { open: () => loadModule(REFERENCE_MODULE), label: "reference" };
 const wrapped = (label: string, m: Mutation): ParitySide => ({ open: () => wrapReference(label, m), label });
 
