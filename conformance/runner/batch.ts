@@ -21,7 +21,8 @@ export interface StepContext {
 /** At most this many mismatches are listed for one batch of concurrent calls; the rest are counted. */
 const BATCH_MISSES_MAX = 10;
 
-function brief(v: unknown): string {
+/** A value as one short line of JSON, for a step's name in a reason. */
+export function brief(v: unknown): string {
   const s = JSON.stringify(v);
   if (s === undefined) return String(v);
   return s.length > 160 ? s.slice(0, 157) + "..." : s;

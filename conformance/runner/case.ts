@@ -10,7 +10,7 @@
 import { check } from "../../schemas/index.ts";
 import type { CaseCall, ConformanceCase, SessionConfig } from "../../schemas/index.ts";
 import type { Implementation, SessionHandle } from "../../schemas/implementation.ts";
-import { runBatch, type StepContext } from "./batch.ts";
+import { brief, runBatch, type StepContext } from "./batch.ts";
 import { checkCatalog, checkResult, type Miss } from "./expect.ts";
 import { ImplFault, faultOf, impl, toFault } from "./faults.ts";
 import { ScriptedHook } from "./hook.ts";
@@ -25,12 +25,6 @@ export const DEFAULT_TIMEOUT_MS = 5000;
 const OBSERVED_STRING_MAX = 64 * 1024;
 
 type Outcome = Omit<CaseResult, "id" | "title" | "spec" | "duration_ms">;
-
-export function brief(v: unknown): string {
-  const s = JSON.stringify(v);
-  if (s === undefined) return String(v);
-  return s.length > 160 ? s.slice(0, 157) + "..." : s;
-}
 
 function clipLarge(value: unknown): unknown {
   if (typeof value === "string") return value.length > OBSERVED_STRING_MAX ? `${value.slice(0, OBSERVED_STRING_MAX)}… (${value.length} chars, clipped by the kit)` : value;
