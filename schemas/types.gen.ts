@@ -896,6 +896,10 @@ export interface MessageTemplate {
    * The template.
    */
   text: string;
+  /**
+   * For an error message: the other fields its result carries (name, path, reason, line, hint) and which entries their text comes from.
+   */
+  fields?: string;
 }
 
 /**
