@@ -25,11 +25,18 @@ function pathsIn(text: string): string[] {
   return out;
 }
 
-/** True when `value` occurs in `text` as a whole token (not inside a longer name, word or number). */
+/**
+ * True when `value` occurs in `text` as a whole token: not inside a longer name, word or number, and a
+ * name not as a segment of a path (so a message that drops the name but keeps the path does not carry it).
+ */
 function mentions(text: string, value: string): boolean {
   if (!value) return false;
-  return new RegExp(`(?<![A-Za-z0-9_-])${escapeRe(value)}(?![A-Za-z0-9_-])`).test(text);
+  const before = value.includes("/") ? "(?<![A-Za-z0-9_-])" : "(?<![A-Za-z0-9_./-])";
+  return new RegExp(`${before}${escapeRe(value)}(?![A-Za-z0-9_/-])`).test(text);
 }
+
+/** Values that are data wherever they appear in prose: the reason NOT_TRUSTED carries. */
+const DATA_TOKENS = ["untrusted_project_skill"];
 
 /** The values a result's prose may carry: its structured fields and the name the call asked for. */
 export function vocabulary(result: unknown, params?: unknown): string[] {
@@ -43,6 +50,7 @@ export function vocabulary(result: unknown, params?: unknown): string[] {
     if (Array.isArray(result.siblings)) result.siblings.forEach(add);
   }
   if (isObj(params)) add(params.name);
+  DATA_TOKENS.forEach(add);
   return [...v];
 }
 
