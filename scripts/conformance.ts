@@ -30,7 +30,7 @@ target (default: the reference, in-process: --driver ${DEFAULT_MODULE})
   --exec "<command line>"   any executable speaking the JSON-RPC protocol (conformance/PROTOCOL.md)
 
 options
-  --suite <name>            case suite: spec (default), security, contract, or all
+  --suite <name>            case suite: spec (default), security, contract, …, or all
   --filter <ids|globs>      comma-separated case ids or globs (U01,U1*)
   --timeout <ms>            per-request / per-case deadline
   --expected-failures <f>   ids expected to fail, one per line, # comments

@@ -15,7 +15,7 @@ import type { CaseResult, RunReport, Summary } from "./types.ts";
 
 export type { CaseResult, Mismatch, RunReport, Summary } from "./types.ts";
 export { DEFAULT_TIMEOUT_MS, runCase } from "./case.ts";
-export { SUITES, loadCases, loadCasesFrom, suiteDir, type LoadedCase } from "./load.ts";
+export { suites, loadCases, loadCasesFrom, suiteDir, type LoadedCase } from "./load.ts";
 
 export interface SuiteOptions {
   expectedFailures?: ReadonlySet<string>;

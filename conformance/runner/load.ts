@@ -13,8 +13,15 @@ export type LoadedCase = ConformanceCase & { readonly suite: string; readonly fi
 
 const CASE_SCHEMA = "conformance-case.schema.json";
 
-/** The suites `--suite all` runs, in this order. */
-export const SUITES = ["spec", "security", "contract"] as const;
+/** The suites `--suite all` runs: spec first, then every conformance/cases-<name>/ folder by name. */
+export function suites(): string[] {
+  const dir = join(REPO_ROOT, "conformance");
+  const others = readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name.startsWith("cases-"))
+    .map((d) => d.name.slice("cases-".length))
+    .sort();
+  return ["spec", ...others];
+}
 
 /** conformance/cases/ for "spec", conformance/cases-<suite>/ for any other suite. */
 export function suiteDir(suite: string): string {
@@ -30,9 +37,9 @@ function matchesFilter(id: string, filter: string | undefined): boolean {
     .some((p) => (/[*?[\]{}!]/.test(p) ? minimatch(id, p) : id === p));
 }
 
-/** Load, validate and filter a suite's cases, sorted by id; "all" is every suite of SUITES in turn. */
+/** Load, validate and filter a suite's cases, sorted by id; "all" is every suite in turn (suites()). */
 export function loadCases(suite = "spec", filter?: string): LoadedCase[] {
-  if (suite === "all") return SUITES.flatMap((s) => loadCasesFrom(suiteDir(s), s, filter));
+  if (suite === "all") return suites().flatMap((s) => loadCasesFrom(suiteDir(s), s, filter));
   return loadCasesFrom(suiteDir(suite), suite, filter);
 }
 
