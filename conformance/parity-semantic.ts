@@ -55,10 +55,11 @@ export function vocabulary(result: unknown, params?: unknown): string[] {
 }
 
 /** The facts a prose text carries: which vocabulary values it mentions, and every path in it. */
-export function factsIn(text: string, vocab: readonly string[]): { facts: string[] } {
+export function factsIn(text: string, vocab: readonly string[]): { facts: string } {
   const facts = new Set<string>(vocab.filter((x) => mentions(text, x)));
   for (const p of pathsIn(text)) facts.add(`path ${p}`);
-  return { facts: [...facts].sort() };
+  // One sorted line, so a missing fact is one difference (with its position), not a shifted list.
+  return { facts: [...facts].sort().join(" · ") };
 }
 
 /** §3.1's block, by structure: the tag's attributes, the sections in order, each section's content as data, and the note's facts. */
@@ -91,7 +92,7 @@ function projectErrorOutput(output: string, vocab: readonly string[]): unknown {
   const code = /^Error \[([A-Z_]+)\]: /.exec(lines[0] ?? "")?.[1] ?? null;
   const labels = lines.slice(1).map((l) => /^([A-Z][a-z]+): /.exec(l)?.[1] ?? "(unlabelled)");
   const path = lines.find((l) => l.startsWith("Path: "))?.slice("Path: ".length);
-  return { code, labels, ...(path !== undefined ? { path } : {}), facts: factsIn(output, vocab).facts };
+  return { code, labels, ...(path !== undefined ? { path } : {}), ...factsIn(output, vocab) };
 }
 
 /** One result (a normalised `observed` entry) with its prose replaced by the facts it carries. */

@@ -67,21 +67,22 @@ function text(v: unknown): string {
 const visible = (s: string): string => s.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
 
 /** The first position where two values' texts differ, and each side around it: shared lead-in, then ⟦the part that differs⟧. */
-export function firstDifference(a: unknown, b: unknown): { position: number; context: { a: string; b: string } } {
+export function firstDifference(a: unknown, b: unknown, width = CONTEXT): { position: number; context: { a: string; b: string } } {
   const ta = text(a);
   const tb = text(b);
   let i = 0;
   while (i < ta.length && i < tb.length && ta[i] === tb[i]) i++;
-  const from = Math.max(0, i - CONTEXT);
+  const from = Math.max(0, i - width);
   const side = (t: string) => {
     const lead = (from > 0 ? "…" : "") + visible(t.slice(from, i));
-    const tail = i + CONTEXT < t.length ? "…" : "";
-    return i >= t.length ? `${lead}⟦(ends here)⟧` : `${lead}⟦${visible(t.slice(i, i + CONTEXT))}${tail}⟧`;
+    const tail = i + width < t.length ? "…" : "";
+    return i >= t.length ? `${lead}⟦(ends here)⟧` : `${lead}⟦${visible(t.slice(i, i + width))}${tail}⟧`;
   };
   return { position: i, context: { a: side(ta), b: side(tb) } };
 }
 
-const located = (d: RawDifference): Difference => ({ ...d, ...firstDifference(d.a, d.b) });
+/** Why a side failed or errored is shown whole (up to 400 characters); anything else around its first difference. */
+const located = (d: RawDifference): Difference => ({ ...d, ...firstDifference(d.a, d.b, d.path.endsWith(" because") ? 400 : CONTEXT) });
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -157,6 +158,11 @@ export function compareCase(a: CaseResult, b: CaseResult | undefined, level: Par
     return { id: a.id, title: a.title, statusA: a.status, statusB: "skipped", differences };
   }
   if (a.status !== b.status) differences.push(located({ path: "status", a: a.status, b: b.status }));
+  // A side that failed says why: its first mismatch, so the reader need not rerun it alone.
+  if (a.status !== b.status && (a.status === "failed" || b.status === "failed")) {
+    const why = (r: CaseResult) => (r.status === "failed" ? (r.mismatches?.[0]?.message ?? "failed") : `(${r.status})`);
+    differences.push(located({ path: "failed because", a: why(a), b: why(b) }));
+  }
   // Why a side could not answer matters more than the absent results that follow from it.
   if (a.status === "errored" || b.status === "errored") {
     const why = (r: CaseResult) => (r.status === "errored" ? `${r.reason ?? "errored"}${r.stderr ? `; stderr: ${r.stderr.trim().slice(-300)}` : ""}` : "(answered)");
