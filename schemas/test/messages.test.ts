@@ -34,6 +34,21 @@ describe("schemas/messages.json", () => {
     expect([...asked].filter((id) => !ids.includes(id))).toEqual([]);
   });
 
+  it("the reference writes no model-facing text of its own: reasons, hints, warnings and messages all come from the table", () => {
+    // A literal where a reason, hint, warning or error message is built is prose outside the table: move it
+    // to messages.json (with its placeholders) and render it with message(). The one literal allowed is the
+    // reason NOT_TRUSTED carries, which is data (the permission request's reason), not prose.
+    const PROSE_SITE = /(?:\breason: |\bhint: |warnings\.push\(|errorResult\("[A-Z_]+", |\bfail\("[a-z]+", )(["'`])/;
+    const offenders: string[] = [];
+    for (const f of readdirSync(REFERENCE).filter((x) => x.endsWith(".ts"))) {
+      readFileSync(join(REFERENCE, f), "utf8").split("\n").forEach((line, i) => {
+        const m = PROSE_SITE.exec(line.replace(/reason: "untrusted_project_skill"/g, ""));
+        if (m && !line.trimStart().startsWith("//")) offenders.push(`reference/${f}:${i + 1}: ${line.trim().slice(0, 100)}`);
+      });
+    }
+    expect(offenders).toEqual([]);
+  });
+
   it("the tool description guidance is §2.2 verbatim, paragraph for paragraph", () => {
     const start = SPEC.indexOf("Activate an installed skill by name.");
     const end = SPEC.indexOf("\n\nResearch backing:");
