@@ -157,7 +157,7 @@ describe("renderers", () => {
     started_at: "2026-12-03T07:00:00.000Z",
     summary: { total: 4, passed: 0, failed: 1, errored: 1, skipped: 1, expected_failures: 1, duration_ms: 10 },
     cases: [
-      { id: "U01", title: nasty, spec: ["§2"], status: "failed", duration_ms: 1, mismatches: [{ at: "calls[0].kind", expected: "error", actual: nasty, message: nasty }] },
+      { id: "U01", title: nasty, spec: ["§2"], status: "failed", duration_ms: 1, mismatches: [{ at: "calls[0].kind", expected: "error", actual: nasty, call: { name: "Hel|lo" }, message: nasty }] },
       { id: "U02", title: "t", spec: ["§2"], status: "errored", duration_ms: 1, reason: nasty, blame: "implementation", stderr: "panic at 'x' </error>\n" },
       { id: "U03", title: "t", spec: [], status: "skipped", duration_ms: 0, reason: "capability symlinks false" },
       { id: "U04", title: "t", spec: [], status: "expected_failure", duration_ms: 0 },
@@ -176,6 +176,8 @@ describe("renderers", () => {
 
   it("markdown and badge", () => {
     expect(renderMarkdown(report)).toContain("### U02");
+    expect(renderMarkdown(report)).toContain('| `calls[0].kind` | `{"name":"Hel\\|lo"}` |'); // the call, its | escaped
+    expect(renderJunit(report)).toContain("call:     {&quot;name&quot;:&quot;Hel|lo&quot;}");
     expect(badge(report)).toMatchObject({ message: "0/4 passed (1 xfail)", color: "red" });
     expect(check("report.schema.json", report)).toEqual({ valid: true });
   });
