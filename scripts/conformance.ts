@@ -12,7 +12,7 @@ import { PACKAGE_ROOT, codePath, userCwd } from "../package-root.ts";
 import { loadModule } from "../conformance/driver/in-process.ts";
 import { spawnImplementation } from "../conformance/driver/subprocess.ts";
 import type { Implementation } from "../schemas/implementation.ts";
-import { formatCaseParity, formatParitySummary, runParity } from "../conformance/parity.ts";
+import { DEFAULT_PARITY_LEVEL, PARITY_LEVELS, formatCaseParity, formatParitySummary, runParity, type ParityLevel } from "../conformance/parity.ts";
 import { renderBadge } from "../conformance/report/badge.ts";
 import { formatCase, formatHeader, formatSummary } from "../conformance/report/console.ts";
 import { renderJson } from "../conformance/report/json.ts";
@@ -31,12 +31,13 @@ target (default: the reference, in-process)
   --exec "<command line>"   any executable speaking the JSON-RPC protocol (conformance/PROTOCOL.md)
 
 options
-  --suite <name>            case suite (default "spec")
+  --suite <name>            case suite: spec (default), security, contract, …, or all
   --filter <ids|globs>      comma-separated case ids or globs (U01,U1*)
   --timeout <ms>            per-request / per-case deadline
   --expected-failures <f>   ids expected to fail, one per line, # comments
   --json <file>  --junit <file>  --markdown <file>  --badge <file>
   --parity                  with two targets (--exec A --exec B, or --driver/--exec): compare results per case
+  --parity-level <level>    exact (default: byte for byte) or semantic (prose compared for the facts it carries)
   --smoke                   handshake, one session, one call, clean shutdown; each step ok/failed
   --help`;
 
@@ -66,6 +67,7 @@ function parse(argv: string[]) {
       markdown: { type: "string" },
       badge: { type: "string" },
       parity: { type: "boolean", default: false },
+      "parity-level": { type: "string", default: DEFAULT_PARITY_LEVEL },
       smoke: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
@@ -82,7 +84,9 @@ function parse(argv: string[]) {
     timeoutMs = Number(values.timeout);
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout wants a positive number of ms, not ${values.timeout}`);
   }
-  return { values, targets, timeoutMs };
+  const level = values["parity-level"] as ParityLevel;
+  if (!PARITY_LEVELS.includes(level)) throw new UsageError(`--parity-level wants ${PARITY_LEVELS.join(" or ")}, not ${values["parity-level"]}`);
+  return { values, targets, timeoutMs, level };
 }
 
 /** Where relative paths on the command line start (package-root.ts says why not simply cwd). */
@@ -193,9 +197,10 @@ export async function main(argv: string[], io: CliIo = { out: (l) => console.log
     if (targets.length !== 2) return usage(io, "--parity compares exactly two targets (--exec A --exec B, or --driver/--exec)");
     const a = opener(targets[0]!, timeoutMs);
     const b = opener(targets[1]!, timeoutMs);
-    io.out(`parity: A = ${a.label}\n        B = ${b.label}\n`);
+    io.out(`parity (${parsed.level}): A = ${a.label}\n        B = ${b.label}\n`);
     const report = await runParity(a, b, cases, {
       suite: values.suite,
+      level: parsed.level,
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       onCase: (c) => io.out(formatCaseParity(c)),
     });

@@ -24,6 +24,28 @@ export interface MutantContext {
   forward(params: unknown, options: CallOptions): Promise<SkillResult>;
 }
 
+/** A wrong implementation and the case it must make fail. Every table of mutants (index.ts for the spec
+ *  matrix, security.ts, contract.ts) is a list of these; they import it from here, never from each other. */
+export interface Mutant {
+  id: string;
+  /** The case that must fail under this mutant. */
+  kills: string;
+  description: string;
+  make(): Promise<Implementation>;
+}
+
+/** A table row: which case it kills, its id and description, and the one behaviour it corrupts. */
+export interface MutantRow {
+  kills: string;
+  id: string;
+  description: string;
+  mutation: Mutation;
+}
+
+export function toMutants(rows: readonly MutantRow[]): readonly Mutant[] {
+  return rows.map(({ kills, id, description, mutation }) => ({ id, kills, description, make: () => wrapReference(id, mutation) }));
+}
+
 export interface Mutation {
   config?(config: SessionConfig): SessionConfig;
   params?(params: unknown): unknown;
