@@ -5,9 +5,11 @@
 // nesting depth, alias expansions and expanded size. Work is linear in the input: the engine's recursive
 // composer only ever sees a tree whose depth was bounded first, and duplicate keys are checked by a hash set.
 // Pure: text in, a JSON value (with the line of each top-level key) or a located refusal out; never throws.
+// Every refusal is worded by schemas/messages.json (yaml.*; the engine's own errors through fm.yaml_parser, R30).
 import { Composer, Lexer, LineCounter, Parser, isAlias, isMap, isScalar, isSeq } from "yaml";
 import type { CST, Document, Node as YamlNode } from "yaml";
 import { LIMITS } from "../schemas/index.ts";
+import { clip, message } from "../schemas/messages.ts";
 
 export type YamlOutcome =
   | { ok: true; data: unknown; keyLines: Map<string, number> }
@@ -29,8 +31,6 @@ export const FORBIDDEN_CHAR = {
 
 /** YAML 1.2, core schema, no YAML 1.1 tags or merge keys; duplicates are the Builder's to find (a hash set, not pairwise). */
 const COMPOSE_OPTIONS = { version: "1.2", schema: "core", uniqueKeys: false, resolveKnownTags: false, merge: false } as const;
-/** The refusal of R16's node bound; the fast path gives the same words when it finds the bound broken. */
-export const TOO_MANY_VALUES = `frontmatter holds more than ${LIMITS.yaml_max_nodes} values (aliases expanded)`;
 const INT_RE = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
 const SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 
@@ -57,19 +57,19 @@ export function parseYamlContract(text: string): YamlOutcome {
   const lineOf = (offset: number | undefined): number | undefined => (offset === undefined ? undefined : lc.linePos(offset).line);
   const bad = FORBIDDEN_CHAR.exec(text);
   if (bad) {
-    const what = bad[0] === "\r" ? "a carriage return not followed by a line feed" : `the character ${hex(bad[0])}`;
-    return { ok: false, reason: `frontmatter contains ${what}; only printable text, tabs and line feeds are allowed`, line: lineAtOffset(text, bad.index) };
+    const reason = bad[0] === "\r" ? message("yaml.lone_cr") : message("yaml.forbidden_char", { char: hex(bad[0]) });
+    return { ok: false, reason, line: lineAtOffset(text, bad.index) };
   }
   try {
     lexerGuards(text);
     const tokens = [...new Parser(lc.addNewLine).parse(text)];
     checkTokens(tokens);
     const docs = [...new Composer(COMPOSE_OPTIONS).compose(tokens)];
-    if (docs.length > 1) throw new Refusal("frontmatter holds more than one YAML document (a '--- ' or '...' line inside it); quote the text or remove the marker", docs[1]?.range[0]);
+    if (docs.length > 1) throw new Refusal(message("yaml.second_document"), docs[1]?.range[0]);
     const doc = docs[0];
     if (!doc) return { ok: true, data: null, keyLines: new Map() };
     const err = doc.errors[0];
-    if (err) return { ok: false, reason: err.message.split("\n")[0] ?? "invalid YAML", line: lineOf(err.pos[0]) };
+    if (err) return { ok: false, reason: parserMessage(err.message), line: lineOf(err.pos[0]) };
     aliasAt = undefined;
     const builder = new Builder(doc, text);
     const data = builder.value(doc.contents, 0);
@@ -78,8 +78,13 @@ export function parseYamlContract(text: string): YamlOutcome {
     return { ok: true, data, keyLines };
   } catch (e) {
     if (e instanceof Refusal) return { ok: false, reason: e.reason, ...(e.offset === undefined ? {} : { line: lineAtOffset(text, e.offset) }) };
-    return { ok: false, reason: `frontmatter could not be parsed: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}` };
+    return { ok: false, reason: parserMessage(e instanceof Error ? e.message : String(e)) };
   }
+}
+
+/** The YAML engine's own words (R30's one implementation-defined text): its first line, clipped. */
+function parserMessage(text: string): string {
+  return message("fm.yaml_parser", { parser_message: clip(text.split("\n")[0] || "invalid YAML") });
 }
 
 function lineAtOffset(text: string, offset: number): number {
@@ -149,7 +154,7 @@ type Item = Collection["items"][number];
 function checkTokens(tokens: readonly Token[]): void {
   const stack: { token: Token; depth: number }[] = [];
   for (const t of tokens) {
-    if (t.type === "directive") throw new Refusal("YAML directives (%YAML, %TAG) are not allowed in frontmatter: it is always YAML 1.2, core schema", t.offset);
+    if (t.type === "directive") throw new Refusal(message("yaml.directive"), t.offset);
   }
   for (let i = tokens.length - 1; i >= 0; i--) {
     const t = tokens[i] as Token;
@@ -160,7 +165,7 @@ function checkTokens(tokens: readonly Token[]): void {
     const { token, depth } = stack.pop() as { token: Token; depth: number };
     if (token.type !== "block-map" && token.type !== "block-seq" && token.type !== "flow-collection") continue;
     const d = depth + 1;
-    if (d > max) throw new Refusal(`frontmatter nests deeper than ${max} levels of lists and mappings`, token.offset);
+    if (d > max) throw new Refusal(message("yaml.too_deep", { max }), token.offset);
     // Pushed in reverse, so nodes pop in document order and the first collection past the bound is found first.
     const items = (token as Collection).items as Item[];
     for (let i = items.length - 1; i >= 0; i--) {
@@ -188,33 +193,33 @@ class Builder {
     const n = node as YamlNode;
     const offset = n.range?.[0];
     if (n.tag !== undefined) {
-      throw refuse(`a YAML tag (${n.tag.replace(/^tag:yaml\.org,2002:/, "!!")}) is not allowed: frontmatter values are JSON data; quote the value if it is text`, offset);
+      throw refuse(message("yaml.tag", { tag: clip(n.tag.replace(/^tag:yaml\.org,2002:/, "!!"), 64) }), offset);
     }
     let out: unknown;
     if (isMap(n)) out = this.map(n, depth + 1);
     else if (isSeq(n)) out = this.seq(n, depth + 1);
     else if (isScalar(n)) out = this.scalar(n.value, n.source, n.type, offset);
-    else throw refuse("unsupported YAML node", offset);
+    else throw refuse(message("yaml.not_json"), offset);
     if (n.anchor && this.expanding === 0) this.anchors.set(n.anchor, n); // after the node: an alias inside its own anchor finds nothing
     return out;
   }
 
   private count<T>(v: T, offset: number | undefined): T {
     if (++this.nodes > LIMITS.yaml_max_nodes) {
-      throw refuse(TOO_MANY_VALUES, offset);
+      throw refuse(message("yaml.too_many_values", { max: LIMITS.yaml_max_nodes }), offset);
     }
     return v;
   }
 
   private depthCheck(depth: number, offset: number | undefined): void {
-    if (depth > LIMITS.yaml_max_depth) throw refuse(`frontmatter nests deeper than ${LIMITS.yaml_max_depth} levels of lists and mappings (aliases expanded)`, offset);
+    if (depth > LIMITS.yaml_max_depth) throw refuse(message("yaml.too_deep_expanded", { max: LIMITS.yaml_max_depth }), offset);
   }
 
   private alias(name: string, offset: number | undefined, depth: number): unknown {
     const target = this.anchors.get(name);
-    if (!target) throw refuse(`alias *${name} refers to no earlier anchor &${name}`, offset);
+    if (!target) throw refuse(message("yaml.unknown_alias", { anchor: clip(name, 64) }), offset);
     if (++this.aliases > LIMITS.yaml_max_aliases) {
-      throw refuse(`frontmatter expands more than ${LIMITS.yaml_max_aliases} YAML aliases (counting aliases inside expanded ones)`, offset);
+      throw refuse(message("yaml.too_many_aliases", { max: LIMITS.yaml_max_aliases }), offset);
     }
     if (this.expanding === 0) aliasAt = offset;
     this.expanding++;
@@ -235,13 +240,13 @@ class Builder {
       const keyOffset = keyNode?.range?.[0] ?? offset;
       const key = this.value(keyNode, depth);
       if (typeof key !== "string") {
-        const shown = key === null ? "an empty (null) key" : typeof key === "object" ? "a list or mapping" : `${typeof key} ${String(key)}`;
-        throw refuse(`mapping keys must be strings; got ${shown} (quote it)`, keyOffset);
+        const got = key === null ? "an empty (null) key" : typeof key === "object" ? "a list or mapping" : `${typeof key} ${clip(String(key), 40)}`;
+        throw refuse(message("yaml.key_not_string", { got }), keyOffset);
       }
       if (codePoints(key) > LIMITS.yaml_max_key_length) {
-        throw refuse(`a mapping key is ${codePoints(key)} characters long; the limit is ${LIMITS.yaml_max_key_length}`, keyOffset);
+        throw refuse(message("yaml.key_too_long", { length: codePoints(key), max: LIMITS.yaml_max_key_length }), keyOffset);
       }
-      if (Object.prototype.hasOwnProperty.call(out, key)) throw refuse(`duplicate key '${key.length > 64 ? `${key.slice(0, 64)}…` : key}'`, keyOffset);
+      if (Object.prototype.hasOwnProperty.call(out, key)) throw refuse(message("yaml.duplicate_key", { key: clip(key, 64) }), keyOffset);
       const v = this.value(pair.value, depth);
       // defineProperty: a "__proto__" key is data, never the prototype setter (S10).
       Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
@@ -262,23 +267,23 @@ class Builder {
     if (typeof v === "string") {
       this.stringBytes += Buffer.byteLength(v, "utf8");
       if (this.stringBytes > LIMITS.skill_md_max_bytes) {
-        throw refuse(`frontmatter strings exceed ${LIMITS.skill_md_max_bytes} bytes once aliases are expanded`, offset);
+        throw refuse(message("yaml.strings_too_large", { max: LIMITS.skill_md_max_bytes }), offset);
       }
       if (type === "QUOTE_DOUBLE" && /[\ud800-\udfff]/.test(v) && offset !== undefined && SURROGATE_ESCAPE.test(this.quotedSource(offset))) {
-        throw refuse("a \\u escape in the surrogate range (D800–DFFF) is not a character; write the character itself or use \\U with 8 digits", offset);
+        throw refuse(message("yaml.surrogate_escape"), offset);
       }
       return v;
     }
     if (typeof v === "number") {
       const src = typeof source === "string" ? source : String(v);
-      if (!Number.isFinite(v)) throw refuse(`${src} is not a JSON number (quote it to keep it as text)`, offset);
+      if (!Number.isFinite(v)) throw refuse(message("yaml.not_finite", { number: clip(src, 40) }), offset);
       if (INT_RE.test(src) && !Number.isSafeInteger(v)) {
-        throw refuse(`the integer ${src.length > 40 ? `${src.slice(0, 40)}…` : src} is outside ±9007199254740991 and would change (quote it to keep it as text)`, offset);
+        throw refuse(message("yaml.unsafe_integer", { number: clip(src, 40) }), offset);
       }
       return Object.is(v, -0) ? 0 : v;
     }
     if (typeof v === "boolean" || v === null) return v;
-    throw refuse(`unsupported scalar value ${String(v)}`, offset);
+    throw refuse(message("yaml.not_json"), offset);
   }
 
   /** The double-quoted scalar's source text, from its opening quote to the closing one. */

@@ -6,8 +6,7 @@
 // conformance/MUTANTS.md ("Frontmatter suite") documents them; conformance/test/frontmatter-suite.test.ts runs them.
 import YAML from "yaml";
 import type { CatalogEntry, OkResult, SkillResult } from "../../schemas/index.ts";
-import type { Mutant } from "./index.ts";
-import { errorResult, isObj, nameOf, readAuthored, wrapReference, type AuthoredSkill, type MutantContext, type Mutation, type Obj } from "./wrap.ts";
+import { errorResult, isObj, nameOf, readAuthored, toMutants, type AuthoredSkill, type Mutant, type MutantContext, type MutantRow, type Mutation, type Obj } from "./wrap.ts";
 
 const bytes = (s: string) => Buffer.byteLength(s, "utf8");
 
@@ -72,7 +71,7 @@ function refusedWhen(bad: (fm: Obj) => boolean): Mutation {
 
 const escapeXml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/\s*\n\s*/g, " ");
 
-const mutations: Array<{ kills: string; id: string; description: string; mutation: Mutation }> = [
+const mutations: readonly MutantRow[] = [
   {
     kills: "F01", id: "tags-resolved",
     description: "Frontmatter is read with the yaml package's defaults, which resolve !!set, !!omap, !!binary, !!timestamp into a Set, pairs, a Buffer and a Date: tagged values load, converted.",
@@ -149,9 +148,4 @@ const mutations: Array<{ kills: string; id: string; description: string; mutatio
   },
 ];
 
-export const FRONTMATTER_MUTANTS: readonly Mutant[] = mutations.map(({ kills, id, description, mutation }) => ({
-  id,
-  kills,
-  description,
-  make: () => wrapReference(id, mutation),
-}));
+export const FRONTMATTER_MUTANTS: readonly Mutant[] = toMutants(mutations);

@@ -1,16 +1,16 @@
 // The frontmatter suite (conformance/cases-frontmatter/, F01…): it loads as loadCases("frontmatter") on its
 // own fixtures, the reference passes all of it in-process, every frontmatter mutant fails its case (failed,
 // never errored), and the two catalog expectations it added (warnings_include, line_max_tokens) judge right.
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadModule } from "../driver/in-process.ts";
-import { MUTANTS, SECURITY_MUTANTS } from "../mutants/index.ts";
+import { CONTRACT_MUTANTS } from "../mutants/contract.ts";
+import { MUTANTS } from "../mutants/index.ts";
+import { SECURITY_MUTANTS } from "../mutants/security.ts";
 import { FRONTMATTER_MUTANTS } from "../mutants/frontmatter.ts";
 import { checkCatalog } from "../runner/expect.ts";
-import { loadCases, runSuite } from "../runner/index.ts";
-import { REPO_ROOT } from "../runner/workspace.ts";
+import { loadCases, runSuite, suites } from "../runner/index.ts";
+import { REFERENCE_MODULE } from "../mutants/wrap.ts";
 
-const REFERENCE = join(REPO_ROOT, "reference", "index.ts");
 const ids = Array.from({ length: 10 }, (_, i) => `F${String(i + 1).padStart(2, "0")}`);
 
 describe("frontmatter suite", () => {
@@ -25,14 +25,19 @@ describe("frontmatter suite", () => {
     }
   });
 
+  it("--suite all runs it, after spec, beside the other suites", () => {
+    expect(suites()).toEqual(expect.arrayContaining(["spec", "security", "contract", "frontmatter"]));
+    expect(loadCases("all").filter((c) => c.suite === "frontmatter").map((c) => c.id)).toEqual(ids);
+  });
+
   it("the reference passes all of it in-process", async () => {
-    const report = await runSuite(() => loadModule(REFERENCE), cases, { driverLabel: "in-process", suite: "frontmatter" });
+    const report = await runSuite(() => loadModule(REFERENCE_MODULE), cases, { driverLabel: "in-process", suite: "frontmatter" });
     expect(report.cases.filter((c) => c.status !== "passed").map((c) => ({ id: c.id, m: c.mismatches?.map((x) => x.message) }))).toEqual([]);
   });
 
   it("every case has a mutant; mutant ids are unique across all tables", () => {
     expect([...new Set(FRONTMATTER_MUTANTS.map((m) => m.kills))].sort()).toEqual(ids);
-    const all = [...MUTANTS, ...SECURITY_MUTANTS, ...FRONTMATTER_MUTANTS].map((m) => m.id);
+    const all = [...MUTANTS, ...SECURITY_MUTANTS, ...CONTRACT_MUTANTS, ...FRONTMATTER_MUTANTS].map((m) => m.id);
     expect(new Set(all).size).toBe(all.length);
   });
 

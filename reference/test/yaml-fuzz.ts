@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { emitYaml } from "../emit-yaml.ts";
 import { parseYamlContract } from "../yaml-contract.ts";
 import { parseSubset } from "../yaml-subset.ts";
+import { dataPath } from "../../package-root.ts";
 
 export interface FuzzReport {
   inputs: number;
@@ -157,7 +158,7 @@ function fixtureSeeds(): string[] {
     }
   };
   try {
-    walk(join(import.meta.dirname, "..", "..", "fixtures"));
+    walk(dataPath("fixtures"));
   } catch {
     // no fixtures: the built-in seeds suffice
   }

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { parseSubset } from "../yaml-subset.ts";
 import { parseYamlContract } from "../yaml-contract.ts";
 import { generateSkills } from "../../bench/generate.ts";
+import { dataPath } from "../../package-root.ts";
 
 const seed = Number(process.env["FC_SEED"] ?? Math.floor(Math.random() * 2 ** 31));
 console.log(`yaml-subset agreement: fast-check seed ${seed} (rerun with FC_SEED=${seed})`);
@@ -79,7 +80,7 @@ describe("yaml-subset agrees with the yaml package", () => {
         else if (n === "SKILL.md") texts.push(readFileSync(p, "utf8"));
       }
     };
-    walk(join(import.meta.dirname, "..", "..", "fixtures"));
+    walk(dataPath("fixtures"));
     const gen = await generateSkills(200);
     try {
       for (const name of readdirSync(gen.root)) texts.push(readFileSync(join(gen.root, name, "SKILL.md"), "utf8"));
