@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(librust-serde-json-dev librust-serde-yaml-dev librust-strsim-dev librust-globset-dev librust-regex-dev librust-indexmap-dev)
+# serde_json's preserve_order feature needs indexmap, packaged on its own; yaml-rust is the YAML reader (serde_yaml 0.8 wraps it).
+PACKAGES=(librust-serde-json-dev librust-indexmap-dev librust-yaml-rust-dev librust-strsim-dev librust-globset-dev librust-regex-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

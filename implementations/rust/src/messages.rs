@@ -98,7 +98,12 @@ const TABLE: &[(&str, &str)] = &[
     ("yaml.aliases", "Excessive alias count indicates a resource exhaustion attack"),
     ("yaml.too_deep", "Maximum call stack size exceeded"),
     ("yaml.duplicate_key", "Map keys must be unique"),
-    ("yaml.unclosed_quote", "Missing closing \"quote"),
+    ("yaml.unclosed_quote", "Missing closing {quote}quote"),
+    ("yaml.tab_indent", "Tabs are not allowed as indentation"),
+    ("yaml.compact_mapping", "Nested mappings are not allowed in compact mappings"),
+    ("yaml.flow_sequence", "Flow sequence in block collection must be sufficiently indented and end with a ]"),
+    ("yaml.flow_map", "Flow map in block collection must be sufficiently indented and end with a }"),
+    ("yaml.reserved", "Plain value cannot start with reserved character {char}"),
     ("yaml.complex_key", "Nested mappings or sequences as keys are not supported"),
     ("yaml.multiple_documents", "Source contains multiple documents; please use YAML.parseAllDocuments()"),
     // What the model reads (§3.1–§3.3, R1).

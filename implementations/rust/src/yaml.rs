@@ -51,10 +51,18 @@ fn scan_error(e: ScanError, text: &str) -> YamlError {
     let info = std::error::Error::description(&e).to_string();
     match info.as_str() {
         "while scanning a quoted scalar, found unexpected end of stream" => {
-            YamlError { reason: msg("yaml.unclosed_quote", &[]), line: Some(text.matches('\n').count() + 1) }
+            let quote = if text.chars().nth(e.marker().index()) == Some('\'') { "'" } else { "\"" };
+            YamlError { reason: msg("yaml.unclosed_quote", &[("quote", quote)]), line: Some(text.matches('\n').count() + 1) }
         }
+        "did not find expected <document start>" => YamlError { reason: msg("yaml.multiple_documents", &[]), line: Some(e.marker().line()) },
         "recursion limit exceeded" => YamlError { reason: msg("yaml.too_deep", &[]), line: Some(e.marker().line()) },
-        _ => YamlError { reason: info, line: Some(e.marker().line()) },
+        "mapping values are not allowed in this context" => YamlError { reason: msg("yaml.compact_mapping", &[]), line: Some(e.marker().line()) },
+        "while parsing a flow sequence, expected ',' or ']'" => YamlError { reason: msg("yaml.flow_sequence", &[]), line: Some(e.marker().line()) },
+        "while parsing a flow mapping, did not find expected ',' or '}'" => YamlError { reason: msg("yaml.flow_map", &[]), line: Some(e.marker().line()) },
+        _ => match info.strip_prefix("unexpected character: `").and_then(|rest| rest.strip_suffix('\'')) {
+            Some(c @ ("@" | "`")) => YamlError { reason: msg("yaml.reserved", &[("char", c)]), line: Some(e.marker().line()) },
+            _ => YamlError { reason: info, line: Some(e.marker().line()) },
+        },
     }
 }
 
@@ -162,7 +170,13 @@ pub fn parse(text: &str) -> Result<Document, YamlError> {
                     return Err(err("yaml.multiple_documents", Some(&mark)));
                 }
             }
-            Event::Scalar(value, style, anchor, tag) => b.push(resolve(value, style, tag), 0, anchor, &mark)?,
+            Event::Scalar(value, style, anchor, tag) => {
+                // A plain scalar never starts with whitespace: yaml-rust let a tab-indented line through.
+                if style == TScalarStyle::Plain && value.starts_with(['\t', ' ']) {
+                    return Err(err("yaml.tab_indent", Some(&mark)));
+                }
+                b.push(resolve(value, style, tag), 0, anchor, &mark)?
+            }
             Event::Alias(id) => b.alias(id, &mark)?,
             Event::SequenceStart(anchor) => b.open(Frame::Seq { items: Vec::new(), anchor, aliases: 0 }, &mark)?,
             Event::MappingStart(anchor) => {
@@ -189,8 +203,15 @@ fn core_patterns() -> &'static [regex::Regex; 5] {
     })
 }
 
+/// The double nearest to the integer `digits` in `base` (as parseInt gives it).
 fn radix(digits: &str, base: u32) -> f64 {
-    digits.chars().fold(0.0, |acc, c| acc * base as f64 + c.to_digit(base).unwrap_or(0) as f64)
+    if base == 10 {
+        return digits.parse::<f64>().unwrap_or(f64::NAN);
+    }
+    match u128::from_str_radix(digits, base) {
+        Ok(n) => n as f64,
+        Err(_) => digits.chars().fold(0.0, |acc, c| acc * base as f64 + c.to_digit(base).unwrap_or(0) as f64),
+    }
 }
 
 /// The YAML 1.2 core schema's reading of a plain scalar.
@@ -229,10 +250,22 @@ pub fn resolve_plain(s: &str) -> Value {
 
 fn resolve(value: String, style: TScalarStyle, tag: Option<TokenType>) -> Value {
     match tag {
-        Some(TokenType::Tag(handle, suffix)) if handle == "!!" => match suffix.as_str() {
-            "int" | "float" | "bool" | "null" => resolve_plain(&value),
-            _ => Value::String(value),
-        },
+        // An explicit core tag applies only when the text fits that type; otherwise it stays a string.
+        Some(TokenType::Tag(handle, suffix)) if handle == "!!" => {
+            let v = resolve_plain(&value);
+            let fits = match suffix.as_str() {
+                "int" => v.is_number() && core_patterns()[..3].iter().any(|p| p.is_match(&value)),
+                "float" => core_patterns()[3..].iter().any(|p| p.is_match(&value)) && !core_patterns()[0].is_match(&value),
+                "bool" => v.is_boolean(),
+                "null" => v.is_null(),
+                _ => false,
+            };
+            if fits {
+                v
+            } else {
+                Value::String(value)
+            }
+        }
         Some(_) => Value::String(value),
         None if style == TScalarStyle::Plain => resolve_plain(&value),
         None => Value::String(value),
