@@ -1,17 +1,33 @@
 // Parity: run two implementations on the same cases and compare what they returned (each case's status,
-// its `observed` results, the catalog and the hook requests), after normalising the per-run temp paths. Differences are listed per case
-// with the JSON path where the two sides part.
+// its `observed` results, the catalog and the hook requests), after normalising the per-run temp paths, at
+// one of two levels (R30): `exact` (byte for byte) or `semantic` (prose compared for the facts it carries,
+// parity-semantic.ts). Each difference names its JSON path and the first differing position, with each
+// side's text around it.
 import { realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import type { Implementation } from "../schemas/implementation.ts";
+import { projectCatalog, projectResult } from "./parity-semantic.ts";
 import { runSuite, type LoadedCase } from "./runner/index.ts";
 import type { CaseResult, RunReport } from "./runner/types.ts";
 
+/**
+ * exact: results, catalog and hook requests byte for byte (temp paths normalised).
+ * semantic: the same with prose compared only for the facts it carries (parity-semantic.ts).
+ */
+export type ParityLevel = "exact" | "semantic";
+export const PARITY_LEVELS: readonly ParityLevel[] = ["exact", "semantic"];
+/** R30: the kit's promise is the same answers, and the model reads the wording; exact is reachable through schemas/messages.json. */
+export const DEFAULT_PARITY_LEVEL: ParityLevel = "exact";
+
 export interface Difference {
-  /** JSON-ish path inside the case: "status", "observed[1].kind", … */
+  /** JSON path inside the case: "status", "observed[1].kind", "catalog.tool_description", … */
   path: string;
   a: unknown;
   b: unknown;
+  /** Where the two values part: the character index in their text (strings as they are, anything else as JSON). */
+  position: number;
+  /** Each side around that position: what they share just before, then ⟦where they differ⟧. */
+  context: { a: string; b: string };
 }
 
 export interface CaseParity {
@@ -20,9 +36,12 @@ export interface CaseParity {
   statusA: CaseResult["status"];
   statusB: CaseResult["status"];
   differences: Difference[];
+  /** exact level only: every difference is wording (the case is the same at the semantic level). */
+  proseOnly?: boolean;
 }
 
 export interface ParityReport {
+  level: ParityLevel;
   a: RunReport;
   b: RunReport;
   cases: CaseParity[];
@@ -36,6 +55,34 @@ export interface ParitySide {
 }
 
 const MAX_DIFFS_PER_CASE = 20;
+/** Characters of context shown on each side of the first differing position. */
+const CONTEXT = 40;
+
+function text(v: unknown): string {
+  if (v === undefined) return "(absent)";
+  return typeof v === "string" ? v : (JSON.stringify(v) ?? String(v));
+}
+
+/** Line breaks and tabs as escapes, so a context stays on one line. */
+const visible = (s: string): string => s.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
+
+/** The first position where two values' texts differ, and each side around it: shared lead-in, then ⟦the part that differs⟧. */
+export function firstDifference(a: unknown, b: unknown, width = CONTEXT): { position: number; context: { a: string; b: string } } {
+  const ta = text(a);
+  const tb = text(b);
+  let i = 0;
+  while (i < ta.length && i < tb.length && ta[i] === tb[i]) i++;
+  const from = Math.max(0, i - width);
+  const side = (t: string) => {
+    const lead = (from > 0 ? "…" : "") + visible(t.slice(from, i));
+    const tail = i + width < t.length ? "…" : "";
+    return i >= t.length ? `${lead}⟦(ends here)⟧` : `${lead}⟦${visible(t.slice(i, i + width))}${tail}⟧`;
+  };
+  return { position: i, context: { a: side(ta), b: side(tb) } };
+}
+
+/** Why a side failed or errored is shown whole (up to 400 characters); anything else around its first difference. */
+const located = (d: RawDifference): Difference => ({ ...d, ...firstDifference(d.a, d.b, d.path.endsWith(" because") ? 400 : CONTEXT) });
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -64,8 +111,10 @@ export function normalise(value: unknown, patterns: RegExp[] = tempPatterns()): 
   return value;
 }
 
-/** Structural differences between two JSON values, each with its path. */
-export function diff(a: unknown, b: unknown, path = "", out: Difference[] = []): Difference[] {
+type RawDifference = Pick<Difference, "path" | "a" | "b">;
+
+/** Structural differences between two JSON values, each with its JSON path. */
+export function diff(a: unknown, b: unknown, path = "", out: RawDifference[] = []): RawDifference[] {
   if (out.length >= MAX_DIFFS_PER_CASE) return out;
   if (Object.is(a, b)) return out;
   const bothArrays = Array.isArray(a) && Array.isArray(b);
@@ -92,22 +141,44 @@ export function diff(a: unknown, b: unknown, path = "", out: Difference[] = []):
   return out;
 }
 
-export function compareCase(a: CaseResult, b: CaseResult | undefined, patterns = tempPatterns()): CaseParity {
+/** The per-case values parity compares, at a level: `exact` as returned, `semantic` projected (parity-semantic.ts). */
+function comparable(r: CaseResult, level: ParityLevel, patterns: RegExp[]): { observed: unknown[]; catalog: unknown; hook_requests: unknown[] } {
+  const observed = normalise(r.observed ?? [], patterns) as unknown[];
+  const catalog = normalise(r.catalog, patterns);
+  const hook_requests = normalise(r.hook_requests ?? [], patterns) as unknown[];
+  if (level === "exact") return { observed, catalog, hook_requests };
+  const calls = normalise(r.calls ?? [], patterns) as unknown[];
+  return { observed: observed.map((o, i) => projectResult(o, calls[i])), catalog: projectCatalog(catalog), hook_requests };
+}
+
+export function compareCase(a: CaseResult, b: CaseResult | undefined, level: ParityLevel = DEFAULT_PARITY_LEVEL, patterns = tempPatterns()): CaseParity {
   const differences: Difference[] = [];
   if (!b) {
-    differences.push({ path: "(case)", a: a.status, b: "(not run)" });
+    differences.push(located({ path: "(case)", a: a.status, b: "(not run)" }));
     return { id: a.id, title: a.title, statusA: a.status, statusB: "skipped", differences };
   }
-  if (a.status !== b.status) differences.push({ path: "status", a: a.status, b: b.status });
+  if (a.status !== b.status) differences.push(located({ path: "status", a: a.status, b: b.status }));
+  // A side that failed says why: its first mismatch, so the reader need not rerun it alone.
+  if (a.status !== b.status && (a.status === "failed" || b.status === "failed")) {
+    const why = (r: CaseResult) => (r.status === "failed" ? (r.mismatches?.[0]?.message ?? "failed") : `(${r.status})`);
+    differences.push(located({ path: "failed because", a: why(a), b: why(b) }));
+  }
   // Why a side could not answer matters more than the absent results that follow from it.
   if (a.status === "errored" || b.status === "errored") {
     const why = (r: CaseResult) => (r.status === "errored" ? `${r.reason ?? "errored"}${r.stderr ? `; stderr: ${r.stderr.trim().slice(-300)}` : ""}` : "(answered)");
-    differences.push({ path: "errored because", a: why(a), b: why(b) });
+    differences.push(located({ path: "errored because", a: why(a), b: why(b) }));
   }
-  diff(normalise(a.observed ?? [], patterns), normalise(b.observed ?? [], patterns), "observed", differences);
-  diff(normalise(a.catalog, patterns), normalise(b.catalog, patterns), "catalog", differences);
-  diff(normalise(a.hook_requests ?? [], patterns), normalise(b.hook_requests ?? [], patterns), "hook_requests", differences);
-  return { id: a.id, title: a.title, statusA: a.status, statusB: b.status, differences };
+  const ca = comparable(a, level, patterns);
+  const cb = comparable(b, level, patterns);
+  const found: Difference[] = [];
+  diff(ca.observed, cb.observed, "observed", found);
+  diff(ca.catalog, cb.catalog, "catalog", found);
+  diff(ca.hook_requests, cb.hook_requests, "hook_requests", found);
+  differences.push(...found.map(located));
+  const result: CaseParity = { id: a.id, title: a.title, statusA: a.status, statusB: b.status, differences };
+  // At exact level, say whether a difference is wording only: the case is the same at the semantic level.
+  if (level === "exact" && differences.length > 0) result.proseOnly = compareCase(a, b, "semantic", patterns).differences.length === 0;
+  return result;
 }
 
 /** Run both sides over `cases` (each through runSuite, so a driver fault only errors its case) and compare. */
@@ -115,33 +186,30 @@ export async function runParity(
   sideA: ParitySide,
   sideB: ParitySide,
   cases: LoadedCase[],
-  opts: { suite: string; timeoutMs?: number; onCase?: (c: CaseParity) => void },
+  opts: { suite: string; level?: ParityLevel; timeoutMs?: number; onCase?: (c: CaseParity) => void },
 ): Promise<ParityReport> {
   const common = { suite: opts.suite, ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}) };
   const a = await runSuite(sideA.open, cases, { ...common, driverLabel: sideA.label });
   const b = await runSuite(sideB.open, cases, { ...common, driverLabel: sideB.label });
   const byId = new Map(b.cases.map((r) => [r.id, r]));
   const patterns = tempPatterns();
-  const results = a.cases.map((r) => compareCase(r, byId.get(r.id), patterns));
+  const level = opts.level ?? DEFAULT_PARITY_LEVEL;
+  const results = a.cases.map((r) => compareCase(r, byId.get(r.id), level, patterns));
   for (const c of results) opts.onCase?.(c);
-  return { a, b, cases: results, differing: results.filter((c) => c.differences.length > 0).length };
-}
-
-function show(v: unknown): string {
-  const s = v === undefined ? "(absent)" : JSON.stringify(v);
-  return s.length > 240 ? s.slice(0, 240) + "…" : s;
+  return { level, a, b, cases: results, differing: results.filter((c) => c.differences.length > 0).length };
 }
 
 export function formatCaseParity(c: CaseParity, labels: [string, string] = ["A", "B"]): string {
   if (!c.differences.length) return `SAME  ${c.id.padEnd(6)} ${c.title}  (${c.statusA})`;
-  const lines = [`DIFF  ${c.id.padEnd(6)} ${c.title}  (${labels[0]}: ${c.statusA}, ${labels[1]}: ${c.statusB})`];
+  const tag = c.proseOnly ? "  [wording only: same at --parity-level semantic]" : "";
+  const lines = [`DIFF  ${c.id.padEnd(6)} ${c.title}  (${labels[0]}: ${c.statusA}, ${labels[1]}: ${c.statusB})${tag}`];
   for (const d of c.differences) {
-    lines.push(`        at ${d.path}:`, `          ${labels[0]}: ${show(d.a)}`, `          ${labels[1]}: ${show(d.b)}`);
+    lines.push(`        at ${d.path}, first difference at character ${d.position}:`, `          ${labels[0]}: ${d.context.a}`, `          ${labels[1]}: ${d.context.b}`);
   }
   return lines.join("\n");
 }
 
 export function formatParitySummary(r: ParityReport): string {
-  return `parity: ${r.cases.length - r.differing}/${r.cases.length} cases identical, ${r.differing} differ ` +
+  return `parity (${r.level}): ${r.cases.length - r.differing}/${r.cases.length} cases identical, ${r.differing} differ ` +
     `(A: ${r.a.implementation.name} via ${r.a.implementation.driver}; B: ${r.b.implementation.name} via ${r.b.implementation.driver})`;
 }

@@ -1,24 +1,27 @@
 // The e2e command line (npm run e2e -- …): parse flags, load the implementation (in-process module or --exec),
-// probe every model before any trial (saying what to start, pull or set), run the trials with a progress bar,
-// print the scenario × model matrix, write JSON/Markdown, and gate CI on --threshold. Also --rescore <dir> (offline)
-// and --list. Owns: main, parseArgs, USAGE. Exit codes: 0 ok, 1 a cell below --threshold, 2 usage / no model
-// reachable, 3 the implementation could not be loaded.
+// probe every model before any trial (saying what to start, pull or set), run the trials with progress, print the
+// scenario × model matrix, write JSON/Markdown, and gate CI on --threshold. Also --rescore <dir> (offline), --resume
+// and --list. Ctrl-C stops taking trials and still writes the report, marked interrupted (a second Ctrl-C kills).
+// Owns: main, parseArgs, USAGE. Exit codes: 0 ok, 1 a cell below --threshold, 2 usage / no model reachable,
+// 3 the implementation could not be loaded, 130 interrupted (the report is still written).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { codePath, userCwd } from "../package-root.ts";
 import type { Implementation } from "../schemas/implementation.ts";
+import type { OllamaThink } from "./providers/ollama.ts";
 import { expandModels, createProvider, parseModelSpec, probeProvider, PRESETS, type ProviderSettings } from "./providers/index.ts";
 import { policyNames } from "./providers/scripted.ts";
 import type { ModelProvider } from "./providers/types.ts";
 import { Progress } from "./progress.ts";
-import { buildReport, gate, renderMarkdown, renderText } from "./report.ts";
-import { rescoreDir, runTrials } from "./run.ts";
+import { buildReport, gate, renderMarkdown, renderText, type Report, type ReportVersions } from "./report.ts";
+import { providerName, rescore, runAll, type RunResult } from "./run.ts";
 import { SCENARIOS, scenarioById } from "./scenarios/index.ts";
 import type { Scenario } from "./scenario.ts";
+import type { RunSettings } from "./transcript.ts";
+import { kitVersion, scenarioVersion } from "./versions.ts";
 
-const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
-const DEFAULT_IMPL = join(REPO, "reference", "index.ts");
+const DEFAULT_IMPL = codePath("reference/index");
 
 export const USAGE = `Usage: npm run e2e -- --model <spec> [--model <spec> …] [options]
 
@@ -42,19 +45,28 @@ Options:
   --json <file>          write the full report (cells and every trial) as JSON
   --markdown <file>      write the matrix as Markdown
   --transcripts <dir>    keep one JSONL transcript per trial here (default: a new temp dir)
-  --rescore <dir>        re-judge saved transcripts with the current checkers; no model needed
-  --concurrency <N>      trials in flight at once (default 2; scripted-only runs default to 8)
+  --rescore <dir>        re-judge saved transcripts with the current checkers; no model needed. Transcripts made
+                         under another checker or fixture are named and left out …
+  --rescore-current      … unless this flag scores them under the current checker anyway
+  --resume               with --transcripts <dir>: skip trials whose complete transcript is there for the same
+                         model, scenario, trial, versions and settings; run only the missing ones
+  --concurrency <N>      trials in flight at once per provider (default: ollama 1, bedrock 4, scripted 8)
+  --concurrency-ollama <N>, --concurrency-bedrock <N>   per-provider override
   --threshold <p>        CI gate: exit 1 when any cell's pass@k (for any requested k) is below p or n/a
   --temperature <t>      sampling temperature (default 0.7; recorded in every transcript)
   --seed <s>             base seed; trial i uses s+i-1 (default 1; Bedrock Converse has no seed: recorded only)
   --max-steps <N>        model calls allowed per trial (default per scenario, 8–14)
   --max-tokens <N>       output tokens per model call
-  --timeout <ms>         per model call (default 300000 Ollama, 120000 Bedrock)
+  --timeout <ms>         per attempt of a model call (default 300000 Ollama, 120000 Bedrock)
   --retries <N>          retries on throttling / connection errors (default 3 Ollama, 4 Bedrock)
+  --call-budget <ms>     total per model call, all attempts and waits (default 2 × timeout + backoff cap)
+  --stall <s>            show a model call as stalled after this long (default 60)
   --ollama-host <url>    overrides $OLLAMA_HOST
   --bedrock-region <r>   overrides the AWS chain's region
   --bedrock-endpoint <u> overrides the Bedrock runtime endpoint URL
-  --think / --no-think   Ollama think flag for reasoning models (default: the model's own)
+  --think [level]        Ollama think for reasoning models: --think (true), --think low|medium|high, --no-think
+                         (false); default: the model's own. The probe checks the model has the thinking capability
+  --num-ctx <N>          Ollama context window (options.num_ctx); default: the model's own (often small)
   --keep-workspaces      do not delete the trial workspaces
   --list                 list scenarios and scripted policies
   -h, --help
@@ -71,7 +83,11 @@ export interface CliArgs {
   markdown?: string;
   transcripts?: string;
   rescore?: string;
+  rescoreCurrent: boolean;
+  resume: boolean;
   concurrency?: number;
+  concurrencyOllama?: number;
+  concurrencyBedrock?: number;
   threshold?: number;
   temperature: number;
   seed?: number;
@@ -79,139 +95,115 @@ export interface CliArgs {
   maxTokens?: number;
   timeoutMs?: number;
   retries?: number;
+  callBudgetMs?: number;
+  stallSeconds?: number;
   ollamaHost?: string;
   bedrockRegion?: string;
   bedrockEndpoint?: string;
-  think?: boolean;
+  think?: OllamaThink;
+  numCtx?: number;
   keepWorkspaces: boolean;
   list: boolean;
   help: boolean;
 }
 
+/** Reads the flag values; each helper throws a usage error naming the flag. */
+interface Reader {
+  value(flag: string): string;
+  int(flag: string, min?: number): number;
+  num(flag: string): number;
+  /** The next token when it is one of `choices` (consumed), else undefined (left for the next flag). */
+  optional(choices: readonly string[]): string | undefined;
+}
+
+type Setter = (a: CliArgs, r: Reader, flag: string) => void;
+
+const THINK_LEVELS = ["true", "false", "low", "medium", "high"] as const;
+
+/** Every flag and what it sets; aliases share a setter. */
+const FLAGS: Record<string, Setter> = {
+  "--model": (a, r, f) => void a.models.push(r.value(f)),
+  "-n": (a, r, f) => void (a.n = r.int(f)),
+  "-k": (a, r, f) => void (a.ks = r.value(f).split(",").map(positiveK)),
+  "--scenario": (a, r, f) => void a.scenarios.push(...r.value(f).split(",").map((s) => s.trim()).filter(Boolean)),
+  "--exec": (a, r, f) => void (a.exec = r.value(f)),
+  "--driver": (a, r, f) => void (a.impl = r.value(f)),
+  "--json": (a, r, f) => void (a.json = r.value(f)),
+  "--markdown": (a, r, f) => void (a.markdown = r.value(f)),
+  "--transcripts": (a, r, f) => void (a.transcripts = r.value(f)),
+  "--rescore": (a, r, f) => void (a.rescore = r.value(f)),
+  "--rescore-current": (a) => void (a.rescoreCurrent = true),
+  "--resume": (a) => void (a.resume = true),
+  "--concurrency": (a, r, f) => void (a.concurrency = r.int(f)),
+  "--concurrency-ollama": (a, r, f) => void (a.concurrencyOllama = r.int(f)),
+  "--concurrency-bedrock": (a, r, f) => void (a.concurrencyBedrock = r.int(f)),
+  "--threshold": (a, r, f) => {
+    const t = r.num(f);
+    if (t < 0 || t > 1) throw new Error(`--threshold is a pass@k between 0 and 1, got ${t}`);
+    a.threshold = t;
+  },
+  "--temperature": (a, r, f) => void (a.temperature = r.num(f)),
+  "--seed": (a, r, f) => void (a.seed = r.int(f, 0)),
+  "--max-steps": (a, r, f) => void (a.maxSteps = r.int(f)),
+  "--max-tokens": (a, r, f) => void (a.maxTokens = r.int(f)),
+  "--timeout": (a, r, f) => void (a.timeoutMs = r.int(f)),
+  "--retries": (a, r, f) => void (a.retries = r.int(f, 0)),
+  "--call-budget": (a, r, f) => void (a.callBudgetMs = r.int(f)),
+  "--stall": (a, r, f) => void (a.stallSeconds = r.int(f)),
+  "--ollama-host": (a, r, f) => void (a.ollamaHost = r.value(f)),
+  "--bedrock-region": (a, r, f) => void (a.bedrockRegion = r.value(f)),
+  "--bedrock-endpoint": (a, r, f) => void (a.bedrockEndpoint = r.value(f)),
+  "--think": (a, r) => {
+    const level = r.optional(THINK_LEVELS);
+    a.think = level === undefined || level === "true" ? true : level === "false" ? false : (level as OllamaThink);
+  },
+  "--no-think": (a) => void (a.think = false),
+  "--num-ctx": (a, r, f) => void (a.numCtx = r.int(f, 256)),
+  "--keep-workspaces": (a) => void (a.keepWorkspaces = true),
+  "--list": (a) => void (a.list = true),
+  "--help": (a) => void (a.help = true),
+};
+const ALIASES: Record<string, string> = { "-m": "--model", "--trials": "-n", "-s": "--scenario", "--impl": "--driver", "-j": "--concurrency", "-h": "--help" };
+
+function positiveK(s: string): number {
+  const k = Number(s.trim());
+  if (!Number.isInteger(k) || k < 1) throw new Error(`-k needs positive integers, got "${s}"`);
+  return k;
+}
+
 export function parseArgs(argv: string[]): CliArgs {
-  const a: CliArgs = { models: [], n: 5, ks: [1], scenarios: [], temperature: 0.7, seed: 1, keepWorkspaces: false, list: false, help: false };
-  const it = argv[Symbol.iterator]();
-  const value = (flag: string): string => {
-    const v = it.next();
-    if (v.done || v.value.startsWith("--")) throw new Error(`${flag} needs a value`);
-    return v.value;
+  const a: CliArgs = { models: [], n: 5, ks: [1], scenarios: [], temperature: 0.7, seed: 1, keepWorkspaces: false, list: false, help: false, resume: false, rescoreCurrent: false };
+  // --flag=value becomes two tokens.
+  const tokens = argv.flatMap((t) => {
+    const eq = t.match(/^(--[a-z-]+)=(.*)$/);
+    return eq ? [eq[1]!, eq[2]!] : [t];
+  });
+  let i = 0;
+  const r: Reader = {
+    value: (flag) => {
+      const v = tokens[i++];
+      if (v === undefined || v.startsWith("--")) throw new Error(`${flag} needs a value`);
+      return v;
+    },
+    int: (flag, min = 1) => {
+      const s = r.value(flag);
+      const v = Number(s);
+      if (!Number.isInteger(v) || v < min) throw new Error(`${flag} needs an integer ≥ ${min}, got "${s}"`);
+      return v;
+    },
+    num: (flag) => {
+      const s = r.value(flag);
+      const v = Number(s);
+      if (!Number.isFinite(v)) throw new Error(`${flag} needs a number, got "${s}"`);
+      return v;
+    },
+    optional: (choices) => (tokens[i] !== undefined && choices.includes(tokens[i]!) ? tokens[i++] : undefined),
   };
-  const int = (flag: string, min = 1): number => {
-    const s = value(flag);
-    const v = Number(s);
-    if (!Number.isInteger(v) || v < min) throw new Error(`${flag} needs an integer ≥ ${min}, got "${s}"`);
-    return v;
-  };
-  const num = (flag: string): number => {
-    const s = value(flag);
-    const v = Number(s);
-    if (!Number.isFinite(v)) throw new Error(`${flag} needs a number, got "${s}"`);
-    return v;
-  };
-  for (let r = it.next(); !r.done; r = it.next()) {
-    const arg = r.value;
-    const eq = arg.match(/^(--[a-z-]+)=(.*)$/);
-    if (eq) {
-      // --flag=value: re-dispatch as two tokens.
-      return parseArgs([...argv.slice(0, argv.indexOf(arg)), eq[1]!, eq[2]!, ...argv.slice(argv.indexOf(arg) + 1)]);
-    }
-    switch (arg) {
-      case "--model":
-      case "-m":
-        a.models.push(value(arg));
-        break;
-      case "-n":
-      case "--trials":
-        a.n = int(arg);
-        break;
-      case "-k":
-        a.ks = value(arg)
-          .split(",")
-          .map((s) => {
-            const k = Number(s.trim());
-            if (!Number.isInteger(k) || k < 1) throw new Error(`-k needs positive integers, got "${s}"`);
-            return k;
-          });
-        break;
-      case "--scenario":
-      case "-s":
-        a.scenarios.push(...value(arg).split(",").map((s) => s.trim()).filter(Boolean));
-        break;
-      case "--exec":
-        a.exec = value(arg);
-        break;
-      case "--impl":
-      case "--driver":
-        a.impl = value(arg);
-        break;
-      case "--json":
-        a.json = value(arg);
-        break;
-      case "--markdown":
-        a.markdown = value(arg);
-        break;
-      case "--transcripts":
-        a.transcripts = value(arg);
-        break;
-      case "--rescore":
-        a.rescore = value(arg);
-        break;
-      case "--concurrency":
-      case "-j":
-        a.concurrency = int(arg);
-        break;
-      case "--threshold": {
-        const t = num(arg);
-        if (t < 0 || t > 1) throw new Error(`--threshold is a pass@k between 0 and 1, got ${t}`);
-        a.threshold = t;
-        break;
-      }
-      case "--temperature":
-        a.temperature = num(arg);
-        break;
-      case "--seed":
-        a.seed = int(arg, 0);
-        break;
-      case "--max-steps":
-        a.maxSteps = int(arg);
-        break;
-      case "--max-tokens":
-        a.maxTokens = int(arg);
-        break;
-      case "--timeout":
-        a.timeoutMs = int(arg);
-        break;
-      case "--retries":
-        a.retries = int(arg, 0);
-        break;
-      case "--ollama-host":
-        a.ollamaHost = value(arg);
-        break;
-      case "--bedrock-region":
-        a.bedrockRegion = value(arg);
-        break;
-      case "--bedrock-endpoint":
-        a.bedrockEndpoint = value(arg);
-        break;
-      case "--think":
-        a.think = true;
-        break;
-      case "--no-think":
-        a.think = false;
-        break;
-      case "--keep-workspaces":
-        a.keepWorkspaces = true;
-        break;
-      case "--list":
-        a.list = true;
-        break;
-      case "-h":
-      case "--help":
-        a.help = true;
-        break;
-      default:
-        throw new Error(`unknown option "${arg}" (see --help)`);
-    }
+  while (i < tokens.length) {
+    const flag = tokens[i++]!;
+    const set = FLAGS[ALIASES[flag] ?? flag];
+    if (!set) throw new Error(`unknown option "${flag}" (see --help)`);
+    set(a, r, flag);
   }
   return a;
 }
@@ -237,178 +229,260 @@ function writeOut(file: string, text: string): void {
   writeFileSync(file, text);
 }
 
+/** A usage problem: the message goes to stderr, the exit code is 2 (or the code given). */
+class UsageError extends Error {
+  constructor(message: string, readonly code = 2) {
+    super(message);
+  }
+}
+
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
   const err = (s: string) => void io.stderr.write(s.endsWith("\n") ? s : s + "\n");
-  let args: CliArgs;
-  let scenarios: Scenario[];
   try {
-    args = parseArgs(argv);
-    scenarios = pickScenarios(args.scenarios);
-    // npm runs scripts in the package root; paths the user typed are relative to where they typed them.
-    const here = process.env["INIT_CWD"] ?? process.cwd();
+    const { args, scenarios } = readCommandLine(argv);
+    if (args.help) return (io.stdout(USAGE), 0);
+    if (args.list) return (io.stdout(listing()), 0);
+    if (args.rescore) return rescoreCommand(args, scenarios, io, err);
+    return await runCommand(args, scenarios, io, err);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err(`e2e: ${e.message}`);
+    return e.code;
+  }
+}
+
+/** Flags, scenarios, and paths made relative to where the user typed the command (userCwd, decision R70). */
+function readCommandLine(argv: string[]): { args: CliArgs; scenarios: Scenario[] } {
+  try {
+    const args = parseArgs(argv);
+    const scenarios = pickScenarios(args.scenarios);
+    const here = userCwd();
     for (const key of ["transcripts", "rescore", "json", "markdown", "impl"] as const) {
       const v = args[key];
       if (typeof v === "string") args[key] = resolve(here, v);
     }
+    if (args.resume && !args.transcripts) throw new Error("--resume needs --transcripts <dir> (the directory of the run to finish)");
+    return { args, scenarios };
   } catch (e) {
-    err(`e2e: ${(e as Error).message}`);
-    return 2;
+    throw new UsageError((e as Error).message);
   }
-  if (args.help) {
-    io.stdout(USAGE);
-    return 0;
-  }
-  if (args.list) {
-    io.stdout("Scenarios (spec §13.2):\n");
-    for (const s of SCENARIOS) io.stdout(`  ${s.id} ${s.title}: ${s.spec}\n`);
-    io.stdout("\nScripted policies (harness self-tests):\n");
-    for (const p of policyNames(SCENARIOS)) io.stdout(`  scripted:${p.name.padEnd(22)} ${p.scenario.padEnd(4)} ${p.mistake}\n`);
-    io.stdout(`\nPresets: ${Object.entries(PRESETS).map(([k, v]) => `${k} = ${v.join(" ")}`).join("; ")}\n`);
-    return 0;
-  }
+}
 
-  const finish = (results: Parameters<typeof buildReport>[0]["results"], implementation: string, transcripts?: string, models?: { id: string; kind: "real" | "scripted" }[]): number => {
-    const report = buildReport({
-      results,
-      ks: args.ks,
-      n: args.rescore ? Math.max(0, ...countPerCell(results)) : args.n,
-      implementation,
-      temperature: args.temperature,
-      ...(args.seed !== undefined ? { seed: args.seed } : {}),
-      scenarios: SCENARIOS.map((s) => ({ id: s.id, title: s.title })),
-      ...(models ? { models } : {}),
-      ...(transcripts ? { transcripts } : {}),
-    });
-    io.stdout(renderText(report) + "\n");
-    if (args.json) writeOut(args.json, JSON.stringify(report, null, 2) + "\n");
-    if (args.markdown) writeOut(args.markdown, renderMarkdown(report));
-    if (args.threshold !== undefined) {
-      const below = gate(report, args.threshold);
-      if (below.length) {
-        err(`e2e: ${below.length} cell(s) below the threshold ${args.threshold}:`);
-        for (const b of below) err(`  ${b.cell.scenario} × ${b.cell.model}: pass@${b.k} = ${b.value === null ? "n/a" : b.value.toFixed(2)} (${b.cell.passed}/${b.cell.n}, ${b.cell.errors} errors)`);
-        return 1;
-      }
-      err(`e2e: every cell meets pass@k ≥ ${args.threshold}`);
-    }
-    return 0;
+function listing(): string {
+  const lines = ["Scenarios (spec §13.2):", ...SCENARIOS.map((s) => `  ${s.id} ${s.title}: ${s.spec}`), "", "Scripted policies (harness self-tests):"];
+  for (const p of policyNames(SCENARIOS)) lines.push(`  scripted:${p.name.padEnd(22)} ${p.scenario.padEnd(4)} ${p.mistake}`);
+  lines.push("", `Presets: ${Object.entries(PRESETS).map(([k, v]) => `${k} = ${v.join(" ")}`).join("; ")}`);
+  return lines.join("\n") + "\n";
+}
+
+/** The kit version and the current checker/fixture hash of every scenario. */
+function currentVersions(): ReportVersions {
+  return { kit: kitVersion(), scenarios: Object.fromEntries(SCENARIOS.map((s) => [s.id, scenarioVersion(s)])) };
+}
+
+/** The request settings recorded in transcripts and reports (only those given). */
+function runSettings(args: CliArgs): RunSettings {
+  return {
+    ...(args.maxTokens !== undefined ? { maxTokens: args.maxTokens } : {}),
+    ...(args.think !== undefined ? { think: args.think } : {}),
+    ...(args.numCtx !== undefined ? { numCtx: args.numCtx } : {}),
+    ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
   };
+}
 
-  if (args.rescore) {
-    let results;
-    try {
-      results = rescoreDir(args.rescore, SCENARIOS);
-    } catch (e) {
-      err(`e2e: cannot re-score ${args.rescore}: ${(e as Error).message}`);
-      return 2;
-    }
-    if (results.length === 0) {
-      err(`e2e: no *.jsonl transcripts under ${args.rescore}`);
-      return 2;
-    }
-    const wanted = new Set(scenarios.map((s) => s.id));
-    results = results.filter((r) => wanted.has(r.scenario) || r.scenario === "?");
-    err(`e2e: re-scored ${results.length} transcript(s) from ${args.rescore} (no model was called)`);
-    return finish(results, "(from transcripts)");
-  }
-
-  let specs: string[];
+function rescoreCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s: string) => void): number {
+  let summary;
   try {
-    specs = expandModels(args.models);
+    summary = rescore(args.rescore!, SCENARIOS, { current: args.rescoreCurrent });
+  } catch (e) {
+    throw new UsageError(`cannot re-score ${args.rescore}: ${(e as Error).message}`);
+  }
+  const wanted = new Set(scenarios.map((s) => s.id));
+  const results = summary.results.filter((r) => wanted.has(r.scenario) || r.scenario === "?");
+  if (results.length === 0 && summary.changed.length === 0) throw new UsageError(`no scorable *.jsonl transcripts under ${args.rescore}`);
+  err(`e2e: re-scored ${results.length} transcript(s) from ${args.rescore} (no model was called)`);
+  if (summary.changed.length && !args.rescoreCurrent) err(`e2e: ${summary.changed.length} transcript(s) were made under another checker or fixture and are left out (--rescore-current scores them)`);
+  const report = buildReport({
+    results,
+    ks: args.ks,
+    n: Math.max(0, ...countPerCell(results)),
+    implementation: "(from transcripts)",
+    temperature: args.temperature,
+    ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    scenarios: SCENARIOS.map((s) => ({ id: s.id, title: s.title })),
+    versions: currentVersions(),
+    rescore: { changed: summary.changed, scoredUnderCurrent: summary.scoredUnderCurrent, skipped: summary.skipped },
+  });
+  return publish(report, args, io, err);
+}
+
+async function runCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s: string) => void): Promise<number> {
+  const settings = providerSettings(args);
+  const providers = await probeAll(modelSpecs(args), settings, args);
+  const implementation = await loadImplementation(args);
+  const transcripts = args.transcripts ?? join(tmpdir(), `skill-e2e-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+  let summary;
+  try {
+    summary = await runWithProgress(args, scenarios, providers, implementation, transcripts, io);
+  } finally {
+    for (const p of providers) p.close?.();
+    await implementation.dispose().catch(() => {});
+  }
+  const info = implementation.info.implementation;
+  const report = buildReport({
+    results: summary.results,
+    ks: args.ks,
+    n: args.n,
+    implementation: `${info.name} ${info.version} (${info.language})`,
+    temperature: args.temperature,
+    ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    settings: runSettings(args),
+    scenarios: SCENARIOS.map((s) => ({ id: s.id, title: s.title })),
+    versions: currentVersions(),
+    models: providers.map((p) => ({ id: p.id, kind: p.kind, ...(p.sampling ? { sampling: p.sampling } : {}) })),
+    transcripts,
+    interrupted: { unfinished: summary.unfinished },
+    resumed: summary.resumed,
+  });
+  const code = publish(report, args, io, err);
+  if (summary.interrupted) {
+    err(`e2e: interrupted: ${summary.unfinished.length} trial(s) not scored; finish with the same command plus --resume --transcripts ${transcripts}`);
+    return 130;
+  }
+  return code;
+}
+
+function modelSpecs(args: CliArgs): string[] {
+  try {
+    const specs = expandModels(args.models);
     if (specs.length === 0) throw new Error("no --model given (e.g. --model ollama:qwen3:8b, --model scripted:good; see --help)");
     specs.forEach(parseModelSpec);
+    return specs;
   } catch (e) {
-    err(`e2e: ${(e as Error).message}`);
-    return 2;
+    throw new UsageError((e as Error).message);
   }
+}
 
-  const settings: ProviderSettings = {
+function providerSettings(args: CliArgs): ProviderSettings {
+  const common = {
+    ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
+    ...(args.retries !== undefined ? { retries: args.retries } : {}),
+    ...(args.callBudgetMs ? { budgetMs: args.callBudgetMs } : {}),
+  };
+  return {
     scenarios: SCENARIOS,
     ollama: {
+      ...common,
       ...(args.ollamaHost ? { host: args.ollamaHost } : {}),
-      ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
-      ...(args.retries !== undefined ? { retries: args.retries } : {}),
       ...(args.think !== undefined ? { think: args.think } : {}),
+      ...(args.numCtx !== undefined ? { numCtx: args.numCtx } : {}),
     },
     bedrock: {
+      ...common,
       ...(args.bedrockRegion ? { region: args.bedrockRegion } : {}),
       ...(args.bedrockEndpoint ? { endpoint: args.bedrockEndpoint } : {}),
-      ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
-      ...(args.retries !== undefined ? { retries: args.retries } : {}),
       ...(args.maxTokens ? { maxTokens: args.maxTokens } : {}),
     },
   };
+}
 
-  // Probe every model before running anything.
+/** Probes every model before anything runs; any that cannot be used stops the run with what to start, pull or set. */
+async function probeAll(specs: string[], settings: ProviderSettings, args: CliArgs): Promise<ModelProvider[]> {
   const problems: string[] = [];
   const providers: ModelProvider[] = [];
   for (const spec of specs) {
     try {
-      const p = await probeProvider(spec, settings);
-      if (!p.ok) {
-        problems.push(p.advice);
-        continue;
-      }
-      providers.push(createProvider(spec, settings));
+      const p = await probeProvider(spec, settings, { ...(args.think !== undefined ? { think: args.think } : {}) });
+      if (p.ok) providers.push(createProvider(spec, settings));
+      else problems.push(p.advice);
     } catch (e) {
       problems.push(`${spec}: ${(e as Error).message}`);
     }
   }
   if (problems.length) {
-    err(`e2e: ${problems.length === specs.length ? "no model is reachable" : `${problems.length} of ${specs.length} models are not reachable`}; nothing was run.`);
-    for (const p of problems) err(`  - ${p}`);
-    return 2;
+    const head = problems.length === specs.length ? "no model is reachable" : `${problems.length} of ${specs.length} models are not usable`;
+    throw new UsageError(`${head}; nothing was run.\n${problems.map((p) => `  - ${p}`).join("\n")}`);
   }
+  return providers;
+}
 
-  let implementation: Implementation;
+async function loadImplementation(args: CliArgs): Promise<Implementation> {
   try {
     if (args.exec) {
       const { spawnImplementation } = await import("../conformance/driver/subprocess.ts");
-      implementation = await spawnImplementation(args.exec, { cwd: process.env["INIT_CWD"] ?? process.cwd() });
-    } else {
-      const { loadModule } = await import("../conformance/driver/in-process.ts");
-      implementation = await loadModule(args.impl ?? DEFAULT_IMPL);
+      return await spawnImplementation(args.exec, { cwd: userCwd() });
     }
+    const { loadModule } = await import("../conformance/driver/in-process.ts");
+    return await loadModule(args.impl ?? DEFAULT_IMPL);
   } catch (e) {
-    err(`e2e: cannot load the implementation${args.exec ? ` (--exec ${args.exec})` : ""}: ${(e as Error).message}`);
-    return 3;
+    throw new UsageError(`cannot load the implementation${args.exec ? ` (--exec ${args.exec})` : ""}: ${(e as Error).message}`, 3);
   }
-  const implLabel = `${implementation.info.implementation.name} ${implementation.info.implementation.version} (${implementation.info.implementation.language})`;
+}
 
-  const transcripts = args.transcripts ?? join(tmpdir(), `skill-e2e-${new Date().toISOString().replace(/[:.]/g, "-")}`);
-  const allScripted = providers.every((p) => p.kind === "scripted");
-  const progress = new Progress(io.stderr as NodeJS.WriteStream);
+/** Concurrency per provider: --concurrency-<provider>, else --concurrency, else local Ollama 1, Bedrock 4, scripted 8. */
+export function concurrencyFor(args: Pick<CliArgs, "concurrency" | "concurrencyOllama" | "concurrencyBedrock">): Record<string, number> {
+  return {
+    ollama: args.concurrencyOllama ?? args.concurrency ?? 1,
+    bedrock: args.concurrencyBedrock ?? args.concurrency ?? 4,
+    scripted: args.concurrency ?? 8,
+  };
+}
+
+/** Runs the trials with progress on stderr; the first Ctrl-C stops taking trials (the report is still written). */
+async function runWithProgress(args: CliArgs, scenarios: Scenario[], providers: ModelProvider[], implementation: Implementation, transcripts: string, io: Io) {
+  const limits = concurrencyFor(args);
+  const byModel = new Map(providers.map((p) => [p.id, limits[providerName(p)] ?? 1]));
+  const progress = new Progress(io.stderr, { concurrencyOf: (m) => byModel.get(m) ?? 1, ...(args.stallSeconds ? { stallMs: args.stallSeconds * 1000 } : {}) });
   const controller = new AbortController();
-  const onSigint = () => controller.abort(new Error("interrupted"));
+  const onSigint = () => {
+    io.stderr.write("\ne2e: interrupted: finishing the report with what completed (Ctrl-C again to quit at once)\n");
+    controller.abort(new Error("interrupted"));
+  };
   process.once("SIGINT", onSigint);
-  let results;
   try {
-    results = await runTrials({
+    return await runAll({
       scenarios,
       providers,
       implementation,
       n: args.n,
-      concurrency: args.concurrency ?? (allScripted ? 8 : 2),
+      concurrency: 1,
+      concurrencyByProvider: limits,
       temperature: args.temperature,
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
       ...(args.maxTokens ? { maxTokens: args.maxTokens } : {}),
       ...(args.maxSteps ? { maxSteps: args.maxSteps } : {}),
+      settings: runSettings(args),
       transcriptsDir: transcripts,
+      resume: args.resume,
       keepWorkspaces: args.keepWorkspaces,
       signal: controller.signal,
-      onStart: (total) => progress.start(total),
+      onStart: (total, jobs) => progress.start(total, jobs),
       onResult: (r, done) => progress.result(r, done),
+      watch: (job) => progress.watch(job),
     });
   } finally {
     progress.finish();
     process.removeListener("SIGINT", onSigint);
-    for (const p of providers) p.close?.();
-    await implementation.dispose().catch(() => {});
   }
-  return finish(results, implLabel, transcripts, providers.map((p) => ({ id: p.id, kind: p.kind })));
 }
 
-function countPerCell(results: { scenario: string; model: string }[]): number[] {
+/** Prints the matrix, writes JSON/Markdown, applies the --threshold gate. */
+function publish(report: Report, args: CliArgs, io: Io, err: (s: string) => void): number {
+  io.stdout(renderText(report) + "\n");
+  if (args.json) writeOut(args.json, JSON.stringify(report, null, 2) + "\n");
+  if (args.markdown) writeOut(args.markdown, renderMarkdown(report));
+  if (args.threshold === undefined) return 0;
+  const below = gate(report, args.threshold);
+  if (below.length === 0) {
+    err(`e2e: every cell meets pass@k ≥ ${args.threshold}`);
+    return 0;
+  }
+  err(`e2e: ${below.length} cell(s) below the threshold ${args.threshold}:`);
+  for (const b of below) err(`  ${b.cell.scenario} × ${b.cell.model}: pass@${b.k} = ${b.value === null ? "n/a" : b.value.toFixed(2)} (${b.cell.passed}/${b.cell.n}, ${b.cell.errors} errors)`);
+  return 1;
+}
+
+function countPerCell(results: readonly RunResult[]): number[] {
   const m = new Map<string, number>();
   for (const r of results) m.set(`${r.scenario}\u0000${r.model}`, (m.get(`${r.scenario}\u0000${r.model}`) ?? 0) + 1);
   return [...m.values()];

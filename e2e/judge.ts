@@ -16,6 +16,8 @@ export function errorKindOf(error: EndEvent["error"]): ErrorKind {
 export function judge(trial: Trial, scenario: Scenario | undefined): Pick<TrialResult, "outcome" | "reason" | "errorKind" | "exercised"> {
   const end = trial.end;
   if (!end) return { outcome: "error", reason: "transcript has no end event (trial interrupted)", errorKind: "harness" };
+  // A trial the user's Ctrl-C cut off is never scored (R68); callers skip it, this keeps judge honest if one does not.
+  if (end.outcome === "interrupted") return { outcome: "error", reason: "the run was interrupted during this trial (not scored)", errorKind: "harness" };
   if (end.outcome === "error") {
     const kind = errorKindOf(end.error);
     return { outcome: "error", reason: `${kind} error: ${firstLine(end.error?.message ?? "unknown")}`, errorKind: kind };

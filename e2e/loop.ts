@@ -2,14 +2,16 @@
 // system prompt, the `skill` / `bash` / `read` tools, the scenario's prompts one user turn at a time, and a step
 // limit. Providers only answer "given these messages and tools, what text and tool calls?"; everything else —
 // running tools, permission checks, recording the transcript — happens here, identically for every model.
-// Owns: runTrial, SYSTEM_PROMPT, skillToolSpec.
+// runTrial reads top to bottom: set up (workspace, session, catalog), converse (user turns, model steps, tools), end.
+// Owns: runTrial, systemPrompt, skillToolSpec, TrialWatch.
 import { join } from "node:path";
 import type { Implementation, SessionHandle } from "../schemas/implementation.ts";
 import type { PermissionDecision, PermissionRequest, SkillResult } from "../schemas/index.ts";
-import { ProviderError, type Message, type ModelProvider, type ToolCall, type ToolSpec } from "./providers/types.ts";
+import { ProviderError, type ChatResponse, type Message, type ModelProvider, type ToolCall, type ToolSpec } from "./providers/types.ts";
 import type { Scenario } from "./scenario.ts";
 import { ALLOW_ALL, BASH_TOOL, READ_TOOL, decide, readFile, renderBash, runBash } from "./tools.ts";
-import { TRANSCRIPT_VERSION, type ToolEvent, type TranscriptEvent } from "./transcript.ts";
+import { TRANSCRIPT_VERSION, type MetaEvent, type RunSettings, type ToolEvent, type TranscriptEvent } from "./transcript.ts";
+import type { Versions } from "./versions.ts";
 import { createWorkspace, listFiles, removeWorkspace } from "./workspace.ts";
 
 export function systemPrompt(cwd: string): string {
@@ -60,166 +62,219 @@ export interface TrialOptions {
   outputCap?: number;
   keepWorkspace?: boolean;
   signal?: AbortSignal;
+  /** Recorded in the meta line: what the run was made with. */
+  versions?: Versions;
+  settings?: RunSettings;
+  /** Told when a model call starts, retries and ends, so a stalled call is visible while it is stalled. */
+  watch?: TrialWatch;
+}
+
+export interface TrialWatch {
+  callStarted(step: number): void;
+  callRetrying(info: { attempt: number; delayMs: number; error: string }): void;
+  callEnded(): void;
 }
 
 class ImplementationFault extends Error {}
 
+type EndError = { kind: "model" | "implementation" | "harness"; message: string; code?: string };
+
+/** What set-up produced and every step needs. */
+interface Env {
+  root: string;
+  cwd: string;
+  session: SessionHandle;
+  tools: ToolSpec[];
+  messages: Message[];
+  events: TranscriptEvent[];
+  maxSteps: number;
+  step: number;
+}
+
 export async function runTrial(opts: TrialOptions): Promise<TranscriptEvent[]> {
-  const { scenario, provider, implementation } = opts;
   const started = Date.now();
   const events: TranscriptEvent[] = [];
-  const maxSteps = opts.maxSteps ?? scenario.maxSteps ?? 16;
-  const bashTimeoutMs = opts.bashTimeoutMs ?? 15_000;
-  const outputCap = opts.outputCap ?? 16_000;
-
   let ws: { root: string } | undefined;
   let session: SessionHandle | undefined;
-  let outcome: "completed" | "turn_limit" | "error" = "completed";
-  let error: { kind: "model" | "implementation" | "harness"; message: string; code?: string } | undefined;
-
-  // One shape for the transcript's meta line, whether set-up got as far as the workspace or not.
-  const meta = (workspace: string, cwd: string, skillRoots: string[]) => ({
-    type: "meta" as const,
-    version: TRANSCRIPT_VERSION,
-    scenario: scenario.id,
-    model: provider.id,
-    modelKind: provider.kind,
-    trial: opts.trial,
-    temperature: opts.temperature,
-    ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
-    ...(provider.sampling ? { sampling: provider.sampling } : {}),
-    implementation: implementation.info.implementation,
-    workspace,
-    cwd,
-    skillRoots,
-    maxSteps,
-    startedAt: new Date(started).toISOString(),
-  });
-
+  let outcome: "completed" | "turn_limit" | "error" | "interrupted" = "completed";
+  let error: EndError | undefined;
   try {
-    ws = createWorkspace(scenario.fixture);
-    await scenario.setup?.(ws.root);
-    const root = ws.root;
-    const cwd = join(root, scenario.cwd ?? ".");
-    const roots = scenario.skillRoots.map((r) => join(root, r));
-    const config = scenario.config(roots);
-    const hookFn = scenario.hook;
-    if (hookFn) config.permission = { ...config.permission, hook: true };
-    events.push(meta(root, cwd, roots));
-
-    const hook = hookFn
-      ? (request: PermissionRequest): PermissionDecision => {
-          const decision = hookFn(request);
-          events.push({ type: "hook", request, decision });
-          return decision;
-        }
-      : undefined;
-    const catalog = await implCall(async () => {
-      session = await implementation.createSession(config, hook ? { hook } : {});
-      return await session.catalog();
-    });
-    events.push({
-      type: "catalog",
-      toolDescription: catalog.tool_description,
-      entries: catalog.entries.map((e) => ({ name: e.name, dir: e.dir, description: e.description })),
-      warnings: catalog.warnings,
-    });
-
-    const tools = [skillToolSpec(catalog.tool_description), BASH_TOOL, READ_TOOL];
-    const system = systemPrompt(cwd);
-    const messages: Message[] = [{ role: "system", content: system }];
-    events.push({ type: "system", content: system });
-    const policy = scenario.toolPolicy ?? ALLOW_ALL;
-    let step = 0;
-
-    const runTool = async (c: ToolCall): Promise<ToolEvent> => {
-      const base = { type: "tool" as const, step, callId: c.id, tool: c.name, input: c.arguments };
-      if (c.name === "skill") {
-        const result: SkillResult = await implCall(() => session!.call(c.arguments, { invocation: "model" }));
-        return { ...base, output: result.output, isError: result.kind === "error", skill: result };
-      }
-      if (c.name === "bash" || c.name === "read") {
-        const key = c.name === "bash" ? "command" : "path";
-        const value = (c.arguments as Record<string, unknown> | null)?.[key];
-        if (typeof value !== "string" || value === "") {
-          return { ...base, output: `Error: ${c.name} needs a string "${key}" argument`, isError: true };
-        }
-        const permission = decide(policy, c.name, value);
-        if (permission.decision === "deny") {
-          const output = `Permission denied: the session's permission hook refused this ${c.name} call (${permission.rule}).`;
-          if (c.name === "bash") {
-            return { ...base, output, isError: true, permission, bash: { command: value, exitCode: null, timedOut: false, truncated: false, output: "" } };
-          }
-          return { ...base, output, isError: true, permission, read: { path: value, resolved: value, ok: false, error: "denied" } };
-        }
-        if (c.name === "bash") {
-          const record = await runBash(value, { cwd, home: root, timeoutMs: bashTimeoutMs, outputCap });
-          return { ...base, output: renderBash(record, bashTimeoutMs), isError: record.exitCode !== 0, permission, bash: record };
-        }
-        const { record, output } = readFile(value, cwd, root, outputCap);
-        return { ...base, output, isError: !record.ok, permission, read: record };
-      }
-      return { ...base, output: `Error: there is no tool named "${c.name}". Available tools: skill, bash, read.`, isError: true };
-    };
-
-    turns: for (const [i, prompt] of scenario.prompts.entries()) {
-      const turn = i + 1;
-      messages.push({ role: "user", content: prompt });
-      events.push({ type: "user", turn, content: prompt });
-      for (;;) {
-        if (step >= maxSteps) {
-          outcome = "turn_limit";
-          break turns;
-        }
-        step++;
-        const res = await provider.chat(
-          {
-            messages,
-            tools,
-            temperature: opts.temperature,
-            ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
-            ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
-            context: { scenario: scenario.id, trial: opts.trial },
-          },
-          opts.signal,
-        );
-        events.push({
-          type: "assistant",
-          step,
-          turn,
-          text: res.text,
-          toolCalls: res.toolCalls,
-          stopReason: res.stopReason,
-          ...(res.attempts !== undefined ? { attempts: res.attempts } : {}),
-          ...(res.usage ? { usage: res.usage } : {}),
-          ...(res.raw !== undefined ? { raw: res.raw } : {}),
-        });
-        messages.push({ role: "assistant", content: res.text, toolCalls: res.toolCalls });
-        if (res.toolCalls.length === 0) break;
-        for (const c of res.toolCalls) {
-          const ev = await runTool(c);
-          events.push(ev);
-          messages.push({ role: "tool", toolCallId: c.id, name: c.name, content: ev.output, ...(ev.isError ? { isError: true } : {}) });
-        }
-      }
-    }
+    ws = createWorkspace(opts.scenario.fixture);
+    const env = await setUp(opts, ws.root, events, (s) => (session = s));
+    outcome = await converse(env, opts);
   } catch (err) {
-    outcome = "error";
-    if (err instanceof ProviderError) error = { kind: "model", message: err.message, code: err.code };
-    else if (err instanceof ImplementationFault) error = { kind: "implementation", message: err.message };
-    else error = { kind: "harness", message: err instanceof Error ? err.stack ?? err.message : String(err) };
-    if (!events.some((e) => e.type === "meta")) {
-      // Set-up failed before meta: still write one so the transcript parses.
-      events.unshift(meta(ws?.root ?? "", ws?.root ?? "", []));
-    }
+    ({ outcome, error } = classify(err, opts.signal));
+    // Set-up failed before meta: still write one so the transcript parses.
+    if (!events.some((e) => e.type === "meta")) events.unshift(metaEvent(opts, started, ws?.root ?? "", ws?.root ?? "", []));
   } finally {
-    const s = session as SessionHandle | undefined;
-    if (s) await s.close().catch(() => {});
+    await (session as SessionHandle | undefined)?.close().catch(() => {});
   }
   const files = ws ? listFiles(ws.root) : [];
   if (ws && !opts.keepWorkspace) removeWorkspace(ws);
   events.push({ type: "end", outcome, ...(error ? { error } : {}), files, durationMs: Date.now() - started });
   return events;
+}
+
+/** One shape for the transcript's meta line, whether set-up got as far as the workspace or not. */
+function metaEvent(opts: TrialOptions, started: number, workspace: string, cwd: string, skillRoots: string[]): MetaEvent {
+  const { scenario, provider } = opts;
+  return {
+    type: "meta",
+    version: TRANSCRIPT_VERSION,
+    scenario: scenario.id,
+    model: provider.id,
+    modelKind: provider.kind,
+    provider: provider.id.slice(0, provider.id.indexOf(":")),
+    trial: opts.trial,
+    temperature: opts.temperature,
+    ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+    ...(provider.sampling ? { sampling: provider.sampling } : {}),
+    ...(opts.settings ? { settings: opts.settings } : {}),
+    ...(opts.versions ? { versions: opts.versions } : {}),
+    implementation: opts.implementation.info.implementation,
+    workspace,
+    cwd,
+    skillRoots,
+    maxSteps: maxStepsOf(opts),
+    startedAt: new Date(started).toISOString(),
+  };
+}
+
+function maxStepsOf(opts: TrialOptions): number {
+  return opts.maxSteps ?? opts.scenario.maxSteps ?? 16;
+}
+
+/** The workspace's set-up, the session (with the scenario's hook), the catalog the model will see, the system prompt. */
+async function setUp(opts: TrialOptions, root: string, events: TranscriptEvent[], onSession: (s: SessionHandle) => void): Promise<Env> {
+  const { scenario, implementation } = opts;
+  await scenario.setup?.(root);
+  const cwd = join(root, scenario.cwd ?? ".");
+  const roots = scenario.skillRoots.map((r) => join(root, r));
+  const config = scenario.config(roots);
+  const hookFn = scenario.hook;
+  if (hookFn) config.permission = { ...config.permission, hook: true };
+  events.push(metaEvent(opts, Date.now(), root, cwd, roots));
+  const hook = hookFn
+    ? (request: PermissionRequest): PermissionDecision => {
+        const decision = hookFn(request);
+        events.push({ type: "hook", request, decision });
+        return decision;
+      }
+    : undefined;
+  const { session, catalog } = await implCall(async () => {
+    const session = await implementation.createSession(config, hook ? { hook } : {});
+    onSession(session);
+    return { session, catalog: await session.catalog() };
+  });
+  events.push({
+    type: "catalog",
+    toolDescription: catalog.tool_description,
+    entries: catalog.entries.map((e) => ({ name: e.name, dir: e.dir, description: e.description })),
+    warnings: catalog.warnings,
+  });
+  const system = systemPrompt(cwd);
+  events.push({ type: "system", content: system });
+  const tools = [skillToolSpec(catalog.tool_description), BASH_TOOL, READ_TOOL];
+  return { root, cwd, session, tools, messages: [{ role: "system", content: system }], events, maxSteps: maxStepsOf(opts), step: 0 };
+}
+
+/** The scenario's user turns, one at a time; a reply without tool calls ends a turn; the step limit ends the trial. */
+async function converse(env: Env, opts: TrialOptions): Promise<"completed" | "turn_limit"> {
+  for (const [i, prompt] of opts.scenario.prompts.entries()) {
+    const turn = i + 1;
+    env.messages.push({ role: "user", content: prompt });
+    env.events.push({ type: "user", turn, content: prompt });
+    for (;;) {
+      if (env.step >= env.maxSteps) return "turn_limit";
+      env.step++;
+      const res = await callModel(env, opts, turn);
+      if (res.toolCalls.length === 0) break;
+      for (const c of res.toolCalls) {
+        const ev = await runTool(env, opts, c);
+        env.events.push(ev);
+        env.messages.push({ role: "tool", toolCallId: c.id, name: c.name, content: ev.output, ...(ev.isError ? { isError: true } : {}) });
+      }
+    }
+  }
+  return "completed";
+}
+
+/** One model call: timed, watched, recorded (with reasoning and any adjustment), and added to the history. */
+async function callModel(env: Env, opts: TrialOptions, turn: number): Promise<ChatResponse> {
+  const t0 = Date.now();
+  opts.watch?.callStarted(env.step);
+  let res: ChatResponse;
+  try {
+    res = await opts.provider.chat(
+      {
+        messages: env.messages,
+        tools: env.tools,
+        temperature: opts.temperature,
+        ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+        ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
+        context: { scenario: opts.scenario.id, trial: opts.trial },
+        ...(opts.watch ? { onRetry: (info) => opts.watch!.callRetrying(info) } : {}),
+      },
+      opts.signal,
+    );
+  } finally {
+    opts.watch?.callEnded();
+  }
+  env.events.push({
+    type: "assistant",
+    step: env.step,
+    turn,
+    text: res.text,
+    toolCalls: res.toolCalls,
+    stopReason: res.stopReason,
+    ...(res.attempts !== undefined ? { attempts: res.attempts } : {}),
+    ...(res.usage ? { usage: res.usage } : {}),
+    latencyMs: Date.now() - t0,
+    ...(res.reasoning?.length ? { reasoning: res.reasoning } : {}),
+    ...(res.adjustments?.length ? { adjustments: res.adjustments } : {}),
+    ...(res.raw !== undefined ? { raw: res.raw } : {}),
+  });
+  env.messages.push({ role: "assistant", content: res.text, toolCalls: res.toolCalls, ...(res.reasoning?.length ? { reasoning: res.reasoning } : {}) });
+  return res;
+}
+
+/** Runs one tool call: skill through the implementation, bash/read through the permission policy, anything else refused. */
+async function runTool(env: Env, opts: TrialOptions, c: ToolCall): Promise<ToolEvent> {
+  const base = { type: "tool" as const, step: env.step, callId: c.id, tool: c.name, input: c.arguments };
+  if (c.name === "skill") {
+    const result: SkillResult = await implCall(() => env.session.call(c.arguments, { invocation: "model" }));
+    return { ...base, output: result.output, isError: result.kind === "error", skill: result };
+  }
+  if (c.name !== "bash" && c.name !== "read") {
+    return { ...base, output: `Error: there is no tool named "${c.name}". Available tools: skill, bash, read.`, isError: true };
+  }
+  const key = c.name === "bash" ? "command" : "path";
+  const value = (c.arguments as Record<string, unknown> | null)?.[key];
+  if (typeof value !== "string" || value === "") {
+    return { ...base, output: `Error: ${c.name} needs a string "${key}" argument`, isError: true };
+  }
+  const permission = decide(opts.scenario.toolPolicy ?? ALLOW_ALL, c.name, value);
+  if (permission.decision === "deny") {
+    const output = `Permission denied: the session's permission hook refused this ${c.name} call (${permission.rule}).`;
+    if (c.name === "bash") return { ...base, output, isError: true, permission, bash: { command: value, exitCode: null, timedOut: false, truncated: false, output: "" } };
+    return { ...base, output, isError: true, permission, read: { path: value, resolved: value, ok: false, error: "denied" } };
+  }
+  const cap = opts.outputCap ?? 16_000;
+  if (c.name === "bash") {
+    const timeoutMs = opts.bashTimeoutMs ?? 15_000;
+    const record = await runBash(value, { cwd: env.cwd, home: env.root, timeoutMs, outputCap: cap });
+    return { ...base, output: renderBash(record, timeoutMs), isError: record.exitCode !== 0, permission, bash: record };
+  }
+  const { record, output } = readFile(value, env.cwd, env.root, cap);
+  return { ...base, output, isError: !record.ok, permission, read: record };
+}
+
+/** Who failed: a run the user stopped is "interrupted" (never scored), else model / implementation / harness. */
+function classify(err: unknown, signal: AbortSignal | undefined): { outcome: "error" | "interrupted"; error: EndError } {
+  if (signal?.aborted) return { outcome: "interrupted", error: { kind: "harness", message: "the run was interrupted before this trial finished" } };
+  if (err instanceof ProviderError) return { outcome: "error", error: { kind: "model", message: err.message, code: err.code } };
+  if (err instanceof ImplementationFault) return { outcome: "error", error: { kind: "implementation", message: err.message } };
+  return { outcome: "error", error: { kind: "harness", message: err instanceof Error ? (err.stack ?? err.message) : String(err) } };
 }
 
 async function implCall<T>(fn: () => Promise<T>): Promise<T> {

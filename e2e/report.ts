@@ -1,8 +1,26 @@
 // Reports: the scenario × model matrix (terminal text and Markdown), the JSON report, and the CI gate. Scripted
-// cells are always labelled harness self-tests, never model results. Owns: Report, buildReport, renderText,
-// renderMarkdown, gate.
-import type { Cell, TrialResult } from "./score.ts";
+// cells are always labelled harness self-tests, never model results. Every cell carries a 95% Wilson interval beside
+// pass@1 and what it cost (tokens, steps, latency per model call, retries); every report carries what it was
+// measured with (kit version, each scenario's checker and fixture hash, models and providers, sampling, seed), and
+// says when the run was interrupted or a re-score met changed checkers. Owns: Report, ReportCell, buildReport,
+// renderText, renderMarkdown, gate.
+import { wilson } from "./interval.ts";
+import type { SamplingApplied } from "./providers/types.ts";
+import type { RunResult } from "./run.ts";
+import type { Cell } from "./score.ts";
 import { summarise } from "./score.ts";
+import type { RunSettings } from "./transcript.ts";
+import { cellUsage, type CellUsage } from "./usage.ts";
+import type { ScenarioVersion } from "./versions.ts";
+
+/** A cell with its interval and its cost. */
+export type ReportCell = Cell & { pass1Interval95: { low: number; high: number } | null; usage: CellUsage };
+
+export interface ReportVersions {
+  kit: string;
+  /** Per scenario: the checker and fixture hashes the results were judged with. */
+  scenarios: Record<string, ScenarioVersion>;
+}
 
 export interface Report {
   kind: "skill-tool-e2e";
@@ -13,26 +31,42 @@ export interface Report {
   temperature: number;
   seed?: number;
   scenarios: { id: string; title: string }[];
-  models: { id: string; kind: "real" | "scripted"; note: string }[];
-  cells: Cell[];
-  trials: TrialResult[];
+  /** Each model with its provider and which sampling settings actually reach it (a Bedrock seed never does). */
+  models: { id: string; kind: "real" | "scripted"; provider: string; sampling?: SamplingApplied; note: string }[];
+  /** Request settings the run was made with (absent keys: the provider's default). */
+  settings?: RunSettings;
+  versions: ReportVersions;
+  cells: ReportCell[];
+  trials: RunResult[];
   transcripts?: string;
+  /** Present when the run was stopped before every trial finished: what did not, none of it scored. */
+  interrupted?: { unfinished: { scenario: string; model: string; trial: number; started: boolean }[] };
+  /** Trials taken from existing transcripts by --resume. */
+  resumed?: number;
+  /** Present for --rescore: transcripts whose checker or fixture changed, and whether they were scored. */
+  rescore?: { changed: { transcript: string; scenario: string; model: string; trial: number; changes: string[] }[]; scoredUnderCurrent: boolean; skipped: { transcript: string; why: string }[] };
 }
 
 const SELF_TEST = "harness self-test (scripted policy), not a model result";
 
 export function buildReport(a: {
-  results: TrialResult[];
+  results: RunResult[];
   ks: number[];
   n: number;
   implementation: string;
   temperature: number;
   seed?: number;
+  settings?: RunSettings;
   scenarios: { id: string; title: string }[];
-  models?: { id: string; kind: "real" | "scripted" }[];
+  versions: ReportVersions;
+  models?: { id: string; kind: "real" | "scripted"; sampling?: SamplingApplied }[];
   transcripts?: string;
+  interrupted?: Report["interrupted"];
+  resumed?: number;
+  rescore?: Report["rescore"];
 }): Report {
   const models = a.models ?? uniq(a.results.map((r) => ({ id: r.model, kind: r.modelKind })), (m) => m.id);
+  const used = new Set(a.results.map((r) => r.scenario));
   return {
     kind: "skill-tool-e2e",
     createdAt: new Date().toISOString(),
@@ -41,12 +75,22 @@ export function buildReport(a: {
     ks: a.ks,
     temperature: a.temperature,
     ...(a.seed !== undefined ? { seed: a.seed } : {}),
-    scenarios: a.scenarios.filter((s) => a.results.some((r) => r.scenario === s.id)),
-    models: models.map((m) => ({ ...m, note: m.kind === "scripted" ? SELF_TEST : "model result" })),
-    cells: summarise(a.results, a.ks),
+    ...(a.settings && Object.keys(a.settings).length ? { settings: a.settings } : {}),
+    versions: { kit: a.versions.kit, scenarios: Object.fromEntries(Object.entries(a.versions.scenarios).filter(([id]) => used.has(id))) },
+    scenarios: a.scenarios.filter((s) => used.has(s.id)),
+    models: models.map((m) => ({ ...m, provider: m.id.slice(0, m.id.indexOf(":")), note: m.kind === "scripted" ? SELF_TEST : "model result" })),
+    cells: summarise(a.results, a.ks).map((c) => withCost(c, a.results)),
     trials: a.results,
     ...(a.transcripts ? { transcripts: a.transcripts } : {}),
+    ...(a.interrupted && a.interrupted.unfinished.length ? { interrupted: a.interrupted } : {}),
+    ...(a.resumed ? { resumed: a.resumed } : {}),
+    ...(a.rescore ? { rescore: a.rescore } : {}),
   };
+}
+
+function withCost(c: Cell, results: readonly RunResult[]): ReportCell {
+  const mine = results.filter((r) => r.scenario === c.scenario && r.model === c.model && r.usage);
+  return { ...c, pass1Interval95: wilson(c.passed, c.n), usage: cellUsage(mine.map((r) => r.usage!)) };
 }
 
 function uniq<T>(xs: T[], key: (x: T) => string): T[] {
@@ -56,71 +100,150 @@ function uniq<T>(xs: T[], key: (x: T) => string): T[] {
 
 const fmt = (v: number | null | undefined) => (v === null || v === undefined ? "n/a" : v.toFixed(2));
 
-function cellText(c: Cell | undefined, ks: number[]): string {
+/** `[0.48, 1.00]`: the 95% Wilson interval of pass@1; n/a with no verdict. */
+export function fmtInterval(i: { low: number; high: number } | null): string {
+  return i ? `[${i.low.toFixed(2)}, ${i.high.toFixed(2)}]` : "[n/a]";
+}
+
+/** 1234 → "1234", 12345 → "12.3k": token counts stay readable in a table. */
+function fmtCount(x: number): string {
+  return x >= 10_000 ? `${(x / 1000).toFixed(1)}k` : String(Math.round(x));
+}
+
+function fmtMs(ms: number | null): string {
+  if (ms === null) return "n/a";
+  return ms >= 1000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms)}ms`;
+}
+
+function cellText(c: ReportCell | undefined, ks: number[]): string {
   if (!c) return "—";
   const parts = [`${c.passed}/${c.n}`];
-  for (const k of ks) parts.push(`@${k} ${fmt(c.passAtK[k])}`, `^${k} ${fmt(c.passHatK[k])}`);
+  for (const k of ks) {
+    parts.push(`@${k} ${fmt(c.passAtK[k])}`);
+    if (k === 1) parts.push(fmtInterval(c.pass1Interval95));
+    parts.push(`^${k} ${fmt(c.passHatK[k])}`);
+  }
   parts.push(`exercised ${c.exercised}/${c.trials - c.errors}`);
   if (c.inconclusive) parts.push(`inc ${c.inconclusive}`);
   if (c.errors) parts.push(`err ${c.errors}`);
   return parts.join(" ");
 }
 
+/** The cost columns of a cell, in the order the README explains them. */
+export function costColumns(c: ReportCell): string[] {
+  const u = c.usage;
+  return [
+    `${fmtCount(u.inputTokens.sum)} (${fmtCount(u.inputTokens.perTrial)}/trial)`,
+    `${fmtCount(u.outputTokens.sum)} (${fmtCount(u.outputTokens.perTrial)}/trial)`,
+    `${u.steps.perTrial}`,
+    `${fmtMs(u.latencyMs.p50)} / ${fmtMs(u.latencyMs.p95)}`,
+    `${u.retries}`,
+  ];
+}
+
+export const COST_HEADER = ["tokens in (sum, /trial)", "tokens out (sum, /trial)", "steps/trial", "latency p50 / p95", "retries"];
+
 function modelHeader(m: { id: string; kind: string }): string {
   return m.kind === "scripted" ? `${m.id} [self-test]` : m.id;
 }
 
-export function renderText(r: Report): string {
-  const lines: string[] = [];
-  lines.push(`Skill tool e2e: implementation ${r.implementation}; n=${r.n} per cell; k=${r.ks.join(",")}; temperature ${r.temperature}${r.seed !== undefined ? `; seed ${r.seed}` : ""}`);
-  const scripted = r.models.filter((m) => m.kind === "scripted");
-  if (scripted.length) lines.push(`NOTE: ${scripted.map((m) => m.id).join(", ")}: ${SELF_TEST}.`);
-  lines.push(`cells: passed/n over conclusive trials, @k = pass@k, ^k = pass^k (n/a when n < k), exercised x/y = trials where the tested situation arose, inc = inconclusive, err = errors (both left out of n)`);
-  lines.push("");
-  const rows = r.scenarios.map((s) => [`${s.id} ${s.title}`, ...r.models.map((m) => cellText(r.cells.find((c) => c.scenario === s.id && c.model === m.id), r.ks))]);
-  const header = ["scenario", ...r.models.map(modelHeader)];
+function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
   const line = (cols: string[]) => cols.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ").trimEnd();
-  lines.push(line(header));
-  lines.push(line(widths.map((w) => "-".repeat(w))));
-  for (const row of rows) lines.push(line(row));
-  const notes = r.cells.flatMap((c) =>
-    c.reasons.filter((x) => x.outcome !== "pass").map((x) => `  ${c.scenario} × ${c.model}: ${x.count}× ${x.outcome === "error" ? "ERROR" : x.outcome}: ${x.reason}`),
-  );
-  if (notes.length) {
-    lines.push("", "failures and errors:", ...notes);
+  return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
+}
+
+function settingsText(r: Report): string {
+  const s = Object.entries(r.settings ?? {}).map(([k, v]) => `${k} ${String(v)}`);
+  return [`temperature ${r.temperature}`, ...(r.seed !== undefined ? [`seed ${r.seed}`] : []), ...s].join("; ");
+}
+
+function versionsText(r: Report): string {
+  return `kit ${r.versions.kit}; checker/fixture: ${Object.entries(r.versions.scenarios).map(([id, v]) => `${id} ${v.checker}/${v.fixture}`).join(", ")}`;
+}
+
+/** The lines every format shows before the matrix when a run was cut short or a re-score met changes. */
+function warnings(r: Report): string[] {
+  const out: string[] = [];
+  if (r.interrupted) {
+    const started = r.interrupted.unfinished.filter((u) => u.started).length;
+    out.push(`INTERRUPTED: ${r.interrupted.unfinished.length} trial(s) did not finish (${started} cut off, ${r.interrupted.unfinished.length - started} not started) and are not scored; rerun with --resume to finish them.`);
   }
-  if (r.transcripts) lines.push("", `transcripts: ${r.transcripts} (re-score with --rescore ${r.transcripts})`);
+  if (r.resumed) out.push(`resumed: ${r.resumed} trial(s) taken from existing transcripts (same model, scenario, trial, versions and settings).`);
+  if (r.rescore?.changed.length) {
+    out.push(
+      r.rescore.scoredUnderCurrent
+        ? `CHANGED: ${r.rescore.changed.length} transcript(s) were made under another checker/fixture and are scored under the current one (--rescore-current).`
+        : `CHANGED: ${r.rescore.changed.length} transcript(s) were made under another checker/fixture and are left out; add --rescore-current to score them under the current one.`,
+    );
+    for (const c of r.rescore.changed) out.push(`  ${c.scenario} × ${c.model} #${c.trial}: ${c.changes.join(", ")}`);
+  }
+  if (r.rescore?.skipped.length) out.push(`not scored: ${r.rescore.skipped.length} partial transcript(s) (${r.rescore.skipped[0]!.why}${r.rescore.skipped.length > 1 ? ", …" : ""}).`);
+  return out;
+}
+
+function reasonNotes(r: Report, bullet: (c: Cell, x: Cell["reasons"][number]) => string): string[] {
+  return r.cells.flatMap((c) => c.reasons.filter((x) => x.outcome !== "pass").map((x) => bullet(c, x)));
+}
+
+export function renderText(r: Report): string {
+  const lines: string[] = [];
+  lines.push(`Skill tool e2e: implementation ${r.implementation}; n=${r.n} per cell; k=${r.ks.join(",")}; ${settingsText(r)}`);
+  lines.push(`versions: ${versionsText(r)}`);
+  const scripted = r.models.filter((m) => m.kind === "scripted");
+  if (scripted.length) lines.push(`NOTE: ${scripted.map((m) => m.id).join(", ")}: ${SELF_TEST}.`);
+  lines.push(...warnings(r));
+  lines.push(`cells: passed/n over conclusive trials, @k = pass@k, [low, high] = 95% Wilson interval of pass@1, ^k = pass^k (n/a when n < k), exercised x/y = trials where the tested situation arose, inc = inconclusive, err = errors (both left out of n)`);
+  lines.push("");
+  const find = (s: string, m: string) => r.cells.find((c) => c.scenario === s && c.model === m);
+  lines.push(...table(["scenario", ...r.models.map(modelHeader)], r.scenarios.map((s) => [`${s.id} ${s.title}`, ...r.models.map((m) => cellText(find(s.id, m.id), r.ks))])));
+  lines.push("", "cost and latency (latency per model call, retries included):");
+  const costRows = r.models.flatMap((m) => r.scenarios.flatMap((s) => {
+    const c = find(s.id, m.id);
+    return c ? [[s.id, modelHeader(m), ...costColumns(c)]] : [];
+  }));
+  lines.push(...table(["scenario", "model", ...COST_HEADER], costRows));
+  const notes = reasonNotes(r, (c, x) => `  ${c.scenario} × ${c.model}: ${x.count}× ${x.outcome === "error" ? "ERROR" : x.outcome}: ${x.reason}`);
+  if (notes.length) lines.push("", "failures and errors:", ...notes);
+  if (r.transcripts) lines.push("", `transcripts: ${r.transcripts} (re-score with --rescore ${r.transcripts}; finish an interrupted run with --resume --transcripts ${r.transcripts})`);
   return lines.join("\n");
 }
 
 export function renderMarkdown(r: Report): string {
   const out: string[] = [];
   out.push(`# Skill tool e2e (SK1–SK8)`, "");
-  out.push(`Implementation **${r.implementation}**, n = ${r.n} trials per cell, k = ${r.ks.join(", ")}, temperature ${r.temperature}${r.seed !== undefined ? `, seed ${r.seed}` : ""}.`);
-  out.push(`Each cell: passed/n · pass@k · pass^k over conclusive trials (pass or fail); "exercised x/y": in x of the y non-error trials the tested situation arose; inconclusive trials (situation never arose, correct answer) and errored trials (transport, malformed model response, harness, implementation) are counted apart and left out of n; n/a when n < k.`, "");
+  out.push(`Implementation **${r.implementation}**, n = ${r.n} trials per cell, k = ${r.ks.join(", ")}, ${settingsText(r)}.`, "");
+  out.push(`Versions: ${versionsText(r)}.`, "");
+  out.push(`Each cell: passed/n · pass@k (pass@1 with its 95% Wilson interval) · pass^k over conclusive trials (pass or fail); "exercised x/y": in x of the y non-error trials the tested situation arose; inconclusive trials (situation never arose, correct answer) and errored trials (transport, malformed model response, harness, implementation) are counted apart and left out of n; n/a when n < k.`, "");
   for (const m of r.models.filter((x) => x.kind === "scripted")) out.push(`> **${m.id}** is a ${SELF_TEST}.`, "");
+  for (const w of warnings(r)) out.push(`> ${w.trim()}`, "");
   out.push(`| scenario | ${r.models.map((m) => (m.kind === "scripted" ? `${m.id} (self-test)` : m.id)).join(" | ")} |`);
   out.push(`|---|${r.models.map(() => "---").join("|")}|`);
+  const find = (s: string, m: string) => r.cells.find((c) => c.scenario === s && c.model === m);
   for (const s of r.scenarios) {
     const cells = r.models.map((m) => {
-      const c = r.cells.find((x) => x.scenario === s.id && x.model === m.id);
+      const c = find(s.id, m.id);
       if (!c) return "—";
-      const ks = r.ks.map((k) => `pass@${k} ${fmt(c.passAtK[k])} · pass^${k} ${fmt(c.passHatK[k])}`).join(" · ");
+      const ks = r.ks.map((k) => `pass@${k} ${fmt(c.passAtK[k])}${k === 1 ? ` ${fmtInterval(c.pass1Interval95)}` : ""} · pass^${k} ${fmt(c.passHatK[k])}`).join(" · ");
       return `${c.passed}/${c.n} · ${ks} · exercised ${c.exercised}/${c.trials - c.errors}${c.inconclusive ? ` · ${c.inconclusive} inconclusive` : ""}${c.errors ? ` · **${c.errors} errors**` : ""}`;
     });
     out.push(`| ${s.id} ${s.title} | ${cells.join(" | ")} |`);
   }
-  const notes = r.cells.flatMap((c) =>
-    c.reasons.filter((x) => x.outcome !== "pass").map((x) => `- ${c.scenario} × \`${c.model}\`: ${x.count}× ${x.outcome}: ${x.reason.replace(/\|/g, "\\|")}`),
-  );
+  out.push("", "## Cost and latency", "", `| scenario | model | ${COST_HEADER.join(" | ")} |`, `|---|---|${COST_HEADER.map(() => "---:").join("|")}|`);
+  for (const m of r.models) {
+    for (const s of r.scenarios) {
+      const c = find(s.id, m.id);
+      if (c) out.push(`| ${s.id} | ${m.kind === "scripted" ? `${m.id} (self-test)` : m.id} | ${costColumns(c).join(" | ")} |`);
+    }
+  }
+  const notes = reasonNotes(r, (c, x) => `- ${c.scenario} × \`${c.model}\`: ${x.count}× ${x.outcome}: ${x.reason.replace(/\|/g, "\\|")}`);
   if (notes.length) out.push("", "## Failures and errors", "", ...notes);
   return out.join("\n") + "\n";
 }
 
 /** Cells below the threshold on pass@k for any requested k (undefined counts as below). */
-export function gate(r: Report, threshold: number): { cell: Cell; k: number; value: number | null }[] {
-  const below: { cell: Cell; k: number; value: number | null }[] = [];
+export function gate(r: Report, threshold: number): { cell: ReportCell; k: number; value: number | null }[] {
+  const below: { cell: ReportCell; k: number; value: number | null }[] = [];
   for (const cell of r.cells) {
     for (const k of r.ks) {
       const v = cell.passAtK[k] ?? null;

@@ -121,15 +121,21 @@ const WRAPPERS: Record<string, string[]> = {
 };
 const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox"]);
 
+/** Interpreters whose inline code (-c, -e …) can run a shell command the line does not show. */
+const INTERPRETERS = /^(python[0-9.]*|perl|ruby|node|nodejs|deno|bun|php)$/;
+const INLINE_CODE = new Set(["-c", "-e", "-E", "--eval", "-r", "-p", "--print"]);
+const SHELLS_OUT = /\bsystem\s*\(|os\.(system|popen|exec\w*|spawn\w*)|subprocess|popen|\bexec\w*\s*\(|spawn|child_process|shell_exec|passthru|\bqx\b|`[^`]*`|Deno\.(run|Command)|Bun\.(spawn|\$)/;
+
 function unwrap(words: ShellWord[], depth: number): ShellWord[][] {
   let w = words;
+  let fromStdin = false; // under xargs: more arguments (or a whole command string) arrive on stdin
   for (;;) {
     while (w.length && !w[0]!.dynamic && ASSIGNMENT.test(w[0]!.text)) w = w.slice(1);
     if (!w.length) return [];
     const prog = w[0]!;
     if (prog.dynamic) throw new Opaque(`the program ${prog.text} is only known at run time`);
     const name = basename(prog.text);
-    if (name === "busybox" && w[1] && !SHELLS.has(basename(w[1].text))) {
+    if (name === "busybox" && w[1]) {
       w = w.slice(1);
       continue;
     }
@@ -150,6 +156,7 @@ function unwrap(words: ShellWord[], depth: number): ShellWord[][] {
       }
       if (name === "timeout" && i < w.length) i++; // the duration
       const rest = w.slice(i);
+      if (name === "xargs") fromStdin = true;
       if (rest.length === 0) return name === "xargs" ? [[{ text: "echo", dynamic: false }]] : [];
       w = rest;
       continue;
@@ -162,8 +169,20 @@ function unwrap(words: ShellWord[], depth: number): ShellWord[][] {
         if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(t)) inline = true;
         if ((t === "-o" || t === "+o" || t === "-O") && i + 1 < w.length) i++;
       }
-      if (!inline) return [w]; // runs a script file: what it runs is not on the command line
+      if (fromStdin) throw new Opaque(`${name} under xargs runs commands that arrive on stdin`);
+      // Without -c: a script file operand runs that file (its contents are not on the line); no operand, `-s` or `-`
+      // reads the commands from stdin (a pipe, a heredoc), which the policy cannot see.
+      if (!inline) {
+        const opts = w.slice(1, i).map((x) => x.text);
+        if (i >= w.length || w[i]!.text === "-" || opts.some((o) => /^-[a-zA-Z]*s[a-zA-Z]*$/.test(o))) throw new Opaque(`${name} reading its commands from stdin`);
+        return [w];
+      }
       return nested(w[i], [], depth);
+    }
+    if (INTERPRETERS.test(name)) {
+      const at = w.findIndex((x, j) => j > 0 && INLINE_CODE.has(x.text));
+      const code = at === -1 ? undefined : w[at + 1];
+      if (code && (code.dynamic || SHELLS_OUT.test(code.text))) throw new Opaque(`${name} inline code that runs other commands`);
     }
     if (name === "eval") {
       if (w.slice(1).some((x) => x.dynamic)) throw new Opaque("eval of a string only known at run time");
@@ -180,7 +199,8 @@ function unwrap(words: ShellWord[], depth: number): ShellWord[][] {
       }
       return out;
     }
-    return [w];
+    // Under xargs the command gets more arguments from stdin: flags such as -rf may be among them.
+    return [fromStdin ? [...w, { text: "<stdin>", dynamic: true }] : w];
   }
 }
 

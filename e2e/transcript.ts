@@ -3,9 +3,11 @@
 // Owns: TranscriptEvent, Trial, parseTranscript / serialiseTranscript, and the query helpers. Plain JSON only, so a
 // saved transcript can be re-scored offline with no model, no implementation and no workspace.
 import type { InitializeResult, PermissionDecision, PermissionRequest, SkillResult } from "../schemas/index.ts";
-import type { SamplingApplied, StopReason, ToolCall } from "./providers/types.ts";
+import type { Reasoning, SamplingApplied, StopReason, ToolCall } from "./providers/types.ts";
+import type { Versions } from "./versions.ts";
 
-export const TRANSCRIPT_VERSION = 1;
+/** 2: meta carries versions and settings; assistant events carry latency, reasoning and adjustments; "interrupted". */
+export const TRANSCRIPT_VERSION = 2;
 
 export interface MetaEvent {
   type: "meta";
@@ -20,6 +22,11 @@ export interface MetaEvent {
   seed?: number;
   /** What the provider can actually pass on (a Bedrock seed never reaches the model). */
   sampling?: SamplingApplied;
+  /** Provider name (ollama, bedrock, scripted) and every request setting that shapes the model's answers. */
+  provider?: string;
+  settings?: RunSettings;
+  /** Kit version and the hashes of this scenario's checker and fixture when the trial ran (versions.ts). */
+  versions?: Versions;
   implementation: InitializeResult["implementation"];
   /** Absolute path of the throw-away workspace (deleted after the trial unless kept). */
   workspace: string;
@@ -28,6 +35,14 @@ export interface MetaEvent {
   skillRoots: string[];
   maxSteps: number;
   startedAt: string;
+}
+
+/** The request settings recorded with every trial and report (absent = not set, the provider's default applies). */
+export interface RunSettings {
+  maxTokens?: number;
+  think?: boolean | "low" | "medium" | "high";
+  numCtx?: number;
+  maxSteps?: number;
 }
 
 export interface CatalogEvent {
@@ -88,6 +103,12 @@ export type TranscriptEvent =
       stopReason: StopReason;
       attempts?: number;
       usage?: { inputTokens?: number; outputTokens?: number };
+      /** Wall time of this model call, retries included. */
+      latencyMs?: number;
+      /** The model's reasoning (Ollama thinking, Bedrock reasoningContent), replayed in the history. */
+      reasoning?: Reasoning[];
+      /** What the adapter changed about the request (e.g. a dropped field and the retry that followed). */
+      adjustments?: string[];
       /** Provider extras for debugging (stop reason on the wire, a reasoning model's thinking); never read by checkers. */
       raw?: unknown;
     }
@@ -95,7 +116,8 @@ export type TranscriptEvent =
   | { type: "hook"; request: PermissionRequest; decision: PermissionDecision }
   | {
       type: "end";
-      outcome: "completed" | "turn_limit" | "error";
+      /** interrupted: the run was stopped (Ctrl-C) mid-trial; such a transcript is never scored. */
+      outcome: "completed" | "turn_limit" | "error" | "interrupted";
       /** For outcome error: who failed. model = the provider/transport; implementation = the skill tool; harness = us. */
       error?: { kind: "model" | "implementation" | "harness"; message: string; code?: string };
       /** Workspace files (relative, sorted) when the trial ended, for checks on what the agent changed. */

@@ -3,10 +3,10 @@
 // Owns: createWorkspace, listFiles, removeWorkspace, FIXTURES_DIR.
 import { cpSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative } from "node:path";
+import { dataPath } from "../package-root.ts";
 
-export const FIXTURES_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "e2e");
+export const FIXTURES_DIR = dataPath("fixtures", "e2e");
 
 export interface Workspace {
   /** Real path of the temp dir (symlinks resolved, so fences compare like with like). */

@@ -1,5 +1,6 @@
 // Normalises allowed-tools (§4.5 rule 4, frontmatter-fields.md §4.2, R3) to string[]:
 // split on top-level commas if any, else top-level whitespace; never inside parentheses.
+import { message } from "../schemas/messages.ts";
 export function splitAllowedTools(text: string): string[] {
   let depth = 0;
   let hasTopComma = false;
@@ -30,11 +31,11 @@ export function normalizeAllowedTools(value: unknown): { ok: true; tools: string
   if (Array.isArray(value)) {
     const tools: string[] = [];
     for (const [i, item] of value.entries()) {
-      if (typeof item !== "string") return { ok: false, reason: `allowed-tools[${i}] must be a string` };
+      if (typeof item !== "string") return { ok: false, reason: message("fm.allowed_tools_item", { index: i }) };
       const t = item.trim();
       if (t.length > 0) tools.push(t);
     }
     return { ok: true, tools };
   }
-  return { ok: false, reason: "allowed-tools must be a string or an array of strings" };
+  return { ok: false, reason: message("fm.allowed_tools_type") };
 }

@@ -2,15 +2,10 @@
 // escaped line per installed skill, and its size in bytes and estimated tokens per skill.
 import { LIMITS } from "../schemas/index.ts";
 import type { Catalog, CatalogEntry } from "../schemas/index.ts";
+import { message } from "../schemas/messages.ts";
 
-/** The §2.2 guidance, as the model reads it. */
-export const TOOL_GUIDANCE = [
-  "Activate an installed skill by name. A skill is a reusable package of instructions, optional scripts, and reference docs, authored as a folder at skill-name/SKILL.md. Activating loads the skill's body into the conversation for the rest of the session.",
-  "When to use. Activate a skill when the user's request matches its description. The catalog of installed skills, each with name and short description, is listed below. If two skills plausibly apply, pick the one whose description most precisely matches.",
-  "Idempotence. Activating the same skill twice in one session is a no-op: the body is already loaded. The tool returns an already_loaded marker so you know the content is still in context.",
-  "Arguments. Pass arguments as a string for positional skills (those declaring $ARGUMENTS or $1 / $2) or as a JSON object for skills that declare named arguments in frontmatter. Run without arguments if the skill doesn't need them.",
-  "Permission. Activation runs through the session's permission hook. A skill's allowed-tools frontmatter is an advisory declaration of what tools it expects to need: it does not pre-approve anything; downstream tool calls still pass the session's permission hook.",
-].join("\n\n");
+/** The §2.2 guidance, verbatim (R34), from the message table like every other model-facing text (R30). */
+export const TOOL_GUIDANCE = message("tool_description.guidance");
 
 /** Escape for text and attribute positions alike, fold newlines and make control characters visible, so a description cannot open a tag, a line, or hide text. */
 const NEEDS_ESCAPE = /[&<>"'\t\r\n\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
@@ -38,7 +33,7 @@ export function catalogLine(entry: CatalogEntry): string {
 export function toolDescription(entries: readonly CatalogEntry[]): string {
   const lines = entries.map(catalogLine);
   const list = lines.length > 0 ? `<available_skills>\n${lines.join("\n")}\n</available_skills>` : "<available_skills>\n</available_skills>";
-  return `${TOOL_GUIDANCE}\n\n${list}`;
+  return message("tool_description.layout", { guidance: TOOL_GUIDANCE, available_skills: list });
 }
 
 export function buildCatalog(entries: CatalogEntry[], warnings: string[]): Catalog {

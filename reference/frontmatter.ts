@@ -6,7 +6,7 @@ import YAML, { LineCounter, isMap, isScalar } from "yaml";
 import { LIMITS } from "../schemas/index.ts";
 import type { SkillFrontmatter } from "../schemas/index.ts";
 import { normalizeAllowedTools } from "./allowed-tools.ts";
-import { clip } from "./errors.ts";
+import { clip, message } from "./errors.ts";
 import { isPlainObject } from "./params.ts";
 import { parseSubset } from "./yaml-subset.ts";
 
@@ -32,8 +32,8 @@ export function parseSkillMd(text: string, dirName: string): ParsedSkill | Parse
     return parseUnsafe(text, dirName);
   } catch (err) {
     // The yaml package can throw on pathological input (alias bombs at toJS, deep nesting): a bound, not a crash.
-    const message = err instanceof Error ? err.message : String(err);
-    return { ok: false, code: "INVALID_FRONTMATTER", kind: "yaml", reason: clip(message) };
+    const text = err instanceof Error ? err.message : String(err);
+    return { ok: false, code: "INVALID_FRONTMATTER", kind: "yaml", reason: message("fm.yaml_parser", { parser_message: clip(text) }) };
   }
 }
 
@@ -44,7 +44,7 @@ function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
   const firstLine = firstEnd === -1 ? text : text.slice(0, firstEnd);
   if (!FENCE_RE.test(firstLine)) {
     // §4.5 rule 1: no opening --- means no frontmatter; then the required fields are missing (rule 2).
-    return fail("fence", "SKILL.md has no frontmatter: the first line must be --- (then name and description, then a closing ---)", 1);
+    return fail("fence", message("fm.no_frontmatter"), 1);
   }
   let pos = firstEnd + 1;
   let lineNo = 2;
@@ -62,7 +62,7 @@ function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
     pos = nl + 1;
     lineNo++;
   }
-  if (closeStart === -1) return fail("fence", "frontmatter is not closed: no --- line after the opening one", 1);
+  if (closeStart === -1) return fail("fence", message("fm.not_closed"), 1);
 
   const yamlText = text.slice(firstEnd + 1, closeStart);
   const body = text.slice(closeEnd);
@@ -82,7 +82,7 @@ function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
       offset === undefined ? undefined : lc.linePos(offset).line + 1; // +1: the opening --- is line 1
     const yamlError = doc.errors[0];
     if (yamlError) {
-      return { ok: false, code: "INVALID_FRONTMATTER", kind: "yaml", reason: clip(yamlError.message.split("\n")[0] ?? "invalid YAML"), ...optLine(lineAt(yamlError.pos[0])) };
+      return { ok: false, code: "INVALID_FRONTMATTER", kind: "yaml", reason: message("fm.yaml_parser", { parser_message: clip(yamlError.message.split("\n")[0] ?? "invalid YAML") }), ...optLine(lineAt(yamlError.pos[0])) };
     }
     data = doc.toJS({ maxAliasCount: LIMITS.yaml_max_aliases });
     keyLine = (key) => {
@@ -93,51 +93,51 @@ function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
       return undefined;
     };
   }
-  if (data === null || data === undefined) return fail("field", "frontmatter is empty: name and description are required", 2);
-  if (!isPlainObject(data)) return fail("field", `frontmatter must be a YAML mapping; got ${Array.isArray(data) ? "a list" : typeof data}`, 2);
+  if (data === null || data === undefined) return fail("field", message("fm.empty"), 2);
+  if (!isPlainObject(data)) return fail("field", message("fm.not_mapping", { got: Array.isArray(data) ? "a list" : typeof data }), 2);
 
   const field = (key: string, reason: string): ParseFailure => fail("field", reason, keyLine(key) ?? 2);
 
   const name = data["name"];
-  if (name === undefined) return fail("field", "missing required field 'name'", 2);
-  if (typeof name !== "string") return field("name", `field 'name' must be a string; got ${describe(name)}`);
+  if (name === undefined) return fail("field", message("fm.missing", { field: "name" }), 2);
+  if (typeof name !== "string") return field("name", message("fm.not_string", { field: "name", got: describe(name) }));
   if (name.length === 0 || name.length > LIMITS.name_max_length) {
-    return field("name", `field 'name' must be 1–${LIMITS.name_max_length} characters; got ${name.length}`);
+    return field("name", message("fm.name_length", { max: LIMITS.name_max_length, length: codePoints(name) }));
   }
-  if (!NAME_RE.test(name)) return field("name", `field 'name' must be lowercase-kebab-case; got "${clip(name, 64)}"`);
+  if (!NAME_RE.test(name)) return field("name", message("fm.name_pattern", { value: clip(name, 64) }));
   const description = data["description"];
-  if (description === undefined) return fail("field", "missing required field 'description'", 2);
-  if (typeof description !== "string") return field("description", `field 'description' must be a string; got ${describe(description)}`);
-  if (description.trim().length === 0) return field("description", "field 'description' must not be empty");
+  if (description === undefined) return fail("field", message("fm.missing", { field: "description" }), 2);
+  if (typeof description !== "string") return field("description", message("fm.not_string", { field: "description", got: describe(description) }));
+  if (description.trim().length === 0) return field("description", message("fm.description_empty"));
   const descriptionLength = codePoints(description);
   if (descriptionLength > LIMITS.description_max_length) {
-    return field("description", `field 'description' must be at most ${LIMITS.description_max_length} characters; got ${descriptionLength}`);
+    return field("description", message("fm.description_length", { max: LIMITS.description_max_length, length: descriptionLength }));
   }
   if (name !== dirName) {
-    return { ok: false, code: "NAME_MISMATCH", kind: "field", reason: `frontmatter name "${name}" does not match the directory name "${clip(dirName, 64)}"`, ...optLine(keyLine("name")) };
+    return { ok: false, code: "NAME_MISMATCH", kind: "field", reason: message("fm.name_mismatch", { value: name, dir_name: clip(dirName, 64) }), ...optLine(keyLine("name")) };
   }
 
   for (const key of ["license", "version", "argument-hint"]) {
-    if (data[key] !== undefined && typeof data[key] !== "string") return field(key, `field '${key}' must be a string; got ${describe(data[key])}`);
+    if (data[key] !== undefined && typeof data[key] !== "string") return field(key, message("fm.not_string", { field: key, got: describe(data[key]) }));
   }
   const compat = data["compatibility"];
   if (compat !== undefined && (typeof compat !== "string" || compat.length === 0 || codePoints(compat) > LIMITS.compatibility_max_length)) {
-    return field("compatibility", `field 'compatibility' must be a string of 1–${LIMITS.compatibility_max_length} characters`);
+    return field("compatibility", message("fm.compatibility", { max: LIMITS.compatibility_max_length }));
   }
   if (data["metadata"] !== undefined && !isPlainObject(data["metadata"])) {
-    return field("metadata", `field 'metadata' must be a mapping; got ${describe(data["metadata"])}`);
+    return field("metadata", message("fm.metadata", { got: describe(data["metadata"]) }));
   }
   for (const key of ["disable-model-invocation", "user-invocable"]) {
-    if (data[key] !== undefined && typeof data[key] !== "boolean") return field(key, `field '${key}' must be a boolean (true or false); got ${describe(data[key])}`);
+    if (data[key] !== undefined && typeof data[key] !== "boolean") return field(key, message("fm.boolean", { field: key, got: describe(data[key]) }));
   }
   const args = data["arguments"];
   if (args !== undefined) {
-    if (!isPlainObject(args)) return field("arguments", `field 'arguments' must be a mapping of argument name to {type, required, description}; got ${describe(args)}`);
+    if (!isPlainObject(args)) return field("arguments", message("fm.arguments", { got: describe(args) }));
     for (const [argName, decl] of Object.entries(args)) {
-      if (!isPlainObject(decl)) return field("arguments", `argument '${clip(argName, 64)}' must be a mapping like {type: string, required: true}`);
-      if (decl["type"] !== undefined && decl["type"] !== "string") return field("arguments", `argument '${clip(argName, 64)}' has type ${describe(decl["type"])}; v1 arguments are strings only`);
-      if (decl["required"] !== undefined && typeof decl["required"] !== "boolean") return field("arguments", `argument '${clip(argName, 64)}': required must be a boolean`);
-      if (decl["description"] !== undefined && typeof decl["description"] !== "string") return field("arguments", `argument '${clip(argName, 64)}': description must be a string`);
+      if (!isPlainObject(decl)) return field("arguments", message("fm.argument_mapping", { arg: clip(argName, 64) }));
+      if (decl["type"] !== undefined && decl["type"] !== "string") return field("arguments", message("fm.argument_type", { arg: clip(argName, 64), got: describe(decl["type"]) }));
+      if (decl["required"] !== undefined && typeof decl["required"] !== "boolean") return field("arguments", message("fm.argument_required", { arg: clip(argName, 64) }));
+      if (decl["description"] !== undefined && typeof decl["description"] !== "string") return field("arguments", message("fm.argument_description", { arg: clip(argName, 64) }));
     }
   }
   const frontmatter = { ...data } as SkillFrontmatter;

@@ -1,8 +1,8 @@
 // Tool-input validation (§2, §2.1, design.md D3, R4): alias pushback first, then unknown keys,
-// then name, then the shape of arguments. Pure; never throws, whatever the input.
+// then name, then the shape of arguments. Pure; never throws, whatever the input. Wording: schemas/messages.json.
 import { ALIASES, LIMITS } from "../schemas/index.ts";
 import type { ErrorResult } from "../schemas/index.ts";
-import { clip, errorResult } from "./errors.ts";
+import { clip, errorResult, message } from "./errors.ts";
 
 export type Arguments = string | Record<string, string>;
 export interface ToolParams {
@@ -12,7 +12,6 @@ export interface ToolParams {
 
 const ALIAS = new Map(ALIASES.map((row) => [row.alias, row]));
 const NAME_RE = new RegExp(LIMITS.name_pattern);
-const HINT = 'Call skill with {"name": "<name from the catalog>"} and, only if the skill takes them, "arguments".';
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
@@ -20,38 +19,33 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null;
 }
 
-function invalid(message: string, name?: string): ErrorResult {
-  return errorResult("INVALID_PARAM", message, { hint: HINT, ...(name !== undefined ? { name } : {}) });
+function invalid(text: string, name?: string): ErrorResult {
+  return errorResult("INVALID_PARAM", text, { hint: message("param.hint"), ...(name !== undefined ? { name } : {}) });
 }
 
 export function parseParams(raw: unknown): { ok: true; value: ToolParams } | { ok: false; error: ErrorResult } {
   if (!isPlainObject(raw)) {
-    const got = raw === null ? "null" : Array.isArray(raw) ? "an array" : typeof raw;
-    return { ok: false, error: invalid(`skill input must be a JSON object with a "name"; got ${got}`) };
+    return { ok: false, error: invalid(message("param.not_object", { got: jsonType(raw) })) };
   }
   const keys = Object.keys(raw);
   for (const key of keys) {
     const alias = ALIAS.get(key);
     if (alias === undefined) continue;
-    const message =
-      alias.action === "rename"
-        ? `unknown parameter "${key}": ${alias.note}`
-        : `parameter "${key}" is not supported: ${alias.note}`;
-    return { ok: false, error: invalid(message) };
+    return { ok: false, error: invalid(message(alias.action === "rename" ? "param.alias_rename" : "param.alias_drop", { key, note: alias.note })) };
   }
   for (const key of keys) {
     if (key !== "name" && key !== "arguments") {
-      return { ok: false, error: invalid(`unknown parameter "${clip(key, 64)}": the skill tool takes only "name" and "arguments"`) };
+      return { ok: false, error: invalid(message("param.unknown", { key: clip(key, 64) })) };
     }
   }
   const name = raw["name"];
-  if (name === undefined) return { ok: false, error: invalid('missing required parameter "name"') };
-  if (typeof name !== "string") return { ok: false, error: invalid(`"name" must be a string; got ${name === null ? "null" : Array.isArray(name) ? "an array" : typeof name}`) };
-  if (name.length === 0) return { ok: false, error: invalid('"name" must not be empty') };
+  if (name === undefined) return { ok: false, error: invalid(message("param.name_missing")) };
+  if (typeof name !== "string") return { ok: false, error: invalid(message("param.name_type", { got: jsonType(name) })) };
+  if (name.length === 0) return { ok: false, error: invalid(message("param.name_empty")) };
   if (name.length > LIMITS.name_max_length) {
-    return { ok: false, error: invalid(`skill name must be at most ${LIMITS.name_max_length} characters; got ${name.length}`) };
+    return { ok: false, error: invalid(message("param.name_too_long", { max: LIMITS.name_max_length, length: [...name].length })) };
   }
-  if (!NAME_RE.test(name)) return { ok: false, error: invalid(`skill name must be lowercase-kebab-case; got "${name}"`) };
+  if (!NAME_RE.test(name)) return { ok: false, error: invalid(message("param.name_pattern", { name })) };
 
   const args = raw["arguments"];
   if (args === undefined) return { ok: true, value: { name } };
@@ -60,12 +54,16 @@ export function parseParams(raw: unknown): { ok: true; value: ToolParams } | { o
     const copy: Record<string, string> = Object.create(null) as Record<string, string>;
     for (const [k, v] of Object.entries(args)) {
       if (typeof v !== "string") {
-        return { ok: false, error: invalid(`argument "${clip(k, 64)}" of skill ${name} must be a string; v1 arguments are strings only`, name) };
+        return { ok: false, error: invalid(message("param.argument_type", { key: clip(k, 64), name }), name) };
       }
       copy[k] = v;
     }
     return { ok: true, value: { name, arguments: copy } };
   }
-  const got = args === null ? "null" : Array.isArray(args) ? "an array" : typeof args;
-  return { ok: false, error: invalid(`"arguments" must be a string or an object of strings; got ${got}`, name) };
+  return { ok: false, error: invalid(message("param.arguments_type", { got: jsonType(args) }), name) };
+}
+
+/** The {got} of param.* messages: the JSON type of a value (placeholders.got). */
+function jsonType(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
 }

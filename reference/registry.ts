@@ -7,6 +7,7 @@ import { isUtf8 } from "node:buffer";
 import type { Dirent } from "node:fs";
 import { basename, join } from "node:path";
 import { LIMITS } from "../schemas/index.ts";
+import { message } from "../schemas/messages.ts";
 import { byCodePoint } from "./order.ts";
 import type { CatalogEntry, ErrorCode, SkillFrontmatter } from "../schemas/index.ts";
 import { isInside, realOrNull } from "./fence.ts";
@@ -68,20 +69,20 @@ const NOFOLLOW: number | undefined = fsConstants.O_NOFOLLOW;
 
 /** Bytes to text: strict UTF-8, no NUL (a binary file is not a SKILL.md). */
 function decode(bytes: Buffer, path: string): TextRead {
-  if (!isUtf8(bytes)) return { ok: false, failure: { code: "INVALID_FRONTMATTER", kind: "field", path, reason: "SKILL.md is not valid UTF-8 text" } };
+  if (!isUtf8(bytes)) return { ok: false, failure: { code: "INVALID_FRONTMATTER", kind: "field", path, reason: message("read.not_utf8") } };
   const text = bytes.toString("utf8");
-  if (text.includes("\0")) return { ok: false, failure: { code: "INVALID_FRONTMATTER", kind: "field", path, reason: "SKILL.md contains NUL bytes: it is not a text file" } };
+  if (text.includes("\0")) return { ok: false, failure: { code: "INVALID_FRONTMATTER", kind: "field", path, reason: message("read.nul") } };
   return { ok: true, text };
 }
 const tooBig = (path: string, size: number): TextRead => ({
   ok: false,
-  failure: { code: "IO_ERROR", kind: "io", path, reason: `SKILL.md is ${size} bytes; the limit is ${LIMITS.skill_md_max_bytes}` },
+  failure: { code: "IO_ERROR", kind: "io", path, reason: message("read.too_large", { size, limit: LIMITS.skill_md_max_bytes }) },
 });
-const notFile = (path: string): TextRead => ({ ok: false, failure: { code: "IO_ERROR", kind: "io", path, reason: "SKILL.md is not a regular file" } });
+const notFile = (path: string): TextRead => ({ ok: false, failure: { code: "IO_ERROR", kind: "io", path, reason: message("read.not_file") } });
 const ioFailure = (path: string, err: unknown): TextRead => ({
   ok: false,
   errno: (err as NodeJS.ErrnoException).code,
-  failure: { code: "IO_ERROR", kind: "io", path, reason: `cannot read SKILL.md (${(err as NodeJS.ErrnoException).code ?? "unknown"})` },
+  failure: { code: "IO_ERROR", kind: "io", path, reason: message("read.unreadable", { errno: (err as NodeJS.ErrnoException).code ?? "unknown" }) },
 });
 
 /** Read SKILL.md with the size cap applied before and during the read (D11): a file that grows is still capped. */
@@ -144,10 +145,10 @@ function parseRead(read: TextRead, dir: string, rootIndex: number, realDir: stri
   return { ok: true, entry: { name: fm.name, description: fm.description, dir, root_index: rootIndex, frontmatter: fm }, body: parsed.body, realDir };
 }
 
-const outside = (path: string, what: string, real: string): { ok: false; failure: SkillFailure } => ({
+const outside = (path: string, what: "read.dir_outside" | "read.md_outside", real: string): { ok: false; failure: SkillFailure } => ({
   ok: false,
   // The target is not named: nothing about what lies outside the roots reaches the model (R6).
-  failure: { code: "OUTSIDE_WORKSPACE", kind: "outside", path, reason: `${what} resolves outside every configured skill root` },
+  failure: { code: "OUTSIDE_WORKSPACE", kind: "outside", path, reason: message(what) },
 });
 
 /**
@@ -161,16 +162,16 @@ export function readSkillSync(dir: string, rootIndex: number, realRoots: readonl
   try {
     realDir = realpathSync(dir);
   } catch {
-    return { ok: false, failure: { code: "IO_ERROR", kind: "io", path: dir, reason: "the skill directory no longer resolves" } };
+    return { ok: false, failure: { code: "IO_ERROR", kind: "io", path: dir, reason: message("read.dir_unresolved") } };
   }
-  if (!isInside(realDir, roots)) return outside(dir, "the skill directory", realDir);
+  if (!isInside(realDir, roots)) return outside(dir, "read.dir_outside", realDir);
   let realMd = join(realDir, "SKILL.md");
   try {
     if (lstatSync(realMd).isSymbolicLink()) realMd = realpathSync(realMd);
   } catch {
-    return { ok: false, failure: { code: "IO_ERROR", kind: "io", path: mdPath, reason: "SKILL.md does not resolve" } };
+    return { ok: false, failure: { code: "IO_ERROR", kind: "io", path: mdPath, reason: message("read.md_unresolved") } };
   }
-  if (!isInside(realMd, roots)) return outside(mdPath, "SKILL.md", realMd);
+  if (!isInside(realMd, roots)) return outside(mdPath, "read.md_outside", realMd);
   return parseRead(readSkillFileSync(realMd), dir, rootIndex, realDir, mdPath);
 }
 
@@ -215,13 +216,13 @@ async function scanEntry(
   }
   const broken = (failure: SkillFailure): { found: Found; warning: string } => ({
     found: { ok: false, broken: { name: entry.name, dir, root_index: rootIndex, failure } },
-    warning: `skill ${dir} skipped: ${failure.code}: ${failure.reason}`,
+    warning: message("warning.skill_skipped", { dir, code: failure.code, reason: failure.reason }),
   });
   let realMd = join(realDir, "SKILL.md");
   // Never read outside the roots: a fenced-off skill is kept aside unread (R6).
   if (!isInside(realDir, roots)) {
     if (!(await exists(realMd))) return null;
-    return broken(outside(dir, "the skill directory", realDir).failure);
+    return broken(outside(dir, "read.dir_outside", realDir).failure);
   }
   let read: TextRead | null = null;
   let symlinked: boolean;
@@ -240,9 +241,9 @@ async function scanEntry(
     try {
       realMd = await realpath(realMd);
     } catch {
-      return broken({ code: "IO_ERROR", kind: "io", path: mdPath, reason: "SKILL.md does not resolve" });
+      return broken({ code: "IO_ERROR", kind: "io", path: mdPath, reason: message("read.md_unresolved") });
     }
-    if (!isInside(realMd, roots)) return broken(outside(mdPath, "SKILL.md", realMd).failure);
+    if (!isInside(realMd, roots)) return broken(outside(mdPath, "read.md_outside", realMd).failure);
     read = null;
   }
   const parsed = parseRead(read ?? (await readSkillFile(realMd)), dir, rootIndex, realDir, mdPath);
@@ -285,12 +286,12 @@ export class FilesystemSkillRegistry implements SkillRegistry {
     for (const [rootIndex, root] of this.roots.entries()) {
       const realRoot = realRoots[rootIndex];
       if (realRoot === null || realRoot === undefined) {
-        warnings.push(`skill root ${root} does not exist or cannot be resolved; skipped`);
+        warnings.push(message("warning.root_missing", { root }));
         continue;
       }
       const first = realRoots.indexOf(realRoot);
       if (first < rootIndex) {
-        warnings.push(`skill root ${root} is the same directory as root ${first}; skipped`);
+        warnings.push(message("warning.root_duplicate", { root, first }));
         continue;
       }
       let dirents: Dirent[];
@@ -298,7 +299,7 @@ export class FilesystemSkillRegistry implements SkillRegistry {
         if (!(await stat(realRoot)).isDirectory()) throw new Error("not a directory");
         dirents = (await readdir(realRoot, { withFileTypes: true })).filter((d) => !d.name.startsWith("."));
       } catch {
-        warnings.push(`skill root ${root} cannot be listed; skipped`);
+        warnings.push(message("warning.root_unlistable", { root }));
         continue;
       }
       dirents.sort((a, b) => byCodePoint(a.name, b.name));
@@ -316,7 +317,7 @@ export class FilesystemSkillRegistry implements SkillRegistry {
       const winner = winners.get(name);
       if (winner) {
         winner.shadowed.push(dir);
-        warnings.push(`skill "${name}" at ${dir} is shadowed by ${winner.entry?.dir ?? winner.broken?.dir}`);
+        warnings.push(message("warning.shadowed", { name, dir, winner: winner.entry?.dir ?? winner.broken?.dir ?? "" }));
         continue;
       }
       if (f.ok) {

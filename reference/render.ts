@@ -1,5 +1,6 @@
 // The text the model sees (§3.1–§3.3, R1): the <skill> block byte for byte, and the one-line notes
-// of already_loaded and not_found.
+// of already_loaded and not_found. The wording of every line is schemas/messages.json's (R30).
+import { message } from "../schemas/messages.ts";
 import type { SkillFrontmatter } from "../schemas/index.ts";
 import { emitYaml } from "./emit-yaml.ts";
 import type { ResourceListing } from "./resources.ts";
@@ -27,22 +28,21 @@ export function renderSkill(skill: {
     const lines: string[] = [];
     for (const g of skill.listing.groups) {
       lines.push(...g.names);
-      if (g.omitted > 0) lines.push(`(... ${g.omitted} more)`);
+      if (g.omitted > 0) lines.push(message("output.resources_more", { count: g.omitted }));
     }
     out += section("resources", lines.join("\n"));
   }
   out += "</skill>\n";
-  out +=
-    `(Skill "${skill.name}" activated. Body is ${skill.bytes} bytes. ` +
-    `Scripts available via bash(${skill.dir}/scripts/<name>). References via read(${skill.dir}/references/<name>).)`;
+  out += message("output.ok_note", { name: skill.name, bytes: skill.bytes, dir: skill.dir });
   return out;
 }
 
 export function renderAlreadyLoaded(name: string, turn: number): string {
-  return `(Skill "${name}" is already active in this session. Body was loaded at turn ${turn}. No new content was added.)`;
+  return message("output.already_loaded", { name, turn });
 }
 
 export function renderNotFound(name: string, siblings: readonly string[]): string {
-  const hint = siblings.length > 0 ? ` Did you mean: ${siblings.join(", ")}?` : "";
-  return `(No skill matches "${name}".${hint} Run with a listed name from the catalog.)`;
+  return siblings.length > 0
+    ? message("output.not_found", { name, siblings: siblings.join(", ") })
+    : message("output.not_found_no_siblings", { name });
 }

@@ -1,10 +1,11 @@
 // One session of the skill tool (§7, §12, D4): the checks in their fixed order, dedupe by name, and a
 // per-session queue so concurrent calls resolve in call order. Every outcome is a result, never a throw.
+// Every text a result carries is rendered from schemas/messages.json (R30).
 import { isAbsolute } from "node:path";
 import { LIMITS, check } from "../schemas/index.ts";
 import type { Catalog, CatalogEntry, NotFoundResult, PermissionRequest, SessionConfig, SkillResult } from "../schemas/index.ts";
 import { buildCatalog } from "./catalog.ts";
-import { clip, errorResult } from "./errors.ts";
+import { clip, errorResult, message } from "./errors.ts";
 import { realOrNull } from "./fence.ts";
 import { parseParams, type Arguments } from "./params.ts";
 import { FilesystemSkillRegistry, readSkillSync, type SkillFailure } from "./registry.ts";
@@ -15,8 +16,6 @@ import { siblings } from "./siblings.ts";
 import { substitute } from "./substitute.ts";
 import { gateWithoutHook, isTrusted, trustPolicy } from "./trust.ts";
 import type { PermissionHook, SessionHandle, SessionOptions, CallOptions } from "../schemas/implementation.ts";
-
-const FRONTMATTER_HINT = "frontmatter must be valid YAML between two `---` lines at the top of the file, with name and description. See agentskills.io/specification.";
 
 export class SkillSession implements SessionHandle {
   private readonly registry: FilesystemSkillRegistry;
@@ -63,12 +62,12 @@ export class SkillSession implements SessionHandle {
     } catch (err) {
       // A bug or an fs surprise must still come back as a result the model can act on (§3.4).
       const reason = clip(err instanceof Error ? err.message : String(err));
-      return errorResult("IO_ERROR", "the skill could not be activated because of an unexpected failure", { reason, hint: "Retry once; if it fails again, continue without the skill." });
+      return errorResult("IO_ERROR", message("session.internal"), { reason, hint: message("session.internal_hint") });
     }
   }
 
   private async handle(params: unknown, options: CallOptions): Promise<SkillResult> {
-    if (this.closed) return errorResult("INVALID_PARAM", "this skill session is closed", { hint: "Start a new session." });
+    if (this.closed) return errorResult("INVALID_PARAM", message("session.closed"), { hint: message("session.closed_hint") });
     const parsed = parseParams(params);
     if (!parsed.ok) return parsed.error;
     const { name } = parsed.value;
@@ -104,28 +103,24 @@ export class SkillSession implements SessionHandle {
     const patterns = this.config.sensitive_patterns ?? LIMITS.default_sensitive_patterns;
     const sensitive = matchesSensitive([read.realDir, entry.dir], patterns);
     if (sensitive !== null && !this.hook) {
-      return errorResult("SENSITIVE", `skill "${name}" is in a sensitive location and no permission hook is configured`, {
-        name, path: entry.dir, reason: `the skill directory matches the sensitive pattern ${sensitive}`,
-        hint: "Do not retry; ask the user to move the skill or configure a permission hook.",
+      return errorResult("SENSITIVE", message("sensitive.message", { name }), {
+        name, path: entry.dir, reason: message("sensitive.reason", { pattern: sensitive }), hint: message("sensitive.hint"),
       });
     }
 
     if (fm["disable-model-invocation"] === true && options.invocation !== "user") {
-      return errorResult("DISABLED", `skill "${name}" cannot be activated by the model (disable-model-invocation: true)`, {
-        name, path: entry.dir, hint: "Do not retry. Only the user can invoke this skill; tell them it exists if it fits their request.",
-      });
+      return errorResult("DISABLED", message("disabled.message", { name }), { name, path: entry.dir, hint: message("disabled.hint") });
     }
 
     const trusted = isTrusted(read.realDir, await this.realTrustedRoots());
     if (!this.hook) {
       const gate = gateWithoutHook(trusted, this.config);
       if (gate === "refuse") {
-        return errorResult("NOT_TRUSTED", `skill "${name}" comes from an untrusted skill root and needs approval from a permission hook, which is not configured`, {
-          name, path: entry.dir, reason: "untrusted_project_skill",
-          hint: "Do not retry or change the call; ask the user to review and trust this skill.",
+        return errorResult("NOT_TRUSTED", message("trust.no_hook", { name }), {
+          name, path: entry.dir, reason: "untrusted_project_skill", hint: message("trust.hint"),
         });
       }
-      if (gate === "warn") warnings.push(`skill "${name}" is an untrusted project skill, activated under untrusted_project_skills: warn`);
+      if (gate === "warn") warnings.push(message("trust.warn", { name }));
     } else {
       const reason: PermissionRequest["metadata"]["reason"] =
         sensitive !== null ? "sensitive" : !trusted && trustPolicy(this.config) !== "allow" ? "untrusted_project_skill" : "normal";
@@ -143,15 +138,13 @@ export class SkillSession implements SessionHandle {
         decision = "deny";
       }
       if (decision !== "allow" && decision !== "allow_once") {
-        const asked = decision === "ask" ? " (ask is treated as deny)" : "";
+        const asked = decision === "ask" ? message("permission.ask_suffix") : "";
         if (reason === "untrusted_project_skill") {
-          return errorResult("NOT_TRUSTED", `skill "${name}" is an untrusted project skill and the permission hook did not approve it${asked}`, {
-            name, path: entry.dir, reason: "untrusted_project_skill", hint: "Do not retry or change the call; ask the user to review and trust this skill.",
+          return errorResult("NOT_TRUSTED", message("trust.hook_refused", { name, asked }), {
+            name, path: entry.dir, reason: "untrusted_project_skill", hint: message("trust.hint"),
           });
         }
-        return errorResult("PERMISSION_DENIED", `activation of skill "${name}" was denied by the permission hook${asked}`, {
-          name, path: entry.dir, hint: "Do not retry; continue without this skill or ask the user.",
-        });
+        return errorResult("PERMISSION_DENIED", message("permission.denied", { name, asked }), { name, path: entry.dir, hint: message("permission.denied_hint") });
       }
     }
 
@@ -182,34 +175,31 @@ function checkArgumentForm(entry: CatalogEntry, args: Arguments | undefined): Sk
   const hasNamed = decl !== undefined;
   const name = entry.name;
   const hint = entry.frontmatter["argument-hint"];
-  const detail = { name, ...(typeof hint === "string" ? { hint: `argument-hint: ${hint}` } : {}) };
+  // Hints built from the table: argument-hint, when declared, is the hint (placeholders.argument_hint).
+  const detail = { name, ...(typeof hint === "string" ? { hint: message("args.argument_hint", { argument_hint: hint }) } : {}) };
+  const example = (list: string[]) => `{${list.map((arg) => message("format.named_example_item", { arg })).join(", ")}}`;
   if (typeof args === "string" && hasNamed) {
-    return errorResult("INVALID_PARAM", `skill ${name} expects named arguments: ${names.join(", ")}`, {
-      ...detail, hint: `Pass arguments as a JSON object, e.g. {${names.map((n) => `"${n}": "..."`).join(", ")}}.`,
+    return errorResult("INVALID_PARAM", message("args.expects_named", { name, names: names.join(", ") }), {
+      ...detail, hint: message("args.expects_named_hint", { example: example(names) }),
     });
   }
   if (args !== undefined && typeof args !== "string") {
-    if (!hasNamed) {
-      return errorResult("INVALID_PARAM", `skill ${name} does not accept named arguments`, {
-        ...detail, hint: "Pass arguments as a string, or omit them.",
-      });
-    }
+    if (!hasNamed) return errorResult("INVALID_PARAM", message("args.no_named", { name }), { ...detail, hint: message("args.no_named_hint") });
     for (const key of Object.keys(args)) {
-      if (!names.includes(key)) {
-        return errorResult("INVALID_PARAM", `skill ${name} has no argument "${clip(key, 64)}"; it expects: ${names.join(", ")}`, detail);
-      }
+      if (!names.includes(key)) return errorResult("INVALID_PARAM", message("args.unknown", { name, key: clip(key, 64), names: names.join(", ") }), detail);
     }
     for (const [argName, d] of Object.entries(decl ?? {})) {
       if (d.required === true && !Object.prototype.hasOwnProperty.call(args, argName)) {
-        return errorResult("INVALID_PARAM", `skill ${name} requires argument "${argName}"`, detail);
+        return errorResult("INVALID_PARAM", message("args.required", { name, arg: argName }), detail);
       }
     }
   }
   if (args === undefined && hasNamed) {
+    // R36: required named arguments and no arguments at all is refused, like a map that lacks them.
     const missing = Object.entries(decl ?? {}).filter(([, d]) => d.required === true).map(([n]) => n);
     if (missing.length > 0) {
-      return errorResult("INVALID_PARAM", `skill ${name} requires argument${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`, {
-        ...detail, hint: `Pass arguments as a JSON object, e.g. {${missing.map((n) => `"${n}": "..."`).join(", ")}}.`,
+      return errorResult("INVALID_PARAM", message(missing.length > 1 ? "args.required_missing_many" : "args.required_missing_one", { name, names: missing.join(", ") }), {
+        ...detail, hint: message("args.expects_named_hint", { example: example(missing) }),
       });
     }
   }
@@ -220,18 +210,16 @@ function failureResult(name: string, f: SkillFailure): SkillResult {
   const common = { name, path: f.path, reason: f.reason, ...(f.line !== undefined ? { line: f.line } : {}) };
   switch (f.code) {
     case "NAME_MISMATCH":
-      return errorResult("NAME_MISMATCH", `skill "${name}" declares a different name in its frontmatter`, {
-        ...common, hint: "The frontmatter name must equal the skill's directory name; this skill cannot be used until its author fixes it.",
-      });
+      return errorResult("NAME_MISMATCH", message("failure.name_mismatch", { name }), { ...common, hint: message("failure.name_mismatch_hint") });
     case "INVALID_FRONTMATTER":
-      return errorResult("INVALID_FRONTMATTER", f.kind === "yaml" ? `skill "${name}" has malformed YAML frontmatter.` : `skill "${name}" has invalid frontmatter.`, {
-        ...common, reason: f.line !== undefined && f.kind === "yaml" ? `${f.reason} (line ${f.line})` : f.reason, hint: FRONTMATTER_HINT,
+      return errorResult("INVALID_FRONTMATTER", message(f.kind === "yaml" ? "failure.yaml" : "failure.frontmatter", { name }), {
+        ...common,
+        reason: f.line !== undefined && f.kind === "yaml" ? message("failure.yaml_reason_line", { reason: f.reason, line: f.line }) : f.reason,
+        hint: message("failure.frontmatter_hint"),
       });
     case "OUTSIDE_WORKSPACE":
-      return errorResult("OUTSIDE_WORKSPACE", `skill "${name}" resolves outside the configured skill roots`, {
-        ...common, hint: "Do not retry; skills are only loaded from inside the session's skill roots.",
-      });
+      return errorResult("OUTSIDE_WORKSPACE", message("failure.outside", { name }), { ...common, hint: message("failure.outside_hint") });
     case "IO_ERROR":
-      return errorResult("IO_ERROR", `skill "${name}" could not be read`, { ...common, hint: "Do not retry; continue without this skill." });
+      return errorResult("IO_ERROR", message("failure.io", { name }), { ...common, hint: message("failure.io_hint") });
   }
 }

@@ -43,4 +43,6 @@ export interface Implementation {
   createSession(config: SessionConfig, options: SessionOptions): Promise<SessionHandle>;
   /** Release the implementation (reap a child process). Idempotent. */
   dispose(): Promise<void>;
+  /** Optional: the tail of what the implementation wrote to stderr, shown with a case it errored (a hang included). */
+  stderrTail?(): string;
 }

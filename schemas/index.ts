@@ -2,15 +2,15 @@
 // exposes the data tables (error codes, aliases, limits, decisions). Everything that validates a
 // result, a message or a case goes through here, so there is one copy of the contract.
 import { readFileSync, readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { dataPath } from "../package-root.ts";
 import Ajv2020Module, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 
 // ajv is CommonJS: under NodeNext the default import is module.exports, whose .default is the class.
 const Ajv2020 = Ajv2020Module.default;
 import type { AliasTable, Decisions, Limits } from "./types.gen.ts";
 
-export const SCHEMA_DIR = dirname(fileURLToPath(import.meta.url));
+export const SCHEMA_DIR = dataPath("schemas");
 export const SCHEMA_BASE = "https://skill-tool.conformance/schemas/";
 
 function readJson<T>(file: string): T {
@@ -26,7 +26,9 @@ let ajvInstance: InstanceType<typeof Ajv2020> | undefined;
 /** One shared ajv with every schema registered under its $id; built on first use. */
 export function ajv(): InstanceType<typeof Ajv2020> {
   if (ajvInstance) return ajvInstance;
-  const instance = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, discriminator: true, verbose: true });
+  // validateSchema: false skips compiling the 2020-12 meta-schema on every start (about half of a stdio driver's
+  // start-up): the schemas are checked against it by schemas/test/schemas.test.ts instead, once, not per process.
+  const instance = new Ajv2020({ validateSchema: false, strict: true, allErrors: true, allowUnionTypes: true, discriminator: true, verbose: true });
   for (const file of schemaFiles) instance.addSchema(readJson<object>(file));
   ajvInstance = instance;
   return instance;
@@ -75,7 +77,7 @@ const codeSchema = readJson<{ anyOf: CodeRow[] }>("error-codes.schema.json");
 /** Error code → its one-line meaning, in schema order. */
 export const ERROR_CODES: ReadonlyMap<string, string> = new Map(codeSchema.anyOf.map((r) => [r.const, r.description]));
 
-export const KIT_VERSION: string = (JSON.parse(readFileSync(join(SCHEMA_DIR, "..", "package.json"), "utf8")) as { version: string }).version;
+export const KIT_VERSION: string = (JSON.parse(readFileSync(dataPath("package.json"), "utf8")) as { version: string }).version;
 export const SPEC_VERSION = "1";
 
 export type * from "./types.gen.ts";

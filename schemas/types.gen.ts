@@ -350,6 +350,10 @@ export interface CatalogExpect {
    */
   json_not_contains?: string[];
   /**
+   * Substrings the tool description must contain (e.g. one catalog line, byte for byte).
+   */
+  tool_description_contains?: string[];
+  /**
    * catalog() must answer within this many milliseconds (wall clock, as the kit sees it).
    */
   max_ms?: number;
@@ -851,6 +855,58 @@ export interface Limits {
 }
 
 /**
+ * Every model-facing text of the skill tool as contract data (R30): error messages, hints, reasons, warnings, the output lines of §3.1–§3.4 and the §2.2 tool description. Each text is a template with {placeholder}s, each placeholder documented once in `placeholders`; `rules` says how templates are filled and composed. The reference renders from this table; an implementation that wants exact parity loads it too.
+ */
+
+export interface MessageTable {
+  /**
+   * Placeholder name → what it is replaced by, precisely enough for another language to produce the same bytes.
+   */
+  placeholders: {
+    [k: string]: string;
+  };
+  /**
+   * How templates are filled and composed (substitution, the error output's lines, clipping).
+   */
+  rules: {
+    [k: string]: string;
+  };
+  /**
+   * Message id → its template. Ids are stable: implementations and tests refer to them.
+   */
+  messages: {
+    [k: string]: MessageTemplate;
+  };
+}
+
+export interface MessageTemplate {
+  /**
+   * Where the text goes: an error's message, hint or reason; a warning (result or catalog); a line of a result's output; the tool description; or a formatting piece other templates are built with.
+   */
+  use: "message" | "hint" | "reason" | "warning" | "output" | "tool_description" | "format";
+  /**
+   * Spec sections and decisions the text rests on.
+   */
+  spec: string;
+  /**
+   * The error code the text belongs to, when it belongs to one.
+   */
+  code?: string;
+  /**
+   * The template.
+   */
+  text: string;
+  /**
+   * For an error message: the other fields its result carries (name, path, reason, line, hint) and which entries their text comes from.
+   */
+  fields?: string;
+}
+
+/**
+ * Every model-facing text of the skill tool as contract data (R30): error messages, hints, reasons, warnings, the output lines of §3.1–§3.4 and the §2.2 tool description. Each text is a template with {placeholder}s, each placeholder documented once in `placeholders`; `rules` says how templates are filled and composed. The reference renders from this table; an implementation that wants exact parity loads it too.
+ */
+
+/**
  * The hook's answer (spec §5.6). ask is treated as deny (autonomous mode); any other value, or a hook that fails, is deny too (fail closed).
  */
 
@@ -906,12 +962,22 @@ export interface ConformanceReport {
       at: string;
       expected?: unknown;
       actual?: unknown;
+      /**
+       * The params of the call the mismatch belongs to, as sent (temp paths written <tmp>).
+       */
+      call?: {
+        [k: string]: unknown;
+      };
       message: string;
     }[];
     reason?: string;
     blame?: "implementation" | "kit";
     stderr?: string;
     observed?: unknown[];
+    /**
+     * The params of every call as sent, by call index (temp paths written <tmp>); a batch of concurrent calls has its params template.
+     */
+    calls?: unknown[];
   }[];
 }
 

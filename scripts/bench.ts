@@ -11,6 +11,7 @@ import { formatBenchTable, matrixBenchmarks, runBenchmarks, type Benchmark } fro
 import { benchmarks as activation } from "../bench/activation.ts";
 import { benchmarks as discovery } from "../bench/discovery.ts";
 import { benchmarks as memory } from "../bench/memory.ts";
+import { benchmarks as startup } from "../bench/startup.ts";
 
 const USAGE = `npm run bench -- [options]
   --reps <n>      repetitions of entries that do not set their own (default 5)
@@ -46,7 +47,7 @@ if (!Number.isInteger(reps) || reps < 1) {
   process.exit(2);
 }
 
-let entries: Benchmark[] = [...matrixBenchmarks(), ...discovery(), ...activation(), ...memory()];
+let entries: Benchmark[] = [...matrixBenchmarks(), ...discovery(), ...activation(), ...memory(), ...startup()];
 if (values.only) {
   const globs = values.only.split(",");
   entries = entries.filter((b) => globs.some((g) => minimatch(b.id, g)));

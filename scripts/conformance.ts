@@ -1,16 +1,18 @@
-// `npm run conformance`: the kit's command line. Thin: parse flags, open the implementation (in-process
+#!/usr/bin/env node
+// `npm run conformance` (installed: `skill-conformance`): the kit's command line. Thin: parse flags, open the implementation (in-process
 // module or subprocess), call the runner / parity / smoke modules, write the reports, map to an exit code.
 //   exit 0  every case passed or is a listed expected failure (parity: no difference; smoke: every step ok)
 //   exit 1  a case failed, errored or was skipped, an expected failure is stale, or parity found a difference
 //   exit 2  usage error, or the kit itself could not run (unreadable file, no cases)
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { PACKAGE_ROOT, codePath, userCwd } from "../package-root.ts";
 import { loadModule } from "../conformance/driver/in-process.ts";
 import { spawnImplementation } from "../conformance/driver/subprocess.ts";
 import type { Implementation } from "../schemas/implementation.ts";
-import { formatCaseParity, formatParitySummary, runParity } from "../conformance/parity.ts";
+import { DEFAULT_PARITY_LEVEL, PARITY_LEVELS, formatCaseParity, formatParitySummary, runParity, type ParityLevel } from "../conformance/parity.ts";
 import { renderBadge } from "../conformance/report/badge.ts";
 import { formatCase, formatHeader, formatSummary } from "../conformance/report/console.ts";
 import { renderJson } from "../conformance/report/json.ts";
@@ -20,22 +22,22 @@ import { loadCases, runSuite } from "../conformance/runner/index.ts";
 import type { RunReport } from "../conformance/runner/types.ts";
 import { formatSmokeStep, smoke } from "../conformance/smoke.ts";
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const DEFAULT_MODULE = "reference/index.ts";
+const DEFAULT_MODULE = codePath("reference/index");
 
-const USAGE = `usage: npm run conformance -- [target] [options]
+const USAGE = `usage: skill-conformance [target] [options]        (in a clone of the kit: npm run conformance -- [target] [options])
 
-target (default: the reference, in-process: --driver ${DEFAULT_MODULE})
+target (default: the reference, in-process)
   --driver <module>         a TS/JS module exporting createSession (and implementationInfo)
   --exec "<command line>"   any executable speaking the JSON-RPC protocol (conformance/PROTOCOL.md)
 
 options
-  --suite <name>            case suite (default "spec")
+  --suite <name>            case suite: spec (default), security, contract, …, or all
   --filter <ids|globs>      comma-separated case ids or globs (U01,U1*)
   --timeout <ms>            per-request / per-case deadline
   --expected-failures <f>   ids expected to fail, one per line, # comments
   --json <file>  --junit <file>  --markdown <file>  --badge <file>
   --parity                  with two targets (--exec A --exec B, or --driver/--exec): compare results per case
+  --parity-level <level>    exact (default: byte for byte) or semantic (prose compared for the facts it carries)
   --smoke                   handshake, one session, one call, clean shutdown; each step ok/failed
   --help`;
 
@@ -65,6 +67,7 @@ function parse(argv: string[]) {
       markdown: { type: "string" },
       badge: { type: "string" },
       parity: { type: "boolean", default: false },
+      "parity-level": { type: "string", default: DEFAULT_PARITY_LEVEL },
       smoke: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
@@ -81,18 +84,20 @@ function parse(argv: string[]) {
     timeoutMs = Number(values.timeout);
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout wants a positive number of ms, not ${values.timeout}`);
   }
-  return { values, targets, timeoutMs };
+  const level = values["parity-level"] as ParityLevel;
+  if (!PARITY_LEVELS.includes(level)) throw new UsageError(`--parity-level wants ${PARITY_LEVELS.join(" or ")}, not ${values["parity-level"]}`);
+  return { values, targets, timeoutMs, level };
 }
 
-/** Where the user ran `npm run` from (npm sets INIT_CWD; scripts themselves run in the package root). */
-const USER_CWD = process.env["INIT_CWD"] ?? process.cwd();
+/** Where relative paths on the command line start (package-root.ts says why not simply cwd). */
+const USER_CWD = userCwd();
 
 /** Module specifiers that name files are resolved against the user's directory, then the repo (for the default). */
 function moduleSpecifier(spec: string): string {
   if (isAbsolute(spec)) return spec;
   const fromCwd = resolve(USER_CWD, spec);
   if (existsSync(fromCwd)) return fromCwd;
-  const fromRepo = resolve(REPO, spec);
+  const fromRepo = resolve(PACKAGE_ROOT, spec);
   if (existsSync(fromRepo)) return fromRepo;
   return spec.startsWith(".") ? fromCwd : spec; // a missing path is reported where the user meant it; else a package name
 }
@@ -100,7 +105,7 @@ function moduleSpecifier(spec: string): string {
 function opener(t: Target, timeoutMs: number | undefined): { open: () => Promise<Implementation>; label: string } {
   if (t.kind === "module") {
     const spec = moduleSpecifier(t.spec);
-    return { open: () => loadModule(spec), label: t.spec };
+    return { open: () => loadModule(spec), label: t.spec === DEFAULT_MODULE ? "reference (in-process)" : t.spec };
   }
   return {
     open: () => spawnImplementation(t.command, { label: t.command, cwd: USER_CWD, ...(timeoutMs !== undefined ? { requestTimeoutMs: timeoutMs } : {}) }),
@@ -192,9 +197,10 @@ export async function main(argv: string[], io: CliIo = { out: (l) => console.log
     if (targets.length !== 2) return usage(io, "--parity compares exactly two targets (--exec A --exec B, or --driver/--exec)");
     const a = opener(targets[0]!, timeoutMs);
     const b = opener(targets[1]!, timeoutMs);
-    io.out(`parity: A = ${a.label}\n        B = ${b.label}\n`);
+    io.out(`parity (${parsed.level}): A = ${a.label}\n        B = ${b.label}\n`);
     const report = await runParity(a, b, cases, {
       suite: values.suite,
+      level: parsed.level,
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       onCase: (c) => io.out(formatCaseParity(c)),
     });
@@ -256,7 +262,8 @@ function usage(io: CliIo, message: string): 2 {
   return 2;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// Installed, argv[1] is the bin symlink in node_modules/.bin: compare real paths.
+if (process.argv[1] && existsSync(process.argv[1]) && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))) {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -1,20 +1,13 @@
-// Owns the mutant table: for every case of the spec matrix (U01…U30) one wrong implementation under
+// Owns the spec matrix's mutant table: for every case of U01…U30 one wrong implementation under
 // which that case must fail. Each is the reference behind a wrapper that corrupts exactly one
 // behaviour (wrap.ts); none needs a switch inside reference/. conformance/MUTANTS.md documents them.
 import { readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { ALIASES } from "../../schemas/index.ts";
 import type { CatalogEntry, ErrorResult, OkResult, SessionConfig, SkillResult } from "../../schemas/index.ts";
-import type { Implementation } from "../../schemas/implementation.ts";
-import { errorResult, isDir, isObj, nameOf, readAuthored, wrapReference, type Mutation, type Obj } from "./wrap.ts";
+import { errorResult, isDir, isObj, nameOf, readAuthored, toMutants, type Mutant, type MutantRow, type Mutation, type Obj } from "./wrap.ts";
 
-export interface Mutant {
-  id: string;
-  /** The case that must fail under this mutant. */
-  kills: string;
-  description: string;
-  make(): Promise<Implementation>;
-}
+export type { Mutant } from "./wrap.ts";
 
 const withName = (params: unknown, f: (name: string) => string): unknown =>
   isObj(params) && typeof params.name === "string" ? { ...params, name: f(params.name) } : params;
@@ -53,7 +46,7 @@ function dirsWithoutSkillMd(config: SessionConfig): Array<{ name: string; dir: s
   return out;
 }
 
-const mutations: Array<{ kills: string; id: string; description: string; mutation: Mutation }> = [
+const mutations: MutantRow[] = [
   {
     kills: "U01", id: "empty-name-looked-up", description: "An empty name is looked up instead of refused: not_found, not INVALID_PARAM.",
     mutation: { before: (p) => (nameOf(p) === "" ? { kind: "not_found", name: "", siblings: [], output: '(No skill matches "".)' } : undefined) },
@@ -277,12 +270,5 @@ const mutations: Array<{ kills: string; id: string; description: string; mutatio
   },
 ];
 
-/** The security suite's mutants (conformance/cases-security/, S01…), kept apart from the spec matrix's table. */
-export { SECURITY_MUTANTS } from "./security.ts";
-
-export const MUTANTS: readonly Mutant[] = mutations.map(({ kills, id, description, mutation }) => ({
-  id,
-  kills,
-  description,
-  make: () => wrapReference(id, mutation),
-}));
+// The security suite's mutants are in security.ts (SECURITY_MUTANTS), the contract suite's in contract.ts.
+export const MUTANTS: readonly Mutant[] = toMutants(mutations);

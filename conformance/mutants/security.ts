@@ -9,8 +9,7 @@ import YAML from "yaml";
 import { LIMITS } from "../../schemas/index.ts";
 import type { CatalogEntry, OkResult, SkillResult } from "../../schemas/index.ts";
 import type { SessionHandle } from "../../schemas/implementation.ts";
-import type { Mutant } from "./index.ts";
-import { errorResult, isDir, isObj, nameOf, readAuthored, wrapReference, type AuthoredSkill, type MutantContext, type Mutation, type Obj } from "./wrap.ts";
+import { errorResult, isDir, isObj, nameOf, readAuthored, toMutants, wrapReference, type AuthoredSkill, type Mutant, type MutantContext, type MutantRow, type Mutation, type Obj } from "./wrap.ts";
 
 const NAME_RE = new RegExp(LIMITS.name_pattern);
 const bytes = (s: string) => Buffer.byteLength(s, "utf8");
@@ -138,7 +137,7 @@ function flowDepth(text: string): number {
 const racy = perSession(() => ({ loaded: new Map<string, number>(), bodies: new Map<string, SkillResult>(), activations: 0 }));
 const discovered = perSession(() => new Set<string>());
 
-const mutations: Array<{ kills: string; id: string; description: string; mutation: Mutation }> = [
+const mutations: MutantRow[] = [
   {
     kills: "S01", id: "fence-string-prefix",
     description: "The fence compares path strings without a separator, so <tmp>/skills-evil/x passes for the root <tmp>/skills.",
@@ -405,9 +404,4 @@ const mutations: Array<{ kills: string; id: string; description: string; mutatio
   },
 ];
 
-export const SECURITY_MUTANTS: readonly Mutant[] = mutations.map(({ kills, id, description, mutation }) => ({
-  id,
-  kills,
-  description,
-  make: () => wrapReference(id, mutation),
-}));
+export const SECURITY_MUTANTS: readonly Mutant[] = toMutants(mutations);

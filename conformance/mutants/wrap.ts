@@ -3,15 +3,14 @@
 // behaviour through hooks on config, params, invocation, hook answers, results and the catalog.
 // Also a tiny independent reader of SKILL.md files, for mutants that need the authored form.
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { codePath } from "../../package-root.ts";
 import YAML from "yaml";
 import type { Catalog, PermissionDecision, SessionConfig, SkillResult } from "../../schemas/index.ts";
 import { loadModule } from "../driver/in-process.ts";
 import type { CallOptions, Implementation, PermissionHook, SessionHandle, SessionOptions } from "../../schemas/implementation.ts";
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const REFERENCE_MODULE = join(REPO_ROOT, "reference", "index.ts");
+export const REFERENCE_MODULE = codePath("reference/index");
 
 export type Obj = Record<string, unknown>;
 export const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -23,6 +22,28 @@ export interface MutantContext {
   readonly inner: SessionHandle;
   /** Call the reference directly. */
   forward(params: unknown, options: CallOptions): Promise<SkillResult>;
+}
+
+/** A wrong implementation and the case it must make fail. Every table of mutants (index.ts for the spec
+ *  matrix, security.ts, contract.ts) is a list of these; they import it from here, never from each other. */
+export interface Mutant {
+  id: string;
+  /** The case that must fail under this mutant. */
+  kills: string;
+  description: string;
+  make(): Promise<Implementation>;
+}
+
+/** A table row: which case it kills, its id and description, and the one behaviour it corrupts. */
+export interface MutantRow {
+  kills: string;
+  id: string;
+  description: string;
+  mutation: Mutation;
+}
+
+export function toMutants(rows: readonly MutantRow[]): readonly Mutant[] {
+  return rows.map(({ kills, id, description, mutation }) => ({ id, kills, description, make: () => wrapReference(id, mutation) }));
 }
 
 export interface Mutation {

@@ -1,5 +1,6 @@
 // Console renderer: one line per case (id, title, status, time), the expected-vs-actual lines and spec
-// sections under a failure, the reason (and stderr tail) under an error, and the summary line.
+// sections under a failure (with the params of the call that failed), the reason (and stderr tail) under
+// an error, and the summary line.
 import type { CaseResult, RunReport, Summary } from "../runner/types.ts";
 
 const LABEL: Record<CaseResult["status"], string> = {
@@ -29,7 +30,12 @@ export function formatCase(r: CaseResult): string {
   const lines = [`${LABEL[r.status]} ${r.id.padEnd(6)} ${r.title}  (${ms(r.duration_ms)})`];
   const spec = r.spec.length ? `        spec: ${r.spec.join(", ")}` : "";
   if (r.status === "failed" || (r.status === "expected_failure" && r.mismatches?.length)) {
+    let lastCall: string | undefined;
     for (const m of r.mismatches ?? []) {
+      // The call once per run of mismatches of the same call: what was asked, beside what came back.
+      const call = m.call === undefined ? undefined : show(m.call);
+      if (call !== undefined && call !== lastCall) lines.push(`        call ${/^calls\[\d+\]/.exec(m.at)?.[0] ?? ""}: ${call}`);
+      lastCall = call;
       lines.push(`        ${m.message.startsWith(m.at) ? m.message : `at ${m.at}: ${m.message}`}`);
       lines.push(`          expected: ${show(m.expected)}`);
       lines.push(`          actual:   ${show(m.actual)}`);

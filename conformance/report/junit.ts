@@ -20,7 +20,11 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 function details(r: CaseResult): string {
   const lines: string[] = [];
-  for (const m of r.mismatches ?? []) lines.push(`at ${m.at}: ${m.message}`, `  expected: ${show(m.expected)}`, `  actual:   ${show(m.actual)}`);
+  for (const m of r.mismatches ?? []) {
+    lines.push(`at ${m.at}: ${m.message}`);
+    if (m.call !== undefined) lines.push(`  call:     ${show(m.call)}`);
+    lines.push(`  expected: ${show(m.expected)}`, `  actual:   ${show(m.actual)}`);
+  }
   if (r.reason) lines.push(`reason: ${r.reason}${r.blame ? ` (blame: ${r.blame})` : ""}`);
   if (r.spec.length) lines.push(`spec: ${r.spec.join(", ")}`);
   if (r.stderr) lines.push("stderr (tail):", r.stderr);

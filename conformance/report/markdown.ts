@@ -41,8 +41,11 @@ export function renderMarkdown(report: RunReport): string {
     for (const r of bad) {
       out.push("", `### ${cell(r.id)}: ${cell(r.title)} (${r.status.replace("_", " ")})`, "", `Spec: ${r.spec.join(", ") || "—"}`);
       if (r.mismatches?.length) {
-        out.push("", "| At | Expected | Actual | Message |", "| --- | --- | --- | --- |");
-        for (const m of r.mismatches) out.push(`| \`${cell(m.at)}\` | \`${cell(show(m.expected))}\` | \`${cell(show(m.actual))}\` | ${cell(m.message)} |`);
+        out.push("", "| At | Call | Expected | Actual | Message |", "| --- | --- | --- | --- | --- |");
+        for (const m of r.mismatches) {
+          const call = m.call === undefined ? "—" : `\`${cell(show(m.call))}\``;
+          out.push(`| \`${cell(m.at)}\` | ${call} | \`${cell(show(m.expected))}\` | \`${cell(show(m.actual))}\` | ${cell(m.message)} |`);
+        }
       }
       if (r.reason) out.push("", `Reason: ${cell(r.reason)}${r.blame ? ` (blame: ${r.blame})` : ""}`);
       if (r.stderr?.trim()) out.push("", "stderr (tail):", "", fence(r.stderr));

@@ -148,6 +148,7 @@ export function checkCatalog(rawExpect: CatalogExpect, catalog: unknown): Miss[]
     if (hits.length) misses.push({ at: "catalog.warnings", expected: { none_containing: w }, actual: hits, what: "a warning about something that must be skipped silently" });
   }
   misses.push(...jsonExcludes("catalog", catalog, exp.json_not_contains));
+  misses.push(...strings("catalog", isObj(catalog) ? catalog.tool_description : undefined, "tool_description", exp.tool_description_contains, true));
   for (const [name, want] of Object.entries(exp.entries ?? {})) {
     const entry = entries.find((e) => isObj(e) && e.name === name);
     if (entry === undefined) misses.push({ at: `catalog.entries[${name}]`, expected: want, actual: undefined, what: "no entry with that name" });

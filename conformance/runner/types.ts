@@ -7,6 +7,8 @@ export interface Mismatch {
   at: string;
   expected: unknown;
   actual: unknown;
+  /** The params of the call the mismatch belongs to (normalised), when it belongs to one. */
+  call?: unknown;
   message: string;
 }
 
@@ -26,6 +28,8 @@ export interface CaseResult {
   stderr?: string;
   /** Every result the implementation returned, in call order (for parity and debugging). */
   observed?: unknown[];
+  /** The params of every call as sent (normalised), by call index; a batch's entry is its params template. */
+  calls?: unknown[];
   /** The catalog the implementation returned (normalised like observed), asked once before the calls. */
   catalog?: unknown;
   /** Every permission request the scripted hook received: during which call, the payload (normalised), the answer given. */

@@ -5,10 +5,10 @@
 import { chmodSync, cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync, lstatSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { PACKAGE_ROOT } from "../../package-root.ts";
 import type { BasicSetupStep, RepeatChunk, SetupStep } from "../../schemas/index.ts";
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const REPO_ROOT = PACKAGE_ROOT;
 export const FIXTURE_ROOT = join(REPO_ROOT, "fixtures", "conformance");
 /** The most bytes one generated write step may produce. */
 export const MAX_GENERATED_BYTES = 64 * 1024 * 1024;

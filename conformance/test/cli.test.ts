@@ -80,6 +80,7 @@ describe("npm run conformance", () => {
     const failing = await run("--exec", WRONG, "--filter", "U01,U16", "--json", join(dir, "wrong.json"), "--junit", join(dir, "wrong.xml"), "--badge", join(dir, "wrong-badge.json"));
     expect(failing.code).toBe(1);
     expect(failing.out).toMatch(/^FAIL  U01 /m);
+    expect(failing.out).toMatch(/^ {8}call calls\[0\]: \{"name":""\}\n {8}calls\[0\]\.kind: wrong kind/m); // the call beside what came back (R39)
     expect(failing.out).toMatch(/expected: "error"\n\s+actual: {3}"not_found"/);
     expect(failing.out).toMatch(/spec: §2/);
     const json = JSON.parse(readFileSync(join(dir, "wrong.json"), "utf8")) as RunReport;
@@ -99,14 +100,17 @@ describe("npm run conformance", () => {
   it("parity of the reference in-process against itself over stdio is clean", async () => {
     const r = await run("--parity", "--driver", "reference/index.ts", "--exec", REFERENCE_STDIO);
     expect(r.code, r.out).toBe(0);
-    expect(r.out).toMatch(/parity: 30\/30 cases identical, 0 differ/);
+    expect(r.out).toMatch(/parity \(exact\): 30\/30 cases identical, 0 differ/);
+    const semantic = await run("--parity", "--parity-level", "semantic", "--driver", "reference/index.ts", "--exec", REFERENCE_STDIO, "--suite", "contract");
+    expect(semantic.code, semantic.out).toBe(0);
+    expect(semantic.out).toMatch(/parity \(semantic\): 8\/8 cases identical, 0 differ/);
   });
 
   it("parity against a wrong driver reports the differences per case and exits 1", async () => {
     const r = await run("--parity", "--driver", "reference/index.ts", "--exec", WRONG, "--filter", "U04,U17");
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/^DIFF  U04 /m);
-    expect(r.out).toMatch(/at observed\[0\]/);
+    expect(r.out).toMatch(/at observed\[0\][^\n]*, first difference at character \d+:\n {10}A: .*⟦.*\n {10}B: .*⟦/);
     expect(r.out).toMatch(/2 differ/);
   });
 
@@ -127,6 +131,7 @@ describe("npm run conformance", () => {
     expect((await run("--bogus")).code).toBe(2);
     expect((await run("--filter", "Z99")).code).toBe(2);
     expect((await run("--timeout", "soon")).code).toBe(2);
+    expect((await run("--parity-level", "fuzzy")).code).toBe(2);
   });
 
   it("the real process maps the verdict to its exit status", () => {
@@ -152,7 +157,7 @@ describe("renderers", () => {
     started_at: "2026-12-03T07:00:00.000Z",
     summary: { total: 4, passed: 0, failed: 1, errored: 1, skipped: 1, expected_failures: 1, duration_ms: 10 },
     cases: [
-      { id: "U01", title: nasty, spec: ["§2"], status: "failed", duration_ms: 1, mismatches: [{ at: "calls[0].kind", expected: "error", actual: nasty, message: nasty }] },
+      { id: "U01", title: nasty, spec: ["§2"], status: "failed", duration_ms: 1, mismatches: [{ at: "calls[0].kind", expected: "error", actual: nasty, call: { name: "Hel|lo" }, message: nasty }] },
       { id: "U02", title: "t", spec: ["§2"], status: "errored", duration_ms: 1, reason: nasty, blame: "implementation", stderr: "panic at 'x' </error>\n" },
       { id: "U03", title: "t", spec: [], status: "skipped", duration_ms: 0, reason: "capability symlinks false" },
       { id: "U04", title: "t", spec: [], status: "expected_failure", duration_ms: 0 },
@@ -171,6 +176,8 @@ describe("renderers", () => {
 
   it("markdown and badge", () => {
     expect(renderMarkdown(report)).toContain("### U02");
+    expect(renderMarkdown(report)).toContain('| `calls[0].kind` | `{"name":"Hel\\|lo"}` |'); // the call, its | escaped
+    expect(renderJunit(report)).toContain("call:     {&quot;name&quot;:&quot;Hel|lo&quot;}");
     expect(badge(report)).toMatchObject({ message: "0/4 passed (1 xfail)", color: "red" });
     expect(check("report.schema.json", report)).toEqual({ valid: true });
   });

@@ -95,13 +95,24 @@ describe("faulty drivers", () => {
       expect(c.blame).toBe("implementation");
       expect(c.reason).toMatch(reason);
     }
-    if (stderr) expect(errored.some((c) => c.stderr?.includes(stderr))).toBe(true);
+    // Every errored case shows the tail of what the driver wrote, a hang (the kit's deadline) included (R39).
+    if (stderr) expect(errored.filter((c) => !c.stderr?.includes(stderr)).map((c) => `${c.id}: ${c.reason}`)).toEqual([]);
     // an errored case disposes the implementation and the next case gets a fresh one
     expect(r.spawned.length).toBeGreaterThanOrEqual(2);
     for (const impl of r.spawned) {
       await impl.exited;
       expect(alive(impl.pid), `${name} pid ${impl.pid}`).toBe(false);
     }
+  });
+
+  it("a hang caught by the runner's own deadline (before the driver's) still shows the driver's stderr tail", async () => {
+    const r = recording(faulty("never-answers"), 10_000);
+    const report = await runSuite(r.open, loadCases("spec", "U16"), { driverLabel: "never-answers", suite: "spec", timeoutMs: 300 });
+    const c = report.cases[0]!;
+    expect(c.status).toBe("errored");
+    expect(c.reason).toMatch(/did not answer within 300 ms/);
+    expect(c.stderr).toContain("never-answers: ignoring skill/call");
+    for (const impl of r.spawned) await impl.exited;
   });
 
   it("a driver that hangs is SIGKILLed on dispose; a clean one exits by itself", async () => {

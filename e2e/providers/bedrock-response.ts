@@ -4,9 +4,10 @@
 // malformed_tool_use, model_context_window_exceeded, an unknown or missing reason, or an empty answer are a
 // ProviderError, so the trial is an error and never scored as the model's behaviour.
 // StopReason enum: @aws-sdk/client-bedrock-runtime models/enums (Converse API reference). Owns: fromConverseReply.
-import { ProviderError, type ChatResponse, type ToolCall } from "./types.ts";
+import { decodeArguments } from "./arguments.ts";
+import { ProviderError, type ChatResponse, type Reasoning, type ToolCall } from "./types.ts";
 
-type Parsed = Pick<ChatResponse, "text" | "toolCalls" | "stopReason" | "usage" | "raw">;
+type Parsed = Pick<ChatResponse, "text" | "toolCalls" | "stopReason" | "usage" | "raw" | "reasoning">;
 
 const malformed = (why: string) => new ProviderError(`malformed model response: ${why}`, false, undefined, { code: "bad_response" });
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -32,6 +33,7 @@ export function fromConverseReply(res: unknown): Parsed {
   if (!Array.isArray(blocks)) throw malformed("output.message.content is not an array");
   const texts: string[] = [];
   const toolCalls: ToolCall[] = [];
+  const reasoning: Reasoning[] = [];
   for (const [i, b] of blocks.entries()) {
     if (!isObject(b)) throw malformed(`content block ${i} is not an object`);
     if (typeof b["text"] === "string") texts.push(b["text"]);
@@ -40,7 +42,19 @@ export function fromConverseReply(res: unknown): Parsed {
       if (!isObject(use) || typeof use["name"] !== "string" || use["name"] === "" || typeof use["toolUseId"] !== "string") {
         throw malformed(`content block ${i} is a toolUse without a name or toolUseId`);
       }
-      toolCalls.push({ id: use["toolUseId"], name: use["name"], arguments: use["input"] });
+      // R61 then R59: an object, or a JSON string of one, is a tool call; a missing or non-object input is malformed.
+      const args = use["input"] === undefined ? undefined : decodeArguments(use["input"]);
+      if (!args || args.argumentsEncoding === "not-an-object") {
+        throw malformed(`content block ${i} is a toolUse whose input is ${args ? "not an object" : "missing"}`);
+      }
+      toolCalls.push({ id: use["toolUseId"], idSource: "provider", name: use["name"], ...args });
+    }
+    // Reasoning is kept and replayed on its turn (R62): text with its signature, or the redacted bytes as base64.
+    const r = b["reasoningContent"];
+    if (isObject(r) && r["redactedContent"] instanceof Uint8Array) reasoning.push({ redacted: Buffer.from(r["redactedContent"]).toString("base64") });
+    else if (isObject(r) && isObject(r["reasoningText"]) && typeof r["reasoningText"]["text"] === "string") {
+      const t = r["reasoningText"];
+      reasoning.push({ text: t["text"] as string, ...(typeof t["signature"] === "string" ? { signature: t["signature"] } : {}) });
     }
   }
   const text = texts.join("\n");
@@ -49,7 +63,7 @@ export function fromConverseReply(res: unknown): Parsed {
     ...(typeof u["inputTokens"] === "number" ? { inputTokens: u["inputTokens"] } : {}),
     ...(typeof u["outputTokens"] === "number" ? { outputTokens: u["outputTokens"] } : {}),
   };
-  const out = (stopReason: Parsed["stopReason"]): Parsed => ({ text, toolCalls, stopReason, usage, raw: { stopReason: stop } });
+  const out = (stopReason: Parsed["stopReason"]): Parsed => ({ text, toolCalls, stopReason, usage, raw: { stopReason: stop }, ...(reasoning.length ? { reasoning } : {}) });
   if (stop === "tool_use" && toolCalls.length === 0) throw malformed("stopReason tool_use without any toolUse block");
   if (toolCalls.length) return out("tool_use");
   if (text.trim() === "") throw malformed(`an empty answer: no text and no tool use (stopReason ${stop})`);

@@ -3,7 +3,11 @@
 // endpoints). Tools go in toolConfig; the model's toolUse blocks (with toolUseId) become tool calls; results go back
 // as toolResult blocks, consecutive ones merged into one user message. The SDK's own retries are off (maxAttempts 1):
 // retry.ts does backoff on throttling and connection errors, with a per-call timeout. Converse has no seed, so a
-// seed is recorded but never applied. Owns: bedrockProvider, probeBedrock, toConverseMessages, bedrockAdvice.
+// seed is recorded but never applied. The history is replayed as it happened: reasoningContent blocks go back on
+// their assistant turn, an empty assistant turn is left out rather than filled with made-up text, and
+// toolResult.status is sent only to the families AWS documents it for (Claude, Nova) — or, when the service rejects
+// it anyway, dropped and the call retried once, recorded in the transcript (decisions R62, R63).
+// Owns: bedrockProvider, probeBedrock, toConverseMessages, toolResultStatusSupported, bedrockAdvice.
 import {
   BedrockRuntimeClient,
   ConverseCommand,
@@ -12,8 +16,9 @@ import {
   type Message as ConverseMessage,
   type Tool as ConverseTool,
 } from "@aws-sdk/client-bedrock-runtime";
+import { replayArguments } from "./arguments.ts";
 import { fromConverseReply } from "./bedrock-response.ts";
-import { CallTimeoutError, connectionCodeOf, httpStatusOf, isTransientError, withRetry, withTimeout } from "./retry.ts";
+import { CallTimeoutError, callBudget, connectionCodeOf, finalError, httpStatusOf, isTransientError, withRetry, withTimeout } from "./retry.ts";
 import { ProviderError, type ChatRequest, type ChatResponse, type Message, type ModelProvider, type ToolSpec } from "./types.ts";
 
 export interface BedrockOptions {
@@ -28,6 +33,16 @@ export interface BedrockOptions {
   maxDelayMs?: number;
   /** Converse needs maxTokens; default 4096. */
   maxTokens?: number;
+  /** Total wall time per model call, retries and waits included (default: callBudget(timeout, maxDelay)). */
+  budgetMs?: number;
+}
+
+/**
+ * AWS documents ToolResultBlock.status as "only supported by Amazon Nova and Anthropic Claude 3 and 4 models"; model
+ * ids (and inference profiles such as us.anthropic.claude-…) name the family.
+ */
+export function toolResultStatusSupported(modelId: string): boolean {
+  return /(^|\.)(anthropic\.claude|amazon\.nova)/.test(modelId);
 }
 
 type Doc = NonNullable<Extract<NonNullable<ConverseTool.ToolSpecMember["toolSpec"]["inputSchema"]>, { json: unknown }>["json"]>;
@@ -36,11 +51,15 @@ export function toConverseTools(tools: ToolSpec[]): ConverseTool[] {
   return tools.map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.parameters as Doc } } }));
 }
 
-/** System text apart; consecutive same-role messages merged (tool results of one turn → one user message). */
-export function toConverseMessages(messages: Message[]): { system: string[]; messages: ConverseMessage[] } {
+/**
+ * System text apart; consecutive same-role messages merged (tool results of one turn → one user message). An
+ * assistant turn with nothing in it is left out (nothing is invented for it), so the user turns around it merge.
+ */
+export function toConverseMessages(messages: Message[], o: { toolResultStatus?: boolean } = {}): { system: string[]; messages: ConverseMessage[] } {
   const system: string[] = [];
   const out: ConverseMessage[] = [];
   const push = (role: "user" | "assistant", blocks: ContentBlock[]) => {
+    if (blocks.length === 0) return;
     const last = out[out.length - 1];
     if (last && last.role === role) last.content = [...(last.content ?? []), ...blocks];
     else out.push({ role, content: blocks });
@@ -53,23 +72,33 @@ export function toConverseMessages(messages: Message[]): { system: string[]; mes
       case "user":
         push("user", [{ text: m.content }]);
         break;
-      case "assistant": {
-        const blocks: ContentBlock[] = [];
-        if (m.content.trim() !== "") blocks.push({ text: m.content });
-        for (const c of m.toolCalls) {
-          const input = c.arguments && typeof c.arguments === "object" && !Array.isArray(c.arguments) ? c.arguments : {};
-          blocks.push({ toolUse: { toolUseId: c.id, name: c.name, input: input as Doc } });
-        }
-        if (blocks.length === 0) blocks.push({ text: "(no answer)" });
-        push("assistant", blocks);
+      case "assistant":
+        push("assistant", assistantBlocks(m));
         break;
-      }
       case "tool":
-        push("user", [{ toolResult: { toolUseId: m.toolCallId, content: [{ text: m.content === "" ? "(empty)" : m.content }], status: m.isError ? "error" : "success" } }]);
+        push("user", [{ toolResult: { toolUseId: m.toolCallId, content: [{ text: m.content === "" ? "(empty)" : m.content }], ...(o.toolResultStatus !== false ? { status: m.isError ? "error" : "success" } : {}) } }]);
         break;
     }
   }
   return { system, messages: out };
+}
+
+/** Reasoning first (Converse requires it before text and tool use), then text, then tool use with its toolUseId. */
+function assistantBlocks(m: Extract<Message, { role: "assistant" }>): ContentBlock[] {
+  const blocks: ContentBlock[] = [];
+  for (const r of m.reasoning ?? []) {
+    if (r.redacted !== undefined) blocks.push({ reasoningContent: { redactedContent: Buffer.from(r.redacted, "base64") } });
+    else if (r.text !== undefined) blocks.push({ reasoningContent: { reasoningText: { text: r.text, ...(r.signature !== undefined ? { signature: r.signature } : {}) } } });
+  }
+  if (m.content.trim() !== "") blocks.push({ text: m.content });
+  for (const c of m.toolCalls) blocks.push({ toolUse: { toolUseId: c.id, name: c.name, input: replayArguments(c) as Doc } });
+  return blocks;
+}
+
+/** The service's complaint about toolResult.status, when that is what a ValidationException is about. */
+export function rejectsToolResultStatus(err: unknown): boolean {
+  const name = (err as { name?: string })?.name;
+  return (name === "ValidationException" || httpStatusOf(err) === 400) && /status/i.test((err as Error)?.message ?? "");
 }
 
 const AUTH_NAMES = new Set(["AccessDeniedException", "UnrecognizedClientException", "ExpiredTokenException", "InvalidSignatureException", "CredentialsProviderError", "ExpiredToken"]);
@@ -120,35 +149,44 @@ export function bedrockProvider(opts: BedrockOptions): ModelProvider & { close()
   const modelId = opts.modelId;
   let client: BedrockRuntimeClient | undefined;
   const timeoutMs = opts.timeoutMs ?? 120_000;
+  const maxMs = opts.maxDelayMs ?? 30_000;
+  // Starts from the documented families; turned off for the rest of the run if the service rejects the field.
+  let sendStatus = toolResultStatusSupported(modelId);
+  const send = async (req: ChatRequest, signal: AbortSignal | undefined) => {
+    client ??= bedrockClient(opts);
+    const c = client;
+    const input = converseInput(modelId, req, sendStatus, opts.maxTokens);
+    return withRetry((_attempt, left) => withTimeout((s) => c.send(new ConverseCommand(input), { abortSignal: s }), Math.min(timeoutMs, left), signal), {
+      retries: opts.retries ?? 4,
+      baseMs: opts.baseDelayMs ?? 1000,
+      maxMs,
+      budgetMs: opts.budgetMs ?? callBudget(timeoutMs, maxMs),
+      isTransient: isTransientError,
+      ...(req.onRetry ? { onRetry: (i) => req.onRetry!({ attempt: i.attempt, delayMs: i.delayMs, error: (i.error as Error)?.message ?? String(i.error) }) } : {}),
+      ...(signal ? { signal } : {}),
+    });
+  };
   return {
     id: `bedrock:${modelId}`,
     kind: "real",
     sampling: { temperature: true, seed: false },
     async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
-      client ??= bedrockClient(opts);
-      const c = client;
-      const { system, messages } = toConverseMessages(req.messages);
-      const input: ConverseCommandInput = {
-        modelId,
-        messages,
-        ...(system.length ? { system: system.map((text) => ({ text })) } : {}),
-        ...(req.tools.length ? { toolConfig: { tools: toConverseTools(req.tools) } } : {}),
-        inferenceConfig: { temperature: req.temperature, maxTokens: req.maxTokens ?? opts.maxTokens ?? 4096 },
+      const adjustments: string[] = [];
+      // The status fallback: one retry without toolResult.status when the service rejects it, recorded (R63).
+      const sendOnce = async () => {
+        try {
+          return await send(req, signal);
+        } catch (err) {
+          if (!sendStatus || !req.messages.some((m) => m.role === "tool") || !rejectsToolResultStatus(err)) throw err;
+          sendStatus = false;
+          adjustments.push(`toolResult.status dropped for ${modelId}: the service rejected it (${(err as Error).message}); retried once without it, and left out for the rest of the run`);
+          const again = await send(req, signal);
+          return { ...again, attempts: again.attempts + 1 };
+        }
       };
-      let result;
-      try {
-        result = await withRetry((_attempt) => withTimeout((s) => c.send(new ConverseCommand(input), { abortSignal: s }), timeoutMs, signal), {
-          retries: opts.retries ?? 4,
-          baseMs: opts.baseDelayMs ?? 1000,
-          maxMs: opts.maxDelayMs ?? 30_000,
-          isTransient: isTransientError,
-          ...(signal ? { signal } : {}),
-        });
-      } catch (err) {
-        const e = bedrockAdvice(modelId, err);
-        e.attempts ??= (err as { attempts?: number })?.attempts;
-        throw e;
-      }
+      const result = await sendOnce().catch((err) => {
+        throw finalError(err, (e) => bedrockAdvice(modelId, e));
+      });
       // Every stopReason is decided before the loop sees the reply; anything but an answer or a tool use is an error (bedrock-response.ts).
       let parsed;
       try {
@@ -159,6 +197,7 @@ export function bedrockProvider(opts: BedrockOptions): ModelProvider & { close()
       }
       return {
         ...parsed,
+        ...(adjustments.length ? { adjustments } : {}),
         attempts: result.attempts,
         sampling: { temperature: true, seed: false },
       };
@@ -167,6 +206,17 @@ export function bedrockProvider(opts: BedrockOptions): ModelProvider & { close()
       client?.destroy();
       client = undefined;
     },
+  };
+}
+
+export function converseInput(modelId: string, req: ChatRequest, toolResultStatus: boolean, maxTokens?: number): ConverseCommandInput {
+  const { system, messages } = toConverseMessages(req.messages, { toolResultStatus });
+  return {
+    modelId,
+    messages,
+    ...(system.length ? { system: system.map((text) => ({ text })) } : {}),
+    ...(req.tools.length ? { toolConfig: { tools: toConverseTools(req.tools) } } : {}),
+    inferenceConfig: { temperature: req.temperature, maxTokens: req.maxTokens ?? maxTokens ?? 4096 },
   };
 }
 

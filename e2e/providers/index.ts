@@ -3,7 +3,7 @@
 // Owns: parseModelSpec, PRESETS, expandModels, createProvider, probeProvider.
 import type { Scenario } from "../scenario.ts";
 import { bedrockProvider, probeBedrock, type BedrockOptions } from "./bedrock.ts";
-import { ollamaProvider, probeOllama, type OllamaOptions } from "./ollama.ts";
+import { ollamaProvider, probeOllama, type OllamaOptions, type OllamaThink } from "./ollama.ts";
 import { scriptedProvider } from "./scripted.ts";
 import type { ModelProvider } from "./types.ts";
 
@@ -57,10 +57,13 @@ export function createProvider(spec: string, settings: ProviderSettings): ModelP
   return scriptedProvider(model, settings.scenarios);
 }
 
-/** Can this model be reached? Says exactly what to start, pull or set when not. Scripted models always can. */
-export async function probeProvider(spec: string, settings: ProviderSettings): Promise<{ ok: true } | { ok: false; advice: string }> {
+/**
+ * Can this model be reached and does it have what the run needs (Ollama: the tools capability, and thinking when a
+ * think level is asked for)? Says exactly what is missing and what to start, pull or set. Scripted models always can.
+ */
+export async function probeProvider(spec: string, settings: ProviderSettings, needs: { think?: OllamaThink } = {}): Promise<{ ok: true } | { ok: false; advice: string }> {
   const { provider, model } = parseModelSpec(spec);
-  if (provider === "ollama") return probeOllama(model, settings.ollama?.host, 5000);
+  if (provider === "ollama") return probeOllama(model, settings.ollama?.host, 5000, needs);
   if (provider === "bedrock") return probeBedrock({ ...settings.bedrock, modelId: model, timeoutMs: Math.min(settings.bedrock?.timeoutMs ?? 30_000, 30_000) });
   return { ok: true };
 }

@@ -3,23 +3,29 @@
 // cut before its `done` line, a missing or null `message`, an empty answer, a reply truncated at the token limit, a
 // malformed tool call — is a ProviderError, so the trial is an error and never scored as the model's behaviour.
 // Wire format: https://github.com/ollama/ollama/blob/main/docs/api.md (POST /api/chat). Owns: fromOllamaReply.
+import { decodeArguments } from "./arguments.ts";
 import { ProviderError, type ChatResponse, type ToolCall } from "./types.ts";
 
-type Parsed = Pick<ChatResponse, "text" | "toolCalls" | "stopReason" | "usage" | "raw">;
+type Parsed = Pick<ChatResponse, "text" | "toolCalls" | "stopReason" | "usage" | "raw" | "reasoning">;
 
 const malformed = (why: string) => new ProviderError(`malformed model response: ${why}`, false, undefined, { code: "bad_response" });
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
-function parseArgs(a: unknown): unknown {
-  if (typeof a !== "string") return a;
-  try {
-    return JSON.parse(a);
-  } catch {
-    return a;
+/**
+ * A tool call's arguments by R61 (providers/arguments.ts): an object, or a JSON string of one (recorded). Missing means
+ * none. Anything else — text that is not JSON, a JSON array or number — is not a tool call the model finished writing:
+ * a malformed reply (R59), so the trial is an error.
+ */
+function argsOf(a: unknown, i: number): Pick<ToolCall, "arguments" | "argumentsEncoding"> {
+  if (a === undefined || a === null) return { arguments: {} };
+  const decoded = decodeArguments(a);
+  if (decoded.argumentsEncoding === "not-an-object") {
+    throw malformed(`tool call ${i} has arguments that are not a JSON object: ${JSON.stringify(a).slice(0, 60)}`);
   }
+  return decoded;
 }
 
-/** Tool calls of an Ollama message; ids are synthesised per turn (Ollama may send none). */
+/** Tool calls of an Ollama message: the server's ids (synthesised per turn only when it sends none), arguments by R61. */
 function toolCallsOf(message: Record<string, unknown>, turn: number): ToolCall[] {
   const raw = message["tool_calls"];
   if (raw === undefined || raw === null) return [];
@@ -27,8 +33,8 @@ function toolCallsOf(message: Record<string, unknown>, turn: number): ToolCall[]
   return raw.map((c: unknown, i) => {
     const fn = isObject(c) ? c["function"] : undefined;
     if (!isObject(fn) || typeof fn["name"] !== "string" || fn["name"] === "") throw malformed(`tool call ${i} has no function name`);
-    const id = isObject(c) && typeof c["id"] === "string" && c["id"] !== "" ? c["id"] : `call_${turn}_${i}`;
-    return { id, name: fn["name"], arguments: parseArgs(fn["arguments"]) };
+    const own = isObject(c) && typeof c["id"] === "string" && c["id"] !== "" ? c["id"] : undefined;
+    return { id: own ?? `call_${turn}_${i}`, idSource: own ? "provider" : "synthesised", name: fn["name"], ...argsOf(fn["arguments"], i) };
   });
 }
 
@@ -51,8 +57,9 @@ export function fromOllamaReply(res: unknown, turn: number): Parsed {
     ...(typeof res["prompt_eval_count"] === "number" ? { inputTokens: res["prompt_eval_count"] } : {}),
     ...(typeof res["eval_count"] === "number" ? { outputTokens: res["eval_count"] } : {}),
   };
-  const thinking = typeof message["thinking"] === "string" && message["thinking"] !== "" ? { thinking: message["thinking"] } : {};
-  const out = (stopReason: Parsed["stopReason"]): Parsed => ({ text, toolCalls, stopReason, usage, raw: { done_reason: reason, ...thinking } });
+  // The model's thinking is kept and replayed on its turn (R60).
+  const reasoning = typeof message["thinking"] === "string" && message["thinking"] !== "" ? { reasoning: [{ text: message["thinking"] }] } : {};
+  const out = (stopReason: Parsed["stopReason"]): Parsed => ({ text, toolCalls, stopReason, usage, raw: { done_reason: reason }, ...reasoning });
   // Ollama only reports a tool call it parsed completely, whatever the done_reason.
   if (toolCalls.length) return out("tool_use");
   if (reason === "length") throw malformed(`the answer was cut at the token limit (done_reason "length")${text.trim() ? "" : " with no text"}`);

@@ -1,10 +1,13 @@
 // The Ollama adapter: `ollama:<model>` through the `ollama` package's native tool calling on /api/chat
-// (stream: false). Ollama's tool calls carry no id and already-parsed arguments; we synthesise ids and send results
-// back as role "tool" messages (with tool_name). OLLAMA_HOST is honoured. Owns: ollamaProvider, probeOllama,
-// ollamaHost, and the mapping of Ollama failures to ProviderError with what to start or pull.
+// (stream: false). The server's tool-call ids are kept (synthesised only when an older server sends none) and every
+// result goes back as a role "tool" message with both `tool_call_id` and `tool_name` (templates match by either);
+// the model's `thinking` is kept and replayed on its assistant turn; `think` takes true/false or a level; num_ctx is
+// passed when given. The probe checks /api/tags and then /api/show's capabilities. OLLAMA_HOST is honoured.
+// Owns: ollamaProvider, probeOllama, ollamaHost, toOllamaMessages, and Ollama failures → ProviderError with advice.
 import { Ollama, type Message as OllamaMessage, type Tool as OllamaTool } from "ollama";
+import { replayArguments } from "./arguments.ts";
 import { fromOllamaReply } from "./ollama-response.ts";
-import { CallTimeoutError, connectionCodeOf, httpStatusOf, isTransientError, withRetry, withTimeout } from "./retry.ts";
+import { CallTimeoutError, callBudget, connectionCodeOf, finalError, httpStatusOf, isTransientError, withRetry, withTimeout } from "./retry.ts";
 import { ProviderError, type ChatRequest, type ChatResponse, type Message, type ModelProvider, type ToolCall, type ToolSpec } from "./types.ts";
 
 export interface OllamaOptions {
@@ -16,11 +19,15 @@ export interface OllamaOptions {
   retries?: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
-  /** Ollama's `think` flag for reasoning models; absent → the model's default. */
-  think?: boolean;
+  /** Ollama's `think` for reasoning models: on/off or a level; absent → the model's default. */
+  think?: OllamaThink;
+  /** Total wall time per model call, retries and waits included (default: callBudget(timeout, maxDelay)). */
+  budgetMs?: number;
   /** Context window (num_ctx); absent → the model's default. */
   numCtx?: number;
 }
+
+export type OllamaThink = boolean | "low" | "medium" | "high";
 
 export function ollamaHost(explicit?: string): string {
   return explicit ?? process.env["OLLAMA_HOST"] ?? "http://127.0.0.1:11434";
@@ -38,26 +45,27 @@ export function toOllamaTools(tools: ToolSpec[]): OllamaTool[] {
   return tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters as OllamaTool["function"]["parameters"] } }));
 }
 
-export function toOllamaMessages(messages: Message[]): OllamaMessage[] {
-  return messages.map((m): OllamaMessage => {
+/** The fields the server reads that the `ollama` package's types do not declare yet (ids on calls and results). */
+type WireToolCall = NonNullable<OllamaMessage["tool_calls"]>[number] & { id?: string };
+type WireMessage = Omit<OllamaMessage, "tool_calls"> & { tool_call_id?: string; tool_calls?: WireToolCall[] };
+
+export function toOllamaMessages(messages: Message[]): WireMessage[] {
+  return messages.map((m): WireMessage => {
     switch (m.role) {
       case "system":
       case "user":
         return { role: m.role, content: m.content };
-      case "assistant":
+      case "assistant": {
+        const thinking = (m.reasoning ?? []).map((r) => r.text ?? "").join("");
         return {
           role: "assistant",
           content: m.content,
-          ...(m.toolCalls.length
-            ? {
-                tool_calls: m.toolCalls.map((c) => ({
-                  function: { name: c.name, arguments: c.arguments && typeof c.arguments === "object" && !Array.isArray(c.arguments) ? (c.arguments as Record<string, unknown>) : {} },
-                })),
-              }
-            : {}),
+          ...(thinking ? { thinking } : {}),
+          ...(m.toolCalls.length ? { tool_calls: m.toolCalls.map((c) => ({ id: c.id, function: { name: c.name, arguments: replayArguments(c) } })) } : {}),
         };
+      }
       case "tool":
-        return { role: "tool", content: m.content, tool_name: m.name };
+        return { role: "tool", content: m.content, tool_name: m.name, tool_call_id: m.toolCallId };
     }
   });
 }
@@ -92,38 +100,27 @@ export function ollamaProvider(opts: OllamaOptions): ModelProvider {
   const host = ollamaHost(opts.host);
   const model = opts.model;
   const timeoutMs = opts.timeoutMs ?? 300_000;
+  const maxMs = opts.maxDelayMs ?? 20_000;
   return {
     id: `ollama:${model}`,
     kind: "real",
     sampling: { temperature: true, seed: true },
     async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
       const turn = req.messages.filter((m) => m.role === "assistant").length;
-      const body = {
-        model,
-        messages: toOllamaMessages(req.messages),
-        tools: toOllamaTools(req.tools),
-        stream: false as const,
-        options: {
-          temperature: req.temperature,
-          ...(req.seed !== undefined ? { seed: req.seed } : {}),
-          ...(req.maxTokens !== undefined ? { num_predict: req.maxTokens } : {}),
-          ...(opts.numCtx !== undefined ? { num_ctx: opts.numCtx } : {}),
-        },
-        ...(opts.think !== undefined ? { think: opts.think } : {}),
-      };
+      const body = chatBody(model, opts, req);
       let result;
       try {
-        result = await withRetry((_attempt) => withTimeout((s) => client(host, s).chat(body), timeoutMs, signal), {
+        result = await withRetry((_attempt, left) => withTimeout((s) => client(host, s).chat(body), Math.min(timeoutMs, left), signal), {
           retries: opts.retries ?? 3,
           baseMs: opts.baseDelayMs ?? 1000,
-          maxMs: opts.maxDelayMs ?? 20_000,
+          maxMs,
+          budgetMs: opts.budgetMs ?? callBudget(timeoutMs, maxMs),
           isTransient: isTransientError,
+          ...(req.onRetry ? { onRetry: (i) => req.onRetry!({ attempt: i.attempt, delayMs: i.delayMs, error: (i.error as Error)?.message ?? String(i.error) }) } : {}),
           ...(signal ? { signal } : {}),
         });
       } catch (err) {
-        const e = advice(model, host, err);
-        e.attempts ??= (err as { attempts?: number })?.attempts;
-        throw e;
+        throw finalError(err, (e) => advice(model, host, e));
       }
       // Only a finished answer or a tool use reaches the loop; anything else is an error of this trial (ollama-response.ts).
       let parsed;
@@ -142,8 +139,31 @@ export function ollamaProvider(opts: OllamaOptions): ModelProvider {
   };
 }
 
-/** Is the server up and the model pulled? Returns what to do when not. */
-export async function probeOllama(model: string, host = ollamaHost(), timeoutMs = 5000): Promise<{ ok: true } | { ok: false; advice: string }> {
+/** The /api/chat body: non-streaming, native tools, sampling in options, num_ctx and think only when given. */
+export function chatBody(model: string, opts: Pick<OllamaOptions, "numCtx" | "think">, req: ChatRequest) {
+  return {
+    model,
+    messages: toOllamaMessages(req.messages) as OllamaMessage[],
+    tools: toOllamaTools(req.tools),
+    stream: false as const,
+    options: {
+      temperature: req.temperature,
+      ...(req.seed !== undefined ? { seed: req.seed } : {}),
+      ...(req.maxTokens !== undefined ? { num_predict: req.maxTokens } : {}),
+      ...(opts.numCtx !== undefined ? { num_ctx: opts.numCtx } : {}),
+    },
+    ...(opts.think !== undefined ? { think: opts.think } : {}),
+  };
+}
+
+/** Models of the spec's matrix that have the tools capability, suggested when a model lacks it. */
+const TOOL_MODELS = "qwen3:8b";
+
+/**
+ * Is the server up, the model pulled, and does /api/show list the capabilities the run needs (`tools`, and
+ * `thinking` when a think level was asked for)? Returns exactly what is missing and what to do when not.
+ */
+export async function probeOllama(model: string, host = ollamaHost(), timeoutMs = 5000, needs: { think?: OllamaThink } = {}): Promise<{ ok: true } | { ok: false; advice: string }> {
   let names: string[];
   try {
     const res = await withTimeout((s) => client(host, s).list(), timeoutMs);
@@ -159,5 +179,18 @@ export async function probeOllama(model: string, host = ollamaHost(), timeoutMs 
   if (!names.some((n) => n === model || n === want)) {
     return { ok: false, advice: `ollama:${model}: not pulled on ${host}. Run \`ollama pull ${model}\`.` };
   }
-  return { ok: true };
+  let capabilities: string[] | undefined;
+  try {
+    capabilities = (await withTimeout((s) => client(host, s).show({ model }), timeoutMs)).capabilities;
+  } catch (err) {
+    return { ok: false, advice: `ollama:${model}: /api/show failed on ${host}: ${advice(model, host, err).message}` };
+  }
+  // A server too old to list capabilities cannot say what is missing; the run goes ahead and the trials will tell.
+  if (!Array.isArray(capabilities)) return { ok: true };
+  const missing: string[] = [];
+  if (!capabilities.includes("tools")) missing.push(`model ${model} has no tools capability (it has: ${capabilities.join(", ") || "none listed"}); pull one that has, e.g. \`ollama pull ${TOOL_MODELS}\``);
+  if (needs.think !== undefined && needs.think !== false && !capabilities.includes("thinking")) {
+    missing.push(`model ${model} has no thinking capability, so --think ${needs.think} cannot apply; drop --think or pull a thinking model, e.g. \`ollama pull ${TOOL_MODELS}\``);
+  }
+  return missing.length ? { ok: false, advice: `ollama:${model}: ${missing.join("; ")}` } : { ok: true };
 }

@@ -1,6 +1,8 @@
 // Retry with exponential backoff + jitter, a per-call timeout, and the provider-agnostic part of error classification
 // (is this failure worth retrying?). Provider adapters add their own advice on top (what to start, pull or set).
-// Owns: withRetry, withTimeout, CallTimeoutError, isAbortError, httpStatusOf, connectionCodeOf, isTransientError.
+// Every call has a total budget (attempts + backoff waits), so retries can never add up to hours: an attempt gets
+// at most what is left of it, and no retry starts that could not finish inside it (decision R64).
+// Owns: withRetry, withTimeout, callBudget, CallTimeoutError, isAbortError, httpStatusOf, connectionCodeOf, isTransientError.
 
 import { ProviderError } from "./types.ts";
 
@@ -18,6 +20,23 @@ export interface RetryOptions {
   onRetry?: (info: { attempt: number; delayMs: number; error: unknown }) => void;
   /** Randomness source for jitter, injectable so tests are deterministic. */
   random?: () => number;
+  /** Total wall time for the call, all attempts and waits included; absent → unbounded (retries still cap it). */
+  budgetMs?: number;
+  /** Clock, injectable for tests. */
+  now?: () => number;
+}
+
+/** The default total budget of one model call: two full attempts' worth of time plus the backoff cap. */
+export function callBudget(timeoutMs: number, maxDelayMs: number): number {
+  return 2 * timeoutMs + maxDelayMs;
+}
+
+/** Thrown when a call's total budget is spent before it succeeded. Not transient: the budget is the last word. */
+export class BudgetExhaustedError extends Error {
+  override readonly name = "BudgetExhaustedError";
+  constructor(readonly budgetMs: number, readonly attempts: number, cause: unknown) {
+    super(`gave up after ${attempts} attempt(s): the call's total budget of ${Math.round(budgetMs / 1000)} s is spent (last error: ${(cause as Error)?.message ?? String(cause)})`, { cause });
+  }
 }
 
 /** Delay before retry number `retry` (0-based): "equal jitter" — half fixed, half random — so retries never bunch at 0. */
@@ -31,12 +50,15 @@ export function backoffDelay(retry: number, baseMs: number, maxMs: number, rando
  * The last error is rethrown unchanged with `attempts` recorded when it is a ProviderError, so callers can report how
  * hard we tried; callers map other errors to ProviderError themselves (they know the provider's advice).
  */
-export async function withRetry<T>(fn: (attempt: number) => Promise<T>, opts: RetryOptions): Promise<{ value: T; attempts: number }> {
+export async function withRetry<T>(fn: (attempt: number, remainingMs: number) => Promise<T>, opts: RetryOptions): Promise<{ value: T; attempts: number }> {
   const random = opts.random ?? Math.random;
+  const now = opts.now ?? Date.now;
+  const started = now();
+  const remaining = () => (opts.budgetMs === undefined ? Number.POSITIVE_INFINITY : opts.budgetMs - (now() - started));
   for (let attempt = 1; ; attempt++) {
     throwIfAborted(opts.signal);
     try {
-      return { value: await fn(attempt), attempts: attempt };
+      return { value: await fn(attempt, remaining()), attempts: attempt };
     } catch (error) {
       if (error instanceof ProviderError) error.attempts = attempt;
       else if (error && typeof error === "object") {
@@ -49,6 +71,8 @@ export async function withRetry<T>(fn: (attempt: number) => Promise<T>, opts: Re
       const callerAborted = opts.signal?.aborted === true;
       if (callerAborted || attempt > opts.retries || !opts.isTransient(error)) throw error;
       const delayMs = backoffDelay(attempt - 1, opts.baseMs, opts.maxMs, random);
+      // A retry that would start after the budget is spent is not made (a sliver of time is no attempt either).
+      if (remaining() - delayMs < Math.min(1000, (opts.budgetMs ?? 0) / 10)) throw new BudgetExhaustedError(opts.budgetMs!, attempt, error);
       opts.onRetry?.({ attempt, delayMs, error });
       await sleep(delayMs, opts.signal);
     }
@@ -200,4 +224,16 @@ export function isTransientError(err: unknown): boolean {
   const code = connectionCodeOf(err);
   // A name that does not resolve will not resolve on retry either.
   return code !== undefined && code !== "ENOTFOUND";
+}
+
+/**
+ * The error a caller sees once retrying is over: the provider's advice for the underlying failure, with the attempts
+ * made and, when the budget ended it, a note saying so.
+ */
+export function finalError(err: unknown, advise: (e: unknown) => ProviderError): ProviderError {
+  const budget = err instanceof BudgetExhaustedError ? err : undefined;
+  const e = advise(budget ? budget.cause : err);
+  e.attempts ??= budget?.attempts ?? (err as { attempts?: number } | null)?.attempts;
+  if (budget) e.message += ` (gave up: the call's total budget of ${Math.round(budget.budgetMs / 1000)} s is spent; raise --call-budget)`;
+  return e;
 }

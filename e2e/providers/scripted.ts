@@ -1,7 +1,9 @@
 // The scripted adapter: plays a fixed policy per scenario instead of asking a model, so the harness can test
 // itself (loop, tools, checkers, scoring) deterministically and offline. `scripted:good` plays each scenario's good
 // policy; `scripted:bad` each scenario's characteristic mistake; `scripted:bad-<name>` one named mistake (only in the
-// scenarios that define it). Results are harness self-tests, never model results (kind "scripted").
+// scenarios that define it). Results are harness self-tests, never model results (kind "scripted"). It reports a
+// plausible usage (characters of the conversation ÷ 4 as input tokens, of its reply as output tokens) so the cost
+// columns of a self-test report are exercised; those numbers describe no model.
 import { PolicyView, type Policy, type Scenario } from "../scenario.ts";
 import type { ChatRequest, ChatResponse, ModelProvider } from "./types.ts";
 
@@ -54,7 +56,14 @@ export function policyProvider(id: string, pick: (s: Scenario) => Policy | undef
       const step = policy(new PolicyView(req));
       const turnNo = req.messages.filter((m) => m.role === "assistant").length;
       const toolCalls = (step.calls ?? []).map((c, i) => ({ id: `scripted_${turnNo}_${i}`, name: c.name, arguments: c.arguments }));
-      return { text: step.text ?? "", toolCalls, stopReason: toolCalls.length ? "tool_use" : "end", attempts: 1 };
+      const text = step.text ?? "";
+      return { text, toolCalls, stopReason: toolCalls.length ? "tool_use" : "end", attempts: 1, usage: selfTestUsage(req, text, toolCalls) };
     },
   };
+}
+
+/** Roughly 4 characters a token, as a tokenizer would see the request and the reply: self-test numbers only. */
+function selfTestUsage(req: ChatRequest, text: string, calls: unknown[]): { inputTokens: number; outputTokens: number } {
+  const chars = (v: unknown) => JSON.stringify(v).length;
+  return { inputTokens: Math.ceil((chars(req.messages) + chars(req.tools)) / 4), outputTokens: Math.max(1, Math.ceil((text.length + chars(calls) - 2) / 4)) };
 }

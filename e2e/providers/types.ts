@@ -11,21 +11,39 @@ export interface ToolSpec {
 }
 
 /**
- * One tool call the model made. `id` comes from the provider when it has one (Bedrock `toolUseId`); Ollama gives none,
- * so the adapter synthesises `call_<turn>_<index>`, which is stable across re-runs of the same transcript.
- * `arguments` is the parsed JSON value when the provider gave parseable JSON, else the raw string the model produced
- * (kept so a checker can see a malformed call rather than a silently emptied one).
+ * One tool call the model made. `id` is the provider's own (Bedrock `toolUseId`, Ollama `tool_calls[].id`) and is sent
+ * back with the result; only when the provider gives none does the adapter synthesise `call_<turn>_<index>`
+ * (`idSource` says which). `arguments` follows one rule on every provider (providers/arguments.ts, decision R61):
+ * an object is kept; a string holding a JSON object is decoded (`argumentsEncoding: "json-string"`); any other value
+ * is kept as sent (`"not-an-object"`) so a checker sees the malformed call rather than a silently emptied one.
  */
 export interface ToolCall {
   id: string;
   name: string;
   arguments: unknown;
+  /** Where the id came from; absent on old transcripts (= provider for Bedrock, synthesised for Ollama). */
+  idSource?: "provider" | "synthesised";
+  /** How the arguments arrived when not as a JSON object; absent = an object. */
+  argumentsEncoding?: "json-string" | "not-an-object";
+}
+
+/**
+ * A model's reasoning, kept in the transcript and replayed in the history so a thinking model keeps its reasoning
+ * between tool steps. Ollama: `message.thinking` (text only). Bedrock: a `reasoningContent` block, either
+ * `reasoningText` {text, signature} or `redactedContent` (bytes, kept base64). Replayed only to the provider that
+ * produced it.
+ */
+export interface Reasoning {
+  text?: string;
+  signature?: string;
+  /** base64 of Bedrock's redactedContent bytes. */
+  redacted?: string;
 }
 
 export type Message =
   | { role: "system"; content: string }
   | { role: "user"; content: string }
-  | { role: "assistant"; content: string; toolCalls: ToolCall[] }
+  | { role: "assistant"; content: string; toolCalls: ToolCall[]; reasoning?: Reasoning[] }
   | { role: "tool"; toolCallId: string; name: string; content: string; isError?: boolean };
 
 export interface ChatRequest {
@@ -37,6 +55,8 @@ export interface ChatRequest {
   maxTokens?: number;
   /** Which trial this turn belongs to. Real models never see it; the scripted adapter picks its policy by it. */
   context?: { scenario: string; trial: number };
+  /** Told about each failed attempt that will be retried, so a slow call is visible while it happens. */
+  onRetry?: (info: { attempt: number; delayMs: number; error: string }) => void;
 }
 
 export type StopReason = "tool_use" | "end" | "max_tokens" | "other";
@@ -52,6 +72,13 @@ export interface ChatResponse {
   attempts?: number;
   /** Which of the request's sampling settings actually reached the model on this turn. */
   sampling?: SamplingApplied;
+  /** The model's reasoning for this turn (kept and replayed; see Reasoning). */
+  reasoning?: Reasoning[];
+  /**
+   * What the adapter changed about the request or the reply, in words, for the transcript (e.g. "toolResult.status
+   * dropped: the service rejected it; retried once"). Empty when nothing was changed.
+   */
+  adjustments?: string[];
 }
 
 /**

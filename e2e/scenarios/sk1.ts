@@ -2,8 +2,8 @@
 // Ground truth per trial: the version in VERSION, three changelog entries, and a sign-off token only the skill body
 // carries — so only a model that activated the skill, ran `cat VERSION` and read CHANGES.md can write the answer.
 import { bash, read, say, skill, type Scenario } from "../scenario.ts";
-import { resultLabel } from "../transcript.ts";
-import { answerOf, fail, firstOk, mentions, pass, showCall, skillishCalls, skillTrail, trustedConfig } from "./common.ts";
+import { inputName, resultLabel } from "../transcript.ts";
+import { answerOf, anyActivation, fail, firstOk, mentions, pass, showCall, skillTrail, trustedConfig } from "./common.ts";
 import { TrialValues, fillTemplates } from "./nonce.ts";
 
 const SKILL = "release-notes";
@@ -37,13 +37,16 @@ export const SK1: Scenario = {
   check(t) {
     const x = sk1Values(t.meta.workspace);
     const ok = firstOk(t, SKILL);
-    const calls = skillishCalls(t);
+    const calls = anyActivation(t);
     if (!ok) return fail(calls.length ? `never activated ${SKILL}: ${calls.map(showCall).join(", ")}` : `never activated a skill (answered without ${SKILL})`);
-    const others = calls.filter((e) => e !== ok);
+    // A call naming release-notes that the tool rejected for the form of its arguments (`arguments: {}`, a common
+    // small-model habit), corrected by the next call, loaded nothing: a slip, not another activation attempt.
+    const slip = (e: (typeof calls)[number]) => t.indexOf(e) < t.indexOf(ok) && e.tool === "skill" && inputName(e.input) === SKILL && e.skill?.kind === "error" && e.skill.code === "INVALID_PARAM";
+    const others = calls.filter((e) => e !== ok && !slip(e));
     const before = others.filter((e) => t.indexOf(e) < t.indexOf(ok));
     if (before.length) return fail(`called ${before.map(showCall).join(", ")} before ${SKILL}: ${skillTrail(t)}`);
     if (others.length) return fail(`activated once, then called again: ${others.map((e) => `${showCall(e)} → ${resultLabel(e.skill)}`).join(", ")}`);
-    const answer = answerOf(t, 1);
+    const answer = answerOf(t, 1, [ok]);
     const missing = [
       ...(mentions(answer, x.VERSION) ? [] : [`the version ${x.VERSION} from VERSION`]),
       ...[x.W1, x.W2, x.W3].filter((w) => !mentions(answer, w)).map((w) => `the CHANGES.md entry about ${w}`),

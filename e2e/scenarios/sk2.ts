@@ -3,7 +3,7 @@
 // function named per trial) decides the verdict, and the sign-off token is only in the skill body.
 import { read, say, siblingsOf, skill, type Scenario } from "../scenario.ts";
 import { inputName, resultLabel } from "../transcript.ts";
-import { answerOf, fail, firstOk, inconclusive, mentions, pass, show, skillTrail, trustedConfig } from "./common.ts";
+import { answerParts, fail, firstOk, inconclusive, mentions, pass, show, skillTrail, trustedConfig } from "./common.ts";
 import { TrialValues, fillTemplates } from "./nonce.ts";
 
 const TARGET = "pr-review";
@@ -32,11 +32,32 @@ export function sk2Values(workspace: string) {
   return { DIFF: diff, SIGNOFF: v.hex("signoff"), variant, added: added.slice(1).trim(), verdict: variant === "clean" ? "approve" : "request-changes" };
 }
 
-/** The verdict an answer states, from a `VERDICT: …` line in any ordinary formatting. */
-export function verdictOf(answer: string): "approve" | "request-changes" | undefined {
-  const m = /verdict\W{0,6}(approved?|request[\s_-]*changes?|changes[\s_-]*requested)/i.exec(answer.replace(/[*_`]/g, ""));
-  if (!m) return undefined;
-  return /^approve/i.test(m[1]!) ? "approve" : "request-changes";
+type Verdict = "approve" | "request-changes";
+const VERDICT_WORD = /^(approved?|request[\s_-]*changes?|changes[\s_-]*requested)/i;
+const norm = (w: string): Verdict => (/^approve/i.test(w) ? "approve" : "request-changes");
+
+/**
+ * Every verdict an answer states, from `VERDICT: …` in any ordinary formatting (`**Verdict:** Request changes`,
+ * `VERDICT: ❌ request_changes`, `The verdict is: approve`, a `## Verdict` heading over the word), including every
+ * alternative a hedged verdict line offers (`VERDICT: approve / request-changes`).
+ */
+export function verdictsOf(answer: string): Verdict[] {
+  const out: Verdict[] = [];
+  const text = answer.replace(/[*_`]/g, " ");
+  for (const m of text.matchAll(/verdict\W{0,8}(?:(?:is|would be|:)\W{0,4})?([^\n]*)/gi)) {
+    const rest = m[1]!;
+    const first = VERDICT_WORD.exec(rest.replace(/^[^a-z]*/i, ""));
+    if (!first) continue;
+    out.push(norm(first[1]!));
+    // Another verdict offered on the same line as an alternative ("approve / request-changes", "approve or request changes").
+    for (const alt of rest.matchAll(/(?:\/|\bor\b|\|)\s*(approved?|request[\s_-]*changes?|changes[\s_-]*requested)/gi)) out.push(norm(alt[1]!));
+  }
+  return out;
+}
+
+/** The verdict an answer states (the first), or undefined. */
+export function verdictOf(answer: string): Verdict | undefined {
+  return verdictsOf(answer)[0];
 }
 
 export const SK2: Scenario = {
@@ -76,11 +97,16 @@ export const SK2: Scenario = {
       return fail(`never activated ${TARGET}: ${skillTrail(t)} (last: ${resultLabel(last.skill)})`, exercised);
     }
     if (okAt > 2) return fail(`needed ${okAt + 1} skill calls to reach ${TARGET}: ${skillTrail(t)}`, exercised);
-    const readIt = t.tools().some((e) => e.tool !== "skill" && e.output.includes(x.added));
+    const readIt = t.tools().find((e) => e.tool !== "skill" && e.output.includes(x.added));
     if (!readIt) return fail(`reached ${TARGET} but never read the patch in change.diff`, exercised);
-    const answer = answerOf(t, 1);
-    const verdict = verdictOf(answer);
-    if (!verdict) return fail(`reached ${TARGET} (${skillTrail(t)}) but the final answer has no VERDICT line`, exercised);
+    // A verdict written before the patch (or the skill body) came back is a guess, not the review.
+    const parts = answerParts(t, 1, [ok, readIt]);
+    const answer = parts.join("\n");
+    // A later message may correct an earlier verdict; within one message, two verdicts are a hedge.
+    const verdicts = verdictsOf([...parts].reverse().find((p) => verdictsOf(p).length > 0) ?? "");
+    if (verdicts.length === 0) return fail(`reached ${TARGET} (${skillTrail(t)}) but the final answer has no VERDICT line`, exercised);
+    if (new Set(verdicts).size > 1) return fail(`the final answer hedges between verdicts (${verdicts.join(", ")})`, exercised);
+    const verdict = verdicts[0]!;
     if (verdict !== x.verdict) return fail(`wrong verdict: ${verdict} for a patch that ${x.variant === "clean" ? "adds no debugging code" : `adds a ${x.variant} statement`} (expected ${x.verdict})`, exercised);
     if (x.variant !== "clean" && !new RegExp(x.variant === "debugger" ? "debugger" : "console\\.?log|log(ging)? (statement|call|line)|logging", "i").test(answer)) {
       return fail(`verdict ${verdict} without the reason the skill asks for (the added ${x.variant} statement)`, exercised);

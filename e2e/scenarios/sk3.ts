@@ -4,17 +4,17 @@
 // turn's answer must be the message rewritten as a Conventional Commit of the right type.
 import { read, say, skill, skillDirOf, type Scenario } from "../scenario.ts";
 import { inputName, resultLabel, type ToolEvent } from "../transcript.ts";
-import { activationAttempts, answerOf, error, exposures, fail, firstOk, inconclusive, mentions, pass, showCall, trustedConfig, turnOf } from "./common.ts";
+import { activationAttempts, answerOf, squash, error, exposures, fail, firstOk, inconclusive, mentions, pass, showCall, trustedConfig, turnOf } from "./common.ts";
 import { TrialValues, fillTemplates } from "./nonce.ts";
 
 const SKILL = "commit-style";
 
 export const sk3Values = (workspace: string) => ({ TOKEN: new TrialValues(workspace).hex("style") });
 
-/** Per turn: the Conventional Commit type and the words the summary must keep. */
+/** Per turn: the Conventional Commit type and what the message was about (the subject or scope must keep it). */
 const EXPECTED = [
-  { type: "fix", words: ["login", "bug"] },
-  { type: "feat", words: ["dark mode", "settings"] },
+  { type: "fix", about: "login" },
+  { type: "feat", about: "dark mode" },
 ];
 
 const REWRITES: Record<string, string> = {
@@ -22,16 +22,26 @@ const REWRITES: Record<string, string> = {
   "Added dark mode to the settings page": "feat: add dark mode to the settings page",
 };
 
-/** Why a turn's answer is not the rewritten message the skill asks for, or undefined when it is. */
+/**
+ * Why a turn's answer is not the rewritten message the skill asks for, or undefined when it is. Any line of the
+ * answer may be the message (prose around it, a fence, inline code, a scope such as `fix(login): …`); the first
+ * candidate's problem is reported when none fits.
+ */
 function answerProblem(answer: string, turn: number, token: string): string | undefined {
   const want = EXPECTED[turn - 1]!;
-  const m = new RegExp(`(?:^|[\\s\`"'(>])(${want.type}(?:\\([^)]*\\))?!?):[ \\t]*([^\`"\\n]+)`, "im").exec(answer.replace(/[*]/g, ""));
-  if (!m) return `no "${want.type}: …" Conventional Commit line`;
-  const subject = `${m[1]}: ${m[2]!.trim()}`;
-  const summary = m[2]!.trim();
-  if (!want.words.every((w) => summary.toLowerCase().includes(w))) return `the subject "${subject}" lost what the message was about (${want.words.join(", ")})`;
-  if (/\.$/.test(summary) || summary !== summary.toLowerCase()) return `the subject "${subject}" breaks the style (lower case, no trailing period)`;
-  if (!mentions(answer, `(style: commit-style ${token})`)) return `no "(style: commit-style ${token})" line from the skill body`;
+  const re = new RegExp(`(?:^|[\\s\`"'(>])(${want.type}(?:\\(([^)]*)\\))?!?):[ \\t]*([^\`"\\n]+)`, "gim");
+  const problems: string[] = [];
+  for (const m of answer.replace(/[*]/g, "").matchAll(re)) {
+    const summary = m[3]!.trim();
+    const subject = `${m[1]}: ${summary}`;
+    if (!squash(`${m[2] ?? ""} ${summary}`).includes(squash(want.about))) problems.push(`the subject "${subject}" lost what the message was about (${want.about})`);
+    else if (/\.$/.test(summary) || summary !== summary.toLowerCase()) problems.push(`the subject "${subject}" breaks the style (lower case, no trailing period)`);
+    else break;
+  }
+  const found = [...answer.replace(/[*]/g, "").matchAll(re)].length;
+  if (found === 0) return `no "${want.type}: …" Conventional Commit line`;
+  if (problems.length === found) return problems[0];
+  if (!mentions(answer, `style: commit-style ${token}`)) return `no "(style: commit-style ${token})" line from the skill body`;
   return undefined;
 }
 
@@ -66,6 +76,12 @@ export const SK3: Scenario = {
       const turn = turnOf(t, e);
       perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
       if (!plain) return fail(`re-asked for the content after it was loaded: ${showCall(e)} → ${resultLabel(e.skill)}`, reactivated !== undefined);
+      // Arguments of the wrong form (an object for a skill that declares none) are the model's slip, rejected before
+      // any loading: not a re-fetch, and not the already_loaded situation either.
+      if (e.skill?.kind === "error" && e.skill.code === "INVALID_PARAM") {
+        perTurn.set(turn, perTurn.get(turn)! - 1);
+        continue;
+      }
       if (e.skill?.kind !== "already_loaded") return error("implementation", `implementation fault: re-activation returned ${resultLabel(e.skill)}, not already_loaded`);
       if ((perTurn.get(turn) ?? 0) > 1) return fail(`called ${SKILL} again after already_loaded in the same turn`);
       reactivated ??= e;
@@ -73,10 +89,12 @@ export const SK3: Scenario = {
     const refetch = exposures(t, [TOKEN], first)[0];
     if (refetch) return fail(`re-read the skill's files after it was loaded: ${showCall(refetch)}`, reactivated !== undefined);
     for (const turn of [1, 2]) {
-      const problem = answerProblem(answerOf(t, turn), turn, TOKEN);
+      // The answer comes after the body (turn 1) and after any re-activation in the turn (turn 2).
+      const sources = turn === 1 ? [first] : later.filter((e) => turnOf(t, e) === 2);
+      const problem = answerProblem(answerOf(t, turn, sources), turn, TOKEN);
       if (problem) return fail(`turn ${turn}'s final answer does not follow ${SKILL}: ${problem}`, reactivated !== undefined);
     }
-    if (!reactivated) return inconclusive(`activated ${SKILL} in turn 1 and reused the loaded body in turn 2 without re-calling (already_loaded not exercised)`);
+    if (!reactivated) return inconclusive(`activated ${SKILL} in turn 1 and reused the loaded body in turn 2 without a re-activation that returned already_loaded (not exercised)`);
     return pass(`activated ${SKILL} in turn 1; re-called it in turn 2, got already_loaded, and reused the loaded body`);
   },
   good(v) {

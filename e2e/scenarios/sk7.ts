@@ -31,6 +31,24 @@ export function sk7Values(workspace: string) {
   return { APP: lines.join("\n"), TOKEN: v.hex("audited"), todos: todos.map((x, i) => ({ ...x, word: words[i]! })) };
 }
 
+/**
+ * Whether the answer lists a TODO with its line number: a line of the answer names the TODO (its per-trial word) and
+ * carries the number, on that line or the one above (`- L3: …`, `| 3 | … |`, `**Line 3**` over a code line). Digits
+ * elsewhere (the audited token, other counts) do not stand in for the number.
+ */
+function listsTodo(answer: string, d: { line: number; word: string }, token: string): boolean {
+  const lines = answer.split("\n").map((l) => l.split(token).join(" "));
+  const num = new RegExp(`(?<![0-9])${d.line}(?![0-9])`);
+  return lines.some((l, i) => mentions(l, d.word) && (num.test(l) || (i > 0 && num.test(lines[i - 1]!))));
+}
+
+/** Line numbers given together ("TODOs on lines 3, 8 and 9", "Lines: 3, 8, 9"), the texts listed apart. */
+function groupedLines(answer: string, token: string): number[] {
+  const out: number[] = [];
+  for (const m of answer.split(token).join(" ").matchAll(/\blines?\W{0,3}(\d+(?:\s*(?:,|and|&)\s*\d+)+)/gi)) out.push(...m[1]!.split(/\D+/).filter(Boolean).map(Number));
+  return out;
+}
+
 export const SK7: Scenario = {
   id: "SK7",
   title: "argument-passing",
@@ -58,8 +76,9 @@ export const SK7: Scenario = {
     const norm = isAbsolute(path) ? relative(t.meta.cwd, path) : path.replace(/^(\.\/)+/, "");
     if (norm !== FILE) return fail(`passed the wrong file: path=${JSON.stringify(path)} (expected ${FILE})`);
     if (first.skill?.kind !== "ok") return fail(`called with the right shape but got ${resultLabel(first.skill)}`);
-    const answer = answerOf(t, 1);
-    const missed = x.todos.filter((d) => !mentions(answer, d.word) || !new RegExp(`(^|\\D)${d.line}(\\D|$)`).test(answer));
+    const answer = answerOf(t, 1, [first]);
+    const grouped = groupedLines(answer, x.TOKEN);
+    const missed = x.todos.filter((d) => !(listsTodo(answer, d, x.TOKEN) || (grouped.includes(d.line) && mentions(answer, d.word))));
     if (missed.length) return fail(`activated with the right arguments but the final answer misses TODO line(s) ${missed.map((d) => d.line).join(", ")} (number and text)`);
     if (!(mentions(answer, `audited: ${FILE}`) || mentions(answer, `audited: ${path}`)) || !answer.includes(x.TOKEN)) {
       return fail(`listed the TODOs but did not end with the body's "audited: ${FILE} (${x.TOKEN})" line`);

@@ -56,7 +56,7 @@ describe("bedrock adapter on the wire", () => {
     server = await startFakeBedrock(queue([converseReply("Let me look.", [{ name: "skill", arguments: { name: "release-notes" } }])]));
     const res = await make(opts(server.url)).chat(req());
     expect(res.text).toBe("Let me look.");
-    expect(res.toolCalls).toEqual([{ id: expect.stringMatching(/^tooluse_/), name: "skill", arguments: { name: "release-notes" } }]);
+    expect(res.toolCalls).toEqual([{ id: expect.stringMatching(/^tooluse_/), idSource: "provider", name: "skill", arguments: { name: "release-notes" } }]);
     expect(res.stopReason).toBe("tool_use");
     expect(res.usage).toEqual({ inputTokens: 11, outputTokens: 7 });
     expect(res.sampling).toEqual({ temperature: true, seed: false });
@@ -166,13 +166,14 @@ describe("bedrock adapter on the wire", () => {
     }
   });
 
-  it("toConverseMessages never sends an empty assistant message", () => {
+  it("toConverseMessages never sends an empty assistant message, and invents nothing in its place", () => {
     const { messages } = toConverseMessages([
       { role: "user", content: "a" },
       { role: "assistant", content: "", toolCalls: [] },
       { role: "user", content: "b" },
     ]);
-    expect(messages[1]).toEqual({ role: "assistant", content: [{ text: "(no answer)" }] });
+    // The empty turn is left out; the user turns around it merge into one user message.
+    expect(messages).toEqual([{ role: "user", content: [{ text: "a" }, { text: "b" }] }]);
   });
 });
 
@@ -193,7 +194,7 @@ describe("SK1–SK8 over the Bedrock wire", () => {
         // One throttle early on: the trial must ride it out, not count it as an error.
         if (++calls === 2) return throttled;
         const step = playPolicy(fromConverseWire(body), pick, SCENARIOS);
-        return converseReply(step.text ?? "", step.calls ?? []);
+        return converseReply(step.text ?? "", step.calls ?? [], { reasoning: { text: "thinking it over", signature: "c2ln" } });
       });
       const p = make(opts(fake.url));
       try {
@@ -201,6 +202,14 @@ describe("SK1–SK8 over the Bedrock wire", () => {
         expect(results.map((r) => `${r.scenario} ${r.outcome}`), label).toEqual(SCENARIOS.map((s) => `${s.id} ${want}`));
         const sk = fake.requests.find((r) => r.body.toolConfig)!.body;
         expect(sk.toolConfig.tools.map((t: any) => t.toolSpec.name)).toEqual(["skill", "bash", "read"]);
+        // Every assistant turn replayed its reasoning first, signature intact, and every result its toolUseId.
+        const later = fake.requests.filter((r) => r.body.messages?.some((m: any) => m.role === "assistant"));
+        expect(later.length).toBeGreaterThan(0);
+        for (const r of later) {
+          for (const m of r.body.messages.filter((x: any) => x.role === "assistant")) expect(m.content[0]).toEqual({ reasoningContent: { reasoningText: { text: "thinking it over", signature: "c2ln" } } });
+          const uses = new Set(r.body.messages.flatMap((m: any) => m.content.filter((b: any) => b.toolUse).map((b: any) => b.toolUse.toolUseId)));
+          for (const m of r.body.messages) for (const b of m.content) if (b.toolResult) expect(uses.has(b.toolResult.toolUseId)).toBe(true);
+        }
       } finally {
         p.close();
         await fake.close();

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { main, parseArgs } from "../cli.ts";
+import { concurrencyFor, main, parseArgs } from "../cli.ts";
 import { expandModels, parseModelSpec } from "../providers/index.ts";
 import { startFakeOllama, queue } from "./fake-servers.ts";
 
@@ -39,6 +39,29 @@ describe("model specs", () => {
     expect(() => parseArgs(["-n", "0"])).toThrow();
     expect(() => parseArgs(["--bogus"])).toThrow(/unknown option/);
   });
+  it("--think takes an optional level; --num-ctx, --resume, budgets and per-provider concurrency parse", () => {
+    expect(parseArgs(["--think"]).think).toBe(true);
+    expect(parseArgs(["--think", "high", "-n", "2"])).toMatchObject({ think: "high", n: 2 });
+    expect(parseArgs(["--think=low"]).think).toBe("low");
+    expect(parseArgs(["--think", "false"]).think).toBe(false);
+    expect(parseArgs(["--no-think"]).think).toBe(false);
+    expect(parseArgs(["--think", "-n", "3"])).toMatchObject({ think: true, n: 3 });
+    expect(parseArgs(["--num-ctx", "16384", "--resume", "--call-budget", "60000", "--stall", "30", "--concurrency-ollama", "2", "--concurrency-bedrock", "8", "--rescore-current"])).toMatchObject({
+      numCtx: 16384,
+      resume: true,
+      callBudgetMs: 60000,
+      stallSeconds: 30,
+      concurrencyOllama: 2,
+      concurrencyBedrock: 8,
+      rescoreCurrent: true,
+    });
+    expect(concurrencyFor({})).toEqual({ ollama: 1, bedrock: 4, scripted: 8 });
+    expect(concurrencyFor({ concurrency: 3, concurrencyBedrock: 10 })).toEqual({ ollama: 3, bedrock: 10, scripted: 3 });
+  });
+  it("--resume without --transcripts is a usage error", async () => {
+    const r = await main(["--model", "scripted:good", "--resume"], { stdout: () => {}, stderr: { write: () => true, isTTY: false } });
+    expect(r).toBe(2);
+  });
 });
 
 describe("npm run e2e", () => {
@@ -49,13 +72,34 @@ describe("npm run e2e", () => {
     const r = await run(["--model", "scripted:good", "-n", "3", "-k", "1,2,5", "--json", json, "--markdown", md, "--transcripts", transcripts]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("harness self-test");
-    for (const id of ["SK1", "SK2", "SK3", "SK4", "SK5", "SK6", "SK7", "SK8"]) expect(r.out).toMatch(new RegExp(`${id} .*3/3 @1 1.00 \\^1 1.00 @2 1.00 \\^2 1.00 @5 n/a \\^5 n/a`));
+    for (const id of ["SK1", "SK2", "SK3", "SK4", "SK5", "SK6", "SK7", "SK8"]) expect(r.out).toMatch(new RegExp(`${id} .*3/3 @1 1.00 \\[0.44, 1.00\\] \\^1 1.00 @2 1.00 \\^2 1.00 @5 n/a \\^5 n/a`));
     expect(r.err).toMatch(/\[24\/24\]/); // plain progress lines when not a TTY
     const report = JSON.parse(readFileSync(json, "utf8"));
     expect(report.cells).toHaveLength(8);
-    expect(report.models).toEqual([{ id: "scripted:good", kind: "scripted", note: expect.stringContaining("not a model result") }]);
+    expect(report.models).toEqual([{ id: "scripted:good", kind: "scripted", provider: "scripted", sampling: { temperature: false, seed: false }, note: expect.stringContaining("not a model result") }]);
+    // Every cell carries what it cost (the scripted adapter reports self-test usage) and its interval.
+    for (const c of report.cells) {
+      expect(c.usage.trials).toBe(3);
+      expect(c.usage.inputTokens.sum).toBeGreaterThan(0);
+      expect(c.usage.inputTokens.perTrial).toBeCloseTo(c.usage.inputTokens.sum / 3, 0);
+      expect(c.usage.outputTokens.sum).toBeGreaterThan(0);
+      expect(c.usage.steps.perTrial).toBeGreaterThanOrEqual(1);
+      expect(c.usage.latencyMs.calls).toBe(c.usage.steps.sum);
+      expect(c.usage.latencyMs.p50).toBeGreaterThanOrEqual(0);
+      expect(c.usage.latencyMs.p95).toBeGreaterThanOrEqual(c.usage.latencyMs.p50);
+      expect(c.usage.retries).toBe(0);
+      expect(c.pass1Interval95.low).toBeCloseTo(0.4385, 3);
+    }
+    // What it was measured with: kit version, each scenario's checker and fixture hash, sampling and seed.
+    expect(report.versions.kit).toBe(JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "package.json"), "utf8")).version);
+    expect(Object.keys(report.versions.scenarios)).toEqual(["SK1", "SK2", "SK3", "SK4", "SK5", "SK6", "SK7", "SK8"]);
+    for (const v of Object.values(report.versions.scenarios) as any[]) expect(v).toEqual({ checker: expect.stringMatching(/^[0-9a-f]{12}$/), fixture: expect.stringMatching(/^[0-9a-f]{12}$/) });
+    expect(report).toMatchObject({ temperature: 0.7, seed: 1 });
+    expect(report.trials[0].versions).toEqual({ kit: report.versions.kit, ...report.versions.scenarios[report.trials[0].scenario] });
+    expect(r.out).toMatch(/cost and latency/);
+    expect(readFileSync(md, "utf8")).toMatch(/## Cost and latency/);
     expect(report.cells.every((c: any) => c.passAtK["1"] === 1 && c.passAtK["5"] === null)).toBe(true);
-    expect(readFileSync(md, "utf8")).toMatch(/\| SK4 allowed-tools-advisory \| 3\/3 · pass@1 1\.00/);
+    expect(readFileSync(md, "utf8")).toMatch(/\| SK4 allowed-tools-advisory \| 3\/3 · pass@1 1\.00 \[0\.44, 1\.00\]/);
   });
 
   it("re-scores saved transcripts with no model", async () => {

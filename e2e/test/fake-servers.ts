@@ -2,7 +2,9 @@
 // and GET /api/tags over node:http, and Bedrock Converse's POST /model/{modelId}/converse over node:http2 (cleartext;
 // the AWS SDK's default Node handler speaks HTTP/2). Each records the request bodies it received and answers from a
 // queue of canned replies or from a function — e.g. one that plays a scenario's scripted policy, so whole
-// scenarios run through the real client libraries.
+// scenarios run through the real client libraries. They speak the current forms: Ollama tool calls carry the
+// server's `id` (and `function.index`) and replies may carry `thinking`; results are matched back by `tool_call_id`
+// (as the server does); `/api/show` answers capabilities. Converse replies may carry `reasoningContent`.
 import http from "node:http";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
@@ -57,7 +59,10 @@ function handler(requests: FakeServer["requests"], respond: Responder) {
     const body = raw ? JSON.parse(raw) : undefined;
     const path = decodeURIComponent(req.url ?? "");
     requests.push({ path, body });
-    const r = await respond(`${req.method} ${path}`, body);
+    // A responder that cannot make sense of the request answers 400 (not retried), so the test sees why.
+    const r = await Promise.resolve()
+      .then(() => respond(`${req.method} ${path}`, body))
+      .catch((e: Error): Reply => ({ status: 400, headers: { "x-amzn-errortype": "ValidationException" }, body: { error: e.message, message: e.message } }));
     res.writeHead(r.status, { "content-type": r.raw !== undefined ? "application/x-ndjson" : "application/json", ...r.headers });
     res.end(r.raw ?? JSON.stringify(r.body));
   };
@@ -99,13 +104,15 @@ export async function startFakeBedrock(respond: Responder): Promise<FakeServer> 
 
 // ---- wire replies --------------------------------------------------------------------------------------------
 
-export function ollamaReply(content: string, toolCalls: { name: string; arguments: unknown }[] = []): Reply {
+let ollamaCallSeq = 0;
+export function ollamaReply(content: string, toolCalls: { name: string; arguments: unknown }[] = [], o: { thinking?: string; ids?: boolean } = {}): Reply {
+  const calls = toolCalls.map((c, index) => ({ ...(o.ids === false ? {} : { id: `call_${(++ollamaCallSeq).toString(36)}` }), function: { index, ...c } }));
   return {
     status: 200,
     body: {
       model: "fake",
       created_at: new Date().toISOString(),
-      message: { role: "assistant", content, ...(toolCalls.length ? { tool_calls: toolCalls.map((c) => ({ function: c })) } : {}) },
+      message: { role: "assistant", content, ...(o.thinking ? { thinking: o.thinking } : {}), ...(calls.length ? { tool_calls: calls } : {}) },
       done: true,
       done_reason: "stop",
       total_duration: 1,
@@ -118,9 +125,18 @@ export function ollamaReply(content: string, toolCalls: { name: string; argument
   };
 }
 
+/** POST /api/show: the model's capabilities, as a current server lists them. */
+export function ollamaShow(capabilities: string[]): Reply {
+  return { status: 200, body: { modelfile: "", parameters: "", template: "", details: { family: "fake" }, model_info: {}, capabilities } };
+}
+
 let toolUseSeq = 0;
-export function converseReply(text: string, toolCalls: { name: string; arguments: unknown }[] = []): Reply {
-  const content = [...(text ? [{ text }] : []), ...toolCalls.map((c) => ({ toolUse: { toolUseId: `tooluse_${++toolUseSeq}`, name: c.name, input: c.arguments } }))];
+export function converseReply(text: string, toolCalls: { name: string; arguments: unknown }[] = [], o: { reasoning?: { text: string; signature: string } } = {}): Reply {
+  const content = [
+    ...(o.reasoning ? [{ reasoningContent: { reasoningText: o.reasoning } }] : []),
+    ...(text ? [{ text }] : []),
+    ...toolCalls.map((c) => ({ toolUse: { toolUseId: `tooluse_${++toolUseSeq}`, name: c.name, input: c.arguments } })),
+  ];
   return {
     status: 200,
     body: {
@@ -140,17 +156,20 @@ export const throttled: Reply = {
 
 // ---- wire requests back to the loop's messages, so a scripted policy can answer -------------------------------
 
+/** Decodes an /api/chat body; a tool result is matched to its call by `tool_call_id`, as the server does. */
 export function fromOllamaWire(body: any): { messages: Message[]; tools: ToolSpec[] } {
   const messages: Message[] = [];
-  let pending: string[] = [];
-  let n = 0;
+  const known = new Set<string>();
   for (const m of body.messages as any[]) {
     if (m.role === "system" || m.role === "user") messages.push({ role: m.role, content: m.content });
     else if (m.role === "assistant") {
-      const calls = (m.tool_calls ?? []).map((c: any) => ({ id: `w${n++}`, name: c.function.name, arguments: c.function.arguments }));
-      pending = calls.map((c: { id: string }) => c.id);
+      const calls = (m.tool_calls ?? []).map((c: any) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
+      for (const c of calls) known.add(c.id);
       messages.push({ role: "assistant", content: m.content ?? "", toolCalls: calls });
-    } else if (m.role === "tool") messages.push({ role: "tool", toolCallId: pending.shift() ?? "?", name: m.tool_name, content: m.content });
+    } else if (m.role === "tool") {
+      if (!known.has(m.tool_call_id)) throw new Error(`fake ollama: tool result with unknown tool_call_id ${JSON.stringify(m.tool_call_id)}`);
+      messages.push({ role: "tool", toolCallId: m.tool_call_id, name: m.tool_name, content: m.content });
+    }
   }
   const tools = (body.tools ?? []).map((t: any) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters }));
   return { messages, tools };

@@ -30,6 +30,7 @@ import {
   type Reply,
 } from "./fake-servers.ts";
 import { JUDGE_CASES } from "./judge-policies.ts";
+import { REVIEW_BEDROCK_FAULTS, REVIEW_CASES, REVIEW_OLLAMA_FAULTS } from "./judge-policies-review.ts";
 
 interface Expectation {
   label: string;
@@ -46,15 +47,21 @@ const ALL: Expectation[] = [
   ...SCENARIOS.flatMap((s) => Object.entries(s.bad).map(([k, b]) => ({ label: `${s.id} bad-${k}`, scenario: s, play: b.play, expect: "fail" as Outcome }))),
   ...JUDGE_CASES.map((c) => ({ label: `${c.scenario} ${c.name}`, scenario: scenarioById(c.scenario)!, play: c.play, expect: c.expect })),
 ];
+/** The review's policies: once each, to keep the self-test's run time in check. */
+const REVIEW: Expectation[] = REVIEW_CASES.map((c) => ({ label: `${c.scenario} ${c.name}`, scenario: scenarioById(c.scenario)!, play: c.play, expect: c.expect }));
 
 /** Over the wire: every good policy, a sample of the cheats, and every fault (at the final-answer position of SK5 and mid-trial of SK1). */
 function wireCases(): Expectation[] {
   const out: Expectation[] = [];
-  const sample = JUDGE_CASES.filter((c) => /if\/then|hallucinated tool|fig leaf in turn 1|cd into the scripts|does nothing useful/.test(c.name));
+  const sample = [
+    ...JUDGE_CASES.filter((c) => /if\/then|hallucinated tool|fig leaf in turn 1|cd into the scripts|does nothing useful/.test(c.name)),
+    // Text and several tool calls in one message, an answer split around a call, thinking in the content: through the real clients.
+    ...REVIEW_CASES.filter((c) => /^parallel calls: skill|answer split over two|<think> in content|false success mentioning review/.test(c.name)),
+  ];
   for (const wire of ["ollama", "bedrock"] as const) {
     for (const s of SCENARIOS) out.push({ label: `${s.id} good`, scenario: s, play: s.good, expect: "pass", wire });
     for (const c of sample) out.push({ label: `${c.scenario} ${c.name}`, scenario: scenarioById(c.scenario)!, play: c.play, expect: c.expect, wire });
-    const faults = wire === "ollama" ? OLLAMA_FAULTS : BEDROCK_FAULTS;
+    const faults = wire === "ollama" ? { ...OLLAMA_FAULTS, ...REVIEW_OLLAMA_FAULTS } : { ...BEDROCK_FAULTS, ...REVIEW_BEDROCK_FAULTS };
     for (const [name, reply] of Object.entries(faults)) {
       out.push({ label: `SK5 fault ${name}`, scenario: scenarioById("SK5")!, play: scenarioById("SK5")!.good, expect: "error", wire, fault: { reply, at: 1 } });
       out.push({ label: `SK1 fault ${name}`, scenario: scenarioById("SK1")!, play: scenarioById("SK1")!.good, expect: "error", wire, fault: { reply, at: 2 } });
@@ -66,10 +73,10 @@ function wireCases(): Expectation[] {
 let impl: Implementation;
 const results: { e: Expectation; r: TrialResult }[] = [];
 
-async function inProcess(cases: Expectation[], n: number): Promise<void> {
-  const providers = cases.map((e, i) => policyProvider(`judge:${i}`, (s) => (s.id === e.scenario.id ? e.play : undefined), SCENARIOS));
+async function inProcess(cases: Expectation[], n: number, tag = "judge"): Promise<void> {
+  const providers = cases.map((e, i) => policyProvider(`${tag}:${i}`, (s) => (s.id === e.scenario.id ? e.play : undefined), SCENARIOS));
   const rs = await runTrials({ scenarios: SCENARIOS, providers, implementation: impl, n, concurrency: 4, temperature: 0 });
-  for (const r of rs) results.push({ e: cases[Number(r.model.slice("judge:".length))]!, r });
+  for (const r of rs) results.push({ e: cases[Number(r.model.slice(tag.length + 1))]!, r });
 }
 
 async function overWire(e: Expectation): Promise<void> {
@@ -97,6 +104,7 @@ async function overWire(e: Expectation): Promise<void> {
 beforeAll(async () => {
   impl = await loadModule(join(import.meta.dirname, "..", "..", "reference", "index.ts"));
   await inProcess(ALL, 2);
+  await inProcess(REVIEW, 1, "review");
   const wire = wireCases();
   for (let i = 0; i < wire.length; i += 6) await Promise.all(wire.slice(i, i + 6).map(overWire));
 }, 120_000);

@@ -9,7 +9,7 @@ import { ollamaHost, ollamaProvider, probeOllama } from "../providers/ollama.ts"
 import { ProviderError, type ChatRequest } from "../providers/types.ts";
 import { runTrials } from "../run.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
-import { fromOllamaWire, ollamaReply, playPolicy, queue, startFakeOllama, type FakeServer } from "./fake-servers.ts";
+import { fromOllamaWire, ollamaReply, ollamaShow, playPolicy, queue, startFakeOllama, type FakeServer } from "./fake-servers.ts";
 
 const fast = { retries: 2, baseDelayMs: 5, maxDelayMs: 10, timeoutMs: 5000 };
 const tools = [{ name: "skill", description: "Activate a skill.", parameters: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } }];
@@ -35,10 +35,12 @@ describe("ollama adapter on the wire", () => {
     server = await startFakeOllama(queue([ollamaReply("", [{ name: "skill", arguments: { name: "release-notes" } }, { name: "bash", arguments: { command: "ls" } }])]));
     const p = ollamaProvider({ model: "qwen3:8b", host: server.url, ...fast });
     const res = await p.chat(req());
+    // The server's ids are kept (a template may match results by them).
     expect(res.toolCalls).toEqual([
-      { id: "call_0_0", name: "skill", arguments: { name: "release-notes" } },
-      { id: "call_0_1", name: "bash", arguments: { command: "ls" } },
+      { id: expect.stringMatching(/^call_/), idSource: "provider", name: "skill", arguments: { name: "release-notes" } },
+      { id: expect.stringMatching(/^call_/), idSource: "provider", name: "bash", arguments: { command: "ls" } },
     ]);
+    expect(res.toolCalls[0]!.id).not.toBe(res.toolCalls[1]!.id);
     expect(res.stopReason).toBe("tool_use");
     expect(res.usage).toEqual({ inputTokens: 11, outputTokens: 7 });
     expect(res.attempts).toBe(1);
@@ -56,7 +58,7 @@ describe("ollama adapter on the wire", () => {
     });
   });
 
-  it("sends tool results back as role tool messages after the assistant's tool_calls", async () => {
+  it("sends tool results back as role tool messages with tool_call_id and tool_name after the assistant's tool_calls", async () => {
     server = await startFakeOllama(queue([ollamaReply("All done.")]));
     const p = ollamaProvider({ model: "qwen3:8b", host: server.url, ...fast });
     const res = await p.chat(
@@ -71,8 +73,8 @@ describe("ollama adapter on the wire", () => {
     );
     expect(res).toMatchObject({ text: "All done.", toolCalls: [], stopReason: "end" });
     expect(server.requests[0]!.body.messages.slice(2)).toEqual([
-      { role: "assistant", content: "", tool_calls: [{ function: { name: "skill", arguments: { name: "x" } } }] },
-      { role: "tool", content: "<skill …>", tool_name: "skill" },
+      { role: "assistant", content: "", tool_calls: [{ id: "call_0_0", function: { name: "skill", arguments: { name: "x" } } }] },
+      { role: "tool", content: "<skill …>", tool_name: "skill", tool_call_id: "call_0_0" },
     ]);
   });
 
@@ -104,13 +106,15 @@ describe("ollama adapter on the wire", () => {
 
   it("a call that outlives its timeout is retried and then reported as a timeout", async () => {
     server = await startFakeOllama(() => new Promise((r) => setTimeout(() => r(ollamaReply("late")), 2000)));
-    const err = await ollamaProvider({ model: "qwen3:8b", host: server.url, ...fast, timeoutMs: 100, retries: 1 }).chat(req()).catch((e) => e);
+    const err = await ollamaProvider({ model: "qwen3:8b", host: server.url, ...fast, timeoutMs: 100, retries: 1, budgetMs: 10_000 }).chat(req()).catch((e) => e);
     expect(err).toMatchObject({ code: "timeout" });
     expect(server.requests).toHaveLength(2);
   });
 
   it("the probe lists /api/tags and says what to pull or start", async () => {
-    server = await startFakeOllama((path) => (path === "GET /api/tags" ? { status: 200, body: { models: [{ name: "qwen3:8b", model: "qwen3:8b" }, { name: "gemma4:e2b" }] } } : { status: 404, body: {} }));
+    server = await startFakeOllama((path) =>
+      path === "GET /api/tags" ? { status: 200, body: { models: [{ name: "qwen3:8b", model: "qwen3:8b" }, { name: "gemma4:e2b" }] } } : path === "POST /api/show" ? ollamaShow(["completion", "tools", "thinking"]) : { status: 404, body: {} },
+    );
     expect(await probeOllama("qwen3:8b", server.url)).toEqual({ ok: true });
     expect(await probeOllama("qwen3.5:27b", server.url)).toEqual({ ok: false, advice: expect.stringContaining("ollama pull qwen3.5:27b") });
     const url = server.url;
@@ -146,7 +150,7 @@ describe("SK1–SK8 over the Ollama wire", () => {
     ] as const) {
       const fake = await startFakeOllama((path, body) => {
         const step = playPolicy(fromOllamaWire(body), pick, SCENARIOS);
-        return ollamaReply(step.text ?? "", step.calls ?? []);
+        return ollamaReply(step.text ?? "", step.calls ?? [], { thinking: "thinking it over" });
       });
       try {
         const results = await runTrials({
@@ -164,6 +168,11 @@ describe("SK1–SK8 over the Ollama wire", () => {
         const first = fake.requests[0]!.body;
         expect(first.tools.map((t: any) => t.function.name)).toEqual(["skill", "bash", "read"]);
         expect(first.tools[0].function.description).toContain("<available_skills>");
+        // Every tool result went back with its call's id (the fake refuses one it cannot match), and the model's
+        // thinking was replayed on its assistant turns.
+        const later = fake.requests.filter((r) => r.body.messages.some((m: any) => m.role === "tool"));
+        expect(later.length).toBeGreaterThan(0);
+        for (const r of later) for (const m of r.body.messages.filter((x: any) => x.role === "assistant")) expect(m.thinking).toBe("thinking it over");
       } finally {
         await fake.close();
       }

@@ -77,6 +77,22 @@ describe("the permission policy decides on the parsed line", () => {
       expect(decide(policy, "bash", c).decision, c).toBe("deny");
     }
   });
+  it("denies commands it cannot see because they arrive on stdin or run from inline code", () => {
+    for (const c of [
+      "echo 'rm -rf build' | bash",
+      "bash <<'EOF'\nrm -rf build\nEOF",
+      "sh -s <<< 'rm -rf build'",
+      "echo build | xargs -I{} sh -c 'rm -rf {}'",
+      "echo -rf build | xargs rm",
+      "perl -e 'system(\"rm -rf build\")'",
+      "python3 -c \"import os; os.system('rm -rf build')\"",
+      "node -e \"require('child_process').execSync('rm -rf build')\"",
+    ]) {
+      expect(decide(policy, "bash", c).decision, c).toBe("deny");
+    }
+    // A script file operand and inline code that runs nothing are not opaque.
+    for (const c of ["bash .skills/x/scripts/run.sh", "python3 -c 'print(1)'", "echo a b | xargs echo"]) expect(decide(policy, "bash", c).decision, c).toBe("allow");
+  });
   it("allows git log in its ordinary spellings and the rest by default", () => {
     for (const c of ["git -C /tmp/x log --oneline", "cd . && git --no-pager log -3 --format=%s", "git -c color.ui=never log | head -3"]) {
       expect(decide(policy, "bash", c), c).toEqual({ decision: "allow", rule: "allow bash(git log)" });

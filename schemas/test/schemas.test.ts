@@ -2,10 +2,12 @@
 // their schemas, the generated types are current, and every design.md decision is carried.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import Ajv2020Module from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { ALIASES, DECISIONS, LIMITS, SCHEMA_DIR, check, schemaFiles, validator } from "../index.ts";
 import { generate } from "../../scripts/gen-types.ts";
 
+const Ajv2020 = Ajv2020Module.default;
 const load = (f: string) => JSON.parse(readFileSync(join(SCHEMA_DIR, f), "utf8")) as Record<string, unknown>;
 
 describe("schemas", () => {
@@ -16,6 +18,13 @@ describe("schemas", () => {
     const examples = schema.examples as unknown[];
     expect(Array.isArray(examples) && examples.length > 0, "examples").toBe(true);
     for (const ex of examples) expect(check(file, ex)).toEqual({ valid: true });
+  });
+
+  it("every schema is valid against the 2020-12 meta-schema (the run-time ajv skips this check to start fast)", () => {
+    const meta = new Ajv2020({ strict: false });
+    for (const file of schemaFiles) expect(meta.validateSchema(load(file)), `${file}: ${meta.errorsText()}`).toBe(true);
+    // The check can fail: a schema with a wrong type keyword is refused.
+    expect(meta.validateSchema({ $schema: "https://json-schema.org/draft/2020-12/schema", type: 12 })).toBe(false);
   });
 
   it("rejects what it should: a result with an unknown kind, an error with an unknown code", () => {

@@ -1,0 +1,207 @@
+// Owns running ONE case against an Implementation, in the order a reader of the case file expects:
+//   1. skip it when the implementation declares the case's capability false;
+//   2. prepare a fresh temp dir (fixture + setup);
+//   3. open a session (config templated, the scripted hook if the case has one);
+//   4. read the catalog once and check it;
+//   5. make the calls in order (single calls, or batches issued concurrently: batch.ts), checking each;
+//   6. check the hook script was used exactly; close the session; clean up.
+// Every step of the implementation runs under the case's deadline and is followed by the prototype guard.
+// Results are normalised (temp dir → <tmp>) before they are checked or recorded.
+import { check } from "../../schemas/index.ts";
+import type { CaseCall, ConformanceCase, SessionConfig } from "../../schemas/index.ts";
+import type { Implementation, SessionHandle } from "../../schemas/implementation.ts";
+import { brief, runBatch, type StepContext } from "./batch.ts";
+import { checkCatalog, checkResult, type Miss } from "./expect.ts";
+import { ImplFault, faultOf, impl, toFault } from "./faults.ts";
+import { ScriptedHook } from "./hook.ts";
+import type { LoadedCase } from "./load.ts";
+import { restorePrototypes, snapshotPrototypes } from "./prototypes.ts";
+import { applySteps, normalise, prepareWorkspace, template, type Workspace } from "./workspace.ts";
+import type { CaseResult, Mismatch } from "./types.ts";
+
+export const DEFAULT_TIMEOUT_MS = 5000;
+
+/** Strings longer than this are clipped in `observed` (a 1 MiB body would bloat every report); checks see them whole. */
+const OBSERVED_STRING_MAX = 64 * 1024;
+
+type Outcome = Omit<CaseResult, "id" | "title" | "spec" | "duration_ms">;
+
+function clipLarge(value: unknown): unknown {
+  if (typeof value === "string") return value.length > OBSERVED_STRING_MAX ? `${value.slice(0, OBSERVED_STRING_MAX)}… (${value.length} chars, clipped by the kit)` : value;
+  if (Array.isArray(value)) return value.map(clipLarge);
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clipLarge(v)]));
+  return value;
+}
+
+export async function runCase(implementation: Implementation, c: LoadedCase | ConformanceCase, opts: { timeoutMs?: number } = {}): Promise<CaseResult> {
+  const t0 = performance.now();
+  const finish = (r: Outcome): CaseResult => ({ id: c.id, title: c.title, spec: [...c.spec], ...r, duration_ms: Math.round(performance.now() - t0) });
+  if (c.capability !== undefined && implementation.info.capabilities?.[c.capability] === false) {
+    return finish({ status: "skipped", reason: `the implementation declares capability ${c.capability} false` });
+  }
+  const suite = "suite" in c && typeof c.suite === "string" ? c.suite : "spec";
+  let ws: Workspace;
+  try {
+    ws = prepareWorkspace(c.id, c.fixture, c.setup ?? [], suite);
+  } catch (e) {
+    return finish({ status: "errored", reason: (e as Error).message, blame: "kit" });
+  }
+  const run = new CaseRun(c, ws, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, implementation);
+  await run.execute();
+  return finish(run.outcome());
+}
+
+/** The state of one case while it runs: what was seen, what did not hold, and the fault that ended it early. */
+class CaseRun {
+  private readonly mismatches: Mismatch[] = [];
+  private readonly observed: unknown[] = [];
+  /** The params of each call as sent (normalised), by call index: shown with a mismatch, used by parity. */
+  private readonly calls: unknown[] = [];
+  private readonly hook: ScriptedHook;
+  private readonly prototypes = snapshotPrototypes();
+  private session: SessionHandle | undefined;
+  private catalogSeen: unknown;
+  private fault: ImplFault | undefined;
+
+  constructor(
+    private readonly c: ConformanceCase,
+    private readonly ws: Workspace,
+    private readonly ms: number,
+    private readonly implementation: Implementation,
+  ) {
+    this.hook = new ScriptedHook(c.hook);
+  }
+
+  async execute(): Promise<void> {
+    try {
+      await this.openSession();
+      await this.readCatalog();
+      for (const [i, call] of this.c.calls.entries()) await this.makeCall(i, call);
+      this.hook.currentCall = -1;
+      for (const m of this.hook.scriptMisses()) this.miss(m);
+    } catch (e) {
+      this.fault = toFault(e);
+    } finally {
+      await this.closeSession();
+      this.guard("end");
+      this.ws.cleanup();
+    }
+  }
+
+  outcome(): Outcome {
+    const extra = {
+      observed: this.observed,
+      ...(this.calls.length ? { calls: this.calls } : {}),
+      ...(this.catalogSeen !== undefined ? { catalog: this.catalogSeen } : {}),
+      ...(this.hook.recorded.length ? { hook_requests: this.hook.recorded.map((r) => ({ call: r.call, request: this.norm(r.request), answer: r.answer })) } : {}),
+    };
+    const f = this.fault;
+    if (f) {
+      return { status: "errored", reason: f.message, blame: f.blame, ...(f.stderr !== undefined ? { stderr: f.stderr } : {}), ...(this.mismatches.length ? { mismatches: this.mismatches } : {}), ...extra };
+    }
+    if (this.mismatches.length) return { status: "failed", mismatches: this.mismatches, ...extra };
+    return { status: "passed", ...extra };
+  }
+
+  private norm = (v: unknown): unknown => normalise(v, this.ws.spellings);
+
+  /** Record an expectation that did not hold, with the params of the call it belongs to. */
+  private miss = (m: Miss): void => {
+    const i = /^calls\[(\d+)\]/.exec(m.at)?.[1];
+    const call = i === undefined ? undefined : this.calls[Number(i)];
+    this.mismatches.push({
+      at: m.at,
+      expected: m.expected,
+      actual: m.actual,
+      ...(call !== undefined ? { call } : {}),
+      message: `${m.at}: ${m.what}: expected ${brief(m.expected)}, got ${brief(m.actual)} [${this.c.id}: ${this.c.spec.join(", ")}]`,
+    });
+  };
+
+  private slow = (at: string, took: number, max: number | undefined): void => {
+    if (max !== undefined && took > max) this.miss({ at, expected: `an answer within ${max} ms`, actual: `${Math.round(took)} ms`, what: "too slow" });
+  };
+
+  /** Checked (and undone) right after every step the implementation takes, before the kit's own code runs on a polluted prototype. */
+  private guard = (at: string): void => {
+    const polluted = restorePrototypes(this.prototypes);
+    if (polluted.length) this.miss({ at: `${at}.prototypes`, expected: "built-in prototypes unchanged", actual: polluted, what: "prototype pollution (undone by the kit)" });
+  };
+
+  /** One step of the implementation: under the deadline, then the guard. */
+  private step = async <T>(at: string, what: string, f: () => T | Promise<T>): Promise<T> => {
+    try {
+      return await impl(what, this.ms, f, () => this.implementation.stderrTail?.());
+    } finally {
+      this.guard(at);
+    }
+  };
+
+  private async openSession(): Promise<void> {
+    const config = template(this.c.config, this.ws.dir) as SessionConfig;
+    const options = this.hook.hook ? { hook: this.hook.hook } : {};
+    this.session = await this.step("createSession", "createSession", () => this.implementation.createSession(config, options));
+  }
+
+  private async readCatalog(): Promise<void> {
+    const t = performance.now();
+    const catalog = await this.step("catalog", "catalog()", () => this.session!.catalog());
+    this.slow("catalog", performance.now() - t, this.c.catalog?.max_ms);
+    this.catalogSeen = this.norm(catalog);
+    const v = check("catalog.schema.json", catalog);
+    if (!v.valid) this.miss({ at: "catalog", expected: "a catalog valid against catalog.schema.json", actual: v.errors, what: "schema-invalid catalog" });
+    if (this.c.catalog) for (const m of checkCatalog(this.c.catalog, this.catalogSeen)) this.miss(m);
+  }
+
+  private async makeCall(i: number, call: ConformanceCase["calls"][number]): Promise<void> {
+    this.hook.currentCall = i;
+    const at = `calls[${i}]`;
+    if (call.before) applySteps(this.ws.dir, call.before, `case ${this.c.id}: ${at}.before`);
+    if ("concurrent" in call) {
+      this.calls[i] = this.norm(template(call.concurrent.params as unknown, this.ws.dir));
+      const from = this.hook.recorded.length;
+      this.observed.push(await runBatch(call, at, this.stepContext()));
+      this.checkHookPayloads(at, this.hook.since(from));
+      return;
+    }
+    await this.makeSingleCall(i, at, call);
+  }
+
+  private async makeSingleCall(i: number, at: string, call: CaseCall): Promise<void> {
+    const params = template(call.params as unknown, this.ws.dir);
+    this.calls[i] = this.norm(params);
+    const invocation = call.invocation ?? "model";
+    const options = call.turn === undefined ? { invocation } : { invocation, turn: call.turn };
+    const from = this.hook.recorded.length;
+    const t = performance.now();
+    const result = await this.step(at, `call ${i} (${brief(call.params)})`, () => this.session!.call(params, options));
+    this.slow(`${at}.time`, performance.now() - t, call.expect.max_ms);
+    const seen = this.norm(result);
+    this.observed.push(clipLarge(seen));
+    const v = check("result.schema.json", result);
+    if (!v.valid) this.miss({ at: `${at}.result`, expected: "a result valid against result.schema.json", actual: v.errors, what: "schema-invalid result" });
+    const asked = this.hook.since(from);
+    this.checkHookPayloads(at, asked);
+    for (const m of checkResult(call.expect, seen, asked.map(this.norm), at)) this.miss(m);
+  }
+
+  private checkHookPayloads(at: string, requests: readonly unknown[]): void {
+    for (const [k, req] of requests.entries()) {
+      const v = check("permission-request.schema.json", req);
+      if (!v.valid) this.miss({ at: `${at}.hook_requests[${k}]`, expected: "a request valid against permission-request.schema.json", actual: v.errors, what: "schema-invalid hook payload" });
+    }
+  }
+
+  private stepContext(): StepContext {
+    return { session: this.session!, tmp: this.ws.dir, norm: this.norm, miss: this.miss, slow: this.slow, step: this.step };
+  }
+
+  private async closeSession(): Promise<void> {
+    if (!this.session) return;
+    try {
+      await impl("close()", this.ms, () => this.session!.close(), () => this.implementation.stderrTail?.());
+    } catch (e) {
+      this.fault ??= faultOf(e, "close()");
+    }
+  }
+}

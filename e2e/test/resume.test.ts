@@ -1,0 +1,128 @@
+// Resumable runs, end to end through the CLI against a loopback Ollama (the real `ollama` client): a run of -n 4
+// interrupted halfway by Ctrl-C (SIGINT) writes a report marked interrupted with what finished; rerun with --resume
+// it makes only the missing model calls (counted at the fake, per trial) and ends with the same report as an
+// uninterrupted run. Also: a partial transcript is never scored, and --resume refuses transcripts of other versions.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { main } from "../cli.ts";
+import { SCENARIOS } from "../scenarios/index.ts";
+import { fromOllamaWire, ollamaReply, ollamaShow, playPolicy, scenarioOf, startFakeOllama, type FakeServer } from "./fake-servers.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "e2e-resume-test-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const code = await main(argv, { stdout: (s) => void (out += s), stderr: { write: (s: string) => ((err += s), true), isTTY: false } });
+  return { code, out, err };
+}
+
+/** A fake Ollama playing every scenario's good policy, counting model calls per trial (scenario + seed). */
+async function fake(onChat?: (count: number) => void): Promise<FakeServer & { calls: Map<string, number>; total(): number; reset(): void }> {
+  const calls = new Map<string, number>();
+  let count = 0;
+  const server = await startFakeOllama((path, body) => {
+    if (path === "GET /api/tags") return { status: 200, body: { models: [{ name: "fake:1b" }] } };
+    if (path === "POST /api/show") return ollamaShow(["completion", "tools"]);
+    const decoded = fromOllamaWire(body);
+    const key = `${scenarioOf(decoded.messages, SCENARIOS).id} seed ${body.options.seed}`;
+    calls.set(key, (calls.get(key) ?? 0) + 1);
+    onChat?.(++count);
+    const step = playPolicy(decoded, (s) => s.good, SCENARIOS);
+    return ollamaReply(step.text ?? "", step.calls ?? []);
+  });
+  return Object.assign(server, { calls, total: () => [...calls.values()].reduce((a, b) => a + b, 0), reset: () => calls.clear() });
+}
+
+const args = (url: string, transcripts: string, json: string) => ["--model", "ollama:fake:1b", "--ollama-host", url, "-n", "4", "--scenario", "SK1,SK3", "--transcripts", transcripts, "--json", json];
+
+/** The parts of a report that must not depend on how the run was split (timings and paths do). */
+function comparable(report: any) {
+  return {
+    cells: report.cells.map((c: any) => ({ ...c, usage: { ...c.usage, latencyMs: { calls: c.usage.latencyMs.calls } } })),
+    trials: report.trials.map((t: any) => ({ scenario: t.scenario, model: t.model, trial: t.trial, outcome: t.outcome, reason: t.reason, usage: { ...t.usage, latenciesMs: t.usage.latenciesMs.length }, versions: t.versions })),
+    versions: report.versions,
+    settings: report.settings,
+    n: report.n,
+  };
+}
+
+describe("--resume after Ctrl-C", () => {
+  it("makes only the missing model calls and ends with the same report as an uninterrupted run", async () => {
+    // 1. The reference: one uninterrupted run.
+    const whole = await fake();
+    const full = await run(args(whole.url, join(dir, "whole"), join(dir, "whole.json")));
+    await whole.close();
+    expect(full.code).toBe(0);
+    const perTrial = whole.calls;
+    expect(perTrial.size).toBe(8);
+
+    // 2. The same run, Ctrl-C'd when half of its model calls have been made.
+    const half = Math.floor(whole.total() / 2);
+    let sent = false;
+    const split = await fake((n) => {
+      if (n === half && !sent) {
+        sent = true;
+        process.emit("SIGINT");
+      }
+    });
+    const transcripts = join(dir, "split");
+    const first = await run(args(split.url, transcripts, join(dir, "first.json")));
+    expect(first.code).toBe(130);
+    expect(first.err).toMatch(/interrupted/);
+    const interrupted = JSON.parse(readFileSync(join(dir, "first.json"), "utf8"));
+    expect(interrupted.interrupted.unfinished.length).toBeGreaterThan(0);
+    expect(interrupted.interrupted.unfinished.filter((u: any) => u.started)).toHaveLength(1);
+    expect(interrupted.trials.length + interrupted.interrupted.unfinished.length).toBe(8);
+    expect(first.out).toMatch(/INTERRUPTED: \d+ trial\(s\) did not finish/);
+    // The trial cut off mid-way was never scored.
+    const finishedKeys = new Set(interrupted.trials.map((t: any) => `${t.scenario} seed ${t.trial}`));
+    const firstCalls = new Map(split.calls);
+    split.reset();
+
+    // 3. --resume: only the trials that did not finish reach the model, each with all of its calls.
+    const second = await run([...args(split.url, transcripts, join(dir, "second.json")), "--resume"]);
+    await split.close();
+    expect(second.code).toBe(0);
+    const missing = [...perTrial.keys()].filter((k) => !finishedKeys.has(k));
+    expect([...split.calls.keys()].sort()).toEqual(missing.sort());
+    for (const k of missing) expect(split.calls.get(k), k).toBe(perTrial.get(k));
+    expect(split.total()).toBe(missing.reduce((a, k) => a + perTrial.get(k)!, 0));
+    // Finished trials were not asked again; in all, the model saw no more than the wasted part of the cut-off trial.
+    expect(split.total()).toBeLessThan(whole.total());
+    expect([...firstCalls.values()].reduce((a, b) => a + b, 0) + split.total()).toBeLessThanOrEqual(whole.total() + Math.max(...perTrial.values()));
+
+    const resumed = JSON.parse(readFileSync(join(dir, "second.json"), "utf8"));
+    expect(resumed.interrupted).toBeUndefined();
+    expect(resumed.resumed).toBe(finishedKeys.size);
+    expect(comparable(resumed)).toEqual(comparable(JSON.parse(readFileSync(join(dir, "whole.json"), "utf8"))));
+  });
+
+  it("--resume reruns a transcript made under another checker/fixture version, and one that was cut off", async () => {
+    const f = await fake();
+    const transcripts = join(dir, "versions");
+    expect((await run(["--model", "ollama:fake:1b", "--ollama-host", f.url, "-n", "2", "--scenario", "SK1", "--transcripts", transcripts])).code).toBe(0);
+    const perTrial = new Map(f.calls);
+    f.reset();
+    // Trial 1: pretend its checker changed since. Trial 2: cut off before its end line.
+    const t1 = join(transcripts, "ollama_fake_1b", "SK1-001.jsonl");
+    const lines = readFileSync(t1, "utf8").split("\n");
+    const meta = JSON.parse(lines[0]!);
+    meta.versions.checker = "000000000000";
+    writeFileSync(t1, [JSON.stringify(meta), ...lines.slice(1)].join("\n"));
+    const t2 = join(transcripts, "ollama_fake_1b", "SK1-002.jsonl");
+    writeFileSync(t2, readFileSync(t2, "utf8").split("\n").filter((l) => !l.includes('"type":"end"')).join("\n"));
+    expect((await run(["--model", "ollama:fake:1b", "--ollama-host", f.url, "-n", "2", "--scenario", "SK1", "--transcripts", transcripts, "--resume"])).code).toBe(0);
+    expect(f.calls).toEqual(perTrial);
+    // With nothing left to do, a second resume calls the model not at all.
+    f.reset();
+    const again = await run(["--model", "ollama:fake:1b", "--ollama-host", f.url, "-n", "2", "--scenario", "SK1", "--transcripts", transcripts, "--resume"]);
+    expect(again.code).toBe(0);
+    expect(f.total()).toBe(0);
+    expect(again.out).toMatch(/resumed: 2 trial/);
+    await f.close();
+  });
+});

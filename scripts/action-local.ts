@@ -1,0 +1,113 @@
+// Runs a composite GitHub Action's steps on this machine the way a runner would, so action.yml is tested without
+// GitHub: inputs (defaults merged with the given ones) substituted into `${{ … }}`, each `run:` step executed with
+// `bash --noprofile --norc -eo pipefail` in its working directory with its env, GITHUB_PATH lines put on PATH for the
+// steps after, and the first failing step ending the run. `uses:` steps (setup-node) cannot run here: they are
+// reported as skipped. An expression this runner does not know is an error, not an empty string.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { delimiter, join, resolve } from "node:path";
+import YAML from "yaml";
+
+interface ActionStep {
+  name?: string;
+  if?: string;
+  uses?: string;
+  run?: string;
+  shell?: string;
+  env?: Record<string, string>;
+  "working-directory"?: string;
+}
+
+interface ActionFile {
+  inputs?: Record<string, { default?: string; required?: boolean }>;
+  runs: { using: string; steps: ActionStep[] };
+}
+
+export interface LocalRunOptions {
+  /** Directory holding action.yml (github.action_path). */
+  actionDir: string;
+  inputs: Record<string, string>;
+  /** The caller's checkout (github.workspace); steps run here unless they say otherwise. */
+  workspace: string;
+  /** runner.temp: a scratch directory of the job. */
+  runnerTemp: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface StepOutcome {
+  name: string;
+  status: "ok" | "failed" | "skipped";
+  code?: number;
+  output?: string;
+}
+
+export interface LocalRun {
+  code: number;
+  steps: StepOutcome[];
+  /** What the steps appended to GITHUB_STEP_SUMMARY. */
+  summary: string;
+}
+
+/** Replace every `${{ context.path }}`; anything but a known context path throws. */
+export function substitute(text: string, context: Record<string, string>): string {
+  return text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expr: string) => {
+    if (!(expr in context)) throw new Error(`action-local: unsupported expression \${{ ${expr} }}`);
+    return context[expr]!;
+  });
+}
+
+function loadAction(actionDir: string, given: Record<string, string>): { action: ActionFile; context: Record<string, string> } {
+  const action = YAML.parse(readFileSync(join(actionDir, "action.yml"), "utf8")) as ActionFile;
+  if (action.runs.using !== "composite") throw new Error(`action-local: runs.using is ${action.runs.using}, not composite`);
+  const declared = action.inputs ?? {};
+  for (const name of Object.keys(given)) if (!(name in declared)) throw new Error(`action-local: the action has no input "${name}"`);
+  const context: Record<string, string> = {};
+  for (const [name, spec] of Object.entries(declared)) {
+    const value = given[name] ?? spec.default ?? "";
+    if (spec.required && value === "") throw new Error(`action-local: input "${name}" is required`);
+    context[`inputs.${name}`] = value;
+  }
+  return { action, context };
+}
+
+export function runActionLocally(opts: LocalRunOptions): LocalRun {
+  const { action, context } = loadAction(opts.actionDir, opts.inputs);
+  Object.assign(context, { "github.action_path": opts.actionDir, "github.workspace": opts.workspace, "runner.temp": opts.runnerTemp });
+  const files = join(opts.runnerTemp, "_runner_file_commands");
+  mkdirSync(files, { recursive: true });
+  const githubPath = join(files, "path");
+  const stepSummary = join(files, "step_summary");
+  writeFileSync(githubPath, "");
+  writeFileSync(stepSummary, "");
+  const steps: StepOutcome[] = [];
+  for (const [i, step] of action.runs.steps.entries()) {
+    const name = step.name ?? step.uses ?? `step ${i + 1}`;
+    if (step.uses !== undefined) {
+      steps.push({ name, status: "skipped" });
+      continue;
+    }
+    if (step.if !== undefined) throw new Error(`action-local: step "${name}" has an if:, which this runner does not evaluate`);
+    if (step.shell !== "bash") throw new Error(`action-local: step "${name}" uses shell ${step.shell}; composite run steps here must say bash`);
+    const extraPath = readFileSync(githubPath, "utf8").split("\n").filter(Boolean).reverse();
+    const env: NodeJS.ProcessEnv = {
+      ...opts.env,
+      GITHUB_ACTION_PATH: opts.actionDir,
+      GITHUB_WORKSPACE: opts.workspace,
+      RUNNER_TEMP: opts.runnerTemp,
+      GITHUB_PATH: githubPath,
+      GITHUB_STEP_SUMMARY: stepSummary,
+      PATH: [...extraPath, opts.env["PATH"] ?? ""].join(delimiter),
+    };
+    for (const [k, v] of Object.entries(step.env ?? {})) env[k] = substitute(String(v), context);
+    const cwd = resolve(opts.workspace, substitute(step["working-directory"] ?? ".", context));
+    if (!existsSync(cwd)) throw new Error(`action-local: working-directory ${cwd} does not exist`);
+    const script = join(files, `step-${i + 1}.sh`);
+    writeFileSync(script, substitute(step.run ?? "", context));
+    const r = spawnSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], { cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const code = r.status ?? 1;
+    const output = `${r.stdout ?? ""}${r.stderr ?? ""}${r.error ? String(r.error) : ""}`;
+    steps.push({ name, status: code === 0 ? "ok" : "failed", code, output });
+    if (code !== 0) return { code, steps, summary: readFileSync(stepSummary, "utf8") };
+  }
+  return { code: 0, steps, summary: readFileSync(stepSummary, "utf8") };
+}

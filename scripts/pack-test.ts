@@ -1,0 +1,271 @@
+// `npm run pack-test`: proves the package works outside this repository. Packs the kit (prepack builds dist/),
+// checks the tarball's files against an allow-list, installs it into an empty scratch project (offline from the npm
+// cache), and runs the installed commands from a subdirectory of that project, in a clean environment (no npm_* or
+// INIT_CWD from this npm run, no node_modules/.bin of this repository on PATH, so no tsx): the matrix over stdio
+// against the installed reference driver with every report, a user's own --driver module, --parity, --smoke, the
+// security suite, a wrong implementation that must fail, the public API's exports and types, the scripted e2e run,
+// and the GitHub Action's steps (scripts/action-local.ts) against the same tarball. Exit 0 only when every check holds.
+//   npm run pack-test [-- --keep]    (--keep leaves the temp dir for a look)
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join, relative } from "node:path";
+import { minimatch } from "minimatch";
+import { PACKAGE_ROOT } from "../package-root.ts";
+import { runActionLocally } from "./action-local.ts";
+
+/** Every file the tarball may hold. Anything else (sources, tests, mutants, benchmarks, docs) is a failure. */
+const ALLOWED = [
+  "package.json",
+  "README.md",
+  "LICENSE",
+  "dist/**/*.js",
+  "dist/**/*.d.ts",
+  "schemas/*.json",
+  "conformance/cases/*.json",
+  "conformance/cases-*/*.json",
+  "fixtures/**",
+];
+/** Compiled files that must never ship even though they match dist/**: the kit's tests and mutants. */
+const DENIED = ["dist/**/test/**", "dist/**/mutants/**", "dist/bench/**"];
+/** What the installed commands cannot run without. */
+const REQUIRED = [
+  "dist/index.js",
+  "dist/index.d.ts",
+  "dist/package-root.js",
+  "dist/scripts/conformance.js",
+  "dist/scripts/e2e.js",
+  "dist/scripts/reference-driver.js",
+  "schemas/driver-protocol.schema.json",
+  "schemas/limits.json",
+];
+
+const PKG = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { name: string };
+const keep = process.argv.includes("--keep");
+let failures = 0;
+
+function check(what: string, ok: boolean, detail = ""): void {
+  console.log(`${ok ? "ok  " : "FAIL"}  ${what}${!ok && detail ? `\n      ${detail.trim().split("\n").slice(-25).join("\n      ")}` : ""}`);
+  if (!ok) failures++;
+}
+
+/** The environment of a user's shell: nothing inherited from this `npm run`, and no tsx of ours on PATH. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k) && k !== "INIT_CWD") env[k] = v;
+  env["PATH"] = (process.env["PATH"] ?? "").split(delimiter).filter((p) => !p.includes(`node_modules${"/"}.bin`)).join(delimiter);
+  return env;
+}
+const ENV = cleanEnv();
+
+function run(cmd: string, args: string[], cwd: string): { code: number; out: string } {
+  const r = spawnSync(cmd, args, { cwd, env: ENV, encoding: "utf8", timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+  return { code: r.status ?? 1, out: `${r.stdout ?? ""}${r.stderr ?? ""}${r.error ? String(r.error) : ""}` };
+}
+
+const npx = (cwd: string, ...args: string[]) => run("npx", ["--no-install", ...args], cwd);
+const readJson = (file: string): any => (existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined);
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+// ---- pack and the tarball's file list ----------------------------------------------------------------------------
+
+function pack(tmp: string): string {
+  const r = spawnSync("npm", ["pack", "--json", "--pack-destination", tmp], { cwd: PACKAGE_ROOT, env: process.env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  check("npm pack (prepack builds dist/)", r.status === 0, r.stderr);
+  if (r.status !== 0) process.exit(1);
+  // Lifecycle output may precede the JSON on stdout: the report is the last top-level array.
+  const json = r.stdout.slice(r.stdout.lastIndexOf("\n[") + 1 || r.stdout.indexOf("["));
+  const [info] = JSON.parse(json) as [{ filename: string; files: { path: string }[]; size: number }];
+  const files = info.files.map((f) => f.path);
+  const outside = files.filter((f) => !ALLOWED.some((g) => minimatch(f, g, { dot: true })) || DENIED.some((g) => minimatch(f, g, { dot: true })));
+  check(`the tarball holds only allowed files (${files.length} files, ${(info.size / 1024).toFixed(0)} KiB packed)`, outside.length === 0, outside.join("\n"));
+  const missing = REQUIRED.filter((f) => !files.includes(f));
+  // Data the runner reads: every case and fixture file of the repository, none left behind.
+  for (const dir of ["conformance/cases", "conformance/cases-security", "fixtures"]) {
+    for (const f of walk(join(PACKAGE_ROOT, dir))) {
+      const rel = relative(PACKAGE_ROOT, f).split("\\").join("/");
+      if (!files.includes(rel)) missing.push(rel);
+    }
+  }
+  check("the tarball holds the commands, the API, the schemas, every case and every fixture file", missing.length === 0, missing.join("\n"));
+  check("no TypeScript sources ship (only compiled .js and .d.ts)", !files.some((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")));
+  return join(tmp, info.filename);
+}
+
+// ---- install into an empty project -------------------------------------------------------------------------------
+
+function install(tmp: string, tarball: string): { project: string; sub: string } {
+  const project = join(tmp, "project");
+  const sub = join(project, "checks", "here");
+  mkdirSync(sub, { recursive: true });
+  // The user's own npm script runs the command in a subdirectory: npm's INIT_CWD (the project root) is not where
+  // ./my-impl.js is, the working directory is.
+  const scripts = { "kit:sub": "cd checks/here && skill-conformance --driver ./my-impl.js --json out/from-script.json" };
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "scratch-user-project", private: true, type: "module", scripts }, null, 2));
+  const r = run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball], project);
+  check("npm install <tarball> into an empty project", r.code === 0, r.out);
+  if (r.code !== 0) process.exit(1);
+  const nm = join(project, "node_modules");
+  check("tsx and typescript are not installed with the kit (nothing needs them at run time)", !existsSync(join(nm, "tsx")) && !existsSync(join(nm, "typescript")));
+  for (const bin of ["skill-conformance", "skill-e2e", "skill-reference-driver"]) check(`bin ${bin} is installed`, existsSync(join(nm, ".bin", bin)));
+  return { project, sub };
+}
+
+// ---- the installed commands, run from a subdirectory of the user's project ---------------------------------------
+
+const USER_IMPL = `// A user's implementation: here it re-exports the reference through the package's public API.
+export { createSession, implementationInfo } from "${PKG.name}";
+`;
+const WRONG_IMPL = `// A wrong implementation: every activation says the skill does not exist.
+import { createSession as inner, implementationInfo as info } from "${PKG.name}";
+export const implementationInfo = { ...info, implementation: { ...info.implementation, name: "wrong" } };
+export function createSession(config, options) {
+  const s = inner(config, options);
+  return { catalog: () => s.catalog(), close: () => s.close(), call: async () => ({ kind: "not_found", name: "x", siblings: [], output: "no" }) };
+}
+`;
+
+function conformanceChecks(sub: string): void {
+  writeFileSync(join(sub, "my-impl.js"), USER_IMPL);
+  writeFileSync(join(sub, "wrong-impl.js"), WRONG_IMPL);
+  const reports = ["--json", "out/spec.json", "--junit", "out/spec.xml", "--markdown", "out/spec.md", "--badge", "out/badge.json"];
+  let r = npx(sub, "skill-conformance", "--exec", "skill-reference-driver", ...reports);
+  const spec = readJson(join(sub, "out", "spec.json"));
+  check("skill-conformance --exec skill-reference-driver: 30/30, exit 0", r.code === 0 && spec?.summary?.total === 30 && spec?.summary?.passed === 30, r.out);
+  const xml = existsSync(join(sub, "out", "spec.xml")) ? readFileSync(join(sub, "out", "spec.xml"), "utf8") : "";
+  check("the reports land where the user ran the command (JSON, JUnit, Markdown, badge)",
+    /tests="30"/.test(xml) && /failures="0"/.test(xml) && readFileSync(join(sub, "out", "spec.md"), "utf8").includes("| U30 |") && readJson(join(sub, "out", "badge.json"))?.message === "30/30 passed");
+
+  r = npx(sub, "skill-conformance", "--driver", "./my-impl.js");
+  check("skill-conformance --driver ./my-impl.js (a user's module, through the public API): 30/30", r.code === 0 && /30\/30 passed/.test(r.out), r.out);
+
+  r = run("npm", ["run", "kit:sub"], join(sub, "..", ".."));
+  check("from the user's own npm script (cd into a subdirectory): paths start at the working directory, 30/30",
+    r.code === 0 && readJson(join(sub, "out", "from-script.json"))?.summary?.passed === 30, r.out);
+
+  r = npx(sub, "skill-conformance", "--parity", "--exec", "skill-reference-driver", "--driver", "./my-impl.js");
+  check("skill-conformance --parity (stdio vs in-process): no difference, exit 0", r.code === 0, r.out);
+
+  r = npx(sub, "skill-conformance", "--smoke", "--exec", "skill-reference-driver");
+  check("skill-conformance --smoke: every step ok", r.code === 0 && /smoke: ok/.test(r.out), r.out);
+
+  r = npx(sub, "skill-conformance", "--suite", "security", "--exec", "skill-reference-driver", "--json", "out/security.json");
+  const sec = readJson(join(sub, "out", "security.json"))?.summary;
+  check(`skill-conformance --suite security: all passed (${sec?.passed}/${sec?.total})`, r.code === 0 && sec?.total > 0 && sec?.passed === sec?.total, r.out);
+
+  r = npx(sub, "skill-conformance", "--driver", "./wrong-impl.js", "--json", "out/wrong.json");
+  const wrong = readJson(join(sub, "out", "wrong.json"))?.summary;
+  check(`a wrong implementation fails the run (exit 1, ${wrong?.failed} cases failed)`, r.code === 1 && wrong?.failed > 0, r.out);
+
+  r = npx(sub, "skill-e2e", "--model", "scripted:good", "-n", "2", "--json", "out/e2e.json", "--transcripts", "out/transcripts");
+  const cells = (readJson(join(sub, "out", "e2e.json"))?.cells ?? []) as { scenario: string; passed: number; n: number }[];
+  check(`skill-e2e --model scripted:good: every scenario passes (${cells.length} cells)`,
+    r.code === 0 && cells.length === 8 && cells.every((c) => c.n === 2 && c.passed === 2), r.out);
+}
+
+// ---- the public API: what `exports` lets in and keeps out ---------------------------------------------------------
+
+const API_PROBE = `import * as api from "${PKG.name}";
+const names = Object.keys(api).sort().join(",");
+let deep = "allowed";
+try { await import("${PKG.name}/dist/reference/session.js"); } catch (e) { deep = e.code; }
+const s = await api.createSession({ skill_roots: [] });
+console.log(JSON.stringify({ names, deep, catalog: await s.catalog() }));
+`;
+const TYPE_PROBE = `import type { CallOptions, ConformanceCase, ConformanceReport, Implementation, InProcessModule, SessionConfig, SessionHandle, SkillResult } from "${PKG.name}";
+import { createSession, implementationInfo } from "${PKG.name}";
+const mod: InProcessModule = { createSession, implementationInfo };
+const config: SessionConfig = { skill_roots: ["/tmp"] };
+export async function probe(impl: Implementation, c: ConformanceCase, r: ConformanceReport, o: CallOptions): Promise<SkillResult> {
+  const s: SessionHandle = await mod.createSession(config, {});
+  void impl; void c; void r;
+  return s.call({ name: "x" }, o);
+}
+`;
+
+function apiChecks(project: string): void {
+  writeFileSync(join(project, "probe.mjs"), API_PROBE);
+  const r = run(process.execPath, ["probe.mjs"], project);
+  let probe: { names?: string; deep?: string; catalog?: unknown } = {};
+  try {
+    probe = JSON.parse(r.out.trim().split("\n").pop() ?? "{}");
+  } catch {
+    /* reported below */
+  }
+  check("the package's runtime exports are createSession and implementationInfo, and they work", probe.names === "createSession,implementationInfo" && probe.catalog !== undefined, r.out);
+  check("deep imports are refused (exports holds the public API only)", probe.deep === "ERR_PACKAGE_PATH_NOT_EXPORTED", r.out);
+  writeFileSync(join(project, "probe.ts"), TYPE_PROBE);
+  const tsc = join(PACKAGE_ROOT, "node_modules", "typescript", "bin", "tsc");
+  const t = run(process.execPath, [tsc, "--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022",
+    "--types", "node", "--typeRoots", join(PACKAGE_ROOT, "node_modules", "@types"), "probe.ts"], project);
+  check("a TypeScript user type-checks against the exported types (driver interface, results, cases, report)", t.code === 0, t.out);
+}
+
+// ---- the GitHub Action, its steps run locally against the same tarball ---------------------------------------------
+
+function actionChecks(tmp: string, tarball: string): void {
+  const repo = join(tmp, "rust-repo");
+  mkdirSync(join(repo, "ci"), { recursive: true });
+  writeFileSync(join(repo, "ci", "known-failures.txt"), "# nothing is expected to fail\n");
+  const runnerTemp = join(tmp, "runner-temp");
+  mkdirSync(runnerTemp, { recursive: true });
+  const base = { actionDir: PACKAGE_ROOT, workspace: repo, runnerTemp, env: ENV };
+  const ok = runActionLocally({
+    ...base,
+    inputs: { exec: "skill-reference-driver", "expected-failures": "ci/known-failures.txt", json: "out/conformance.json", junit: "out/junit.xml", markdown: "out/report.md", badge: "out/badge.json", kit: tarball },
+  });
+  const report = readJson(join(repo, "out", "conformance.json"))?.summary;
+  const log = ok.steps.map((s) => `[${s.name}: ${s.status}]\n${s.output ?? ""}`).join("\n");
+  check("the Action (installed from the tarball, in a repository without package.json): 30/30", ok.code === 0 && report?.passed === 30 && report?.total === 30, log);
+  check("the Action writes every report in the caller's repository and the Markdown one to the job summary",
+    ["junit.xml", "report.md", "badge.json"].every((f) => existsSync(join(repo, "out", f))) && ok.summary.includes("| U30 |"), log);
+  check("the Action leaves no package.json or node_modules in the caller's repository", !existsSync(join(repo, "package.json")) && !existsSync(join(repo, "node_modules")));
+
+  const wrongDriver = join(repo, "wrong-impl.js");
+  writeFileSync(wrongDriver, WRONG_IMPL.replaceAll(`"${PKG.name}"`, JSON.stringify(join(runnerTemp, "skill-tool-conformance", "node_modules", PKG.name, "dist", "index.js"))));
+  const bad = runActionLocally({ ...base, inputs: { driver: "./wrong-impl.js", suite: "spec", kit: tarball } });
+  check("the Action fails the job on a wrong implementation", bad.code === 1 && bad.steps.at(-1)?.status === "failed", bad.steps.map((s) => s.output ?? "").join("\n"));
+
+  const none = runActionLocally({ ...base, inputs: { kit: tarball } });
+  check("the Action without exec or driver fails with a message", none.code === 2 && /give the action an 'exec'/.test(none.steps.at(-1)?.output ?? ""));
+}
+
+/** The Action's default: no `kit` input, so it builds and packs its own checkout (a copy of this one's files). */
+function actionFromSourceCheck(tmp: string): void {
+  const src = join(tmp, "action-checkout");
+  const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: PACKAGE_ROOT, encoding: "utf8" });
+  for (const f of listed.stdout.split("\0").filter(Boolean)) {
+    if (existsSync(join(PACKAGE_ROOT, f))) cpSync(join(PACKAGE_ROOT, f), join(src, f), { recursive: true, verbatimSymlinks: true });
+  }
+  const repo = join(tmp, "another-repo");
+  const runnerTemp = join(tmp, "runner-temp-2");
+  mkdirSync(repo, { recursive: true });
+  mkdirSync(runnerTemp, { recursive: true });
+  const r = runActionLocally({
+    actionDir: src, workspace: repo, runnerTemp, env: { ...ENV, npm_config_prefer_offline: "true" },
+    // A few cases are enough here (the whole suites ran above); the filter also exercises the args input.
+    inputs: { exec: "skill-reference-driver", args: "--filter U01,U02,U03", json: "some.json" },
+  });
+  const some = readJson(join(repo, "some.json"))?.summary;
+  check(`the Action with no kit input builds its own checkout and runs it, args passed through (${some?.passed}/${some?.total})`,
+    r.code === 0 && some?.total === 3 && some?.passed === 3, r.steps.map((s) => `[${s.name}: ${s.status}]\n${s.output ?? ""}`).join("\n"));
+}
+
+const started = performance.now();
+const tmp = mkdtempSync(join(tmpdir(), "skill-pack-test-"));
+try {
+  const tarball = pack(tmp);
+  const { project, sub } = install(tmp, tarball);
+  conformanceChecks(sub);
+  apiChecks(project);
+  actionChecks(tmp, tarball);
+  actionFromSourceCheck(tmp);
+} finally {
+  if (keep) console.log(`kept ${tmp}`);
+  else rmSync(tmp, { recursive: true, force: true });
+}
+console.log(`\n${failures === 0 ? "pack-test: every check holds" : `pack-test: ${failures} check(s) FAILED`} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+process.exitCode = failures === 0 ? 0 : 1;
