@@ -32,7 +32,13 @@ pub struct ParseFailure {
 pub struct ParsedSkill {
     pub frontmatter: Map<String, Value>,
     pub body: String,
+    /// What was accepted leniently (R19, R20): shown as catalog warnings at discovery.
+    pub warnings: Vec<String>,
 }
+
+/// The optional fields of §4.2–§4.3, in the order their blank form is reported (R20).
+const OPTIONAL_FIELDS: [&str; 9] =
+    ["license", "compatibility", "metadata", "allowed-tools", "version", "argument-hint", "disable-model-invocation", "user-invocable", "arguments"];
 
 fn fail(kind: FailureKind, reason: String, line: Option<u64>) -> ParseFailure {
     ParseFailure { code: "INVALID_FRONTMATTER", kind, reason, line }
@@ -100,11 +106,35 @@ pub fn parse_skill_md(text: &str, dir_name: &str) -> Result<ParsedSkill, ParseFa
     let field = |key: &str, reason: String| fail(FailureKind::Field, reason, Some(key_line(key).unwrap_or(2)));
     validate(&data, dir_name, &key_line, &field)?;
     let mut frontmatter = data;
+    let mut warnings = Vec::new();
+    let at = |key: &str| key_line(key).map(|l| msg("fm.at_line", &[("line", &l.to_string())])).unwrap_or_default();
+    // R20: a blank optional field (`license:` reads as null) is as if absent: dropped, with a warning;
+    // a blank disable-model-invocation cannot be read as consent (fail closed).
+    for key in OPTIONAL_FIELDS {
+        if frontmatter.get(key) != Some(&Value::Null) {
+            continue;
+        }
+        if key == "disable-model-invocation" {
+            return Err(field(key, msg("fm.blank_disable", &[])));
+        }
+        frontmatter.retain(|k, _| k != key);
+        warnings.push(msg("fm.blank_ignored", &[("field", key), ("at", &at(key))]));
+    }
+    // R19: informational fields nothing in the tool acts on are kept as authored, whatever their JSON type.
+    for key in ["license", "version", "argument-hint"] {
+        match frontmatter.get(key) {
+            None | Some(Value::String(_)) => {}
+            Some(v) => {
+                let example = if v.is_array() { msg("fm.informational_list_example", &[("field", key)]) } else { String::new() };
+                warnings.push(msg("fm.informational_kept", &[("field", key), ("got", &describe(v)), ("at", &at(key)), ("example", &example)]));
+            }
+        }
+    }
     if let Some(tools) = frontmatter.get("allowed-tools") {
         let tools = allowed_tools::normalize(tools).map_err(|r| field("allowed-tools", r))?;
         frontmatter.insert("allowed-tools".into(), Value::from(tools));
     }
-    Ok(ParsedSkill { frontmatter, body })
+    Ok(ParsedSkill { frontmatter, body, warnings })
 }
 
 fn validate(
@@ -150,31 +180,26 @@ fn validate(
     validate_optional(data, field)
 }
 
+/// Type rules of the optional fields the tool acts on; a blank (null) one is left to the R20 pass.
 fn validate_optional(data: &Map<String, Value>, field: &dyn Fn(&str, String) -> ParseFailure) -> Result<(), ParseFailure> {
     let lim = limits();
-    for key in ["license", "version", "argument-hint"] {
-        match data.get(key) {
-            None | Some(Value::String(_)) => {}
-            Some(v) => return Err(field(key, msg("fm.not_string", &[("field", key), ("got", &describe(v))]))),
-        }
-    }
     match data.get("compatibility") {
-        None => {}
+        None | Some(Value::Null) => {}
         Some(Value::String(s)) if !s.is_empty() && s.chars().count() <= lim.compatibility_max_length => {}
         Some(_) => return Err(field("compatibility", msg("fm.compatibility", &[("max", &lim.compatibility_max_length.to_string())]))),
     }
     match data.get("metadata") {
-        None | Some(Value::Object(_)) => {}
+        None | Some(Value::Null) | Some(Value::Object(_)) => {}
         Some(v) => return Err(field("metadata", msg("fm.metadata", &[("got", &describe(v))]))),
     }
     for key in ["disable-model-invocation", "user-invocable"] {
         match data.get(key) {
-            None | Some(Value::Bool(_)) => {}
+            None | Some(Value::Null) | Some(Value::Bool(_)) => {}
             Some(v) => return Err(field(key, msg("fm.not_boolean", &[("field", key), ("got", &describe(v))]))),
         }
     }
     match data.get("arguments") {
-        None => Ok(()),
+        None | Some(Value::Null) => Ok(()),
         Some(Value::Object(args)) => {
             for (arg_name, decl) in args {
                 let arg = clip(arg_name, 64);
