@@ -99,7 +99,7 @@ pub fn catalog_line(e: &CatalogEntry) -> String {
 pub fn tool_description(entries: &[CatalogEntry]) -> String {
     let lines: Vec<String> = entries.iter().map(catalog_line).collect();
     let list = if lines.is_empty() { "<available_skills>\n</available_skills>".to_string() } else { format!("<available_skills>\n{}\n</available_skills>", lines.join("\n")) };
-    format!("{}\n\n{}", msg("catalog.guidance", &[]), list)
+    msg("tool_description.layout", &[("guidance", msg("tool_description.guidance", &[]).as_str()), ("available_skills", &list)])
 }
 
 pub fn build_catalog(entries: &[CatalogEntry], warnings: &[String]) -> Value {

@@ -1,5 +1,6 @@
 //! Error results (§3.4): a stable code, a one-line message, and the `Error [CODE]: message` text with
-//! Path / Reason / Hint lines the model reads.
+//! Path / Reason / Hint lines the model reads (messages.json output.error*, rules.error_output).
+use crate::messages::msg;
 use serde_json::{json, Map, Value};
 
 #[derive(Default, Clone)]
@@ -13,15 +14,15 @@ pub struct Detail {
 }
 
 pub fn error_result(code: &str, message: &str, d: Detail) -> Value {
-    let mut lines = vec![format!("Error [{code}]: {message}")];
+    let mut lines = vec![msg("output.error", &[("code", code), ("message", message)])];
     if let Some(p) = &d.path {
-        lines.push(format!("Path: {p}"));
+        lines.push(msg("output.error_path", &[("path", p)]));
     }
     if let Some(r) = &d.reason {
-        lines.push(format!("Reason: {r}"));
+        lines.push(msg("output.error_reason", &[("reason", r)]));
     }
     if let Some(h) = &d.hint {
-        lines.push(format!("Hint: {h}"));
+        lines.push(msg("output.error_hint", &[("hint", h)]));
     }
     let mut out = Map::new();
     out.insert("kind".into(), json!("error"));

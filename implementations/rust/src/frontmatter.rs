@@ -55,7 +55,7 @@ pub fn split(raw: &str) -> Result<(String, String), ParseFailure> {
     let first_end = text.find('\n');
     let first_line = &text[..first_end.unwrap_or(text.len())];
     if !is_fence(first_line) {
-        return Err(fail(FailureKind::Fence, msg("fm.no_opening", &[]), Some(1)));
+        return Err(fail(FailureKind::Fence, msg("fm.no_frontmatter", &[]), Some(1)));
     }
     let not_closed = || fail(FailureKind::Fence, msg("fm.not_closed", &[]), Some(1));
     let yaml_start = first_end.ok_or_else(not_closed)? + 1;
@@ -151,10 +151,11 @@ fn validate(
     };
     let length = utf16_len(name);
     if length == 0 || length > lim.name_max_length {
-        return Err(field("name", msg("fm.name_length", &[("max", &lim.name_max_length.to_string()), ("length", &length.to_string())])));
+        let points = name.chars().count().to_string();
+        return Err(field("name", msg("fm.name_length", &[("max", &lim.name_max_length.to_string()), ("length", &points)])));
     }
     if !lim.name_pattern.is_match(name) {
-        return Err(field("name", msg("fm.name_pattern", &[("name", &clip(name, 64))])));
+        return Err(field("name", msg("fm.name_pattern", &[("value", &clip(name, 64))])));
     }
     let description = match data.get("description") {
         None => return Err(fail(FailureKind::Field, msg("fm.missing", &[("field", "description")]), Some(2))),
@@ -173,7 +174,7 @@ fn validate(
         return Err(ParseFailure {
             code: "NAME_MISMATCH",
             kind: FailureKind::Field,
-            reason: msg("fm.name_mismatch", &[("name", name), ("dir", &clip(dir_name, 64))]),
+            reason: msg("fm.name_mismatch", &[("value", name), ("dir_name", &clip(dir_name, 64))]),
             line: key_line("name"),
         });
     }
@@ -195,7 +196,7 @@ fn validate_optional(data: &Map<String, Value>, field: &dyn Fn(&str, String) -> 
     for key in ["disable-model-invocation", "user-invocable"] {
         match data.get(key) {
             None | Some(Value::Null) | Some(Value::Bool(_)) => {}
-            Some(v) => return Err(field(key, msg("fm.not_boolean", &[("field", key), ("got", &describe(v))]))),
+            Some(v) => return Err(field(key, msg("fm.boolean", &[("field", key), ("got", &describe(v))]))),
         }
     }
     match data.get("arguments") {
@@ -205,7 +206,7 @@ fn validate_optional(data: &Map<String, Value>, field: &dyn Fn(&str, String) -> 
                 let arg = clip(arg_name, 64);
                 let decl = match decl {
                     Value::Object(d) => d,
-                    _ => return Err(field("arguments", msg("fm.argument_decl", &[("arg", &arg)]))),
+                    _ => return Err(field("arguments", msg("fm.argument_mapping", &[("arg", &arg)]))),
                 };
                 match decl.get("type") {
                     None => {}

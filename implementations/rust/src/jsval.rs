@@ -17,22 +17,15 @@ pub fn utf16_len(s: &str) -> usize {
     s.chars().map(char::len_utf16).sum()
 }
 
-/// Keep model-facing text bounded: at most `max` UTF-16 units, then "… (N chars)" (the reference's clip).
+/// Keep model-facing text bounded (messages.json rules.clip): at most `max` code points, else the first
+/// `max` and the whole length (format.clip).
 pub fn clip(text: &str, max: usize) -> String {
-    let len = utf16_len(text);
-    if len <= max {
+    let length = text.chars().count();
+    if length <= max {
         return text.to_string();
     }
-    let mut units = 0;
-    let mut end = 0;
-    for (i, c) in text.char_indices() {
-        if units + c.len_utf16() > max {
-            break;
-        }
-        units += c.len_utf16();
-        end = i + c.len_utf8();
-    }
-    format!("{}… ({} chars)", &text[..end], len)
+    let head: String = text.chars().take(max).collect();
+    crate::messages::msg("format.clip", &[("head", &head), ("length", &length.to_string())])
 }
 
 /// Number#toString for a finite or non-finite double.
@@ -147,7 +140,8 @@ mod tests {
     }
 
     #[test]
-    fn clip_counts_utf16_units() {
+    fn clip_counts_code_points() {
+        assert_eq!(clip("😀😀", 2), "😀😀");
         assert_eq!(clip("abc", 3), "abc");
         assert_eq!(clip("abcd", 3), "abc… (4 chars)");
     }

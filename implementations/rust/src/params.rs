@@ -23,40 +23,41 @@ fn invalid(message: String, name: Option<&str>) -> Value {
     error_result(
         "INVALID_PARAM",
         &message,
-        Detail { hint: Some(msg("params.hint", &[])), name: name.map(String::from), ..Detail::default() },
+        Detail { hint: Some(msg("param.hint", &[])), name: name.map(String::from), ..Detail::default() },
     )
 }
 
 pub fn parse_params(raw: &Value) -> Result<ToolParams, Value> {
     let obj = match raw {
         Value::Object(o) => o,
-        other => return Err(invalid(msg("params.not_object", &[("got", type_name(other))]), None)),
+        other => return Err(invalid(msg("param.not_object", &[("got", type_name(other))]), None)),
     };
     for key in obj.keys() {
         if let Some(alias) = aliases().iter().find(|a| &a.alias == key) {
-            let id = if alias.rename { "params.alias_rename" } else { "params.alias_drop" };
+            let id = if alias.rename { "param.alias_rename" } else { "param.alias_drop" };
             return Err(invalid(msg(id, &[("key", key), ("note", &alias.note)]), None));
         }
     }
     if let Some(key) = obj.keys().find(|k| *k != "name" && *k != "arguments") {
-        return Err(invalid(msg("params.unknown", &[("key", &clip(key, 64))]), None));
+        return Err(invalid(msg("param.unknown", &[("key", &clip(key, 64))]), None));
     }
     let name = match obj.get("name") {
-        None => return Err(invalid(msg("params.name_missing", &[]), None)),
+        None => return Err(invalid(msg("param.name_missing", &[]), None)),
         Some(Value::String(s)) => s.clone(),
-        Some(other) => return Err(invalid(msg("params.name_type", &[("got", type_name(other))]), None)),
+        Some(other) => return Err(invalid(msg("param.name_type", &[("got", type_name(other))]), None)),
     };
     let lim = limits();
     if name.is_empty() {
-        return Err(invalid(msg("params.name_empty", &[]), None));
+        return Err(invalid(msg("param.name_empty", &[]), None));
     }
     let length = utf16_len(&name);
     if length > lim.name_max_length {
-        let (max, got) = (lim.name_max_length.to_string(), length.to_string());
-        return Err(invalid(msg("params.name_too_long", &[("max", &max), ("length", &got)]), None));
+        // The bound is on UTF-16 units (String#length) as the reference checks it; the message counts code points.
+        let (max, got) = (lim.name_max_length.to_string(), name.chars().count().to_string());
+        return Err(invalid(msg("param.name_too_long", &[("max", &max), ("length", &got)]), None));
     }
     if !lim.name_pattern.is_match(&name) {
-        return Err(invalid(msg("params.name_pattern", &[("name", &name)]), None));
+        return Err(invalid(msg("param.name_pattern", &[("name", &name)]), None));
     }
     let arguments = match obj.get("arguments") {
         None => None,
@@ -66,12 +67,12 @@ pub fn parse_params(raw: &Value) -> Result<ToolParams, Value> {
             for (k, v) in map {
                 match v {
                     Value::String(s) => named.push((k.clone(), s.clone())),
-                    _ => return Err(invalid(msg("params.argument_type", &[("key", &clip(k, 64)), ("name", &name)]), Some(&name))),
+                    _ => return Err(invalid(msg("param.argument_type", &[("key", &clip(k, 64)), ("name", &name)]), Some(&name))),
                 }
             }
             Some(Arguments::Named(named))
         }
-        Some(other) => return Err(invalid(msg("params.arguments_type", &[("got", type_name(other))]), Some(&name))),
+        Some(other) => return Err(invalid(msg("param.arguments_type", &[("got", type_name(other))]), Some(&name))),
     };
     Ok(ToolParams { name, arguments })
 }

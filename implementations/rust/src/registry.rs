@@ -93,17 +93,17 @@ fn io(path: &str, reason: String) -> Failure {
     Failure { code: "IO_ERROR", kind: FailureKind::Field, path: path.into(), reason, line: None }
 }
 
-fn outside(path: &str, what: &str) -> Failure {
-    // The target is not named: nothing about what lies outside the roots reaches the model (R6).
-    let what = msg(what, &[]);
-    Failure { code: "OUTSIDE_WORKSPACE", kind: FailureKind::Field, path: path.into(), reason: msg("read.outside", &[("what", &what)]), line: None }
+/// `reason` is read.dir_outside or read.md_outside. The target is not named: nothing about what lies
+/// outside the roots reaches the model (R6, R33).
+fn outside(path: &str, reason: &str) -> Failure {
+    Failure { code: "OUTSIDE_WORKSPACE", kind: FailureKind::Field, path: path.into(), reason: msg(reason, &[]), line: None }
 }
 
 /// Read SKILL.md with the size cap applied before and during the read (D11), as strict UTF-8 without NUL.
 fn read_text(real_md: &str, md_path: &str) -> Result<String, Failure> {
     let lim = limits();
-    let cannot = |e: std::io::Error| io(md_path, msg("read.cannot_read", &[("errno", errno_name(&e))]));
-    let too_big = |size: u64| io(md_path, msg("read.too_big", &[("size", &size.to_string()), ("limit", &lim.skill_md_max_bytes.to_string())]));
+    let cannot = |e: std::io::Error| io(md_path, msg("read.unreadable", &[("errno", errno_name(&e))]));
+    let too_big = |size: u64| io(md_path, msg("read.too_large", &[("size", &size.to_string()), ("limit", &lim.skill_md_max_bytes.to_string())]));
     let file = fs::File::open(real_md).map_err(cannot)?;
     let meta = file.metadata().map_err(cannot)?;
     if !meta.is_file() {
@@ -137,9 +137,9 @@ fn parse(text: &str, dir: &str, root_index: usize, md_path: &str) -> Result<(Ski
 /// since discovery), fence both, then read and parse.
 pub fn read_skill(dir: &str, root_index: usize, fence: &[String]) -> Result<Activation, Failure> {
     let md_path = join(dir, "SKILL.md");
-    let real_dir = real(dir).ok_or_else(|| io(dir, msg("read.dir_gone", &[])))?;
+    let real_dir = real(dir).ok_or_else(|| io(dir, msg("read.dir_unresolved", &[])))?;
     if !is_inside(&real_dir, fence) {
-        return Err(outside(dir, "read.what_dir"));
+        return Err(outside(dir, "read.dir_outside"));
     }
     let mut real_md = format!("{real_dir}/SKILL.md");
     let unresolved = || io(&md_path, msg("read.md_unresolved", &[]));
@@ -148,7 +148,7 @@ pub fn read_skill(dir: &str, root_index: usize, fence: &[String]) -> Result<Acti
         real_md = real(&real_md).ok_or_else(unresolved)?;
     }
     if !is_inside(&real_md, fence) {
-        return Err(outside(&md_path, "read.what_md"));
+        return Err(outside(&md_path, "read.md_outside"));
     }
     let text = read_text(&real_md, &md_path)?;
     let (entry, body, _) = parse(&text, dir, root_index, &md_path)?;
@@ -179,7 +179,7 @@ fn scan_entry(root: &str, real_root: &str, name: &str, ft: fs::FileType, root_in
     // Never read outside the roots: a fenced-off skill is kept aside unread (R6).
     if !is_inside(&real_dir, fence) {
         fs::symlink_metadata(&real_md).ok()?;
-        return broken(outside(&dir, "read.what_dir"));
+        return broken(outside(&dir, "read.dir_outside"));
     }
     match fs::symlink_metadata(&real_md) {
         Err(e) if matches!(e.raw_os_error(), Some(2) | Some(20)) => return None,
@@ -189,7 +189,7 @@ fn scan_entry(root: &str, real_root: &str, name: &str, ft: fs::FileType, root_in
                 None => return broken(io(&md_path, msg("read.md_unresolved", &[]))),
             }
             if !is_inside(&real_md, fence) {
-                return broken(outside(&md_path, "read.what_md"));
+                return broken(outside(&md_path, "read.md_outside"));
             }
         }
         _ => {}
@@ -258,23 +258,23 @@ fn scan_roots(roots: &[String]) -> Discovery {
     let mut found = Vec::new();
     for (i, root) in roots.iter().enumerate() {
         let Some(real_root) = &real_roots[i] else {
-            warnings.push(msg("discovery.root_missing", &[("root", root)]));
+            warnings.push(msg("warning.root_missing", &[("root", root)]));
             continue;
         };
         let first = real_roots.iter().position(|r| r.as_ref() == Some(real_root)).unwrap_or(i);
         if first < i {
-            warnings.push(msg("discovery.root_duplicate", &[("root", root), ("first", &first.to_string())]));
+            warnings.push(msg("warning.root_duplicate", &[("root", root), ("first", &first.to_string())]));
             continue;
         }
         let Some(dirents) = list_root(real_root) else {
-            warnings.push(msg("discovery.root_unlistable", &[("root", root)]));
+            warnings.push(msg("warning.root_unlistable", &[("root", root)]));
             continue;
         };
         for (name, ft) in dirents {
             match scan_entry(root, real_root, &name, ft, i, &fence) {
                 Some(Found::Broken(b)) => {
                     let f = &b.failure;
-                    warnings.push(msg("discovery.skipped", &[("dir", &b.dir), ("code", f.code), ("reason", &f.reason)]));
+                    warnings.push(msg("warning.skill_skipped", &[("dir", &b.dir), ("code", f.code), ("reason", &f.reason)]));
                     found.push(Found::Broken(b));
                 }
                 Some(Found::Skill(entry, notes)) => {
@@ -302,7 +302,7 @@ fn resolve_shadowing(found: Vec<Found>, mut warnings: Vec<String>, fence: Vec<St
                 Found::Skill(e, _) => e.dir.clone(),
                 Found::Broken(b) => b.dir.clone(),
             };
-            warnings.push(msg("discovery.shadowed", &[("name", &name), ("dir", &dir), ("winner", &winner_dir)]));
+            warnings.push(msg("warning.shadowed", &[("name", &name), ("dir", &dir), ("winner", &winner_dir)]));
             winners[w].1.push(dir);
             continue;
         }

@@ -23,21 +23,24 @@ pub fn render_skill(name: &str, dir: &str, frontmatter: &Map<String, Value>, bod
         for g in &listing.groups {
             lines.extend(g.names.iter().cloned());
             if g.omitted > 0 {
-                lines.push(msg("render.omitted", &[("count", &g.omitted.to_string())]));
+                lines.push(msg("output.resources_more", &[("count", &g.omitted.to_string())]));
             }
         }
         out += &section("resources", &lines.join("\n"));
     }
     out += "</skill>\n";
-    out += &msg("render.activated", &[("name", name), ("bytes", &bytes.to_string()), ("dir", dir)]);
+    out += &msg("output.ok_note", &[("name", name), ("bytes", &bytes.to_string()), ("dir", dir)]);
     out
 }
 
 pub fn render_already_loaded(name: &str, turn: u64) -> String {
-    msg("render.already_loaded", &[("name", name), ("turn", &turn.to_string())])
+    msg("output.already_loaded", &[("name", name), ("turn", &turn.to_string())])
 }
 
 pub fn render_not_found(name: &str, siblings: &[String]) -> String {
-    let did_you_mean = if siblings.is_empty() { String::new() } else { msg("render.did_you_mean", &[("siblings", &siblings.join(", "))]) };
-    msg("render.not_found", &[("name", name), ("did_you_mean", &did_you_mean)])
+    if siblings.is_empty() {
+        msg("output.not_found_no_siblings", &[("name", name)])
+    } else {
+        msg("output.not_found", &[("name", name), ("siblings", &siblings.join(", "))])
+    }
 }

@@ -87,10 +87,10 @@ fn failure_result(name: &str, f: &Failure) -> Value {
         "INVALID_FRONTMATTER" => {
             if f.kind == FailureKind::Yaml {
                 if let Some(line) = f.line {
-                    d.reason = Some(msg("failure.reason_at_line", &[("reason", &f.reason), ("line", &line.to_string())]));
+                    d.reason = Some(msg("failure.yaml_reason_line", &[("reason", &f.reason), ("line", &line.to_string())]));
                 }
             }
-            (if f.kind == FailureKind::Yaml { "failure.yaml" } else { "failure.field" }, "failure.frontmatter_hint")
+            (if f.kind == FailureKind::Yaml { "failure.yaml" } else { "failure.frontmatter" }, "failure.frontmatter_hint")
         }
         "OUTSIDE_WORKSPACE" => ("failure.outside", "failure.outside_hint"),
         _ => ("failure.io", "failure.io_hint"),
@@ -102,15 +102,16 @@ fn failure_result(name: &str, f: &Failure) -> Value {
 /// The argument form against the skill's declaration (§2, R4).
 fn check_argument_form(entry: &SkillEntry, args: Option<&Arguments>) -> Option<Value> {
     let decl = entry.frontmatter.get("arguments").and_then(Value::as_object);
-    let names: Vec<&str> = decl.map(|d| d.keys().map(String::as_str).collect()).unwrap_or_default();
-    let list = names.join(", ");
+    let declared: Vec<&str> = decl.map(|d| d.keys().map(String::as_str).collect()).unwrap_or_default();
+    let names = declared.join(", ");
     let name = entry.name.as_str();
+    // The skill's argument-hint, when it is a string, is the hint unless the error has its own.
     let detail = || Detail {
         name: Some(name.into()),
-        hint: entry.frontmatter.get("argument-hint").and_then(Value::as_str).map(|h| msg("args.argument_hint", &[("hint", h)])),
+        hint: entry.frontmatter.get("argument-hint").and_then(Value::as_str).map(|h| msg("args.argument_hint", &[("argument_hint", h)])),
         ..Detail::default()
     };
-    let example = |ns: &[&str]| ns.iter().map(|n| format!("\"{n}\": \"...\"")).collect::<Vec<_>>().join(", ");
+    let example = |ns: &[&str]| format!("{{{}}}", ns.iter().map(|n| msg("format.named_example_item", &[("arg", n)])).collect::<Vec<_>>().join(", "));
     let refuse = |message: String, hint: Option<String>| {
         let mut d = detail();
         if hint.is_some() {
@@ -120,13 +121,14 @@ fn check_argument_form(entry: &SkillEntry, args: Option<&Arguments>) -> Option<V
     };
     let required = |d: &Value| d.get("required") == Some(&Value::Bool(true));
     match (args, decl) {
-        (Some(Arguments::Positional(_)), Some(_)) => {
-            refuse(msg("args.expects_named", &[("name", name), ("list", &list)]), Some(msg("args.object_hint", &[("example", &example(&names))])))
-        }
+        (Some(Arguments::Positional(_)), Some(_)) => refuse(
+            msg("args.expects_named", &[("name", name), ("names", &names)]),
+            Some(msg("args.expects_named_hint", &[("example", &example(&declared))])),
+        ),
         (Some(Arguments::Named(_)), None) => refuse(msg("args.no_named", &[("name", name)]), Some(msg("args.no_named_hint", &[]))),
         (Some(Arguments::Named(pairs)), Some(decl)) => {
             if let Some((key, _)) = pairs.iter().find(|(k, _)| !decl.contains_key(k)) {
-                return refuse(msg("args.unknown", &[("name", name), ("key", &clip(key, 64)), ("list", &list)]), None);
+                return refuse(msg("args.unknown", &[("name", name), ("key", &clip(key, 64)), ("names", &names)]), None);
             }
             let missing = decl.iter().find(|(n, d)| required(d) && !pairs.iter().any(|(k, _)| k == *n));
             missing.and_then(|(arg, _)| refuse(msg("args.required", &[("name", name), ("arg", arg)]), None))
@@ -136,11 +138,8 @@ fn check_argument_form(entry: &SkillEntry, args: Option<&Arguments>) -> Option<V
             if missing.is_empty() {
                 return None;
             }
-            let s = if missing.len() > 1 { "s" } else { "" };
-            refuse(
-                msg("args.required_missing", &[("name", name), ("s", s), ("list", &missing.join(", "))]),
-                Some(msg("args.object_hint", &[("example", &example(&missing))])),
-            )
+            let id = if missing.len() > 1 { "args.required_missing_many" } else { "args.required_missing_one" };
+            refuse(msg(id, &[("name", name), ("names", &missing.join(", "))]), Some(msg("args.expects_named_hint", &[("example", &example(&missing))])))
         }
         _ => None,
     }
@@ -184,8 +183,8 @@ impl Session {
             let text = panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
             error_result(
                 "IO_ERROR",
-                &msg("session.unexpected", &[]),
-                Detail { reason: Some(clip(&text, 200)), hint: Some(msg("session.unexpected_hint", &[])), ..Detail::default() },
+                &msg("session.internal", &[]),
+                Detail { reason: Some(clip(&text, 200)), hint: Some(msg("session.internal_hint", &[])), ..Detail::default() },
             )
         })
     }
@@ -316,11 +315,11 @@ impl Session {
         if decision == "allow" || decision == "allow_once" {
             return Ok(Vec::new());
         }
-        let asked = if decision == "ask" { msg("hook.ask_suffix", &[]) } else { String::new() };
+        let asked = if decision == "ask" { msg("permission.ask_suffix", &[]) } else { String::new() };
         if reason == "untrusted_project_skill" {
             let message = msg("trust.hook_refused", &[("name", name), ("asked", &asked)]);
             return Err(error_result("NOT_TRUSTED", &message, Detail { reason: untrusted_reason(), ..detail("trust.hint") }));
         }
-        Err(error_result("PERMISSION_DENIED", &msg("hook.denied", &[("name", name), ("asked", &asked)]), detail("hook.denied_hint")))
+        Err(error_result("PERMISSION_DENIED", &msg("permission.denied", &[("name", name), ("asked", &asked)]), detail("permission.denied_hint")))
     }
 }
