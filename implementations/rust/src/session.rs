@@ -8,7 +8,7 @@ use crate::limits::limits;
 use crate::messages::msg;
 use crate::params::{parse_params, Arguments};
 use crate::paths::{is_inside, real};
-use crate::registry::{read_skill, Failure, FilesystemSkillRegistry, SkillEntry};
+use crate::registry::{read_skill, Activation, Failure, FilesystemSkillRegistry, SkillEntry};
 use crate::render::{render_already_loaded, render_not_found, render_skill};
 use crate::resources::list_resources;
 use crate::sensitive::Sensitive;
@@ -235,38 +235,42 @@ impl Session {
             Err(f) => return failure_result(name, &f),
         };
         match self.gate(&current, &activation.real_dir, invocation) {
-            Ok(warnings) => {
-                let fm = &current.frontmatter;
-                let declared: HashSet<String> = fm.get("arguments").and_then(Value::as_object).map(|m| m.keys().cloned().collect()).unwrap_or_default();
-                let body = substitute(&activation.body, args, &declared);
-                let listing = list_resources(&activation.real_dir, &fence);
-                let bytes = body.len();
-                let output = render_skill(name, &entry.dir, fm, &body, &listing, bytes);
-                self.activations += 1;
-                self.loaded.insert(name.to_string(), (turn.unwrap_or(self.activations), current.clone()));
-                let mut result = Map::new();
-                for (k, v) in [
-                    ("kind", json!("ok")),
-                    ("name", json!(name)),
-                    ("dir", json!(entry.dir)),
-                    ("body", json!(body)),
-                    ("frontmatter", Value::Object(fm.clone())),
-                    ("resources", json!(listing.resources)),
-                    ("bytes", json!(bytes)),
-                    ("output", json!(output)),
-                ] {
-                    result.insert(k.into(), v);
-                }
-                if !listing.omitted.is_empty() {
-                    result.insert("resources_omitted".into(), Value::Object(listing.omitted.iter().map(|(k, n)| (k.clone(), json!(n))).collect()));
-                }
-                if !warnings.is_empty() {
-                    result.insert("warnings".into(), json!(warnings));
-                }
-                Value::Object(result)
-            }
+            Ok(warnings) => self.activate(current, activation, args, turn, &fence, warnings),
             Err(refusal) => refusal,
         }
+    }
+
+    /// Substitute, list resources, render, and mark the skill loaded (only an ok marks it, D4).
+    fn activate(&mut self, skill: SkillEntry, activation: Activation, args: Option<&Arguments>, turn: Option<u64>, fence: &[String], warnings: Vec<String>) -> Value {
+        let fm = &skill.frontmatter;
+        let declared: HashSet<String> = fm.get("arguments").and_then(Value::as_object).map(|m| m.keys().cloned().collect()).unwrap_or_default();
+        let body = substitute(&activation.body, args, &declared);
+        let listing = list_resources(&activation.real_dir, fence);
+        let bytes = body.len();
+        let output = render_skill(&skill.name, &skill.dir, fm, &body, &listing, bytes);
+        self.activations += 1;
+        let at_turn = turn.unwrap_or(self.activations);
+        let mut result = Map::new();
+        for (k, v) in [
+            ("kind", json!("ok")),
+            ("name", json!(skill.name)),
+            ("dir", json!(skill.dir)),
+            ("body", json!(body)),
+            ("frontmatter", Value::Object(fm.clone())),
+            ("resources", json!(listing.resources)),
+            ("bytes", json!(bytes)),
+            ("output", json!(output)),
+        ] {
+            result.insert(k.into(), v);
+        }
+        if !listing.omitted.is_empty() {
+            result.insert("resources_omitted".into(), Value::Object(listing.omitted.iter().map(|(k, n)| (k.clone(), json!(n))).collect()));
+        }
+        if !warnings.is_empty() {
+            result.insert("warnings".into(), json!(warnings));
+        }
+        self.loaded.insert(skill.name.clone(), (at_turn, skill));
+        Value::Object(result)
     }
 
     /// Sensitive → disable-model-invocation → trust gate → permission hook (D4–D6). Ok carries warnings.
