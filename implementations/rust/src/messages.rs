@@ -127,6 +127,7 @@ const TABLE: &[(&str, &str)] = &[
     ("fm.informational_kept", "field '{field}' should be a string; got {got}{at}{example}; kept as written"),
     ("fm.informational_list_example", " (YAML reads [..] as a list; quote it: {field}: \"[...]\")"),
     ("fm.at_line", " (line {line})"),
+    ("fm.hint_as_text", "field 'argument-hint' is not valid YAML as written (line {line}); read as the text {value} (quote it)"),
     ("discovery.note", "skill {dir}: {note}"),
     // What the model reads (§3.1–§3.3, R1).
     ("render.activated", "(Skill \"{name}\" activated. Body is {bytes} bytes. Scripts available via bash({dir}/scripts/<name>). References via read({dir}/references/<name>).)"),
