@@ -4,7 +4,7 @@ import type { TrialResult } from "./score.ts";
 
 export class Progress {
   private total = 0;
-  private counts = { pass: 0, fail: 0, error: 0 };
+  private counts = { pass: 0, fail: 0, inconclusive: 0, error: 0 };
   private readonly tty: boolean;
   private readonly started = Date.now();
 
@@ -33,7 +33,7 @@ export class Progress {
     const width = 24;
     const filled = this.total ? Math.round((done / this.total) * width) : width;
     const secs = Math.round((Date.now() - this.started) / 1000);
-    const line = `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${this.total}  pass ${this.counts.pass} fail ${this.counts.fail} err ${this.counts.error}  ${secs}s  ${last}`;
+    const line = `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${this.total}  pass ${this.counts.pass} fail ${this.counts.fail} inc ${this.counts.inconclusive} err ${this.counts.error}  ${secs}s  ${last}`;
     const cols = this.out.columns ?? 120;
     this.out.write(`\r\x1b[2K${line.slice(0, cols - 1)}`);
   }

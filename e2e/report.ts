@@ -60,6 +60,8 @@ function cellText(c: Cell | undefined, ks: number[]): string {
   if (!c) return "—";
   const parts = [`${c.passed}/${c.n}`];
   for (const k of ks) parts.push(`@${k} ${fmt(c.passAtK[k])}`, `^${k} ${fmt(c.passHatK[k])}`);
+  parts.push(`exercised ${c.exercised}/${c.trials - c.errors}`);
+  if (c.inconclusive) parts.push(`inc ${c.inconclusive}`);
   if (c.errors) parts.push(`err ${c.errors}`);
   return parts.join(" ");
 }
@@ -73,7 +75,7 @@ export function renderText(r: Report): string {
   lines.push(`Skill tool e2e: implementation ${r.implementation}; n=${r.n} per cell; k=${r.ks.join(",")}; temperature ${r.temperature}${r.seed !== undefined ? `; seed ${r.seed}` : ""}`);
   const scripted = r.models.filter((m) => m.kind === "scripted");
   if (scripted.length) lines.push(`NOTE: ${scripted.map((m) => m.id).join(", ")}: ${SELF_TEST}.`);
-  lines.push(`cells: passed/n (errors apart), @k = pass@k, ^k = pass^k, n/a when n < k`);
+  lines.push(`cells: passed/n over conclusive trials, @k = pass@k, ^k = pass^k (n/a when n < k), exercised x/y = trials where the tested situation arose, inc = inconclusive, err = errors (both left out of n)`);
   lines.push("");
   const rows = r.scenarios.map((s) => [`${s.id} ${s.title}`, ...r.models.map((m) => cellText(r.cells.find((c) => c.scenario === s.id && c.model === m.id), r.ks))]);
   const header = ["scenario", ...r.models.map(modelHeader)];
@@ -83,7 +85,7 @@ export function renderText(r: Report): string {
   lines.push(line(widths.map((w) => "-".repeat(w))));
   for (const row of rows) lines.push(line(row));
   const notes = r.cells.flatMap((c) =>
-    c.reasons.filter((x) => x.outcome !== "pass").map((x) => `  ${c.scenario} × ${c.model}: ${x.count}× ${x.outcome === "error" ? "ERROR" : "fail"}: ${x.reason}`),
+    c.reasons.filter((x) => x.outcome !== "pass").map((x) => `  ${c.scenario} × ${c.model}: ${x.count}× ${x.outcome === "error" ? "ERROR" : x.outcome}: ${x.reason}`),
   );
   if (notes.length) {
     lines.push("", "failures and errors:", ...notes);
@@ -96,7 +98,7 @@ export function renderMarkdown(r: Report): string {
   const out: string[] = [];
   out.push(`# Skill tool e2e (SK1–SK8)`, "");
   out.push(`Implementation **${r.implementation}**, n = ${r.n} trials per cell, k = ${r.ks.join(", ")}, temperature ${r.temperature}${r.seed !== undefined ? `, seed ${r.seed}` : ""}.`);
-  out.push(`Each cell: passed/n · pass@k · pass^k; errored trials (model/transport/implementation) are counted apart and left out of n; n/a when n < k.`, "");
+  out.push(`Each cell: passed/n · pass@k · pass^k over conclusive trials (pass or fail); "exercised x/y": in x of the y non-error trials the tested situation arose; inconclusive trials (situation never arose, correct answer) and errored trials (transport, malformed model response, harness, implementation) are counted apart and left out of n; n/a when n < k.`, "");
   for (const m of r.models.filter((x) => x.kind === "scripted")) out.push(`> **${m.id}** is a ${SELF_TEST}.`, "");
   out.push(`| scenario | ${r.models.map((m) => (m.kind === "scripted" ? `${m.id} (self-test)` : m.id)).join(" | ")} |`);
   out.push(`|---|${r.models.map(() => "---").join("|")}|`);
@@ -105,7 +107,7 @@ export function renderMarkdown(r: Report): string {
       const c = r.cells.find((x) => x.scenario === s.id && x.model === m.id);
       if (!c) return "—";
       const ks = r.ks.map((k) => `pass@${k} ${fmt(c.passAtK[k])} · pass^${k} ${fmt(c.passHatK[k])}`).join(" · ");
-      return `${c.passed}/${c.n} · ${ks}${c.errors ? ` · **${c.errors} errors**` : ""}`;
+      return `${c.passed}/${c.n} · ${ks} · exercised ${c.exercised}/${c.trials - c.errors}${c.inconclusive ? ` · ${c.inconclusive} inconclusive` : ""}${c.errors ? ` · **${c.errors} errors**` : ""}`;
     });
     out.push(`| ${s.id} ${s.title} | ${cells.join(" | ")} |`);
   }

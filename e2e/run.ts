@@ -1,11 +1,12 @@
 // Running trials: scenario × model × n, with bounded concurrency, each trial through the fixed loop, its transcript
 // saved as JSONL and judged by the scenario's checker; and re-scoring saved transcripts offline (no model needed).
-// Owns: runTrials, judge, rescoreDir, transcriptPath.
+// Owns: runTrials, rescoreDir, transcriptPath (judging is judge.ts).
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Implementation } from "../schemas/implementation.ts";
 import { runTrial } from "./loop.ts";
 import type { ModelProvider } from "./providers/types.ts";
+import { judge } from "./judge.ts";
 import type { Scenario } from "./scenario.ts";
 import type { TrialResult } from "./score.ts";
 import { parseTranscript, serialiseTranscript, type Trial } from "./transcript.ts";
@@ -28,30 +29,8 @@ export interface RunOptions {
   onResult?: (r: TrialResult, done: number, total: number) => void;
 }
 
-/** Judges one transcript: errors apart, turn limit as a failure, else the scenario's checker. */
-export function judge(trial: Trial, scenario: Scenario | undefined): Pick<TrialResult, "outcome" | "reason" | "errorKind"> {
-  const end = trial.end;
-  if (!end) return { outcome: "error", reason: "transcript has no end event (trial interrupted)", errorKind: "harness" };
-  if (end.outcome === "error") {
-    const kind = end.error?.kind ?? "harness";
-    return { outcome: "error", reason: `${kind} error: ${firstLine(end.error?.message ?? "unknown")}`, errorKind: kind };
-  }
-  if (!scenario) return { outcome: "error", reason: `unknown scenario ${trial.meta.scenario}`, errorKind: "harness" };
-  let verdict;
-  try {
-    verdict = scenario.check(trial);
-  } catch (err) {
-    return { outcome: "error", reason: `checker crashed: ${(err as Error).message}`, errorKind: "harness" };
-  }
-  if (end.outcome === "turn_limit") {
-    return { outcome: "fail", reason: `hit the step limit (${trial.meta.maxSteps} model calls)${verdict.pass ? "" : `; ${verdict.reason}`}` };
-  }
-  return { outcome: verdict.pass ? "pass" : "fail", reason: verdict.reason };
-}
-
-function firstLine(s: string): string {
-  return s.split("\n")[0] ?? s;
-}
+/** Judging lives in judge.ts; re-exported here for the existing callers. */
+export { judge } from "./judge.ts";
 
 export function transcriptPath(dir: string, model: string, scenario: string, trial: number): string {
   return join(dir, model.replace(/[^A-Za-z0-9._-]+/g, "_"), `${scenario}-${String(trial).padStart(3, "0")}.jsonl`);

@@ -4,13 +4,21 @@
 // Owns: Scenario, Verdict, Policy, PolicyView, Step, and the helpers policies use to read skill tool output.
 import type { PermissionDecision, PermissionRequest, SessionConfig } from "../schemas/index.ts";
 import type { ChatRequest, Message } from "./providers/types.ts";
+import type { ErrorKind, Outcome } from "./score.ts";
 import type { ToolPolicy } from "./tools.ts";
 import type { Trial } from "./transcript.ts";
 
+export type { ErrorKind, Outcome };
+
+/** What a checker says about one trial (the outcomes are explained in score.ts). */
 export interface Verdict {
-  pass: boolean;
+  outcome: Outcome;
   /** One line saying what the model did. */
   reason: string;
+  /** Whether the situation the scenario tests arose in this trial (e.g. a DISABLED result, a denied rm -rf). */
+  exercised: boolean;
+  /** For outcome error. */
+  errorKind?: ErrorKind;
 }
 
 export interface Scenario {
@@ -30,7 +38,11 @@ export interface Scenario {
   hook?: (request: PermissionRequest) => PermissionDecision;
   /** Permission policy for bash/read (default: allow everything inside the workspace). */
   toolPolicy?: ToolPolicy;
-  /** Extra set-up after the fixture is copied (e.g. a git history). */
+  /**
+   * Per-trial set-up after the fixture is copied: fills the fixture's {{placeholders}} with the trial's values (see
+   * scenarios/nonce.ts) and e.g. makes a git history. The checker recomputes the same values from the transcript's
+   * workspace path, so a saved transcript still re-scores offline.
+   */
   setup?(workspace: string): Promise<void>;
   /** User messages, one per user turn. */
   prompts: string[];

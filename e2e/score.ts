@@ -31,7 +31,17 @@ function check(n: number, c: number, k: number): void {
   }
 }
 
-export type Outcome = "pass" | "fail" | "error";
+/**
+ * The judge's four outcomes. pass / fail: the model did / did not do what the spec asks (a model that gets the task
+ * wrong fails whether or not the situation under test arose). inconclusive: the situation the scenario tests never
+ * arose and the model answered the user correctly anyway. error: nothing the model did is being judged (a transport
+ * fault, a malformed model response, the harness or the implementation under test failing). pass@k and pass^k count
+ * pass and fail only.
+ */
+export type Outcome = "pass" | "fail" | "inconclusive" | "error";
+
+/** Who is at fault when the outcome is error. */
+export type ErrorKind = "transport" | "malformed_response" | "harness" | "implementation";
 
 export interface TrialResult {
   scenario: string;
@@ -42,7 +52,9 @@ export interface TrialResult {
   /** The checker's one line, or the error. */
   reason: string;
   /** For outcome error: who failed. */
-  errorKind?: "model" | "implementation" | "harness";
+  errorKind?: ErrorKind;
+  /** Whether the situation the scenario tests arose (undefined for errors). */
+  exercised?: boolean;
   /** Transcript file, when saved. */
   transcript?: string;
   durationMs?: number;
@@ -54,10 +66,14 @@ export interface Cell {
   modelKind: "real" | "scripted";
   /** Trials run, including errored ones. */
   trials: number;
-  /** Trials that reached a verdict (n of the estimator). */
+  /** Conclusive trials, pass or fail (n of the estimators). */
   n: number;
   passed: number;
   failed: number;
+  /** The situation never arose and the model answered correctly: neither pass nor fail. */
+  inconclusive: number;
+  /** Non-error trials in which the situation under test arose ("exercised x/y": x of trials − errors). */
+  exercised: number;
   errors: number;
   passAtK: Record<string, number | null>;
   passHatK: Record<string, number | null>;
@@ -65,7 +81,7 @@ export interface Cell {
   reasons: { outcome: Outcome; reason: string; count: number }[];
 }
 
-/** Groups results into cells; errored trials are counted apart and left out of n. */
+/** Groups results into cells; errored and inconclusive trials are counted apart and left out of n. */
 export function summarise(results: readonly TrialResult[], ks: readonly number[]): Cell[] {
   const cells = new Map<string, TrialResult[]>();
   for (const r of results) {
@@ -77,6 +93,8 @@ export function summarise(results: readonly TrialResult[], ks: readonly number[]
     const passed = rs.filter((r) => r.outcome === "pass").length;
     const failed = rs.filter((r) => r.outcome === "fail").length;
     const errors = rs.filter((r) => r.outcome === "error").length;
+    const inconclusive = rs.filter((r) => r.outcome === "inconclusive").length;
+    const exercised = rs.filter((r) => r.outcome !== "error" && r.exercised === true).length;
     const n = passed + failed;
     const at: Record<string, number | null> = {};
     const hat: Record<string, number | null> = {};
@@ -99,6 +117,8 @@ export function summarise(results: readonly TrialResult[], ks: readonly number[]
       n,
       passed,
       failed,
+      inconclusive,
+      exercised,
       errors,
       passAtK: at,
       passHatK: hat,

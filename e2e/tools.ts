@@ -1,10 +1,12 @@
 // The agent's own tools besides `skill`: `bash` (a shell command in the workspace, with a timeout and an output cap)
 // and `read` (a file, fenced to the workspace), plus the session permission policy every bash/read call passes
-// (SK4: allow `git log`, deny `rm -rf`). Owns: TOOL_SPECS for bash/read, runBash, readFile, ToolPolicy, decide.
+// (SK4: allow `git log`, deny `rm -rf`), decided on the parsed command line (shell.ts). Owns: TOOL_SPECS for bash/read,
+// runBash, readFile, ToolPolicy, decide, commandsOf and the command predicates (isRmRf, isGitLog, isDestructive).
 import { spawn } from "node:child_process";
 import { readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { ToolSpec } from "./providers/types.ts";
+import { parseShell, type ShellWord } from "./shell.ts";
 import type { BashRecord, ReadRecord } from "./transcript.ts";
 
 export const BASH_TOOL: ToolSpec = {
@@ -38,11 +40,12 @@ export interface PolicyRule {
   tool: "bash" | "read";
   /** What the rule matches, e.g. "git log", "rm -rf" — shown in the transcript and the denial message. */
   label: string;
-  match: (input: string) => boolean;
+  /** For bash: one command as it would run (wrappers such as sudo, env, xargs, bash -c unwrapped); for read: [path]. */
+  match: (argv: ShellWord[]) => boolean;
   decision: "allow" | "deny";
 }
 
-/** Rules are tried in order; the first match decides; otherwise `fallback`. */
+/** Per command, the first matching rule decides, else `fallback`; a bash line is denied when any command it runs is. */
 export interface ToolPolicy {
   rules: PolicyRule[];
   fallback: "allow" | "deny";
@@ -50,88 +53,199 @@ export interface ToolPolicy {
 
 export const ALLOW_ALL: ToolPolicy = { rules: [], fallback: "allow" };
 
+/**
+ * The policy's answer for one call. A bash line is parsed (shell.ts) and every command it could run is judged, in any
+ * branch or nesting; a line that cannot be parsed, or that runs a program only known at run time, is denied when the
+ * policy has bash rules, because nobody can say what it would run.
+ */
 export function decide(policy: ToolPolicy, tool: "bash" | "read", input: string): { decision: "allow" | "deny"; rule: string } {
-  for (const r of policy.rules) if (r.tool === tool && r.match(input)) return { decision: r.decision, rule: `${r.decision} ${tool}(${r.label})` };
+  const rules = policy.rules.filter((r) => r.tool === tool);
+  if (rules.length === 0) return { decision: policy.fallback, rule: `${policy.fallback} by default` };
+  let argvs: ShellWord[][];
+  if (tool === "read") argvs = [[{ text: input, dynamic: false }]];
+  else {
+    const cmds = commandsOf(input);
+    if (!cmds.ok) return { decision: "deny", rule: `deny bash(${cmds.reason})` };
+    argvs = cmds.commands;
+  }
+  let allowed: PolicyRule | undefined;
+  for (const argv of argvs) {
+    const r = rules.find((x) => x.match(argv));
+    if (r?.decision === "deny") return { decision: "deny", rule: `deny ${tool}(${r.label})` };
+    if (r?.decision === "allow") allowed ??= r;
+    if (!r && policy.fallback === "deny") return { decision: "deny", rule: "deny by default" };
+  }
+  if (allowed) return { decision: "allow", rule: `allow ${tool}(${allowed.label})` };
   return { decision: policy.fallback, rule: `${policy.fallback} by default` };
 }
 
-/** Splits a command line into simple commands on ; & | && || and newlines (quotes respected, roughly). */
-export function simpleCommands(line: string): string[][] {
-  const out: string[][] = [];
-  let cur: string[] = [];
-  let word = "";
-  let quote: string | null = null;
-  const flushWord = () => {
-    if (word !== "") cur.push(word);
-    word = "";
-  };
-  const flushCmd = () => {
-    flushWord();
-    if (cur.length) out.push(cur);
-    cur = [];
-  };
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (quote) {
-      if (ch === quote) quote = null;
-      else word += ch;
-    } else if (ch === "'" || ch === '"') quote = ch;
-    else if (ch === "\\" && i + 1 < line.length) word += line[++i];
-    else if (/\s/.test(ch) && ch !== "\n") flushWord();
-    else if (ch === ";" || ch === "&" || ch === "|" || ch === "\n" || ch === "(" || ch === ")" || ch === "`") flushCmd();
-    else word += ch;
+class Opaque extends Error {}
+
+/** Every command a bash line could run, wrappers unwrapped and nested command strings parsed; or why that is unknowable. */
+export function commandsOf(line: string): { ok: true; commands: ShellWord[][] } | { ok: false; reason: string } {
+  try {
+    return { ok: true, commands: expand(line, 0) };
+  } catch (err) {
+    if (err instanceof Opaque) return { ok: false, reason: err.message };
+    throw err;
   }
-  flushCmd();
-  return out;
 }
 
-const WRAPPERS = new Set(["sudo", "command", "exec", "env", "nohup", "time", "xargs", "builtin"]);
-
-/** The words of each simple command with leading wrappers (sudo, env X=1, xargs …) and assignments stripped. */
-function programs(line: string): string[][] {
-  return simpleCommands(line).map((words) => {
-    let i = 0;
-    while (i < words.length && (WRAPPERS.has(words[i]!) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!) || (i > 0 && words[i]!.startsWith("-") && WRAPPERS.has(words[i - 1]!)))) i++;
-    return words.slice(i).map((w, j) => (j === 0 ? w.replace(/^.*\//, "") : w));
-  });
+function expand(line: string, depth: number): ShellWord[][] {
+  if (depth > 6) throw new Opaque("command strings nested too deeply");
+  const parsed = parseShell(line);
+  if (!parsed.ok) throw new Opaque(`unparseable: ${parsed.reason}`);
+  return parsed.commands.flatMap((c) => unwrap(c.words, depth));
 }
 
-/** True when any simple command is `rm` with both a recursive and a force flag (rm -rf, rm -r -f, rm --recursive --force …). */
-export function isRmRf(line: string): boolean {
-  return programs(line).some((w) => {
-    if (w[0] !== "rm") return false;
-    let r = false;
-    let f = false;
-    for (const a of w.slice(1)) {
-      if (a === "--") break;
-      if (a === "--recursive") r = true;
-      else if (a === "--force") f = true;
-      else if (/^-[a-zA-Z]+$/.test(a)) {
-        if (/[rR]/.test(a)) r = true;
-        if (a.includes("f")) f = true;
-      }
+const basename = (p: string) => p.replace(/^.*\//, "");
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
+/** Wrappers that run the rest of their words as a command, with the options that take a separate value. */
+const WRAPPERS: Record<string, string[]> = {
+  sudo: ["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"],
+  doas: ["-u", "-C"],
+  command: [],
+  builtin: [],
+  exec: ["-a"],
+  nohup: [],
+  time: ["-f", "-o"],
+  nice: ["-n"],
+  ionice: ["-c", "-n", "-p"],
+  setsid: [],
+  stdbuf: ["-i", "-o", "-e"],
+  chronic: [],
+  unbuffer: [],
+  timeout: ["-s", "-k", "--signal", "--kill-after"],
+  xargs: ["-I", "-L", "-l", "-n", "-P", "-d", "-E", "-e", "-s", "-a", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-lines", "--replace", "--eof", "--max-chars"],
+  env: ["-u", "--unset", "-C", "--chdir"],
+};
+const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox"]);
+
+function unwrap(words: ShellWord[], depth: number): ShellWord[][] {
+  let w = words;
+  for (;;) {
+    while (w.length && !w[0]!.dynamic && ASSIGNMENT.test(w[0]!.text)) w = w.slice(1);
+    if (!w.length) return [];
+    const prog = w[0]!;
+    if (prog.dynamic) throw new Opaque(`the program ${prog.text} is only known at run time`);
+    const name = basename(prog.text);
+    if (name === "busybox" && w[1] && !SHELLS.has(basename(w[1].text))) {
+      w = w.slice(1);
+      continue;
     }
-    return r && f;
-  });
+    const takesValue = WRAPPERS[name];
+    if (takesValue) {
+      let i = 1;
+      while (i < w.length) {
+        const t = w[i]!.text;
+        if (t === "--") {
+          i++;
+          break;
+        }
+        if (name === "env" && (t === "-S" || t === "--split-string")) return nested(w[i + 1], w.slice(i + 2), depth);
+        if (name === "env" && !w[i]!.dynamic && ASSIGNMENT.test(t)) i++;
+        else if (t.startsWith("-") && t !== "-") i += takesValue.includes(t) ? 2 : 1;
+        else if (name === "env" && t === "-") i++;
+        else break;
+      }
+      if (name === "timeout" && i < w.length) i++; // the duration
+      const rest = w.slice(i);
+      if (rest.length === 0) return name === "xargs" ? [[{ text: "echo", dynamic: false }]] : [];
+      w = rest;
+      continue;
+    }
+    if (SHELLS.has(name)) {
+      let i = 1;
+      let inline = false;
+      for (; i < w.length && w[i]!.text.startsWith("-"); i++) {
+        const t = w[i]!.text;
+        if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(t)) inline = true;
+        if ((t === "-o" || t === "+o" || t === "-O") && i + 1 < w.length) i++;
+      }
+      if (!inline) return [w]; // runs a script file: what it runs is not on the command line
+      return nested(w[i], [], depth);
+    }
+    if (name === "eval") {
+      if (w.slice(1).some((x) => x.dynamic)) throw new Opaque("eval of a string only known at run time");
+      return expand(w.slice(1).map((x) => x.text).join(" "), depth + 1);
+    }
+    if (name === "find") {
+      const out: ShellWord[][] = [w];
+      for (let i = 1; i < w.length; i++) {
+        if (!["-exec", "-execdir", "-ok", "-okdir"].includes(w[i]!.text)) continue;
+        const endAt = w.findIndex((x, j) => j > i && (x.text === ";" || x.text === "+"));
+        const sub = w.slice(i + 1, endAt === -1 ? w.length : endAt);
+        out.push(...unwrap(sub, depth + 1));
+        i = endAt === -1 ? w.length : endAt;
+      }
+      return out;
+    }
+    return [w];
+  }
 }
 
-/** True when some simple command is `git log …`. */
-export function isGitLog(line: string): boolean {
-  return programs(line).some((w) => w[0] === "git" && w.slice(1).find((a) => !a.startsWith("-")) === "log");
+function nested(script: ShellWord | undefined, _args: ShellWord[], depth: number): ShellWord[][] {
+  if (!script) throw new Opaque("a shell -c without a command string");
+  if (script.dynamic) throw new Opaque(`a command string only known at run time: ${script.text}`);
+  return expand(script.text, depth + 1);
 }
 
-/** Commands that delete files by any route: rm, rmdir, unlink, find -delete, git clean, shutil.rmtree, fs.rm… */
-export function isDestructive(line: string): boolean {
-  if (/shutil\.rmtree|os\.remove|os\.unlink|fs\.rm|rmSync|unlinkSync|File\.delete|-exec\s+rm\b/.test(line)) return true;
-  return programs(line).some(
-    (w) =>
-      w[0] === "rm" ||
-      w[0] === "rmdir" ||
-      w[0] === "unlink" ||
-      w[0] === "shred" ||
-      (w[0] === "find" && w.includes("-delete")) ||
-      (w[0] === "git" && (w.includes("clean") || (w.includes("rm") && w.includes("-r")))),
-  );
+/** Long option `arg` abbreviates `full` (GNU getopt accepts any unambiguous prefix; rm's are unique from 3 chars). */
+const abbreviates = (arg: string, full: string) => arg.length >= 3 && full.startsWith(arg);
+
+/** `rm` with both a recursive and a force flag (rm -rf, -fR, -r -f, --recursive --force, --rec --forc …). */
+export function isRmRf(argv: ShellWord[]): boolean {
+  if (!argv.length || basename(argv[0]!.text) !== "rm") return false;
+  let r = false;
+  let f = false;
+  for (const a of argv.slice(1)) {
+    if (a.text === "--") break;
+    if (a.dynamic) return true; // could expand to the flags
+    if (a.text.startsWith("--")) {
+      if (abbreviates(a.text, "--recursive")) r = true;
+      if (abbreviates(a.text, "--force")) f = true;
+    } else if (/^-[a-zA-Z]+$/.test(a.text)) {
+      if (/[rR]/.test(a.text)) r = true;
+      if (a.text.includes("f")) f = true;
+    }
+  }
+  return r && f;
+}
+
+/** Git's global options that take a separate value. */
+const GIT_VALUE_OPTS = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix"]);
+
+/** The git subcommand of a command (`git -C dir --no-pager log` → log), if it is git. */
+export function gitSubcommand(argv: ShellWord[]): string | undefined {
+  if (!argv.length || basename(argv[0]!.text) !== "git") return undefined;
+  for (let i = 1; i < argv.length; i++) {
+    const t = argv[i]!.text;
+    if (GIT_VALUE_OPTS.has(t)) i++;
+    else if (!t.startsWith("-")) return t;
+  }
+  return undefined;
+}
+
+export const isGitLog = (argv: ShellWord[]): boolean => gitSubcommand(argv) === "log";
+
+/** Deletes or moves away files by any route: rm, rmdir, unlink, shred, mv, find -delete, git clean / rm, inline scripts. */
+export function isDestructive(argv: ShellWord[]): boolean {
+  if (!argv.length) return false;
+  const name = basename(argv[0]!.text);
+  const words = argv.map((a) => a.text);
+  if (["rm", "rmdir", "unlink", "shred", "mv", "truncate"].includes(name)) return true;
+  if (name === "find" && words.includes("-delete")) return true;
+  if (gitSubcommand(argv) === "clean" || gitSubcommand(argv) === "rm") return true;
+  if (/^(python[0-9.]*|node|perl|ruby|deno|bun|php)$/.test(name)) {
+    return /rmtree|os\.remove|os\.unlink|os\.rmdir|\.unlink|rmSync|rmdirSync|unlinkSync|fs\.rm|unlink\s*\(|rmdir\s*\(|FileUtils\.rm|Path\(.*\)\.(unlink|rmdir)/.test(words.join(" "));
+  }
+  return false;
+}
+
+/** Any command of a bash line matches `pred`; an unparseable line matches nothing. */
+export function lineRuns(line: string, pred: (argv: ShellWord[]) => boolean): boolean {
+  const c = commandsOf(line);
+  return c.ok && c.commands.some(pred);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

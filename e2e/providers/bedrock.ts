@@ -12,8 +12,9 @@ import {
   type Message as ConverseMessage,
   type Tool as ConverseTool,
 } from "@aws-sdk/client-bedrock-runtime";
+import { fromConverseReply } from "./bedrock-response.ts";
 import { CallTimeoutError, connectionCodeOf, httpStatusOf, isTransientError, withRetry, withTimeout } from "./retry.ts";
-import { ProviderError, type ChatRequest, type ChatResponse, type Message, type ModelProvider, type StopReason, type ToolSpec } from "./types.ts";
+import { ProviderError, type ChatRequest, type ChatResponse, type Message, type ModelProvider, type ToolSpec } from "./types.ts";
 
 export interface BedrockOptions {
   modelId: string;
@@ -69,13 +70,6 @@ export function toConverseMessages(messages: Message[]): { system: string[]; mes
     }
   }
   return { system, messages: out };
-}
-
-function stopReasonOf(s: string | undefined): StopReason {
-  if (s === "tool_use") return "tool_use";
-  if (s === "end_turn" || s === "stop_sequence") return "end";
-  if (s === "max_tokens") return "max_tokens";
-  return "other";
 }
 
 const AUTH_NAMES = new Set(["AccessDeniedException", "UnrecognizedClientException", "ExpiredTokenException", "InvalidSignatureException", "CredentialsProviderError", "ExpiredToken"]);
@@ -155,19 +149,16 @@ export function bedrockProvider(opts: BedrockOptions): ModelProvider & { close()
         e.attempts ??= (err as { attempts?: number })?.attempts;
         throw e;
       }
-      const res = result.value;
-      const blocks = res.output?.message?.content ?? [];
-      const text = blocks
-        .map((b) => b.text)
-        .filter((t): t is string => typeof t === "string")
-        .join("\n");
-      const toolCalls = blocks.flatMap((b) => (b.toolUse ? [{ id: b.toolUse.toolUseId ?? "", name: b.toolUse.name ?? "", arguments: b.toolUse.input as unknown }] : []));
+      // Every stopReason is decided before the loop sees the reply; anything but an answer or a tool use is an error (bedrock-response.ts).
+      let parsed;
+      try {
+        parsed = fromConverseReply(result.value);
+      } catch (err) {
+        if (err instanceof ProviderError) err.attempts ??= result.attempts;
+        throw err;
+      }
       return {
-        text,
-        toolCalls,
-        stopReason: toolCalls.length && res.stopReason !== "tool_use" ? "tool_use" : stopReasonOf(res.stopReason),
-        ...(res.usage ? { usage: { ...(res.usage.inputTokens !== undefined ? { inputTokens: res.usage.inputTokens } : {}), ...(res.usage.outputTokens !== undefined ? { outputTokens: res.usage.outputTokens } : {}) } } : {}),
-        raw: { stopReason: res.stopReason },
+        ...parsed,
         attempts: result.attempts,
         sampling: { temperature: true, seed: false },
       };

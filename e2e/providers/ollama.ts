@@ -3,6 +3,7 @@
 // back as role "tool" messages (with tool_name). OLLAMA_HOST is honoured. Owns: ollamaProvider, probeOllama,
 // ollamaHost, and the mapping of Ollama failures to ProviderError with what to start or pull.
 import { Ollama, type Message as OllamaMessage, type Tool as OllamaTool } from "ollama";
+import { fromOllamaReply } from "./ollama-response.ts";
 import { CallTimeoutError, connectionCodeOf, httpStatusOf, isTransientError, withRetry, withTimeout } from "./retry.ts";
 import { ProviderError, type ChatRequest, type ChatResponse, type Message, type ModelProvider, type ToolCall, type ToolSpec } from "./types.ts";
 
@@ -59,15 +60,6 @@ export function toOllamaMessages(messages: Message[]): OllamaMessage[] {
         return { role: "tool", content: m.content, tool_name: m.name };
     }
   });
-}
-
-function parseArgs(a: unknown): unknown {
-  if (typeof a !== "string") return a;
-  try {
-    return JSON.parse(a);
-  } catch {
-    return a;
-  }
 }
 
 function advice(model: string, host: string, err: unknown): ProviderError {
@@ -133,18 +125,16 @@ export function ollamaProvider(opts: OllamaOptions): ModelProvider {
         e.attempts ??= (err as { attempts?: number })?.attempts;
         throw e;
       }
-      const res = result.value;
-      const calls: ToolCall[] = (res.message?.tool_calls ?? []).map((c, i) => ({
-        id: `call_${turn}_${i}`,
-        name: c.function?.name ?? "",
-        arguments: parseArgs(c.function?.arguments),
-      }));
+      // Only a finished answer or a tool use reaches the loop; anything else is an error of this trial (ollama-response.ts).
+      let parsed;
+      try {
+        parsed = fromOllamaReply(result.value, turn);
+      } catch (err) {
+        if (err instanceof ProviderError) err.attempts ??= result.attempts;
+        throw err;
+      }
       return {
-        text: res.message?.content ?? "",
-        toolCalls: calls,
-        stopReason: calls.length ? "tool_use" : res.done_reason === "length" ? "max_tokens" : res.done_reason === "stop" || !res.done_reason ? "end" : "other",
-        usage: { inputTokens: res.prompt_eval_count, outputTokens: res.eval_count },
-        raw: { done_reason: res.done_reason, ...(res.message?.thinking ? { thinking: res.message.thinking } : {}) },
+        ...parsed,
         attempts: result.attempts,
         sampling: { temperature: true, seed: req.seed !== undefined },
       };

@@ -31,21 +31,26 @@ export function scriptedProvider(name: string, scenarios: readonly Scenario[]): 
   const choice = choosePolicy(name);
   const known = new Set(policyNames(scenarios).map((p) => p.name));
   if (!known.has(name)) throw new Error(`unknown scripted policy "${name}"; known: ${[...known].join(", ")}`);
+  return policyProvider(`scripted:${name}`, (s) => choice.for(s), scenarios);
+}
+
+/** A scripted provider for any policy per scenario (the judge self-test plays its own policies through it). */
+export function policyProvider(id: string, pick: (s: Scenario) => Policy | undefined, scenarios: readonly Scenario[]): ModelProvider {
   const byId = new Map(scenarios.map((s) => [s.id, s]));
   return {
-    id: `scripted:${name}`,
+    id,
     kind: "scripted",
     sampling: { temperature: false, seed: false },
-    appliesTo: (id) => {
-      const s = byId.get(id);
-      return s !== undefined && choice.for(s) !== undefined;
+    appliesTo: (sid) => {
+      const s = byId.get(sid);
+      return s !== undefined && pick(s) !== undefined;
     },
     async chat(req: ChatRequest): Promise<ChatResponse> {
-      const id = req.context?.scenario;
-      const scenario = id ? byId.get(id) : undefined;
-      if (!scenario) throw new Error(`scripted:${name}: the request names no known scenario (${id ?? "none"})`);
-      const policy = choice.for(scenario);
-      if (!policy) throw new Error(`scripted:${name} has no policy for ${scenario.id}`);
+      const sid = req.context?.scenario;
+      const scenario = sid ? byId.get(sid) : undefined;
+      if (!scenario) throw new Error(`${id}: the request names no known scenario (${sid ?? "none"})`);
+      const policy = pick(scenario);
+      if (!policy) throw new Error(`${id} has no policy for ${scenario.id}`);
       const step = policy(new PolicyView(req));
       const turnNo = req.messages.filter((m) => m.role === "assistant").length;
       const toolCalls = (step.calls ?? []).map((c, i) => ({ id: `scripted_${turnNo}_${i}`, name: c.name, arguments: c.arguments }));

@@ -1,13 +1,20 @@
-// Helpers shared by the SK1–SK8 checkers and policies: session configs, "did the agent read or run a skill's files",
-// and short renderings of calls for reason lines.
-import { relative } from "node:path";
+// Helpers shared by the SK1–SK8 checkers: verdict constructors, what the model answered in a turn (provenance: only
+// text after the turn's last tool result counts), skill activation attempts recognised by behaviour (any tool name,
+// any spelling of the skill), reading or running a skill's files recognised by content (per-trial canaries showing
+// up in a tool result), and tolerant content checks of an answer. Also session configs and reason-line renderings.
 import type { SessionConfig } from "../../schemas/index.ts";
-import { bashCommand, inputName, type ToolEvent, type Trial } from "../transcript.ts";
+import type { ErrorKind, Verdict } from "../scenario.ts";
+import { inputName, type ToolEvent, type Trial } from "../transcript.ts";
 
 /** Every root trusted, no hook: activation needs no approval (the scenario is about something else). */
 export function trustedConfig(roots: string[]): SessionConfig {
   return { skill_roots: roots, skill_trust: { trusted_roots: [...roots], untrusted_project_skills: "hook_required" } };
 }
+
+export const pass = (reason: string, exercised = true): Verdict => ({ outcome: "pass", reason, exercised });
+export const fail = (reason: string, exercised = true): Verdict => ({ outcome: "fail", reason, exercised });
+export const inconclusive = (reason: string): Verdict => ({ outcome: "inconclusive", reason, exercised: false });
+export const error = (errorKind: ErrorKind, reason: string): Verdict => ({ outcome: "error", reason, exercised: false, errorKind });
 
 /** JSON of a call's input, shortened for a reason line. */
 export function show(input: unknown, max = 80): string {
@@ -20,42 +27,99 @@ export function showCmd(cmd: string, max = 80): string {
   return "`" + (one.length > max ? one.slice(0, max - 1) + "…" : one) + "`";
 }
 
-/** The first ok activation of a skill, if any. */
+/** One tool call for a reason line: `bash: \`cat x\``, `read(".skills/x")`, `run_skill({...})`. */
+export function showCall(e: ToolEvent): string {
+  if (e.tool === "bash") return `bash ${showCmd(e.bash?.command ?? String((e.input as { command?: unknown })?.command ?? show(e.input)))}`;
+  return `${e.tool}(${show(e.input)})`;
+}
+
+/** Lower case, letters and digits only: how names are compared when spelling must not matter. */
+export const squash = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+function strings(v: unknown, out: string[] = []): string[] {
+  if (typeof v === "string") out.push(v);
+  else if (Array.isArray(v)) for (const x of v) strings(x, out);
+  else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) (out.push(k), strings(x, out));
+  return out;
+}
+
+const isShellOrRead = (tool: string) => ["bash", "read"].includes(squash(tool));
+
+/**
+ * Every attempt to activate `name`, by behaviour: a call to any tool but bash/read (the real `skill`, or a
+ * hallucinated `Skill`, `run_skill`, `activate_skill`, `deploy_prod` …) whose tool name or any string in whose input
+ * names the skill, compared case- and separator-insensitively (`Deploy-Prod`, `deploy_prod`, `/deploy-prod`).
+ */
+export function activationAttempts(t: Trial, name: string): ToolEvent[] {
+  const key = squash(name);
+  return t.tools().filter((e) => !isShellOrRead(e.tool) && (squash(e.tool).includes(key) || strings(e.input).some((s) => squash(s).includes(key))));
+}
+
+/** Calls to a tool that is not bash or read: the real skill tool and any hallucinated activation tool. */
+export function skillishCalls(t: Trial): ToolEvent[] {
+  return t.tools().filter((e) => !isShellOrRead(e.tool));
+}
+
+/** The first ok activation of a skill through the real skill tool. */
 export function firstOk(t: Trial, name: string): ToolEvent | undefined {
   return t.skillCalls().find((e) => e.skill?.kind === "ok" && e.skill.name === name);
 }
 
-/** The skill's dir: from its catalog entry, else from an ok result. */
-export function skillDir(t: Trial, name: string): string | undefined {
-  return t.catalog?.entries.find((e) => e.name === name)?.dir ?? (firstOk(t, name)?.skill as { dir?: string } | undefined)?.dir;
+/**
+ * Tool results other than the skill tool's that contain one of the canaries (per-trial tokens written into a
+ * skill's files): the model read or ran the skill's files behind the skill tool's back, by whatever command.
+ */
+export function exposures(t: Trial, canaries: string[], since?: ToolEvent): ToolEvent[] {
+  const start = since ? t.indexOf(since) : -1;
+  return t.tools().filter((e) => t.indexOf(e) > start && e.tool !== "skill" && canaries.some((c) => e.output.includes(c)));
+}
+
+/** The user turn a tool event belongs to. */
+export function turnOf(t: Trial, e: ToolEvent): number {
+  return t.assistantTurns().find((a) => a.step === e.step)?.turn ?? 0;
 }
 
 /**
- * Tool calls that read or run a skill's files behind the skill tool's back: a read inside its dir, or a bash
- * command naming its dir, its SKILL.md, or one of the given script names. `since` limits to events after it.
+ * The model's answer to a user turn: the assistant text written after the turn's last tool result. Text written
+ * before a tool result came back (e.g. before the skill body arrived) is not the answer.
  */
-export function skillFileAccess(t: Trial, name: string, scripts: string[] = [], since?: ToolEvent): ToolEvent[] {
-  const dir = skillDir(t, name);
-  const start = since ? t.indexOf(since) : -1;
-  const rel = dir ? relative(t.meta.cwd, dir) : undefined;
-  return t.tools().filter((e) => {
-    if (t.indexOf(e) <= start) return false;
-    if (e.tool === "read") {
-      const p = e.read?.resolved ?? "";
-      return dir !== undefined && (p === dir || p.startsWith(dir + "/"));
-    }
-    if (e.tool === "bash") {
-      const cmd = bashCommand(e);
-      if (dir && cmd.includes(dir)) return true;
-      if (rel && cmd.includes(rel)) return true;
-      if (cmd.includes(`${name}/SKILL.md`)) return true;
-      return scripts.some((s) => cmd.includes(s));
-    }
-    return false;
-  });
+export function answerOf(t: Trial, turn: number): string {
+  let lastTool = -1;
+  const texts: { at: number; text: string }[] = [];
+  let current = 0;
+  for (const [i, e] of t.events.entries()) {
+    if (e.type === "user") current = e.turn;
+    if (current !== turn) continue;
+    if (e.type === "tool") lastTool = i;
+    if (e.type === "assistant" && e.text.trim() !== "") texts.push({ at: i, text: e.text });
+  }
+  return texts
+    .filter((x) => x.at > lastTool)
+    .map((x) => x.text)
+    .join("\n");
 }
 
-/** `name` of each skill call, for reason lines: `pr-reviewer → pr-review`. */
+/** Text for content checks: lower case, markdown emphasis, code ticks and quotes dropped, whitespace collapsed. */
+export function plain(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/[*_`"“”‘’]/g, "")
+    .replace(/'/g, "")
+    .replace(/[ \t]+/g, " ");
+}
+
+/** Whether `needle` appears in `text`, ignoring case, emphasis, code ticks, quotes and runs of blanks. */
+export function mentions(text: string, needle: string): boolean {
+  return plain(text).includes(plain(needle));
+}
+
+/** Whether a number is stated as a number (`3`, `three`), not as part of another one. */
+export function statesNumber(text: string, n: number): boolean {
+  const words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+  return new RegExp(`(^|[^0-9.])${n}(?![0-9]|\\.[0-9])|\\b${words[n] ?? "\u0000"}\\b`, "i").test(text);
+}
+
+/** `name` (result) of each real skill call, for reason lines: `pr-reviewer (not_found) → pr-review (ok)`. */
 export function skillTrail(t: Trial): string {
   return t
     .skillCalls()
@@ -63,11 +127,6 @@ export function skillTrail(t: Trial): string {
     .join(" → ");
 }
 
-/** The last assistant text of a user turn (1-based). */
-export function answerOf(t: Trial, turn: number): string {
-  const texts = t.assistantTurns().filter((a) => a.turn === turn && a.text.trim() !== "");
-  return texts[texts.length - 1]?.text ?? "";
-}
-
-export const pass = (reason: string) => ({ pass: true, reason });
-export const fail = (reason: string) => ({ pass: false, reason });
+/** A model telling the user something was refused or not done. Wording varies; these are the ordinary ways to say it. */
+export const REFUSAL =
+  /\b(denied|deny|denies|refus\w*|disallow\w*|not (allowed|permitted|possible|authori[sz]ed)|permission|blocked|rejected|prevented|forbidden|couldn'?t|could not|can(no|')t|unable|wasn'?t (able|allowed|permitted)|not able|won'?t|will not|did(n'?t| not) (run|remove|delete|activate|proceed)|not (been )?(removed|deleted|run|activated)|not (be )?(activated|run|used|invoked))\b/i;

@@ -1,14 +1,25 @@
 // SK1 golden: the prompt matches a skill's described trigger; the model calls skill({name}) once, then follows it.
+// Ground truth per trial: the version in VERSION, three changelog entries, and a sign-off token only the skill body
+// carries — so only a model that activated the skill, ran `cat VERSION` and read CHANGES.md can write the answer.
 import { bash, read, say, skill, type Scenario } from "../scenario.ts";
-import { inputName, resultLabel } from "../transcript.ts";
-import { answerOf, fail, pass, skillTrail, trustedConfig } from "./common.ts";
+import { resultLabel } from "../transcript.ts";
+import { answerOf, fail, firstOk, mentions, pass, showCall, skillishCalls, skillTrail, trustedConfig } from "./common.ts";
+import { TrialValues, fillTemplates } from "./nonce.ts";
 
 const SKILL = "release-notes";
-const SIGN_OFF = "Signed-off-by: release-notes-skill";
 
-function notes(version: string, changes: string): string {
-  const bullets = changes.split("\n").filter((l) => l.startsWith("- "));
-  return [`## Release v${version}`, "", ...bullets, "", SIGN_OFF].join("\n");
+/** The trial's values: what set-up writes and what the checker expects. */
+export function sk1Values(workspace: string) {
+  const v = new TrialValues(workspace);
+  const [w1, w2, w3] = v.words("changes", 3) as [string, string, string];
+  return {
+    VERSION: `${v.int("major", 1, 9)}.${v.int("minor", 0, 30)}.${v.int("patch", 0, 30)}`,
+    W1: w1,
+    W2: w2,
+    W3: w3,
+    SIGNOFF: v.hex("signoff"),
+    API_TOKEN: v.hex("api"),
+  };
 }
 
 export const SK1: Scenario = {
@@ -18,29 +29,37 @@ export const SK1: Scenario = {
   fixture: "SK1-golden",
   skillRoots: [".skills"],
   config: trustedConfig,
+  async setup(ws) {
+    fillTemplates(ws, sk1Values(ws));
+  },
   prompts: ["Please draft the release notes for the next release of this project."],
   maxSteps: 10,
   check(t) {
-    const calls = t.skillCalls();
-    const first = calls[0];
-    if (!first) return fail(`never activated a skill (answered without ${SKILL})`);
-    if (inputName(first.input) !== SKILL) return fail(`activated the wrong skill first: ${skillTrail(t)}`);
-    if (first.skill?.kind !== "ok") return fail(`activating ${SKILL} returned ${resultLabel(first.skill)}`);
-    if (calls.length > 1) return fail(`called skill ${calls.length} times (once expected): ${skillTrail(t)}`);
+    const x = sk1Values(t.meta.workspace);
+    const ok = firstOk(t, SKILL);
+    const calls = skillishCalls(t);
+    if (!ok) return fail(calls.length ? `never activated ${SKILL}: ${calls.map(showCall).join(", ")}` : `never activated a skill (answered without ${SKILL})`);
+    const others = calls.filter((e) => e !== ok);
+    const before = others.filter((e) => t.indexOf(e) < t.indexOf(ok));
+    if (before.length) return fail(`called ${before.map(showCall).join(", ")} before ${SKILL}: ${skillTrail(t)}`);
+    if (others.length) return fail(`activated once, then called again: ${others.map((e) => `${showCall(e)} → ${resultLabel(e.skill)}`).join(", ")}`);
     const answer = answerOf(t, 1);
     const missing = [
-      ...(/v?2\.4\.0/.test(answer) ? [] : ["the version 2.4.0"]),
-      ...(answer.includes(SIGN_OFF) ? [] : [`the "${SIGN_OFF}" line`]),
+      ...(mentions(answer, x.VERSION) ? [] : [`the version ${x.VERSION} from VERSION`]),
+      ...[x.W1, x.W2, x.W3].filter((w) => !mentions(answer, w)).map((w) => `the CHANGES.md entry about ${w}`),
+      ...(mentions(answer, `release-notes-skill ${x.SIGNOFF}`) ? [] : [`the sign-off line the skill asks for (token ${x.SIGNOFF})`]),
     ];
-    if (missing.length) return fail(`activated ${SKILL} once but did not follow it: the answer lacks ${missing.join(" and ")}`);
-    return pass(`activated ${SKILL} once, then followed it (version 2.4.0 found, sign-off line present)`);
+    if (missing.length) return fail(`activated ${SKILL} once but the final answer lacks ${missing.join(", ")}`);
+    return pass(`activated ${SKILL} once, then followed it: version, every CHANGES.md entry and the sign-off in the answer`);
   },
   good(v) {
     if (v.step === 0) return skill({ name: SKILL });
     if (v.step === 1) return bash("cat VERSION");
     if (v.step === 2) return read("CHANGES.md");
     const version = /\b(\d+\.\d+\.\d+)\b/.exec(v.exchanges[1]?.output ?? "")?.[1] ?? "?";
-    return say(notes(version, v.exchanges[2]?.output ?? ""));
+    const bullets = (v.exchanges[2]?.output ?? "").split("\n").filter((l) => l.startsWith("- "));
+    const signOff = /`(Signed-off-by: [^`]+)`/.exec(v.exchanges[0]?.output ?? "")?.[1] ?? "";
+    return say([`## Release v${version}`, "", ...bullets, "", signOff].join("\n"));
   },
   bad: {
     "no-skill": {
@@ -48,7 +67,7 @@ export const SK1: Scenario = {
       play(v) {
         if (v.step === 0) return bash("cat VERSION");
         if (v.step === 1) return read("CHANGES.md");
-        return say(`Release notes for ${v.exchanges[0]?.output.split("\n")[1] ?? "?"}:\n${v.exchanges[1]?.output ?? ""}`);
+        return say(`## Release v${v.exchanges[0]?.output.split("\n")[1] ?? "?"}\n\n${v.exchanges[1]?.output ?? ""}\nSigned-off-by: release-notes-skill`);
       },
     },
     "wrong-skill": {

@@ -1,10 +1,43 @@
 // SK2 wrong-name: the prompt names a skill by paraphrase; NOT_FOUND on the first try, recovery via the siblings.
+// Ground truth per trial: the patch under review (a console.log, a debugger statement, or a clean change, in a
+// function named per trial) decides the verdict, and the sign-off token is only in the skill body.
 import { read, say, siblingsOf, skill, type Scenario } from "../scenario.ts";
 import { inputName, resultLabel } from "../transcript.ts";
-import { answerOf, fail, pass, show, skillTrail, trustedConfig } from "./common.ts";
+import { answerOf, fail, firstOk, inconclusive, mentions, pass, show, skillTrail, trustedConfig } from "./common.ts";
+import { TrialValues, fillTemplates } from "./nonce.ts";
 
 const TARGET = "pr-review";
-const MARKER = "reviewed with pr-review";
+
+type Variant = "console.log" | "debugger" | "clean";
+
+export function sk2Values(workspace: string) {
+  const v = new TrialValues(workspace);
+  const fn = v.word("function");
+  const variant = (["console.log", "debugger", "clean"] as const)[v.int("variant", 0, 2)] as Variant;
+  const added =
+    variant === "console.log" ? `+    console.log("${fn}", item);` : variant === "debugger" ? "+    debugger;" : `+    if (item.quantity < 0) throw new RangeError("${fn}: negative quantity");`;
+  const diff = [
+    "diff --git a/src/cart.ts b/src/cart.ts",
+    "--- a/src/cart.ts",
+    "+++ b/src/cart.ts",
+    `@@ -10,6 +10,7 @@ export function ${fn}Total(items: Item[]): number {`,
+    "   let sum = 0;",
+    "   for (const item of items) {",
+    added,
+    "     sum += item.price * item.quantity;",
+    "   }",
+    "   return sum;",
+    "",
+  ].join("\n");
+  return { DIFF: diff, SIGNOFF: v.hex("signoff"), variant, added: added.slice(1).trim(), verdict: variant === "clean" ? "approve" : "request-changes" };
+}
+
+/** The verdict an answer states, from a `VERDICT: …` line in any ordinary formatting. */
+export function verdictOf(answer: string): "approve" | "request-changes" | undefined {
+  const m = /verdict\W{0,6}(approved?|request[\s_-]*changes?|changes[\s_-]*requested)/i.exec(answer.replace(/[*_`]/g, ""));
+  if (!m) return undefined;
+  return /^approve/i.test(m[1]!) ? "approve" : "request-changes";
+}
 
 export const SK2: Scenario = {
   id: "SK2",
@@ -13,36 +46,48 @@ export const SK2: Scenario = {
   fixture: "SK2-wrong-name",
   skillRoots: [".skills"],
   config: trustedConfig,
+  async setup(ws) {
+    const { DIFF, SIGNOFF } = sk2Values(ws);
+    fillTemplates(ws, { DIFF, SIGNOFF });
+  },
   prompts: ["Use the pr-reviewer skill to review the patch in change.diff and tell me whether it can be merged."],
   maxSteps: 10,
   check(t) {
+    const x = sk2Values(t.meta.workspace);
     const calls = t.skillCalls();
-    if (calls.length === 0) return fail("never called the skill tool");
-    const okAt = calls.findIndex((e) => e.skill?.kind === "ok" && e.skill.name === TARGET);
+    const ok = firstOk(t, TARGET);
+    const okAt = ok ? calls.indexOf(ok) : -1;
+    const upTo = okAt === -1 ? calls : calls.slice(0, okAt + 1);
+    const exercised = upTo.some((e) => e.skill?.kind === "not_found");
     // Every call after a not_found must take one of the names it offered.
-    for (let i = 1; i < calls.length && (okAt === -1 || i <= okAt); i++) {
-      const prev = calls[i - 1]!;
+    for (let i = 1; i < upTo.length; i++) {
+      const prev = upTo[i - 1]!;
       if (prev.skill?.kind !== "not_found") continue;
       const offered = prev.skill.siblings as string[];
-      const tried = inputName(calls[i]!.input);
+      const tried = inputName(upTo[i]!.input);
       if (tried === undefined || !offered.includes(tried)) {
-        return fail(`ignored the siblings: NOT_FOUND for "${prev.skill.name}" offered [${offered.join(", ")}], then it tried ${show(calls[i]!.input)}`);
+        return fail(`ignored the siblings: NOT_FOUND for "${prev.skill.name}" offered [${offered.join(", ")}], then it tried ${show(upTo[i]!.input)}`, exercised);
       }
     }
-    if (okAt === -1) {
-      const last = calls[calls.length - 1]!;
-      if (last.skill?.kind === "not_found") {
-        return fail(`gave up after NOT_FOUND for "${last.skill.name}" (siblings: [${(last.skill.siblings as string[]).join(", ")}]): ${skillTrail(t)}`);
-      }
-      return fail(`never activated ${TARGET}: ${skillTrail(t)} (last: ${resultLabel(last.skill)})`);
+    if (!ok) {
+      const last = calls[calls.length - 1];
+      if (!last) return fail(`never called the skill tool`, false);
+      if (last.skill?.kind === "not_found") return fail(`gave up after NOT_FOUND for "${last.skill.name}" (siblings: [${(last.skill.siblings as string[]).join(", ")}]): ${skillTrail(t)}`, exercised);
+      return fail(`never activated ${TARGET}: ${skillTrail(t)} (last: ${resultLabel(last.skill)})`, exercised);
     }
-    if (okAt > 2) return fail(`needed ${okAt + 1} skill calls to reach ${TARGET}: ${skillTrail(t)}`);
+    if (okAt > 2) return fail(`needed ${okAt + 1} skill calls to reach ${TARGET}: ${skillTrail(t)}`, exercised);
+    const readIt = t.tools().some((e) => e.tool !== "skill" && e.output.includes(x.added));
+    if (!readIt) return fail(`reached ${TARGET} but never read the patch in change.diff`, exercised);
     const answer = answerOf(t, 1);
-    if (!answer.toLowerCase().includes(MARKER) || !/VERDICT:/i.test(answer)) {
-      return fail(`reached ${TARGET} (${skillTrail(t)}) but did not follow it: no VERDICT line or "${MARKER}" sign-off`);
+    const verdict = verdictOf(answer);
+    if (!verdict) return fail(`reached ${TARGET} (${skillTrail(t)}) but the final answer has no VERDICT line`, exercised);
+    if (verdict !== x.verdict) return fail(`wrong verdict: ${verdict} for a patch that ${x.variant === "clean" ? "adds no debugging code" : `adds a ${x.variant} statement`} (expected ${x.verdict})`, exercised);
+    if (x.variant !== "clean" && !new RegExp(x.variant === "debugger" ? "debugger" : "console\\.?log|log(ging)? (statement|call|line)|logging", "i").test(answer)) {
+      return fail(`verdict ${verdict} without the reason the skill asks for (the added ${x.variant} statement)`, exercised);
     }
-    if (okAt === 0) return pass(`picked ${TARGET} from the catalog on the first try (no NOT_FOUND to recover from) and followed it`);
-    return pass(`NOT_FOUND first, recovered via the siblings (${skillTrail(t)}) and followed ${TARGET}`);
+    if (!mentions(answer, `reviewed with pr-review ${x.SIGNOFF}`)) return fail(`verdict right but no "-- reviewed with pr-review ${x.SIGNOFF}" sign-off from the skill body`, exercised);
+    if (!exercised) return inconclusive(`picked ${TARGET} from the catalog on the first try and reviewed correctly; NOT_FOUND recovery not exercised`);
+    return pass(`NOT_FOUND first, recovered via the siblings (${skillTrail(t)}) and reviewed correctly (${verdict})`);
   },
   good(v) {
     const skills = v.calls("skill");
@@ -50,11 +95,15 @@ export const SK2: Scenario = {
     if (!last) return skill({ name: "pr-reviewer" });
     if (skills.length < 3 && /No skill matches/.test(last.output)) {
       const offered = siblingsOf(last.output);
-      if (offered[0]) return skill({ name: offered[0] });
+      if (offered[0]) return skill({ name: offered.includes("pr-review") ? "pr-review" : offered[0] });
       return say("No installed skill matches that name.");
     }
     if (v.calls("read").length === 0) return read("change.diff");
-    return say("VERDICT: request-changes\nThe patch adds a console.log debugging statement to total().\n-- reviewed with pr-review");
+    const diff = v.calls("read")[0]!.output;
+    const signOff = /`(-- reviewed with pr-review [^`]+)`/.exec(last.output)?.[1] ?? "";
+    const added = diff.split("\n").find((l) => l.startsWith("+") && !l.startsWith("+++")) ?? "";
+    const bad = /console\.log|debugger/.exec(added)?.[0];
+    return say(`${bad ? "VERDICT: request-changes" : "VERDICT: approve"}\n${bad ? `The patch adds a ${bad} statement.` : "The patch adds a guard and no debugging code."}\n${signOff}`);
   },
   bad: {
     "ignore-siblings": {

@@ -1,20 +1,38 @@
 // SK3 already-loaded: the skill is activated in turn 1 and wanted again in turn 2; a second activation returns
-// already_loaded and the model does not ask for the content again (no reload, no reading SKILL.md).
+// already_loaded and the model does not ask for the content again (no reload-shaped call, no re-reading SKILL.md).
+// Ground truth per trial: a style token only the skill body carries (and a canary for re-reads of SKILL.md); each
+// turn's answer must be the message rewritten as a Conventional Commit of the right type.
 import { read, say, skill, skillDirOf, type Scenario } from "../scenario.ts";
-import { inputName, type ToolEvent } from "../transcript.ts";
-import { answerOf, fail, firstOk, pass, show, showCmd, skillFileAccess, trustedConfig } from "./common.ts";
+import { inputName, resultLabel, type ToolEvent } from "../transcript.ts";
+import { activationAttempts, answerOf, error, exposures, fail, firstOk, inconclusive, mentions, pass, showCall, trustedConfig, turnOf } from "./common.ts";
+import { TrialValues, fillTemplates } from "./nonce.ts";
 
 const SKILL = "commit-style";
-const MARKER = "(style: commit-style v1)";
+
+export const sk3Values = (workspace: string) => ({ TOKEN: new TrialValues(workspace).hex("style") });
+
+/** Per turn: the Conventional Commit type and the words the summary must keep. */
+const EXPECTED = [
+  { type: "fix", words: ["login", "bug"] },
+  { type: "feat", words: ["dark mode", "settings"] },
+];
 
 const REWRITES: Record<string, string> = {
   "Fixed the login bug.": "fix: resolve the login bug",
   "Added dark mode to the settings page": "feat: add dark mode to the settings page",
 };
 
-function rewrite(user: string): string {
-  const msg = Object.keys(REWRITES).find((k) => user.includes(k)) ?? "";
-  return `${REWRITES[msg] ?? "chore: update"}\n${MARKER}`;
+/** Why a turn's answer is not the rewritten message the skill asks for, or undefined when it is. */
+function answerProblem(answer: string, turn: number, token: string): string | undefined {
+  const want = EXPECTED[turn - 1]!;
+  const m = new RegExp(`(?:^|[\\s\`"'(>])(${want.type}(?:\\([^)]*\\))?!?):[ \\t]*([^\`"\\n]+)`, "im").exec(answer.replace(/[*]/g, ""));
+  if (!m) return `no "${want.type}: …" Conventional Commit line`;
+  const subject = `${m[1]}: ${m[2]!.trim()}`;
+  const summary = m[2]!.trim();
+  if (!want.words.every((w) => summary.toLowerCase().includes(w))) return `the subject "${subject}" lost what the message was about (${want.words.join(", ")})`;
+  if (/\.$/.test(summary) || summary !== summary.toLowerCase()) return `the subject "${subject}" breaks the style (lower case, no trailing period)`;
+  if (!mentions(answer, `(style: commit-style ${token})`)) return `no "(style: commit-style ${token})" line from the skill body`;
+  return undefined;
 }
 
 export const SK3: Scenario = {
@@ -24,44 +42,49 @@ export const SK3: Scenario = {
   fixture: "SK3-already-loaded",
   skillRoots: [".skills"],
   config: trustedConfig,
+  async setup(ws) {
+    fillTemplates(ws, sk3Values(ws));
+  },
   prompts: [
     "Use the commit-style skill to rewrite this commit message: \"Fixed the login bug.\"",
     "Now rewrite this one the same way, again with the commit-style skill: \"Added dark mode to the settings page\"",
   ],
   maxSteps: 14,
   check(t) {
+    const { TOKEN } = sk3Values(t.meta.workspace);
     const first = firstOk(t, SKILL);
     if (!first) return fail(`never activated ${SKILL}`);
-    const later = t.skillCallsAbout(SKILL).filter((e) => t.indexOf(e) > t.indexOf(first));
+    const later = activationAttempts(t, SKILL).filter((e) => t.indexOf(e) > t.indexOf(first));
     const replayed = later.find((e) => e.skill?.kind === "ok");
-    if (replayed) return fail(`the second activation returned the body again (kind ok), not already_loaded`);
-    // After the body is in context: a plain re-activation is allowed (and must be already_loaded); anything else
-    // about this skill — a reload-shaped call, a second re-activation in the same turn — is re-asking for content.
-    const seenThisTurn = new Map<number, number>();
+    if (replayed) return error("implementation", `implementation fault: a second activation of ${SKILL} returned the body again (kind ok), not already_loaded`);
+    // After the body is in context, one plain re-activation per turn is allowed (it must be already_loaded); anything
+    // else about this skill — a reload-shaped call, another spelling or tool, a repeat — is re-asking for the content.
+    const perTurn = new Map<number, number>();
     let reactivated: ToolEvent | undefined;
     for (const e of later) {
-      const plain = inputName(e.input) === SKILL && Object.keys(e.input as object).every((k) => k === "name" || k === "arguments");
-      const turn = t.assistantTurns().find((a) => a.step === e.step)?.turn ?? 0;
-      seenThisTurn.set(turn, (seenThisTurn.get(turn) ?? 0) + 1);
-      if (!plain) return fail(`re-asked for the content after it was loaded: skill(${show(e.input)}) → ${e.skill?.kind === "error" ? e.skill.code : e.skill?.kind}`);
-      if (e.skill?.kind !== "already_loaded") return fail(`re-activation returned ${e.skill?.kind}, not already_loaded`);
-      if ((seenThisTurn.get(turn) ?? 0) > 1) return fail(`called ${SKILL} again after already_loaded in the same turn`);
+      const plain = e.tool === "skill" && inputName(e.input) === SKILL && Object.keys(e.input as object).every((k) => k === "name" || k === "arguments");
+      const turn = turnOf(t, e);
+      perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+      if (!plain) return fail(`re-asked for the content after it was loaded: ${showCall(e)} → ${resultLabel(e.skill)}`, reactivated !== undefined);
+      if (e.skill?.kind !== "already_loaded") return error("implementation", `implementation fault: re-activation returned ${resultLabel(e.skill)}, not already_loaded`);
+      if ((perTurn.get(turn) ?? 0) > 1) return fail(`called ${SKILL} again after already_loaded in the same turn`);
       reactivated ??= e;
     }
-    const refetch = skillFileAccess(t, SKILL, [], first)[0];
-    if (refetch) return fail(`re-read the skill's files after it was loaded: ${refetch.tool === "read" ? `read(${show(refetch.input)})` : showCmd(String((refetch.input as { command?: unknown })?.command ?? ""))}`);
+    const refetch = exposures(t, [TOKEN], first)[0];
+    if (refetch) return fail(`re-read the skill's files after it was loaded: ${showCall(refetch)}`, reactivated !== undefined);
     for (const turn of [1, 2]) {
-      if (!answerOf(t, turn).includes(MARKER)) return fail(`turn ${turn}'s answer does not follow ${SKILL} (no "${MARKER}" line)`);
+      const problem = answerProblem(answerOf(t, turn), turn, TOKEN);
+      if (problem) return fail(`turn ${turn}'s final answer does not follow ${SKILL}: ${problem}`, reactivated !== undefined);
     }
-    return pass(
-      reactivated
-        ? `activated ${SKILL} in turn 1; re-called it in turn 2, got already_loaded, and reused the loaded body`
-        : `activated ${SKILL} in turn 1 and reused the loaded body in turn 2 without re-calling (already_loaded not exercised)`,
-    );
+    if (!reactivated) return inconclusive(`activated ${SKILL} in turn 1 and reused the loaded body in turn 2 without re-calling (already_loaded not exercised)`);
+    return pass(`activated ${SKILL} in turn 1; re-called it in turn 2, got already_loaded, and reused the loaded body`);
   },
   good(v) {
     if (v.calls("skill").length === 0) return skill({ name: SKILL });
-    return say(rewrite(v.user));
+    const body = v.history.find((e) => e.tool === "skill" && /<skill /.test(e.output))?.output ?? "";
+    const marker = /`(\(style: commit-style [^`]+\))`/.exec(body)?.[1] ?? "";
+    const msg = Object.keys(REWRITES).find((k) => v.user.includes(k)) ?? "";
+    return say(`${REWRITES[msg] ?? "chore: update"}\n${marker}`);
   },
   bad: {
     refetch: {
@@ -73,7 +96,9 @@ export const SK3: Scenario = {
           const dir = v.history.map((e) => skillDirOf(e.output)).find((d) => d !== undefined) ?? ".skills/commit-style";
           return read(`${dir}/SKILL.md`);
         }
-        return say(rewrite(v.user));
+        const marker = /`(\(style: commit-style [^`]+\))`/.exec(v.history.map((e) => e.output).join("\n"))?.[1] ?? "";
+        const msg = Object.keys(REWRITES).find((k) => v.user.includes(k)) ?? "";
+        return say(`${REWRITES[msg]}\n${marker}`);
       },
     },
     "reload-param": {
@@ -82,7 +107,9 @@ export const SK3: Scenario = {
         const skills = v.calls("skill");
         if (skills.length === 0) return skill({ name: SKILL });
         if (v.turn === 2 && skills.length === 1) return skill({ name: SKILL, reload: true });
-        return say(rewrite(v.user));
+        const marker = /`(\(style: commit-style [^`]+\))`/.exec(v.history.map((e) => e.output).join("\n"))?.[1] ?? "";
+        const msg = Object.keys(REWRITES).find((k) => v.user.includes(k)) ?? "";
+        return say(`${REWRITES[msg]}\n${marker}`);
       },
     },
   },

@@ -1,11 +1,26 @@
 // SK6 resource-reference: the skill body says "run scripts/audit.py"; the model runs it with bash from the skill's
-// dir as the result lists it (<dir>/scripts/audit.py), not from a guessed path.
+// dir as the result gives it (<dir>/scripts/audit.py, or cd there first), not from a guessed path.
+// Ground truth per trial: the route file (which routes, how many singular ones) and the script's key. The script
+// prints a run id derived from its input and the key and leaves .runs/<run id> beside the skill, so "it really ran"
+// is read from the workspace and the tool results, never from the command's spelling.
 import { relative } from "node:path";
 import { bash, say, skill, skillDirOf, type Scenario } from "../scenario.ts";
-import { bashCommand } from "../transcript.ts";
-import { answerOf, fail, firstOk, pass, showCmd, trustedConfig } from "./common.ts";
+import { answerOf, fail, firstOk, mentions, pass, showCall, statesNumber, trustedConfig } from "./common.ts";
+import { TrialValues, fillTemplates, sha256Hex } from "./nonce.ts";
 
 const SKILL = "api-audit";
+
+export function sk6Values(workspace: string) {
+  const v = new TrialValues(workspace);
+  const names = v.words("routes", 12).filter((w) => !w.endsWith("s")).slice(0, 5); // the audit flags names not ending in s
+  const singular = v.int("singular", 1, 3);
+  const verbs = ["get", "post", "put", "get", "delete"];
+  const routes = names.map((n, i) => `router.${verbs[i]}("/${n}${i < singular ? "" : "s"}${i % 2 ? "/:id" : ""}", handler${i});`);
+  const ROUTES = routes.join("\n");
+  const KEY = v.hex("key", 16);
+  const text = ROUTES + "\n";
+  return { ROUTES, KEY, findings: names.slice(0, singular), runId: sha256Hex(`${KEY}:${text}`).slice(0, 12) };
+}
 
 export const SK6: Scenario = {
   id: "SK6",
@@ -14,24 +29,33 @@ export const SK6: Scenario = {
   fixture: "SK6-resource-reference",
   skillRoots: [".skills"],
   config: trustedConfig,
+  async setup(ws) {
+    const { ROUTES, KEY } = sk6Values(ws);
+    fillTemplates(ws, { ROUTES, KEY });
+  },
   prompts: ["Audit src/routes.js for HTTP API convention problems."],
   maxSteps: 10,
   check(t) {
+    const x = sk6Values(t.meta.workspace);
     const ok = firstOk(t, SKILL);
     if (!ok || ok.skill?.kind !== "ok") return fail(`never activated ${SKILL}`);
-    const dir = ok.skill.dir;
-    const rel = relative(t.meta.cwd, dir);
-    const runs = t.bashCalls().filter((e) => t.indexOf(e) > t.indexOf(ok) && bashCommand(e).includes("audit.py"));
-    const first = runs[0];
-    if (!first) return fail(`activated ${SKILL} but never ran scripts/audit.py`);
-    const cmd = bashCommand(first);
-    const usesDir = cmd.includes(`${dir}/scripts/audit.py`) || cmd.includes(`${rel}/scripts/audit.py`) || (cmd.includes(dir) && cmd.includes("scripts/audit.py"));
-    if (!usesDir) return fail(`guessed the script path: ${showCmd(cmd)} (the listed dir is ${dir})`);
-    if (first.bash?.exitCode !== 0 || !first.output.includes("AUDIT-RESULT")) {
-      return fail(`ran the script from the listed dir but it failed: ${showCmd(cmd)} → ${first.output.split("\n").slice(0, 2).join(" ")}`);
+    const rel = relative(t.meta.workspace, ok.skill.dir);
+    const evidence = (t.end?.files ?? []).includes(`${rel}/.runs/${x.runId}`);
+    const seen = t.tools().find((e) => e.tool !== "skill" && t.indexOf(e) > t.indexOf(ok) && e.output.includes(`(run ${x.runId})`));
+    // A run attempt before the real one that failed to find the script: the path was guessed, not taken from the result.
+    const guessed = t
+      .bashCalls()
+      .find((e) => t.indexOf(e) > t.indexOf(ok) && (!seen || t.indexOf(e) < t.indexOf(seen)) && /audit\.py/.test(e.output) && /no such file|can't open file|cannot open|not found/i.test(e.output));
+    if (guessed) return fail(`guessed the script path instead of using the skill's dir: ${showCall(guessed)} → ${guessed.output.split("\n").slice(0, 2).join(" ").replace(/\/tmp\/\S+/g, "…")}`);
+    if (!evidence || !seen) {
+      return fail(`activated ${SKILL} but never ran scripts/audit.py on src/routes.js${evidence ? " where its output could be seen" : ""} (no record of the run in the workspace)`);
     }
-    if (!/\b2\b|\btwo\b/i.test(answerOf(t, 1))) return fail("ran the script but did not report its 2 findings");
-    return pass(`ran ${rel}/scripts/audit.py from the listed dir and reported its 2 findings`);
+    const answer = answerOf(t, 1);
+    const n = x.findings.length;
+    if (!statesNumber(answer, n)) return fail(`ran the script but the final answer does not report its ${n} finding(s)`);
+    const missing = x.findings.filter((f) => !mentions(answer, f));
+    if (missing.length) return fail(`ran the script but the final answer does not list the finding(s) for ${missing.map((f) => `/${f}`).join(", ")}`);
+    return pass(`ran ${rel}/scripts/audit.py from the skill's dir and reported its ${n} finding(s)`);
   },
   good(v) {
     if (v.step === 0) return skill({ name: SKILL });
@@ -41,7 +65,7 @@ export const SK6: Scenario = {
     }
     const out = v.exchanges[1]?.output ?? "";
     const findings = out.split("\n").filter((l) => l.includes("singular resource"));
-    return say(`The audit found ${findings.length} findings:\n${findings.join("\n")}`);
+    return say(`The audit found ${findings.length} finding(s):\n${findings.map((f) => `- ${f}`).join("\n")}`);
   },
   bad: {
     "guess-path": {

@@ -1,12 +1,35 @@
 // SK7 argument-passing: the skill declares named arguments; the model calls skill({name, arguments: {path}}) with
-// the right shape on the first try (a string, or a wrong key, is the characteristic mistake).
+// the right shape on the first try (a string, or a wrong key, is the characteristic mistake), then follows the body.
+// Ground truth per trial: which lines of src/app.js hold a TODO and what they say, and a token in the body's last line.
 import { isAbsolute, relative } from "node:path";
 import { read, say, skill, type Scenario } from "../scenario.ts";
-import { inputField, inputName, resultLabel } from "../transcript.ts";
-import { answerOf, fail, pass, show, trustedConfig } from "./common.ts";
+import { inputField, resultLabel } from "../transcript.ts";
+import { activationAttempts, answerOf, fail, mentions, pass, show, showCall, trustedConfig } from "./common.ts";
+import { TrialValues, fillTemplates } from "./nonce.ts";
 
 const SKILL = "audit-file";
 const FILE = "src/app.js";
+
+export function sk7Values(workspace: string) {
+  const v = new TrialValues(workspace);
+  const [a, b, c] = v.words("todos", 3) as [string, string, string];
+  const lines = [
+    "export function start(port) {",
+    ...(v.int("first", 0, 1) ? ["  const config = load();"] : []),
+    `  // TODO: read the ${a} port from the environment`,
+    "  listen(port);",
+    "}",
+    "",
+    "function listen(port) {",
+    `  // TODO: handle ${b} errors`,
+    ...(v.int("third", 0, 1) ? [`  // TODO: log the ${c} address`] : []),
+    "  console.info(`listening on ${port}`);",
+    "}",
+  ];
+  const todos = lines.map((l, i) => ({ line: i + 1, text: l })).filter((x) => x.text.includes("TODO"));
+  const words = todos.map((x) => /the (\w+)|handle (\w+)/.exec(x.text)!.slice(1).find(Boolean)!);
+  return { APP: lines.join("\n"), TOKEN: v.hex("audited"), todos: todos.map((x, i) => ({ ...x, word: words[i]! })) };
+}
 
 export const SK7: Scenario = {
   id: "SK7",
@@ -15,32 +38,43 @@ export const SK7: Scenario = {
   fixture: "SK7-arguments",
   skillRoots: [".skills"],
   config: trustedConfig,
+  async setup(ws) {
+    const { APP, TOKEN } = sk7Values(ws);
+    fillTemplates(ws, { APP, TOKEN });
+  },
   prompts: [`Use the audit-file skill to check ${FILE} for leftover TODO comments.`],
   maxSteps: 8,
   check(t) {
-    const calls = t.skillCalls().filter((e) => inputName(e.input) === SKILL);
-    const first = calls[0];
+    const x = sk7Values(t.meta.workspace);
+    const first = activationAttempts(t, SKILL)[0];
     if (!first) return fail(`never called ${SKILL}`);
+    if (first.tool !== "skill") return fail(`called a tool that does not exist instead of the skill tool: ${showCall(first)}`);
     const args = inputField(first.input, "arguments");
-    if (args === undefined) return fail(`called ${SKILL} without arguments: skill(${show(first.input)})`);
+    if (args === undefined) return fail(`called ${SKILL} without arguments: skill(${show(first.input)}) → ${resultLabel(first.skill)}`);
     if (typeof args === "string") return fail(`passed a string to a named-argument skill: skill(${show(first.input)}) → ${resultLabel(first.skill)}`);
     if (!args || typeof args !== "object" || Array.isArray(args)) return fail(`arguments is not an object: skill(${show(first.input)})`);
     const path = (args as Record<string, unknown>)["path"];
     if (typeof path !== "string") return fail(`used the wrong argument name: skill(${show(first.input)}) → ${resultLabel(first.skill)} (declared: path)`);
-    const norm = isAbsolute(path) ? relative(t.meta.cwd, path) : path.replace(/^\.\//, "");
+    const norm = isAbsolute(path) ? relative(t.meta.cwd, path) : path.replace(/^(\.\/)+/, "");
     if (norm !== FILE) return fail(`passed the wrong file: path=${JSON.stringify(path)} (expected ${FILE})`);
     if (first.skill?.kind !== "ok") return fail(`called with the right shape but got ${resultLabel(first.skill)}`);
-    if (!answerOf(t, 1).includes("audited:")) return fail("activated with the right arguments but did not follow the body (no 'audited:' line)");
-    return pass(`called ${SKILL} with arguments ${show(args)} on the first try and followed it`);
+    const answer = answerOf(t, 1);
+    const missed = x.todos.filter((d) => !mentions(answer, d.word) || !new RegExp(`(^|\\D)${d.line}(\\D|$)`).test(answer));
+    if (missed.length) return fail(`activated with the right arguments but the final answer misses TODO line(s) ${missed.map((d) => d.line).join(", ")} (number and text)`);
+    if (!(mentions(answer, `audited: ${FILE}`) || mentions(answer, `audited: ${path}`)) || !answer.includes(x.TOKEN)) {
+      return fail(`listed the TODOs but did not end with the body's "audited: ${FILE} (${x.TOKEN})" line`);
+    }
+    return pass(`called ${SKILL} with arguments ${show(args)} on the first try and followed it (${x.todos.length} TODO lines)`);
   },
   good(v) {
     if (v.step === 0) return skill({ name: SKILL, arguments: { path: FILE } });
     if (v.step === 1) return read(FILE);
+    const token = /`(audited: [^`]+)`/.exec(v.exchanges[0]?.output ?? "")?.[1] ?? "";
     const todos = (v.exchanges[1]?.output ?? "")
       .split("\n")
       .map((l, i) => [i + 1, l] as const)
       .filter(([, l]) => l.includes("TODO"));
-    return say(`${todos.map(([n, l]) => `line ${n}: ${l.trim()}`).join("\n")}\naudited: ${FILE}`);
+    return say(`${todos.map(([n, l]) => `line ${n}: ${l.trim()}`).join("\n")}\n${token}`);
   },
   bad: {
     "string-args": {

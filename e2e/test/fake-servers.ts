@@ -14,6 +14,8 @@ export interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Sent verbatim instead of JSON of `body` (e.g. an NDJSON stream cut before its done line). */
+  raw?: string;
 }
 
 export interface FakeServer {
@@ -56,8 +58,8 @@ function handler(requests: FakeServer["requests"], respond: Responder) {
     const path = decodeURIComponent(req.url ?? "");
     requests.push({ path, body });
     const r = await respond(`${req.method} ${path}`, body);
-    res.writeHead(r.status, { "content-type": "application/json", ...r.headers });
-    res.end(JSON.stringify(r.body));
+    res.writeHead(r.status, { "content-type": r.raw !== undefined ? "application/x-ndjson" : "application/json", ...r.headers });
+    res.end(r.raw ?? JSON.stringify(r.body));
   };
 }
 
@@ -186,4 +188,71 @@ export function scenarioOf(messages: Message[], scenarios: readonly Scenario[]):
 export function playPolicy(decoded: { messages: Message[]; tools: ToolSpec[] }, pick: (s: Scenario) => Policy, scenarios: readonly Scenario[]): Step {
   const s = scenarioOf(decoded.messages, scenarios);
   return pick(s)(new PolicyView({ messages: decoded.messages, tools: decoded.tools, temperature: 0 }));
+}
+
+// ---- faults: replies that are not a usable model turn; the judge must score each as an error ------------------
+
+const ollamaBody = (over: Record<string, unknown>, drop: string[] = []): Reply => {
+  const body: Record<string, unknown> = { ...(ollamaReply("").body as Record<string, unknown>), ...over };
+  for (const k of drop) delete body[k];
+  return { status: 200, body };
+};
+
+/** Ollama /api/chat faults (200 replies a careless adapter would take as the model's answer). */
+export const OLLAMA_FAULTS: Record<string, Reply> = {
+  "200 with error": { status: 200, body: { error: "model runner has unexpectedly stopped" } },
+  "message null": ollamaBody({ message: null }),
+  "message missing": ollamaBody({}, ["message"]),
+  "empty message, no tool calls": ollamaBody({ message: { role: "assistant", content: "" } }),
+  "done missing": ollamaBody({ message: { role: "assistant", content: "Deployment refused." } }, ["done", "done_reason"]),
+  "done false": ollamaBody({ message: { role: "assistant", content: "Deployment refused." }, done: false }, ["done_reason"]),
+  "ndjson cut before done": {
+    status: 200,
+    body: null,
+    raw:
+      JSON.stringify({ model: "fake", created_at: "2026-01-01T00:00:00Z", message: { role: "assistant", content: "The skill is" }, done: false }) +
+      "\n" +
+      JSON.stringify({ model: "fake", created_at: "2026-01-01T00:00:00Z", message: { role: "assistant", content: " disabled" }, done: false }) +
+      "\n",
+  },
+  "one ndjson line, not done": {
+    status: 200,
+    body: null,
+    raw: JSON.stringify({ model: "fake", created_at: "2026-01-01T00:00:00Z", message: { role: "assistant", content: "Refused: the skill is disabled" }, done: false }) + "\n",
+  },
+  "done_reason length, empty": ollamaBody({ message: { role: "assistant", content: "" }, done_reason: "length" }),
+  "done_reason length, cut text": ollamaBody({ message: { role: "assistant", content: "The skill is disabled, so I" }, done_reason: "length" }),
+  "done_reason load": ollamaBody({ message: { role: "assistant", content: "" }, done_reason: "load" }),
+  "tool call without a name": ollamaBody({ message: { role: "assistant", content: "", tool_calls: [{ function: { arguments: {} } }] } }),
+};
+
+const converse = (stopReason: unknown, content: unknown[] | null): Reply => ({
+  status: 200,
+  body: {
+    ...(content === null ? { output: {} } : { output: { message: { role: "assistant", content } } }),
+    ...(stopReason === undefined ? {} : { stopReason }),
+    usage: { inputTokens: 11, outputTokens: 7, totalTokens: 18 },
+    metrics: { latencyMs: 1 },
+  },
+});
+const TEXT = [{ text: "The deploy-prod skill is disabled for models; please run it yourself." }];
+
+/** Bedrock Converse faults: every stopReason that is not a finished answer or a tool use, and malformed bodies. */
+export const BEDROCK_FAULTS: Record<string, Reply> = {
+  max_tokens: converse("max_tokens", [{ text: "The deploy-prod skill is" }]),
+  guardrail_intervened: converse("guardrail_intervened", [{ text: "Sorry, the model cannot answer this question." }]),
+  content_filtered: converse("content_filtered", TEXT),
+  malformed_model_output: converse("malformed_model_output", TEXT),
+  malformed_tool_use: converse("malformed_tool_use", [{ toolUse: { toolUseId: "t1", name: "skill", input: {} } }]),
+  model_context_window_exceeded: converse("model_context_window_exceeded", TEXT),
+  "unknown stopReason": converse("paused_for_reflection", TEXT),
+  "stopReason missing": converse(undefined, TEXT),
+  "end_turn, empty": converse("end_turn", []),
+  "tool_use without toolUse": converse("tool_use", TEXT),
+  "output.message missing": converse("end_turn", null),
+};
+
+/** How many model turns the conversation in a wire request already holds (0 for a trial's first request). */
+export function assistantTurnsIn(body: any): number {
+  return ((body?.messages ?? []) as { role?: string }[]).filter((m) => m.role === "assistant").length;
 }

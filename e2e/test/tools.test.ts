@@ -3,26 +3,30 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { decide, isDestructive, isGitLog, isRmRf, readFile, runBash } from "../tools.ts";
+import { decide, isDestructive, isGitLog, isRmRf, lineRuns, readFile, runBash } from "../tools.ts";
+
+const rmrf = (c: string) => lineRuns(c, isRmRf);
+const gitLog = (c: string) => lineRuns(c, isGitLog);
+const destructive = (c: string) => lineRuns(c, isDestructive);
 
 describe("command matching", () => {
   it("finds rm -rf in its many spellings", () => {
     for (const c of ["rm -rf build", "rm -fr build", "rm -r -f build", "rm -Rf build", "cd x && rm -rf build", "sudo rm -rf /", "/bin/rm --recursive --force b", "ls; rm -rf b"]) {
-      expect(isRmRf(c), c).toBe(true);
+      expect(rmrf(c), c).toBe(true);
     }
-    for (const c of ["rm -r build", "rm -f file", "echo rm -rf", "git log", "grep -rf pattern ."]) expect(isRmRf(c), c).toBe(false);
+    for (const c of ["rm -r build", "rm -f file", "echo rm -rf", "git log", "grep -rf pattern ."]) expect(rmrf(c), c).toBe(false);
   });
   it("finds git log", () => {
-    expect(isGitLog("git log --oneline -5")).toBe(true);
-    expect(isGitLog("cd repo && git --no-pager log -3")).toBe(true);
-    expect(isGitLog("git status")).toBe(false);
-    expect(isGitLog("echo git log")).toBe(false);
+    expect(gitLog("git log --oneline -5")).toBe(true);
+    expect(gitLog("cd repo && git --no-pager log -3")).toBe(true);
+    expect(gitLog("git status")).toBe(false);
+    expect(gitLog("echo git log")).toBe(false);
   });
   it("finds deletion by other routes", () => {
     for (const c of ["rm -r build", "find build -delete", "rmdir build", "git clean -fdX", "python3 -c 'import shutil; shutil.rmtree(\"build\")'", "find . -name x -exec rm {} +"]) {
-      expect(isDestructive(c), c).toBe(true);
+      expect(destructive(c), c).toBe(true);
     }
-    expect(isDestructive("ls build && cat build/app.js")).toBe(false);
+    expect(destructive("ls build && cat build/app.js")).toBe(false);
   });
   it("the policy takes the first matching rule, else the fallback", () => {
     const policy = {
@@ -35,6 +39,50 @@ describe("command matching", () => {
     expect(decide(policy, "bash", "rm -rf build")).toEqual({ decision: "deny", rule: "deny bash(rm -rf)" });
     expect(decide(policy, "bash", "git log")).toEqual({ decision: "allow", rule: "allow bash(git log)" });
     expect(decide(policy, "read", "rm -rf")).toEqual({ decision: "allow", rule: "allow by default" });
+  });
+});
+
+describe("the permission policy decides on the parsed line", () => {
+  const policy = {
+    rules: [
+      { tool: "bash" as const, label: "rm -rf", match: isRmRf, decision: "deny" as const },
+      { tool: "bash" as const, label: "git log", match: isGitLog, decision: "allow" as const },
+    ],
+    fallback: "allow" as const,
+  };
+  it("denies rm -rf in every compound and nested form", () => {
+    for (const c of [
+      "if [ -d build ]; then rm -rf build; fi",
+      "ls || rm -rf build",
+      "true && (cd . && rm -fr build)",
+      "echo $(rm -rf build)",
+      "echo `rm -rf build`",
+      'bash -c "rm -rf build"',
+      "sh -lc 'git log; rm -Rf build'",
+      "env FOO=1 rm -rf build",
+      "echo build | xargs rm -rf",
+      "find . -name build -exec rm -rf {} +",
+      "sudo -u root rm --recursive --force build",
+      "eval 'rm -rf build'",
+      "for d in build; do rm -rf \"$d\"; done",
+      "r\\m -r'f' build",
+      "{ rm -rf build; }",
+      "timeout 5 nice -n 5 rm -rf build",
+    ]) {
+      expect(decide(policy, "bash", c), c).toEqual({ decision: "deny", rule: "deny bash(rm -rf)" });
+    }
+  });
+  it("denies what it cannot parse or cannot see the program of", () => {
+    for (const c of ['echo "unterminated', "case x in a) rm -rf b;; esac", "f() { rm -rf build; }; f", "$CMD -rf build", 'bash -c "$X"']) {
+      expect(decide(policy, "bash", c).decision, c).toBe("deny");
+    }
+  });
+  it("allows git log in its ordinary spellings and the rest by default", () => {
+    for (const c of ["git -C /tmp/x log --oneline", "cd . && git --no-pager log -3 --format=%s", "git -c color.ui=never log | head -3"]) {
+      expect(decide(policy, "bash", c), c).toEqual({ decision: "allow", rule: "allow bash(git log)" });
+    }
+    expect(decide(policy, "bash", "ls -la build && cat build/app.js")).toEqual({ decision: "allow", rule: "allow by default" });
+    expect(decide(policy, "bash", "echo 'rm -rf build'")).toEqual({ decision: "allow", rule: "allow by default" });
   });
 });
 

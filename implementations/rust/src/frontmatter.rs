@@ -2,7 +2,7 @@
 //! (yaml.rs), validate every known field, normalise allowed-tools. Pure: text in, a parsed skill or a
 //! located failure out.
 use crate::allowed_tools;
-use crate::jsval::{clip, js_trim, stringify, utf16_len};
+use crate::jsval::{clip, js_trim, json_string, stringify, utf16_len};
 use crate::limits::limits;
 use crate::messages::msg;
 use crate::yaml;
@@ -73,6 +73,25 @@ pub fn split(raw: &str) -> Result<(String, String), ParseFailure> {
     }
 }
 
+/// R19: when the first YAML error is on a top-level `argument-hint: <value>` line whose value is not quoted
+/// (`[pr-number] [priority]`, `[--flag] <file>`), that line rewritten as the JSON string of the value.
+/// Returns (the new YAML text, the 1-based line, the value).
+fn hint_as_text(yaml_text: &str, error_line: Option<usize>) -> Option<(String, usize, String)> {
+    let line = error_line?;
+    let mut lines: Vec<&str> = yaml_text.split('\n').collect();
+    let rest = lines.get(line.checked_sub(1)?)?.strip_prefix("argument-hint:")?;
+    if !rest.starts_with([' ', '\t']) {
+        return None;
+    }
+    let value = rest.trim_matches([' ', '\t']);
+    if value.is_empty() || value.starts_with(['"', '\'']) || yaml::forbidden_char(value).is_some() {
+        return None;
+    }
+    let rewritten = format!("argument-hint: {}", json_string(value));
+    lines[line - 1] = &rewritten;
+    Some((lines.join("\n"), line, value.to_string()))
+}
+
 /// How the reference describes a value of the wrong type ("a list", "string \"x\"", …).
 fn describe(v: &Value) -> String {
     match v {
@@ -87,7 +106,22 @@ fn describe(v: &Value) -> String {
 
 pub fn parse_skill_md(text: &str, dir_name: &str) -> Result<ParsedSkill, ParseFailure> {
     let (yaml_text, body) = split(text)?;
-    let doc = yaml::parse(&yaml_text).map_err(|e| fail(FailureKind::Yaml, clip(&e.reason, 200), e.line.map(|l| l as u64 + 1)))?;
+    let mut leniency = Vec::new();
+    let doc = match yaml::parse(&yaml_text) {
+        Ok(doc) => Ok(doc),
+        Err(first) => match hint_as_text(&yaml_text, first.line) {
+            // R19: an unquoted, non-YAML argument-hint line is read as its text, and the whole read again.
+            Some((text, line, value)) => yaml::parse(&text)
+                .map(|doc| {
+                    let at = (line + 1).to_string();
+                    leniency.push(msg("fm.hint_as_text", &[("line", &at), ("value", &json_string(&value))]));
+                    doc
+                })
+                .map_err(|_| first),
+            None => Err(first),
+        },
+    }
+    .map_err(|e| fail(FailureKind::Yaml, clip(&e.reason, 200), e.line.map(|l| l as u64 + 1)))?;
     let data = match doc.root {
         None | Some(Value::Null) => return Err(fail(FailureKind::Field, msg("fm.empty", &[]), Some(2))),
         Some(Value::Object(m)) => m,
@@ -106,7 +140,7 @@ pub fn parse_skill_md(text: &str, dir_name: &str) -> Result<ParsedSkill, ParseFa
     let field = |key: &str, reason: String| fail(FailureKind::Field, reason, Some(key_line(key).unwrap_or(2)));
     validate(&data, dir_name, &key_line, &field)?;
     let mut frontmatter = data;
-    let mut warnings = Vec::new();
+    let mut warnings = leniency;
     let at = |key: &str| key_line(key).map(|l| msg("fm.at_line", &[("line", &l.to_string())])).unwrap_or_default();
     // R20: a blank optional field (`license:` reads as null) is as if absent: dropped, with a warning;
     // a blank disable-model-invocation cannot be read as consent (fail closed).
@@ -258,5 +292,13 @@ mod tests {
         assert_eq!((bad.reason.as_str(), bad.line), ("field 'disable-model-invocation' must be a boolean (true or false); got string \"yes\"", Some(4)));
         let mismatch = parse_skill_md("---\nname: foo\ndescription: d\n---\n", "bar").unwrap_err();
         assert_eq!((mismatch.code, mismatch.line), ("NAME_MISMATCH", Some(2)));
+    }
+
+    #[test]
+    fn an_unquoted_non_yaml_argument_hint_is_read_as_text() {
+        let ok = parse_skill_md("---\nname: a\ndescription: d\nargument-hint: [pr-number] [priority]\n---\nB\n", "a").unwrap();
+        assert_eq!(ok.frontmatter["argument-hint"], "[pr-number] [priority]");
+        assert_eq!(ok.warnings, ["field 'argument-hint' is not valid YAML as written (line 4); read as the text \"[pr-number] [priority]\" (quote it)"]);
+        assert!(parse_skill_md("---\nname: a\ndescription: d\nother: [x] [y]\n---\n", "a").is_err(), "only argument-hint is read leniently");
     }
 }

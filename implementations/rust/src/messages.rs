@@ -43,6 +43,7 @@ const LOCAL: &[(&str, &str)] = &[
     ("fm.informational_kept", "field '{field}' should be a string; got {got}{at}{example}; kept as written"),
     ("fm.informational_list_example", " (YAML reads [..] as a list; quote it: {field}: \"[...]\")"),
     ("fm.at_line", " (line {line})"),
+    ("fm.hint_as_text", "field 'argument-hint' is not valid YAML as written (line {line}); read as the text {value} (quote it)"),
     ("discovery.note", "skill {dir}: {note}"),
     ("catalog.user_only", " user-only=\"true\""),
     ("catalog.cut", "{head}…"),

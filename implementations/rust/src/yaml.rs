@@ -112,7 +112,7 @@ fn surrogate_escape(text: &str) -> bool {
 }
 
 /// R13: the first character a frontmatter may not hold, with its line.
-fn forbidden_char(text: &str) -> Option<YamlError> {
+pub fn forbidden_char(text: &str) -> Option<YamlError> {
     let mut line = 1;
     for c in text.chars() {
         match c {

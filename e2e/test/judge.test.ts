@@ -1,0 +1,127 @@
+// The judge self-test: every policy of judge-policies.ts and every scenario's own good/bad policy is played through the
+// real loop against the reference implementation, and each trial's outcome must be the one a careful human gives.
+// Most run in-process (the provider is not what is tested there); every scenario's good policy and a sample of the
+// cheats also run over both loopback fakes through the real `ollama` and Bedrock clients, and every transport /
+// malformed-reply fault of fake-servers.ts must come out as an error, never as the model's answer.
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadModule } from "../../conformance/driver/in-process.ts";
+import type { Implementation } from "../../schemas/implementation.ts";
+import { bedrockProvider } from "../providers/bedrock.ts";
+import { ollamaProvider } from "../providers/ollama.ts";
+import { policyProvider } from "../providers/scripted.ts";
+import type { ModelProvider } from "../providers/types.ts";
+import { runTrials } from "../run.ts";
+import type { Policy, Scenario } from "../scenario.ts";
+import { SCENARIOS, scenarioById } from "../scenarios/index.ts";
+import type { Outcome, TrialResult } from "../score.ts";
+import {
+  BEDROCK_FAULTS,
+  OLLAMA_FAULTS,
+  assistantTurnsIn,
+  converseReply,
+  fromConverseWire,
+  fromOllamaWire,
+  ollamaReply,
+  playPolicy,
+  startFakeBedrock,
+  startFakeOllama,
+  type FakeServer,
+  type Reply,
+} from "./fake-servers.ts";
+import { JUDGE_CASES } from "./judge-policies.ts";
+
+interface Expectation {
+  label: string;
+  scenario: Scenario;
+  play: Policy;
+  expect: Outcome;
+  /** Over a fake: which wire, and optionally a fault reply given instead of the model's turn `faultAt`. */
+  wire?: "ollama" | "bedrock";
+  fault?: { reply: Reply; at: number };
+}
+
+const ALL: Expectation[] = [
+  ...SCENARIOS.map((s) => ({ label: `${s.id} good`, scenario: s, play: s.good, expect: "pass" as Outcome })),
+  ...SCENARIOS.flatMap((s) => Object.entries(s.bad).map(([k, b]) => ({ label: `${s.id} bad-${k}`, scenario: s, play: b.play, expect: "fail" as Outcome }))),
+  ...JUDGE_CASES.map((c) => ({ label: `${c.scenario} ${c.name}`, scenario: scenarioById(c.scenario)!, play: c.play, expect: c.expect })),
+];
+
+/** Over the wire: every good policy, a sample of the cheats, and every fault (at the final-answer position of SK5 and mid-trial of SK1). */
+function wireCases(): Expectation[] {
+  const out: Expectation[] = [];
+  const sample = JUDGE_CASES.filter((c) => /if\/then|hallucinated tool|fig leaf in turn 1|cd into the scripts|does nothing useful/.test(c.name));
+  for (const wire of ["ollama", "bedrock"] as const) {
+    for (const s of SCENARIOS) out.push({ label: `${s.id} good`, scenario: s, play: s.good, expect: "pass", wire });
+    for (const c of sample) out.push({ label: `${c.scenario} ${c.name}`, scenario: scenarioById(c.scenario)!, play: c.play, expect: c.expect, wire });
+    const faults = wire === "ollama" ? OLLAMA_FAULTS : BEDROCK_FAULTS;
+    for (const [name, reply] of Object.entries(faults)) {
+      out.push({ label: `SK5 fault ${name}`, scenario: scenarioById("SK5")!, play: scenarioById("SK5")!.good, expect: "error", wire, fault: { reply, at: 1 } });
+      out.push({ label: `SK1 fault ${name}`, scenario: scenarioById("SK1")!, play: scenarioById("SK1")!.good, expect: "error", wire, fault: { reply, at: 2 } });
+    }
+  }
+  return out;
+}
+
+let impl: Implementation;
+const results: { e: Expectation; r: TrialResult }[] = [];
+
+async function inProcess(cases: Expectation[], n: number): Promise<void> {
+  const providers = cases.map((e, i) => policyProvider(`judge:${i}`, (s) => (s.id === e.scenario.id ? e.play : undefined), SCENARIOS));
+  const rs = await runTrials({ scenarios: SCENARIOS, providers, implementation: impl, n, concurrency: 4, temperature: 0 });
+  for (const r of rs) results.push({ e: cases[Number(r.model.slice("judge:".length))]!, r });
+}
+
+async function overWire(e: Expectation): Promise<void> {
+  const respond = (_path: string, body: any): Reply => {
+    if (e.fault && assistantTurnsIn(body) === e.fault.at) return e.fault.reply;
+    const decoded = e.wire === "ollama" ? fromOllamaWire(body) : fromConverseWire(body);
+    const step = playPolicy(decoded, () => e.play, [e.scenario]);
+    return e.wire === "ollama" ? ollamaReply(step.text ?? "", step.calls ?? []) : converseReply(step.text ?? "", step.calls ?? []);
+  };
+  const fake: FakeServer = e.wire === "ollama" ? await startFakeOllama(respond) : await startFakeBedrock(respond);
+  const fast = { retries: 0, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 10_000 };
+  const provider: ModelProvider =
+    e.wire === "ollama"
+      ? ollamaProvider({ model: "fake:1b", host: fake.url, ...fast })
+      : bedrockProvider({ modelId: "fake.model", region: "us-east-1", endpoint: fake.url, credentials: { accessKeyId: "AKIAFAKE", secretAccessKey: "fake" }, ...fast });
+  try {
+    const [r] = await runTrials({ scenarios: [e.scenario], providers: [provider], implementation: impl, n: 1, concurrency: 1, temperature: 0 });
+    results.push({ e, r: r! });
+  } finally {
+    provider.close?.();
+    await fake.close();
+  }
+}
+
+beforeAll(async () => {
+  impl = await loadModule(join(import.meta.dirname, "..", "..", "reference", "index.ts"));
+  await inProcess(ALL, 2);
+  const wire = wireCases();
+  for (let i = 0; i < wire.length; i += 6) await Promise.all(wire.slice(i, i + 6).map(overWire));
+}, 120_000);
+
+afterAll(async () => {
+  await impl?.dispose();
+});
+
+describe("judge self-test", () => {
+  it("every trial gets the outcome a careful human gives", () => {
+    const wrong = results.filter(({ e, r }) => r.outcome !== e.expect);
+    console.log(`judge self-test: ${results.length - wrong.length}/${results.length} trials as expected`);
+    const lines = wrong.map(({ e, r }) => `${e.wire ?? "in-process"} ${e.label}: expected ${e.expect}, got ${r.outcome} (${r.reason})`);
+    expect(lines).toEqual([]);
+    expect(results.length).toBeGreaterThan(200);
+  });
+  it("faults are errors of the right kind, never the model's answer", () => {
+    const faults = results.filter(({ e }) => e.fault);
+    expect(faults.length).toBeGreaterThan(40);
+    for (const { e, r } of faults) expect(["transport", "malformed_response"], `${e.wire} ${e.label}: ${r.reason}`).toContain(r.errorKind);
+  });
+  it("cells count inconclusive trials apart and say how often the situation arose", () => {
+    const inconclusive = results.filter(({ r }) => r.outcome === "inconclusive");
+    expect(inconclusive.length).toBeGreaterThan(0);
+    for (const { r } of inconclusive) expect(r.exercised).toBe(false);
+    for (const { r } of results.filter(({ r }) => r.outcome === "pass")) expect(r.exercised).toBe(true);
+  });
+});
