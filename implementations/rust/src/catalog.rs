@@ -1,6 +1,7 @@
 //! The catalog the model sees (§2.2, §7 step 1, R9): the tool description followed by one escaped line per
 //! installed skill, so a description cannot open a tag, start a line or hide text.
 use crate::jsval::{is_js_space, js_trim};
+use crate::limits::limits;
 use crate::messages::msg;
 use crate::registry::CatalogEntry;
 use serde_json::{json, Value};
@@ -58,9 +59,41 @@ pub fn escape_catalog_text(text: &str) -> String {
     js_trim(&out).to_string()
 }
 
+/// One unit of escaped text: an entity, a \uXXXX escape, or else one code point (R22 cuts only between units).
+fn unit_len(s: &str) -> usize {
+    for entity in ["&amp;", "&lt;", "&gt;", "&quot;", "&#39;"] {
+        if s.starts_with(entity) {
+            return entity.len();
+        }
+    }
+    let b = s.as_bytes();
+    if b.len() >= 6 && b[0] == b'\\' && b[1] == b'u' && b[2..6].iter().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c)) {
+        return 6;
+    }
+    s.chars().next().map_or(1, char::len_utf8)
+}
+
+/// R22: the escaped description cut to catalog_entry_description_max_bytes of whole units, then "…", so a
+/// catalog line stays within the token budget. The entry and the activation keep the full description.
+pub fn shown_description(escaped: &str) -> String {
+    let max = limits().catalog_entry_description_max_bytes;
+    if escaped.len() <= max {
+        return escaped.to_string();
+    }
+    let mut end = 0;
+    while end < escaped.len() {
+        let n = unit_len(&escaped[end..]);
+        if end + n > max {
+            break;
+        }
+        end += n;
+    }
+    msg("catalog.cut", &[("head", &escaped[..end])])
+}
+
 pub fn catalog_line(e: &CatalogEntry) -> String {
     let user_only = if e.entry.frontmatter.get("disable-model-invocation") == Some(&Value::Bool(true)) { msg("catalog.user_only", &[]) } else { String::new() };
-    format!("<skill name=\"{}\"{}>{}</skill>", escape_catalog_text(&e.entry.name), user_only, escape_catalog_text(&e.entry.description))
+    format!("<skill name=\"{}\"{}>{}</skill>", escape_catalog_text(&e.entry.name), user_only, shown_description(&escape_catalog_text(&e.entry.description)))
 }
 
 pub fn tool_description(entries: &[CatalogEntry]) -> String {

@@ -7,7 +7,7 @@ use crate::yaml::resolve_plain;
 use serde_json::{Map, Value};
 
 fn printable(c: char) -> bool {
-    matches!(c, '\u{20}'..='\u{7e}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}')
+    matches!(c, '\u{20}'..='\u{7e}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fefe}' | '\u{ff00}'..='\u{fffd}')
 }
 
 /// True when `s`, written bare, reads back as exactly the string `s`.
@@ -20,14 +20,48 @@ pub fn is_plain_safe(s: &str) -> bool {
         return false;
     }
     // Anything the core schema reads as a non-string (true, null, 12, 0x1F, …) must be quoted.
-    matches!(resolve_plain(s), Value::String(_))
+    matches!(resolve_plain(s), Ok(Value::String(_)))
+}
+
+/// JSON text of a string, with the characters the contract refuses raw (DEL, C1, U+FEFF, U+FFFE/F) escaped too (R17).
+fn quote(s: &str) -> String {
+    let json = json_string(s);
+    if !json.chars().any(refused_raw) {
+        return json;
+    }
+    json.chars().map(|c| if refused_raw(c) { format!("\\u{:04x}", c as u32) } else { c.to_string() }).collect()
+}
+
+fn refused_raw(c: char) -> bool {
+    matches!(c, '\u{7f}'..='\u{9f}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}')
+}
+
+/// Number#toString, with ".0" on an integral value beyond ±(2^53−1), which can only have been a float (R17).
+fn number_text(f: f64) -> String {
+    let t = js_number(f);
+    let integral = t.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit());
+    if f.abs() > 9_007_199_254_740_991.0 && integral {
+        format!("{t}.0")
+    } else {
+        t
+    }
+}
+
+/// JSON flow style for a list or mapping inside a list, with the same escapes as quoted scalars.
+fn flow(v: &Value) -> String {
+    match v {
+        Value::Array(items) => format!("[{}]", items.iter().map(flow).collect::<Vec<_>>().join(",")),
+        Value::Object(m) => format!("{{{}}}", m.iter().map(|(k, x)| format!("{}:{}", quote(k), flow(x))).collect::<Vec<_>>().join(",")),
+        Value::String(s) => quote(s),
+        other => scalar_text(other),
+    }
 }
 
 fn scalar_text(v: &Value) -> String {
     match v {
         Value::String(s) if is_plain_safe(s) => s.clone(),
-        Value::String(s) => json_string(s),
-        Value::Number(n) => n.as_f64().map(js_number).unwrap_or_else(|| n.to_string()),
+        Value::String(s) => quote(s),
+        Value::Number(n) => n.as_f64().map(number_text).unwrap_or_else(|| n.to_string()),
         Value::Bool(b) => b.to_string(),
         Value::Null => "null".into(),
         other => stringify(other),
@@ -40,7 +74,7 @@ fn key_text(k: &str) -> String {
     if safe_start && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') && is_plain_safe(k) {
         k.to_string()
     } else {
-        json_string(k)
+        quote(k)
     }
 }
 
@@ -55,7 +89,7 @@ fn emit_map(map: &Map<String, Value>, indent: &str, out: &mut Vec<String>) {
             Value::Array(items) if !items.is_empty() => {
                 out.push(key);
                 for item in items {
-                    let text = if item.is_object() || item.is_array() { stringify(item) } else { scalar_text(item) };
+                    let text = if item.is_object() || item.is_array() { flow(item) } else { scalar_text(item) };
                     out.push(format!("{indent}  - {text}"));
                 }
             }

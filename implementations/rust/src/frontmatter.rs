@@ -2,7 +2,7 @@
 //! (yaml.rs), validate every known field, normalise allowed-tools. Pure: text in, a parsed skill or a
 //! located failure out.
 use crate::allowed_tools;
-use crate::jsval::{clip, js_trim, stringify, utf16_len};
+use crate::jsval::{clip, js_trim, json_string, stringify, utf16_len};
 use crate::limits::limits;
 use crate::messages::msg;
 use crate::yaml;
@@ -32,7 +32,13 @@ pub struct ParseFailure {
 pub struct ParsedSkill {
     pub frontmatter: Map<String, Value>,
     pub body: String,
+    /// What was accepted leniently (R19, R20): shown as catalog warnings at discovery.
+    pub warnings: Vec<String>,
 }
+
+/// The optional fields of §4.2–§4.3, in the order their blank form is reported (R20).
+const OPTIONAL_FIELDS: [&str; 9] =
+    ["license", "compatibility", "metadata", "allowed-tools", "version", "argument-hint", "disable-model-invocation", "user-invocable", "arguments"];
 
 fn fail(kind: FailureKind, reason: String, line: Option<u64>) -> ParseFailure {
     ParseFailure { code: "INVALID_FRONTMATTER", kind, reason, line }
@@ -67,6 +73,25 @@ pub fn split(raw: &str) -> Result<(String, String), ParseFailure> {
     }
 }
 
+/// R19: when the first YAML error is on a top-level `argument-hint: <value>` line whose value is not quoted
+/// (`[pr-number] [priority]`, `[--flag] <file>`), that line rewritten as the JSON string of the value.
+/// Returns (the new YAML text, the 1-based line, the value).
+fn hint_as_text(yaml_text: &str, error_line: Option<usize>) -> Option<(String, usize, String)> {
+    let line = error_line?;
+    let mut lines: Vec<&str> = yaml_text.split('\n').collect();
+    let rest = lines.get(line.checked_sub(1)?)?.strip_prefix("argument-hint:")?;
+    if !rest.starts_with([' ', '\t']) {
+        return None;
+    }
+    let value = rest.trim_matches([' ', '\t']);
+    if value.is_empty() || value.starts_with(['"', '\'']) || yaml::forbidden_char(value).is_some() {
+        return None;
+    }
+    let rewritten = format!("argument-hint: {}", json_string(value));
+    lines[line - 1] = &rewritten;
+    Some((lines.join("\n"), line, value.to_string()))
+}
+
 /// How the reference describes a value of the wrong type ("a list", "string \"x\"", …).
 fn describe(v: &Value) -> String {
     match v {
@@ -81,7 +106,22 @@ fn describe(v: &Value) -> String {
 
 pub fn parse_skill_md(text: &str, dir_name: &str) -> Result<ParsedSkill, ParseFailure> {
     let (yaml_text, body) = split(text)?;
-    let doc = yaml::parse(&yaml_text).map_err(|e| fail(FailureKind::Yaml, clip(&e.reason, 200), e.line.map(|l| l as u64 + 1)))?;
+    let mut leniency = Vec::new();
+    let doc = match yaml::parse(&yaml_text) {
+        Ok(doc) => Ok(doc),
+        Err(first) => match hint_as_text(&yaml_text, first.line) {
+            // R19: an unquoted, non-YAML argument-hint line is read as its text, and the whole read again.
+            Some((text, line, value)) => yaml::parse(&text)
+                .map(|doc| {
+                    let at = (line + 1).to_string();
+                    leniency.push(msg("fm.hint_as_text", &[("line", &at), ("value", &json_string(&value))]));
+                    doc
+                })
+                .map_err(|_| first),
+            None => Err(first),
+        },
+    }
+    .map_err(|e| fail(FailureKind::Yaml, clip(&e.reason, 200), e.line.map(|l| l as u64 + 1)))?;
     let data = match doc.root {
         None | Some(Value::Null) => return Err(fail(FailureKind::Field, msg("fm.empty", &[]), Some(2))),
         Some(Value::Object(m)) => m,
@@ -100,11 +140,35 @@ pub fn parse_skill_md(text: &str, dir_name: &str) -> Result<ParsedSkill, ParseFa
     let field = |key: &str, reason: String| fail(FailureKind::Field, reason, Some(key_line(key).unwrap_or(2)));
     validate(&data, dir_name, &key_line, &field)?;
     let mut frontmatter = data;
+    let mut warnings = leniency;
+    let at = |key: &str| key_line(key).map(|l| msg("fm.at_line", &[("line", &l.to_string())])).unwrap_or_default();
+    // R20: a blank optional field (`license:` reads as null) is as if absent: dropped, with a warning;
+    // a blank disable-model-invocation cannot be read as consent (fail closed).
+    for key in OPTIONAL_FIELDS {
+        if frontmatter.get(key) != Some(&Value::Null) {
+            continue;
+        }
+        if key == "disable-model-invocation" {
+            return Err(field(key, msg("fm.blank_disable", &[])));
+        }
+        frontmatter.retain(|k, _| k != key);
+        warnings.push(msg("fm.blank_ignored", &[("field", key), ("at", &at(key))]));
+    }
+    // R19: informational fields nothing in the tool acts on are kept as authored, whatever their JSON type.
+    for key in ["license", "version", "argument-hint"] {
+        match frontmatter.get(key) {
+            None | Some(Value::String(_)) => {}
+            Some(v) => {
+                let example = if v.is_array() { msg("fm.informational_list_example", &[("field", key)]) } else { String::new() };
+                warnings.push(msg("fm.informational_kept", &[("field", key), ("got", &describe(v)), ("at", &at(key)), ("example", &example)]));
+            }
+        }
+    }
     if let Some(tools) = frontmatter.get("allowed-tools") {
         let tools = allowed_tools::normalize(tools).map_err(|r| field("allowed-tools", r))?;
         frontmatter.insert("allowed-tools".into(), Value::from(tools));
     }
-    Ok(ParsedSkill { frontmatter, body })
+    Ok(ParsedSkill { frontmatter, body, warnings })
 }
 
 fn validate(
@@ -151,31 +215,26 @@ fn validate(
     validate_optional(data, field)
 }
 
+/// Type rules of the optional fields the tool acts on; a blank (null) one is left to the R20 pass.
 fn validate_optional(data: &Map<String, Value>, field: &dyn Fn(&str, String) -> ParseFailure) -> Result<(), ParseFailure> {
     let lim = limits();
-    for key in ["license", "version", "argument-hint"] {
-        match data.get(key) {
-            None | Some(Value::String(_)) => {}
-            Some(v) => return Err(field(key, msg("fm.not_string", &[("field", key), ("got", &describe(v))]))),
-        }
-    }
     match data.get("compatibility") {
-        None => {}
+        None | Some(Value::Null) => {}
         Some(Value::String(s)) if !s.is_empty() && s.chars().count() <= lim.compatibility_max_length => {}
         Some(_) => return Err(field("compatibility", msg("fm.compatibility", &[("max", &lim.compatibility_max_length.to_string())]))),
     }
     match data.get("metadata") {
-        None | Some(Value::Object(_)) => {}
+        None | Some(Value::Null) | Some(Value::Object(_)) => {}
         Some(v) => return Err(field("metadata", msg("fm.metadata", &[("got", &describe(v))]))),
     }
     for key in ["disable-model-invocation", "user-invocable"] {
         match data.get(key) {
-            None | Some(Value::Bool(_)) => {}
+            None | Some(Value::Null) | Some(Value::Bool(_)) => {}
             Some(v) => return Err(field(key, msg("fm.boolean", &[("field", key), ("got", &describe(v))]))),
         }
     }
     match data.get("arguments") {
-        None => Ok(()),
+        None | Some(Value::Null) => Ok(()),
         Some(Value::Object(args)) => {
             for (arg_name, decl) in args {
                 let arg = clip(arg_name, 64);
@@ -233,5 +292,13 @@ mod tests {
         assert_eq!((bad.reason.as_str(), bad.line), ("field 'disable-model-invocation' must be a boolean (true or false); got string \"yes\"", Some(4)));
         let mismatch = parse_skill_md("---\nname: foo\ndescription: d\n---\n", "bar").unwrap_err();
         assert_eq!((mismatch.code, mismatch.line), ("NAME_MISMATCH", Some(2)));
+    }
+
+    #[test]
+    fn an_unquoted_non_yaml_argument_hint_is_read_as_text() {
+        let ok = parse_skill_md("---\nname: a\ndescription: d\nargument-hint: [pr-number] [priority]\n---\nB\n", "a").unwrap();
+        assert_eq!(ok.frontmatter["argument-hint"], "[pr-number] [priority]");
+        assert_eq!(ok.warnings, ["field 'argument-hint' is not valid YAML as written (line 4); read as the text \"[pr-number] [priority]\" (quote it)"]);
+        assert!(parse_skill_md("---\nname: a\ndescription: d\nother: [x] [y]\n---\n", "a").is_err(), "only argument-hint is read leniently");
     }
 }

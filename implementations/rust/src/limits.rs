@@ -6,8 +6,11 @@ use std::sync::OnceLock;
 const LIMITS_JSON: &str = include_str!("../../../schemas/limits.json");
 const ALIASES_JSON: &str = include_str!("../../../schemas/aliases.json");
 
-/// Nesting depth of frontmatter YAML when the contract's table sets none: deeper is INVALID_FRONTMATTER.
+/// Bounds newer than some copies of the table, with the values the contract gives them (R15, R16, R22).
 const DEFAULT_YAML_MAX_DEPTH: usize = 64;
+const DEFAULT_YAML_MAX_KEY_LENGTH: usize = 128;
+const DEFAULT_YAML_MAX_NODES: u64 = 250_000;
+const DEFAULT_CATALOG_DESCRIPTION_MAX_BYTES: usize = 292;
 
 pub struct Limits {
     pub name_max_length: usize,
@@ -17,6 +20,9 @@ pub struct Limits {
     pub skill_md_max_bytes: u64,
     pub yaml_max_aliases: u64,
     pub yaml_max_depth: usize,
+    pub yaml_max_key_length: usize,
+    pub yaml_max_nodes: u64,
+    pub catalog_entry_description_max_bytes: usize,
     pub resources_per_folder: usize,
     pub resource_folders: Vec<String>,
     pub siblings_max: usize,
@@ -52,6 +58,9 @@ pub fn limits() -> &'static Limits {
             skill_md_max_bytes: num(&v, "skill_md_max_bytes") as u64,
             yaml_max_aliases: num(&v, "yaml_max_aliases") as u64,
             yaml_max_depth: v["yaml_max_depth"].as_u64().map(|d| d as usize).unwrap_or(DEFAULT_YAML_MAX_DEPTH),
+            yaml_max_key_length: v["yaml_max_key_length"].as_u64().map(|d| d as usize).unwrap_or(DEFAULT_YAML_MAX_KEY_LENGTH),
+            yaml_max_nodes: v["yaml_max_nodes"].as_u64().unwrap_or(DEFAULT_YAML_MAX_NODES),
+            catalog_entry_description_max_bytes: v["catalog_entry_description_max_bytes"].as_u64().map(|d| d as usize).unwrap_or(DEFAULT_CATALOG_DESCRIPTION_MAX_BYTES),
             resources_per_folder: num(&v, "resources_per_folder") as usize,
             resource_folders: strings(&v["resource_folders"]),
             siblings_max: num(&v, "siblings_max") as usize,

@@ -7,23 +7,47 @@ use std::sync::OnceLock;
 
 const CONTRACT_JSON: &str = include_str!("../../../schemas/messages.json");
 
-/// Texts the contract's table does not hold: the reference parser's words for the YAML failures this crate
-/// detects itself, and catalog marks.
+/// Texts the contract's table does not hold (yet): the frontmatter contract's refusals and leniency
+/// warnings (R12–R22), the reference parser's words for common YAML syntax errors, and catalog marks.
 const LOCAL: &[(&str, &str)] = &[
-    // YAML failures this crate detects itself, worded as the reference's parser words them.
-    ("yaml.aliases", "Excessive alias count indicates a resource exhaustion attack"),
-    ("yaml.too_deep", "Maximum call stack size exceeded"),
-    ("yaml.duplicate_key", "Map keys must be unique"),
+    // YAML refusals of the frontmatter contract (R12–R16), and the reference parser's words for common syntax errors.
+    ("yaml.forbidden_char", "frontmatter contains {what}; only printable text, tabs and line feeds are allowed"),
+    ("yaml.lone_cr", "a carriage return not followed by a line feed"),
+    ("yaml.character", "the character {code}"),
+    ("yaml.directive", "YAML directives (%YAML, %TAG) are not allowed in frontmatter: it is always YAML 1.2, core schema"),
+    ("yaml.multiple_documents", "frontmatter holds more than one YAML document (a '--- ' or '...' line inside it); quote the text or remove the marker"),
+    ("yaml.tag", "a YAML tag ({tag}) is not allowed: frontmatter values are JSON data; quote the value if it is text"),
+    ("yaml.key_not_string", "mapping keys must be strings; got {got} (quote it)"),
+    ("yaml.key_null", "an empty (null) key"),
+    ("yaml.key_collection", "a list or mapping"),
+    ("yaml.key_length", "a mapping key is {length} characters long; the limit is {max}"),
+    ("yaml.duplicate_key", "duplicate key '{key}'"),
+    ("yaml.too_deep", "frontmatter nests deeper than {max} levels of lists and mappings"),
+    ("yaml.too_deep_aliases", "frontmatter nests deeper than {max} levels of lists and mappings (aliases expanded)"),
+    ("yaml.aliases", "frontmatter expands more than {max} YAML aliases (counting aliases inside expanded ones)"),
+    ("yaml.nodes", "frontmatter holds more than {max} values (aliases expanded)"),
+    ("yaml.string_bytes", "frontmatter strings exceed {max} bytes once aliases are expanded"),
+    ("yaml.unknown_anchor", "alias *{anchor} refers to no earlier anchor &{anchor}"),
+    ("yaml.surrogate_escape", "a \\u escape in the surrogate range (D800–DFFF) is not a character; write the character itself or use \\U with 8 digits"),
+    ("yaml.unsafe_integer", "the integer {source} is outside ±9007199254740991 and would change (quote it to keep it as text)"),
+    ("yaml.not_finite", "{source} is not a JSON number (quote it to keep it as text)"),
     ("yaml.unclosed_quote", "Missing closing {quote}quote"),
-    ("yaml.complex_key", "Nested mappings or sequences as keys are not supported"),
-    ("yaml.multiple_documents", "Source contains multiple documents; please use YAML.parseAllDocuments()"),
     ("yaml.tab_indent", "Tabs are not allowed as indentation"),
     ("yaml.compact_mapping", "Nested mappings are not allowed in compact mappings"),
     ("yaml.flow_sequence", "Flow sequence in block collection must be sufficiently indented and end with a ]"),
     ("yaml.flow_map", "Flow map in block collection must be sufficiently indented and end with a }"),
     ("yaml.reserved", "Plain value cannot start with reserved character {char}"),
-    // Catalog mark and the literal reason of a NOT_TRUSTED result.
+    // Fields accepted leniently (R19, R20): catalog warnings.
+    ("fm.blank_ignored", "field '{field}' is empty{at}; ignored"),
+    ("fm.blank_disable", "field 'disable-model-invocation' is empty; write true or false"),
+    ("fm.informational_kept", "field '{field}' should be a string; got {got}{at}{example}; kept as written"),
+    ("fm.informational_list_example", " (YAML reads [..] as a list; quote it: {field}: \"[...]\")"),
+    ("fm.at_line", " (line {line})"),
+    ("fm.hint_as_text", "field 'argument-hint' is not valid YAML as written (line {line}); read as the text {value} (quote it)"),
+    ("discovery.note", "skill {dir}: {note}"),
     ("catalog.user_only", " user-only=\"true\""),
+    ("catalog.cut", "{head}…"),
+    // The literal reason of a NOT_TRUSTED result (messages.json: trust.no_hook "fields").
     ("trust.reason", "untrusted_project_skill"),
 ];
 

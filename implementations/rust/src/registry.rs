@@ -124,13 +124,13 @@ fn read_text(real_md: &str, md_path: &str) -> Result<String, Failure> {
     Ok(text)
 }
 
-fn parse(text: &str, dir: &str, root_index: usize, md_path: &str) -> Result<(SkillEntry, String), Failure> {
+fn parse(text: &str, dir: &str, root_index: usize, md_path: &str) -> Result<(SkillEntry, String, Vec<String>), Failure> {
     let parsed = parse_skill_md(text, basename(dir))
         .map_err(|f| Failure { code: f.code, kind: f.kind, path: md_path.into(), reason: f.reason, line: f.line })?;
     let fm = parsed.frontmatter;
     let name = fm["name"].as_str().unwrap_or_default().to_string();
     let description = fm["description"].as_str().unwrap_or_default().to_string();
-    Ok((SkillEntry { name, description, dir: dir.into(), root_index, frontmatter: fm }, parsed.body))
+    Ok((SkillEntry { name, description, dir: dir.into(), root_index, frontmatter: fm }, parsed.body, parsed.warnings))
 }
 
 /// Activation (R6): resolve the skill dir and its SKILL.md by real path now (the tree may have changed
@@ -151,12 +151,13 @@ pub fn read_skill(dir: &str, root_index: usize, fence: &[String]) -> Result<Acti
         return Err(outside(&md_path, "read.md_outside"));
     }
     let text = read_text(&real_md, &md_path)?;
-    let (entry, body) = parse(&text, dir, root_index, &md_path)?;
+    let (entry, body, _) = parse(&text, dir, root_index, &md_path)?;
     Ok(Activation { entry, body, real_dir })
 }
 
 enum Found {
-    Skill(SkillEntry),
+    /// A skill, with what was accepted leniently (R19, R20) as catalog warnings.
+    Skill(SkillEntry, Vec<String>),
     Broken(Broken),
 }
 
@@ -194,7 +195,10 @@ fn scan_entry(root: &str, real_root: &str, name: &str, ft: fs::FileType, root_in
         _ => {}
     }
     match read_text(&real_md, &md_path).and_then(|t| parse(&t, &dir, root_index, &md_path)) {
-        Ok((entry, _)) => Some(Found::Skill(entry)),
+        Ok((entry, _, notes)) => {
+            let notes = notes.iter().map(|n| msg("discovery.note", &[("dir", &dir), ("note", n)])).collect();
+            Some(Found::Skill(entry, notes))
+        }
         Err(f) => broken(f),
     }
 }
@@ -273,7 +277,10 @@ fn scan_roots(roots: &[String]) -> Discovery {
                     warnings.push(msg("warning.skill_skipped", &[("dir", &b.dir), ("code", f.code), ("reason", &f.reason)]));
                     found.push(Found::Broken(b));
                 }
-                Some(skill) => found.push(skill),
+                Some(Found::Skill(entry, notes)) => {
+                    warnings.extend(notes);
+                    found.push(Found::Skill(entry, Vec::new()));
+                }
                 None => {}
             }
         }
@@ -287,12 +294,12 @@ fn resolve_shadowing(found: Vec<Found>, mut warnings: Vec<String>, fence: Vec<St
     let mut index: HashMap<String, usize> = HashMap::new();
     for f in found {
         let (name, dir) = match &f {
-            Found::Skill(e) => (e.name.clone(), e.dir.clone()),
+            Found::Skill(e, _) => (e.name.clone(), e.dir.clone()),
             Found::Broken(b) => (b.name.clone(), b.dir.clone()),
         };
         if let Some(&w) = index.get(&name) {
             let winner_dir = match &winners[w].0 {
-                Found::Skill(e) => e.dir.clone(),
+                Found::Skill(e, _) => e.dir.clone(),
                 Found::Broken(b) => b.dir.clone(),
             };
             warnings.push(msg("warning.shadowed", &[("name", &name), ("dir", &dir), ("winner", &winner_dir)]));
@@ -305,7 +312,7 @@ fn resolve_shadowing(found: Vec<Found>, mut warnings: Vec<String>, fence: Vec<St
     let mut d = Discovery { warnings, fence, ..Discovery::default() };
     for (f, shadowed) in winners {
         match f {
-            Found::Skill(entry) => d.entries.push(CatalogEntry { entry, shadowed }),
+            Found::Skill(entry, _) => d.entries.push(CatalogEntry { entry, shadowed }),
             Found::Broken(b) => {
                 d.broken.insert(b.name.clone(), b);
             }

@@ -1,8 +1,9 @@
-//! Frontmatter YAML to JSON values under the contract's rules, not the YAML library's: the YAML 1.2 core
-//! schema (null, booleans, ints, floats; everything else a string), map keys as strings, key order kept,
-//! duplicate keys refused, alias expansion bounded (D11) and nesting bounded, so a hostile file costs
-//! little and never overflows the stack. yaml-rust supplies the events; this module builds the values
-//! itself, iteratively, and records the line of every top-level key for error reports.
+//! Frontmatter YAML read under the contract (R12–R16), not under the YAML library's rules: one YAML 1.2
+//! document, core schema, read into JSON data only. yaml-rust supplies the tokens and events; this module
+//! builds the values itself, iteratively, and refuses with a located reason: characters outside the
+//! allowed set (R13), directives, tags, a second document (R12), keys that are not strings, too long or
+//! duplicated, integers beyond ±(2^53−1), non-finite floats (R14), nesting past yaml_max_depth (R15), more
+//! alias expansions, values or string bytes than the bounds (R16). It records each top-level key's line.
 use crate::jsval::{js_number, number_value};
 use crate::limits::limits;
 use crate::messages::msg;
@@ -10,7 +11,7 @@ use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 use yaml_rust::parser::{Event, Parser};
-use yaml_rust::scanner::{Marker, ScanError, TScalarStyle, TokenType};
+use yaml_rust::scanner::{Marker, ScanError, Scanner, TScalarStyle, TokenType};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct YamlError {
@@ -27,91 +28,192 @@ pub struct Document {
     pub key_lines: HashMap<String, usize>,
 }
 
-enum Frame {
-    Seq { items: Vec<Value>, anchor: usize, aliases: u64 },
-    Map { map: Map<String, Value>, anchor: usize, aliases: u64, key: Option<String>, seen: HashSet<(u8, String)> },
+/// What a value costs once aliases are expanded: alias expansions, nodes, collection levels, string bytes.
+#[derive(Debug, Clone, Copy, Default)]
+struct Cost {
+    aliases: u64,
+    nodes: u64,
+    height: usize,
+    bytes: u64,
 }
 
-struct Builder {
+impl Cost {
+    fn add(&mut self, child: &Cost) {
+        self.aliases += child.aliases;
+        self.nodes += child.nodes;
+        self.bytes += child.bytes;
+        self.height = self.height.max(child.height);
+    }
+}
+
+enum Frame {
+    Seq { items: Vec<Value>, anchor: usize, cost: Cost },
+    Map { map: Map<String, Value>, anchor: usize, cost: Cost, key: Option<String>, seen: HashSet<String> },
+}
+
+struct Builder<'t> {
+    text: &'t str,
     stack: Vec<Frame>,
     root: Option<Value>,
-    anchors: HashMap<usize, (Value, u64)>,
-    alias_total: u64,
+    anchors: HashMap<usize, (Value, Cost)>,
+    total: Cost,
     key_lines: HashMap<String, usize>,
 }
 
-fn err(id: &str, mark: Option<&Marker>) -> YamlError {
-    YamlError { reason: msg(id, &[]), line: mark.map(|m| m.line()) }
+fn at(reason: String, mark: &Marker) -> YamlError {
+    YamlError { reason, line: Some(mark.line()) }
 }
 
-/// A yaml-rust error in the contract's words. An unclosed quote is reported where the text ends (where the
-/// reader found out), not where the quote opened.
+fn clip_chars(s: &str, max: usize) -> String {
+    if s.chars().count() > max {
+        format!("{}…", s.chars().take(max).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+/// The anchor name an alias at `index` (a char index) spells: the text after `*` up to a separator.
+fn alias_name(text: &str, index: usize) -> String {
+    text.chars().skip(index + 1).take_while(|c| !c.is_whitespace() && !",[]{}".contains(*c)).collect()
+}
+
+/// A yaml-rust error in the contract's words where it has them; otherwise yaml-rust's own (R12 leaves
+/// a parser's wording of a syntax error to the implementation).
 fn scan_error(e: ScanError, text: &str) -> YamlError {
     #[allow(deprecated)]
     let info = std::error::Error::description(&e).to_string();
-    match info.as_str() {
+    let mark = e.marker();
+    let reason = match info.as_str() {
         "while scanning a quoted scalar, found unexpected end of stream" => {
-            let quote = if text.chars().nth(e.marker().index()) == Some('\'') { "'" } else { "\"" };
-            YamlError { reason: msg("yaml.unclosed_quote", &[("quote", quote)]), line: Some(text.matches('\n').count() + 1) }
+            let quote = if text.chars().nth(mark.index()) == Some('\'') { "'" } else { "\"" };
+            return YamlError { reason: msg("yaml.unclosed_quote", &[("quote", quote)]), line: Some(text.matches('\n').count() + 1) };
         }
-        "did not find expected <document start>" => YamlError { reason: msg("yaml.multiple_documents", &[]), line: Some(e.marker().line()) },
-        "recursion limit exceeded" => YamlError { reason: msg("yaml.too_deep", &[]), line: Some(e.marker().line()) },
-        "mapping values are not allowed in this context" => YamlError { reason: msg("yaml.compact_mapping", &[]), line: Some(e.marker().line()) },
-        "while parsing a flow sequence, expected ',' or ']'" => YamlError { reason: msg("yaml.flow_sequence", &[]), line: Some(e.marker().line()) },
-        "while parsing a flow mapping, did not find expected ',' or '}'" => YamlError { reason: msg("yaml.flow_map", &[]), line: Some(e.marker().line()) },
+        "recursion limit exceeded" => msg("yaml.too_deep", &[("max", &limits().yaml_max_depth.to_string())]),
+        "did not find expected <document start>" => msg("yaml.multiple_documents", &[]),
+        "while parsing node, found unknown anchor" => {
+            let name = alias_name(text, mark.index());
+            msg("yaml.unknown_anchor", &[("anchor", &name)])
+        }
+        "while parsing a quoted scalar, found invalid Unicode character escape code" if surrogate_escape(text) => msg("yaml.surrogate_escape", &[]),
+        "mapping values are not allowed in this context" => msg("yaml.compact_mapping", &[]),
+        "while parsing a flow sequence, expected ',' or ']'" => msg("yaml.flow_sequence", &[]),
+        "while parsing a flow mapping, did not find expected ',' or '}'" => msg("yaml.flow_map", &[]),
         _ => match info.strip_prefix("unexpected character: `").and_then(|rest| rest.strip_suffix('\'')) {
-            Some(c @ ("@" | "`")) => YamlError { reason: msg("yaml.reserved", &[("char", c)]), line: Some(e.marker().line()) },
-            _ => YamlError { reason: info, line: Some(e.marker().line()) },
+            Some(c @ ("@" | "`")) => msg("yaml.reserved", &[("char", c)]),
+            _ => info,
         },
-    }
+    };
+    at(reason, mark)
 }
 
-/// A scalar key as the JS object key it becomes, and its identity for the duplicate check.
-fn key_of(v: &Value) -> Option<(String, (u8, String))> {
-    match v {
-        Value::String(s) => Some((s.clone(), (0, s.clone()))),
-        Value::Null => Some((String::new(), (1, String::new()))),
-        Value::Bool(b) => Some((b.to_string(), (2, b.to_string()))),
-        Value::Number(n) => {
-            let s = n.as_f64().map(js_number).unwrap_or_else(|| n.to_string());
-            Some((s.clone(), (3, s)))
+fn surrogate_escape(text: &str) -> bool {
+    static P: OnceLock<regex::Regex> = OnceLock::new();
+    P.get_or_init(|| regex::Regex::new(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}").expect("pattern")).is_match(text)
+}
+
+/// R13: the first character a frontmatter may not hold, with its line.
+pub fn forbidden_char(text: &str) -> Option<YamlError> {
+    let mut line = 1;
+    for c in text.chars() {
+        match c {
+            '\n' => line += 1,
+            '\t' => {}
+            '\r' => return Some(YamlError { reason: msg("yaml.forbidden_char", &[("what", &msg("yaml.lone_cr", &[]))]), line: Some(line) }),
+            '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}' => {
+                let what = msg("yaml.character", &[("code", &format!("U+{:04X}", c as u32))]);
+                return Some(YamlError { reason: msg("yaml.forbidden_char", &[("what", &what)]), line: Some(line) });
+            }
+            _ => {}
         }
-        _ => None,
+    }
+    None
+}
+
+fn tag_text(handle: &str, suffix: &str) -> String {
+    if handle.is_empty() {
+        suffix.to_string()
+    } else {
+        format!("{handle}{suffix}")
     }
 }
 
-impl Builder {
-    fn push(&mut self, v: Value, cost: u64, anchor: usize, mark: &Marker) -> Result<(), YamlError> {
+/// Directives are refused before anything is built (R12); the first tag, wherever it is, is returned so a
+/// tag on a collection (which yaml-rust's events do not carry) is refused too (R14).
+fn prescan(text: &str) -> Result<Option<(String, Marker)>, YamlError> {
+    let mut first_tag = None;
+    for token in Scanner::new(text.chars()) {
+        match token.1 {
+            TokenType::VersionDirective(..) | TokenType::TagDirective(..) => return Err(at(msg("yaml.directive", &[]), &token.0)),
+            TokenType::Tag(handle, suffix) if first_tag.is_none() => first_tag = Some((tag_text(&handle, &suffix), token.0)),
+            _ => {}
+        }
+    }
+    Ok(first_tag)
+}
+
+impl<'t> Builder<'t> {
+    fn check_totals(&self, mark: &Marker) -> Result<(), YamlError> {
+        let lim = limits();
+        if self.total.aliases > lim.yaml_max_aliases {
+            return Err(at(msg("yaml.aliases", &[("max", &lim.yaml_max_aliases.to_string())]), mark));
+        }
+        if self.total.nodes > lim.yaml_max_nodes {
+            return Err(at(msg("yaml.nodes", &[("max", &lim.yaml_max_nodes.to_string())]), mark));
+        }
+        if self.total.bytes > lim.skill_md_max_bytes {
+            return Err(at(msg("yaml.string_bytes", &[("max", &lim.skill_md_max_bytes.to_string())]), mark));
+        }
+        Ok(())
+    }
+
+    fn key_of(&self, v: &Value, mark: &Marker) -> Result<String, YamlError> {
+        let shown = match v {
+            Value::String(s) => {
+                let length = s.chars().count();
+                let max = limits().yaml_max_key_length;
+                if length > max {
+                    return Err(at(msg("yaml.key_length", &[("length", &length.to_string()), ("max", &max.to_string())]), mark));
+                }
+                return Ok(s.clone());
+            }
+            Value::Null => msg("yaml.key_null", &[]),
+            Value::Bool(b) => format!("boolean {b}"),
+            Value::Number(n) => format!("number {}", n.as_f64().map(js_number).unwrap_or_else(|| n.to_string())),
+            _ => msg("yaml.key_collection", &[]),
+        };
+        Err(at(msg("yaml.key_not_string", &[("got", &shown)]), mark))
+    }
+
+    /// Put a finished value where it belongs: the root, a list, a key, or a key's value.
+    fn push(&mut self, v: Value, cost: Cost, anchor: usize, mark: &Marker) -> Result<(), YamlError> {
         if anchor > 0 {
             self.anchors.insert(anchor, (v.clone(), cost));
         }
         let top_level = self.stack.len() == 1;
+        let key = match self.stack.last() {
+            Some(Frame::Map { key: None, .. }) => Some(self.key_of(&v, mark)?),
+            _ => None,
+        };
         match self.stack.last_mut() {
-            None => {
-                if self.root.is_some() {
-                    return Err(err("yaml.multiple_documents", Some(mark)));
-                }
-                self.root = Some(v);
-            }
-            Some(Frame::Seq { items, aliases, .. }) => {
+            None => self.root = Some(v),
+            Some(Frame::Seq { items, cost: c, .. }) => {
                 items.push(v);
-                *aliases += cost;
+                c.add(&cost);
             }
-            Some(Frame::Map { map, aliases, key, seen, .. }) => {
-                *aliases += cost;
-                match key.take() {
-                    Some(k) => {
-                        map.insert(k, v);
-                    }
+            Some(Frame::Map { map, cost: c, key: pending, seen, .. }) => {
+                c.add(&cost);
+                match key {
                     None => {
-                        let (k, id) = key_of(&v).ok_or_else(|| err("yaml.complex_key", Some(mark)))?;
-                        if !seen.insert(id) {
-                            return Err(err("yaml.duplicate_key", Some(mark)));
+                        map.insert(pending.take().unwrap_or_default(), v);
+                    }
+                    Some(k) => {
+                        if !seen.insert(k.clone()) {
+                            return Err(at(msg("yaml.duplicate_key", &[("key", &clip_chars(&k, 64))]), mark));
                         }
                         if top_level {
                             self.key_lines.entry(k.clone()).or_insert(mark.line());
                         }
-                        *key = Some(k);
+                        *pending = Some(k);
                     }
                 }
             }
@@ -121,44 +223,73 @@ impl Builder {
 
     fn open(&mut self, frame: Frame, mark: &Marker) -> Result<(), YamlError> {
         if let Some(Frame::Map { key: None, .. }) = self.stack.last() {
-            return Err(err("yaml.complex_key", Some(mark)));
+            return Err(at(msg("yaml.key_not_string", &[("got", &msg("yaml.key_collection", &[]))]), mark));
         }
-        if self.stack.len() >= limits().yaml_max_depth {
-            return Err(err("yaml.too_deep", Some(mark)));
+        let max = limits().yaml_max_depth;
+        if self.stack.len() >= max {
+            return Err(at(msg("yaml.too_deep", &[("max", &max.to_string())]), mark));
         }
+        self.total.nodes += 1;
+        self.check_totals(mark)?;
         self.stack.push(frame);
         Ok(())
     }
 
     fn close(&mut self, mark: &Marker) -> Result<(), YamlError> {
-        let (v, anchor, cost) = match self.stack.pop() {
-            Some(Frame::Seq { items, anchor, aliases }) => (Value::Array(items), anchor, aliases),
-            Some(Frame::Map { map, anchor, aliases, .. }) => (Value::Object(map), anchor, aliases),
+        let (v, anchor, mut cost) = match self.stack.pop() {
+            Some(Frame::Seq { items, anchor, cost }) => (Value::Array(items), anchor, cost),
+            Some(Frame::Map { map, anchor, cost, .. }) => (Value::Object(map), anchor, cost),
             None => return Ok(()),
         };
+        cost.nodes += 1;
+        cost.height += 1;
         self.push(v, cost, anchor, mark)
     }
 
+    fn scalar(&mut self, value: String, style: TScalarStyle, tag: Option<TokenType>, anchor: usize, mark: &Marker) -> Result<(), YamlError> {
+        if let Some(TokenType::Tag(handle, suffix)) = tag {
+            return Err(at(msg("yaml.tag", &[("tag", &tag_text(&handle, &suffix))]), mark));
+        }
+        // A plain scalar never starts with whitespace: yaml-rust lets a tab-indented line through as one.
+        if style == TScalarStyle::Plain && value.starts_with(['\t', ' ']) {
+            return Err(at(msg("yaml.tab_indent", &[]), mark));
+        }
+        let v = if style == TScalarStyle::Plain { resolve_plain(&value).map_err(|r| at(r, mark))? } else { Value::String(value) };
+        let bytes = v.as_str().map_or(0, |s| s.len() as u64);
+        self.total.nodes += 1;
+        self.total.bytes += bytes;
+        self.check_totals(mark)?;
+        self.push(v, Cost { nodes: 1, bytes, ..Cost::default() }, anchor, mark)
+    }
+
     fn alias(&mut self, id: usize, mark: &Marker) -> Result<(), YamlError> {
-        let (v, inner) = match self.anchors.get(&id) {
-            Some((v, inner)) => (v, *inner),
-            None => return Err(YamlError { reason: "Aliased anchor not found".into(), line: Some(mark.line()) }),
+        let Some((v, inner)) = self.anchors.get(&id) else {
+            // yaml-rust knows the anchor but its node is not complete yet: an alias inside its own anchor.
+            return Err(at(msg("yaml.unknown_anchor", &[("anchor", &alias_name(self.text, mark.index()))]), mark));
         };
-        // An alias costs itself plus every alias inside what it points at: the size of its expansion in aliases.
-        let cost = 1 + inner;
-        self.alias_total = self.alias_total.saturating_add(cost);
-        if self.alias_total > limits().yaml_max_aliases {
-            return Err(YamlError { reason: msg("yaml.aliases", &[]), line: None });
+        // Every alias counts one, and so does each alias met again inside the copy it makes (R16).
+        let cost = Cost { aliases: 1 + inner.aliases, ..*inner };
+        self.total.aliases += cost.aliases;
+        self.total.nodes += cost.nodes;
+        self.total.bytes += cost.bytes;
+        self.check_totals(mark)?;
+        let max = limits().yaml_max_depth;
+        if self.stack.len() + cost.height > max {
+            return Err(at(msg("yaml.too_deep_aliases", &[("max", &max.to_string())]), mark));
         }
         let v = v.clone();
         self.push(v, cost, 0, mark)
     }
 }
 
-/// Parse one YAML document. Never panics on any input.
+/// Parse one YAML document under the contract. Never panics and never recurses on the input's shape.
 pub fn parse(text: &str) -> Result<Document, YamlError> {
+    if let Some(e) = forbidden_char(text) {
+        return Err(e);
+    }
+    let first_tag = prescan(text)?;
     let mut parser = Parser::new(text.chars());
-    let mut b = Builder { stack: Vec::new(), root: None, anchors: HashMap::new(), alias_total: 0, key_lines: HashMap::new() };
+    let mut b = Builder { text, stack: Vec::new(), root: None, anchors: HashMap::new(), total: Cost::default(), key_lines: HashMap::new() };
     let mut documents = 0;
     loop {
         let (event, mark) = parser.next().map_err(|e| scan_error(e, text))?;
@@ -167,24 +298,21 @@ pub fn parse(text: &str) -> Result<Document, YamlError> {
             Event::DocumentStart => {
                 documents += 1;
                 if documents > 1 {
-                    return Err(err("yaml.multiple_documents", Some(&mark)));
+                    return Err(at(msg("yaml.multiple_documents", &[]), &mark));
                 }
             }
-            Event::Scalar(value, style, anchor, tag) => {
-                // A plain scalar never starts with whitespace: yaml-rust let a tab-indented line through.
-                if style == TScalarStyle::Plain && value.starts_with(['\t', ' ']) {
-                    return Err(err("yaml.tab_indent", Some(&mark)));
-                }
-                b.push(resolve(value, style, tag), 0, anchor, &mark)?
-            }
+            Event::Scalar(value, style, anchor, tag) => b.scalar(value, style, tag, anchor, &mark)?,
             Event::Alias(id) => b.alias(id, &mark)?,
-            Event::SequenceStart(anchor) => b.open(Frame::Seq { items: Vec::new(), anchor, aliases: 0 }, &mark)?,
+            Event::SequenceStart(anchor) => b.open(Frame::Seq { items: Vec::new(), anchor, cost: Cost::default() }, &mark)?,
             Event::MappingStart(anchor) => {
-                b.open(Frame::Map { map: Map::new(), anchor, aliases: 0, key: None, seen: HashSet::new() }, &mark)?
+                b.open(Frame::Map { map: Map::new(), anchor, cost: Cost::default(), key: None, seen: HashSet::new() }, &mark)?
             }
             Event::SequenceEnd | Event::MappingEnd => b.close(&mark)?,
             Event::StreamStart | Event::DocumentEnd | Event::Nothing => {}
         }
+    }
+    if let Some((tag, mark)) = first_tag {
+        return Err(at(msg("yaml.tag", &[("tag", &tag)]), &mark));
     }
     Ok(Document { root: b.root, key_lines: b.key_lines })
 }
@@ -214,64 +342,48 @@ fn radix(digits: &str, base: u32) -> f64 {
     }
 }
 
-/// The YAML 1.2 core schema's reading of a plain scalar.
-pub fn resolve_plain(s: &str) -> Value {
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// The YAML 1.2 core schema's reading of a plain scalar, as JSON data (R12, R14): an integer beyond
+/// ±(2^53−1) or a non-finite float is refused rather than changed.
+pub fn resolve_plain(s: &str) -> Result<Value, String> {
     match s {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
-        "true" | "True" | "TRUE" => return Value::Bool(true),
-        "false" | "False" | "FALSE" => return Value::Bool(false),
+        "" | "~" | "null" | "Null" | "NULL" => return Ok(Value::Null),
+        "true" | "True" | "TRUE" => return Ok(Value::Bool(true)),
+        "false" | "False" | "FALSE" => return Ok(Value::Bool(false)),
         _ => {}
     }
     let [int, oct, hex, float, special] = core_patterns();
-    if int.is_match(s) {
+    let integer = if int.is_match(s) {
         let (neg, digits) = match s.as_bytes()[0] {
             b'-' => (true, &s[1..]),
             b'+' => (false, &s[1..]),
             _ => (false, s),
         };
         let v = radix(digits, 10);
-        return number_value(if neg { -v } else { v });
-    }
-    if oct.is_match(s) {
-        return number_value(radix(&s[2..], 8));
-    }
-    if hex.is_match(s) {
-        return number_value(radix(&s[2..], 16));
-    }
-    if float.is_match(s) {
-        return s.parse::<f64>().map(number_value).unwrap_or_else(|_| Value::String(s.into()));
-    }
-    if special.is_match(s) {
-        // JSON has no Infinity or NaN: they travel as null, as JSON.stringify writes them.
-        return Value::Null;
-    }
-    Value::String(s.to_string())
-}
-
-fn resolve(value: String, style: TScalarStyle, tag: Option<TokenType>) -> Value {
-    match tag {
-        // An explicit core tag applies only when the text fits that type; otherwise it stays a string.
-        Some(TokenType::Tag(handle, suffix)) if handle == "!!" => {
-            let v = resolve_plain(&value);
-            let fits = match suffix.as_str() {
-                "int" => v.is_number() && core_patterns()[..3].iter().any(|p| p.is_match(&value)),
-                "float" => core_patterns()[3..].iter().any(|p| p.is_match(&value)) && !core_patterns()[0].is_match(&value),
-                "bool" => v.is_boolean(),
-                "null" => v.is_null(),
-                _ => false,
-            };
-            if fits {
-                v
-            } else {
-                Value::String(value)
-            }
+        Some(if neg { -v } else { v })
+    } else if oct.is_match(s) {
+        Some(radix(&s[2..], 8))
+    } else if hex.is_match(s) {
+        Some(radix(&s[2..], 16))
+    } else {
+        None
+    };
+    if let Some(v) = integer {
+        if v.abs() > MAX_SAFE_INTEGER {
+            return Err(msg("yaml.unsafe_integer", &[("source", &clip_chars(s, 40))]));
         }
-        Some(_) => Value::String(value),
-        None if style == TScalarStyle::Plain => resolve_plain(&value),
-        None => Value::String(value),
+        return Ok(number_value(v));
     }
+    if float.is_match(s) || special.is_match(s) {
+        let v = if special.is_match(s) { f64::NAN } else { s.parse::<f64>().unwrap_or(f64::NAN) };
+        if !v.is_finite() {
+            return Err(msg("yaml.not_finite", &[("source", s)]));
+        }
+        return Ok(number_value(v));
+    }
+    Ok(Value::String(s.to_string()))
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,10 +393,15 @@ mod tests {
         parse(text).expect("parses").root.expect("has a root")
     }
 
+    fn refused(text: &str) -> (String, Option<usize>) {
+        let e = parse(text).expect_err("should be refused");
+        (e.reason, e.line)
+    }
+
     #[test]
     fn core_schema_scalars() {
-        let v = root("a: yes\nb: True\nc: 0x1F\nd: 0o17\ne: 1.50\nf: ~\ng: '1'\nh: 007\ni: 1e3\n");
-        assert_eq!(v, json!({"a": "yes", "b": true, "c": 31, "d": 15, "e": 1.5, "f": null, "g": "1", "h": 7, "i": 1000}));
+        let v = root("a: yes\nb: True\nc: 0x1F\nd: 0o17\ne: 1.50\nf: ~\ng: '1'\nh: 007\ni: 1e3\nj: -0\n");
+        assert_eq!(v, json!({"a": "yes", "b": true, "c": 31, "d": 15, "e": 1.5, "f": null, "g": "1", "h": 7, "i": 1000, "j": 0}));
     }
 
     #[test]
@@ -295,9 +412,31 @@ mod tests {
     }
 
     #[test]
-    fn duplicate_keys_are_refused_with_their_line() {
-        assert_eq!(parse("a: 1\nb: 2\na: 3\n").unwrap_err(), YamlError { reason: "Map keys must be unique".into(), line: Some(3) });
-        assert!(parse("1: a\n\"1\": b\n").is_ok(), "a number key and a string key are different keys");
+    fn keys_are_unique_strings_of_bounded_length() {
+        assert_eq!(refused("a: 1\nb: 2\n\"a\": 3\n"), ("duplicate key 'a'".into(), Some(3)));
+        assert_eq!(refused("a: 1\n1: x\n").0, "mapping keys must be strings; got number 1 (quote it)");
+        assert_eq!(refused("~: x\n").0, "mapping keys must be strings; got an empty (null) key (quote it)");
+        assert_eq!(refused("[a]: x\n").0, "mapping keys must be strings; got a list or mapping (quote it)");
+        assert!(refused(&format!("{}: x\n", "k".repeat(129))).0.starts_with("a mapping key is 129 characters long"));
+    }
+
+    #[test]
+    fn json_data_only() {
+        assert_eq!(refused("a: 1\nb: !!str 123\n"), ("a YAML tag (!!str) is not allowed: frontmatter values are JSON data; quote the value if it is text".into(), Some(2)));
+        assert!(refused("a: !!set {x}\n").0.starts_with("a YAML tag (!!set)"));
+        assert!(refused("a: 9007199254740992\n").0.starts_with("the integer 9007199254740992 is outside"));
+        assert_eq!(root("a: 9007199254740991\n")["a"], json!(9007199254740991i64));
+        assert_eq!(refused("a: .inf\n").0, ".inf is not a JSON number (quote it to keep it as text)");
+        assert_eq!(refused("a: 1e400\n").0, "1e400 is not a JSON number (quote it to keep it as text)");
+        assert_eq!(refused("%YAML 1.2\n---\na: 1\n").1, Some(1));
+        assert_eq!(refused("a: 1\n--- x\n").0, "frontmatter holds more than one YAML document (a '--- ' or '...' line inside it); quote the text or remove the marker");
+    }
+
+    #[test]
+    fn forbidden_characters_are_located() {
+        assert_eq!(refused("a: 1\nb: x\u{7f}\n"), ("frontmatter contains the character U+007F; only printable text, tabs and line feeds are allowed".into(), Some(2)));
+        assert_eq!(refused("a: x\ry\n").0, "frontmatter contains a carriage return not followed by a line feed; only printable text, tabs and line feeds are allowed");
+        assert_eq!(root("a: \"\u{a0}x\u{3000}\"\n")["a"], "\u{a0}x\u{3000}");
     }
 
     #[test]
@@ -305,7 +444,11 @@ mod tests {
         let few = "a: &x {k: v}\nb: *x\nc: *x\n";
         assert_eq!(root(few)["c"], json!({"k": "v"}));
         let many: String = std::iter::once("a: &x v\nl:\n".to_string()).chain((0..150).map(|_| "  - *x\n".to_string())).collect();
-        assert_eq!(parse(&many).unwrap_err().reason, "Excessive alias count indicates a resource exhaustion attack");
+        assert_eq!(refused(&many), ("frontmatter expands more than 100 YAML aliases (counting aliases inside expanded ones)".into(), Some(103)));
+        // 10 uses of an anchor holding 10 aliases count 10 + 100.
+        let nested = "a: &a x\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b]\n";
+        assert!(parse(nested).is_ok(), "8 × 11 + 10 = 98 expansions");
+        assert!(parse(&nested.replace("*b]", "*b, *b]")).is_err(), "9 × 11 + 10 = 109 expansions");
     }
 
     #[test]
@@ -313,7 +456,9 @@ mod tests {
         let deep = format!("a: {}{}\n", "[".repeat(20000), "]".repeat(20000));
         assert!(parse(&deep).is_err());
         let block = format!("a:\n  {}x\n", "- ".repeat(20000));
-        assert!(parse(&block).is_err());
+        assert_eq!(refused(&block).0, "frontmatter nests deeper than 64 levels of lists and mappings");
+        let at_bound = format!("a: {}{}\n", "[".repeat(63), "]".repeat(63));
+        assert!(parse(&at_bound).is_ok(), "the top-level mapping is level 1, so 63 lists inside it make 64");
     }
 
     #[test]
