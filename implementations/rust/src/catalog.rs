@@ -88,7 +88,7 @@ pub fn shown_description(escaped: &str) -> String {
         }
         end += n;
     }
-    msg("catalog.cut", &[("head", &escaped[..end])])
+    msg("format.catalog_cut", &[("head", &escaped[..end])])
 }
 
 pub fn catalog_line(e: &CatalogEntry) -> String {

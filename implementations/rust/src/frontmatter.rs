@@ -114,7 +114,7 @@ pub fn parse_skill_md(text: &str, dir_name: &str) -> Result<ParsedSkill, ParseFa
             Some((text, line, value)) => yaml::parse(&text)
                 .map(|doc| {
                     let at = (line + 1).to_string();
-                    leniency.push(msg("fm.hint_as_text", &[("line", &at), ("value", &json_string(&value))]));
+                    leniency.push(msg("fm.argument_hint_as_text", &[("line", &at), ("text", &json_string(&value))]));
                     doc
                 })
                 .map_err(|_| first),
@@ -141,7 +141,7 @@ pub fn parse_skill_md(text: &str, dir_name: &str) -> Result<ParsedSkill, ParseFa
     validate(&data, dir_name, &key_line, &field)?;
     let mut frontmatter = data;
     let mut warnings = leniency;
-    let at = |key: &str| key_line(key).map(|l| msg("fm.at_line", &[("line", &l.to_string())])).unwrap_or_default();
+    let at = |key: &str| key_line(key).map(|l| msg("format.at_line", &[("line", &l.to_string())])).unwrap_or_default();
     // R20: a blank optional field (`license:` reads as null) is as if absent: dropped, with a warning;
     // a blank disable-model-invocation cannot be read as consent (fail closed).
     for key in OPTIONAL_FIELDS {
@@ -149,7 +149,7 @@ pub fn parse_skill_md(text: &str, dir_name: &str) -> Result<ParsedSkill, ParseFa
             continue;
         }
         if key == "disable-model-invocation" {
-            return Err(field(key, msg("fm.blank_disable", &[])));
+            return Err(field(key, msg("fm.disable_model_invocation_empty", &[])));
         }
         frontmatter.retain(|k, _| k != key);
         warnings.push(msg("fm.blank_ignored", &[("field", key), ("at", &at(key))]));
@@ -159,8 +159,8 @@ pub fn parse_skill_md(text: &str, dir_name: &str) -> Result<ParsedSkill, ParseFa
         match frontmatter.get(key) {
             None | Some(Value::String(_)) => {}
             Some(v) => {
-                let example = if v.is_array() { msg("fm.informational_list_example", &[("field", key)]) } else { String::new() };
-                warnings.push(msg("fm.informational_kept", &[("field", key), ("got", &describe(v)), ("at", &at(key)), ("example", &example)]));
+                let id = if v.is_array() { "fm.kept_list" } else { "fm.kept_not_string" };
+                warnings.push(msg(id, &[("field", key), ("got", &describe(v)), ("at", &at(key))]));
             }
         }
     }

@@ -196,7 +196,7 @@ fn scan_entry(root: &str, real_root: &str, name: &str, ft: fs::FileType, root_in
     }
     match read_text(&real_md, &md_path).and_then(|t| parse(&t, &dir, root_index, &md_path)) {
         Ok((entry, _, notes)) => {
-            let notes = notes.iter().map(|n| msg("discovery.note", &[("dir", &dir), ("note", n)])).collect();
+            let notes = notes.iter().map(|n| msg("warning.skill_lenient", &[("dir", &dir), ("leniency", n)])).collect();
             Some(Found::Skill(entry, notes))
         }
         Err(f) => broken(f),

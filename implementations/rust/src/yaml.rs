@@ -89,10 +89,10 @@ fn scan_error(e: ScanError, text: &str) -> YamlError {
             return YamlError { reason: msg("yaml.unclosed_quote", &[("quote", quote)]), line: Some(text.matches('\n').count() + 1) };
         }
         "recursion limit exceeded" => msg("yaml.too_deep", &[("max", &limits().yaml_max_depth.to_string())]),
-        "did not find expected <document start>" => msg("yaml.multiple_documents", &[]),
+        "did not find expected <document start>" => msg("yaml.second_document", &[]),
         "while parsing node, found unknown anchor" => {
             let name = alias_name(text, mark.index());
-            msg("yaml.unknown_anchor", &[("anchor", &name)])
+            msg("yaml.unknown_alias", &[("anchor", &name)])
         }
         "while parsing a quoted scalar, found invalid Unicode character escape code" if surrogate_escape(text) => msg("yaml.surrogate_escape", &[]),
         "mapping values are not allowed in this context" => msg("yaml.compact_mapping", &[]),
@@ -118,10 +118,10 @@ pub fn forbidden_char(text: &str) -> Option<YamlError> {
         match c {
             '\n' => line += 1,
             '\t' => {}
-            '\r' => return Some(YamlError { reason: msg("yaml.forbidden_char", &[("what", &msg("yaml.lone_cr", &[]))]), line: Some(line) }),
+            '\r' => return Some(YamlError { reason: msg("yaml.lone_cr", &[]), line: Some(line) }),
             '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}' => {
-                let what = msg("yaml.character", &[("code", &format!("U+{:04X}", c as u32))]);
-                return Some(YamlError { reason: msg("yaml.forbidden_char", &[("what", &what)]), line: Some(line) });
+                let code = format!("U+{:04X}", c as u32);
+                return Some(YamlError { reason: msg("yaml.forbidden_char", &[("char", &code)]), line: Some(line) });
             }
             _ => {}
         }
@@ -155,13 +155,13 @@ impl<'t> Builder<'t> {
     fn check_totals(&self, mark: &Marker) -> Result<(), YamlError> {
         let lim = limits();
         if self.total.aliases > lim.yaml_max_aliases {
-            return Err(at(msg("yaml.aliases", &[("max", &lim.yaml_max_aliases.to_string())]), mark));
+            return Err(at(msg("yaml.too_many_aliases", &[("max", &lim.yaml_max_aliases.to_string())]), mark));
         }
         if self.total.nodes > lim.yaml_max_nodes {
-            return Err(at(msg("yaml.nodes", &[("max", &lim.yaml_max_nodes.to_string())]), mark));
+            return Err(at(msg("yaml.too_many_values", &[("max", &lim.yaml_max_nodes.to_string())]), mark));
         }
         if self.total.bytes > lim.skill_md_max_bytes {
-            return Err(at(msg("yaml.string_bytes", &[("max", &lim.skill_md_max_bytes.to_string())]), mark));
+            return Err(at(msg("yaml.strings_too_large", &[("max", &lim.skill_md_max_bytes.to_string())]), mark));
         }
         Ok(())
     }
@@ -172,7 +172,7 @@ impl<'t> Builder<'t> {
                 let length = s.chars().count();
                 let max = limits().yaml_max_key_length;
                 if length > max {
-                    return Err(at(msg("yaml.key_length", &[("length", &length.to_string()), ("max", &max.to_string())]), mark));
+                    return Err(at(msg("yaml.key_too_long", &[("length", &length.to_string()), ("max", &max.to_string())]), mark));
                 }
                 return Ok(s.clone());
             }
@@ -265,7 +265,7 @@ impl<'t> Builder<'t> {
     fn alias(&mut self, id: usize, mark: &Marker) -> Result<(), YamlError> {
         let Some((v, inner)) = self.anchors.get(&id) else {
             // yaml-rust knows the anchor but its node is not complete yet: an alias inside its own anchor.
-            return Err(at(msg("yaml.unknown_anchor", &[("anchor", &alias_name(self.text, mark.index()))]), mark));
+            return Err(at(msg("yaml.unknown_alias", &[("anchor", &alias_name(self.text, mark.index()))]), mark));
         };
         // Every alias counts one, and so does each alias met again inside the copy it makes (R16).
         let cost = Cost { aliases: 1 + inner.aliases, ..*inner };
@@ -275,7 +275,7 @@ impl<'t> Builder<'t> {
         self.check_totals(mark)?;
         let max = limits().yaml_max_depth;
         if self.stack.len() + cost.height > max {
-            return Err(at(msg("yaml.too_deep_aliases", &[("max", &max.to_string())]), mark));
+            return Err(at(msg("yaml.too_deep_expanded", &[("max", &max.to_string())]), mark));
         }
         let v = v.clone();
         self.push(v, cost, 0, mark)
@@ -298,7 +298,7 @@ pub fn parse(text: &str) -> Result<Document, YamlError> {
             Event::DocumentStart => {
                 documents += 1;
                 if documents > 1 {
-                    return Err(at(msg("yaml.multiple_documents", &[]), &mark));
+                    return Err(at(msg("yaml.second_document", &[]), &mark));
                 }
             }
             Event::Scalar(value, style, anchor, tag) => b.scalar(value, style, tag, anchor, &mark)?,
@@ -371,14 +371,14 @@ pub fn resolve_plain(s: &str) -> Result<Value, String> {
     };
     if let Some(v) = integer {
         if v.abs() > MAX_SAFE_INTEGER {
-            return Err(msg("yaml.unsafe_integer", &[("source", &clip_chars(s, 40))]));
+            return Err(msg("yaml.unsafe_integer", &[("number", &clip_chars(s, 40))]));
         }
         return Ok(number_value(v));
     }
     if float.is_match(s) || special.is_match(s) {
         let v = if special.is_match(s) { f64::NAN } else { s.parse::<f64>().unwrap_or(f64::NAN) };
         if !v.is_finite() {
-            return Err(msg("yaml.not_finite", &[("source", s)]));
+            return Err(msg("yaml.not_finite", &[("number", s)]));
         }
         return Ok(number_value(v));
     }
