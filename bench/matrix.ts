@@ -2,7 +2,7 @@
 // Benchmark is one named, repeatable measurement with an optional baseline (another entry measured in
 // the same run) and an optional target. Other figures (discovery, activation) add their own entry lists.
 import { spawn } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -115,6 +115,8 @@ export function formatBenchTable(results: BenchResult[]): string {
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 /** The reference over stdio, started the fast way (node --import tsx; `npx tsx` adds npx start-up). */
 export const REFERENCE_DRIVER_COMMAND = `"${process.execPath}" --import tsx "${join(REPO, "scripts/reference-driver.ts")}"`;
+/** The Rust implementation's driver (implementations/rust/build.sh builds it); its entry is left out when it is not built. */
+export const RUST_DRIVER = join(REPO, "implementations/rust/target/release/skill-driver");
 
 async function suiteNote(open: () => Promise<Implementation>, cases: LoadedCase[], label: string): Promise<string> {
   const r = await runSuite(open, cases, { driverLabel: label, suite: "spec" });
@@ -187,5 +189,19 @@ export function matrixBenchmarks(opts: { suite?: string; filter?: string } = {})
       },
       run: () => suiteNote(() => spawnImplementation(REFERENCE_DRIVER_COMMAND, { cwd: REPO }), cases, "scripts/reference-driver.ts"),
     },
+    ...(existsSync(RUST_DRIVER)
+      ? [
+          {
+            id: "matrix.stdio.rust",
+            title: "the whole matrix, the Rust implementation over stdio (one spawn, included)",
+            baseline: "matrix.stdio",
+            targetMs: 3000,
+            async setup() {
+              cases = loadCases(opts.suite ?? "spec", opts.filter);
+            },
+            run: () => suiteNote(() => spawnImplementation(`"${RUST_DRIVER}"`, { cwd: REPO }), cases, "implementations/rust"),
+          },
+        ]
+      : []),
   ];
 }

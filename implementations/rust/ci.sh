@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# What CI runs for the Rust implementation (issue 14): build it offline, then, from the repository root,
+# the kit over stdio against it (every suite), exact parity with the TypeScript reference on every suite,
+# and the SK1–SK8 harness self-test with the Rust driver. Exits non-zero on the first failure.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+bash "$here/build.sh"
+cd "$here/../.."
+D="implementations/rust/target/release/skill-driver"
+REF="npx tsx scripts/reference-driver.ts"
+npm run conformance -- --smoke --exec "$D"
+for dir in conformance/cases conformance/cases-*/; do
+  suite="$(basename "$dir")"
+  suite="${suite#cases-}"
+  [ "$suite" = cases ] && suite=spec
+  npm run conformance -- --suite "$suite" --exec "$D"
+  npm run conformance -- --suite "$suite" --parity --exec "$REF" --exec "$D"
+done
+npm run e2e -- --model scripted:good -n 1 --exec "$D"

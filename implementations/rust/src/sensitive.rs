@@ -1,0 +1,51 @@
+//! Sensitive-pattern matching (§5.4, D6): globs where `*` stays inside a path segment and `**` spans
+//! segments, dotfiles included, tried against the skill dir's real path and its configured path; a
+//! pattern ending in /** also matches the directory itself.
+use globset::{GlobBuilder, GlobMatcher};
+
+pub struct Sensitive {
+    patterns: Vec<(String, Vec<GlobMatcher>)>,
+}
+
+fn matcher(pattern: &str) -> Option<GlobMatcher> {
+    GlobBuilder::new(pattern).literal_separator(true).build().ok().map(|g| g.compile_matcher())
+}
+
+impl Sensitive {
+    pub fn new(patterns: &[String]) -> Self {
+        let patterns = patterns
+            .iter()
+            .map(|p| {
+                let mut ms: Vec<GlobMatcher> = matcher(p).into_iter().collect();
+                if let Some(own) = p.strip_suffix("/**").filter(|s| !s.is_empty()) {
+                    ms.extend(matcher(own));
+                }
+                (p.clone(), ms)
+            })
+            .collect();
+        Sensitive { patterns }
+    }
+
+    /// The first pattern that matches any of `paths`.
+    pub fn matches(&self, paths: &[&str]) -> Option<&str> {
+        self.patterns
+            .iter()
+            .find(|(_, ms)| paths.iter().any(|p| ms.iter().any(|m| m.is_match(p))))
+            .map(|(p, _)| p.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_patterns_match_the_dir_and_below() {
+        let s = Sensitive::new(&["**/.env/**".to_string(), "**/secrets/**".to_string()]);
+        assert_eq!(s.matches(&["/tmp/x/skills/secrets/deploy"]), Some("**/secrets/**"));
+        assert_eq!(s.matches(&["/tmp/x/secrets"]), Some("**/secrets/**"));
+        assert_eq!(s.matches(&["/tmp/x/.env/a"]), Some("**/.env/**"));
+        assert_eq!(s.matches(&["/tmp/x/skills/hello"]), None);
+        assert_eq!(s.matches(&["/tmp/x/secretsx/a"]), None);
+    }
+}

@@ -1,0 +1,469 @@
+//! Frontmatter YAML read under the contract (R12–R16), not under the YAML library's rules: one YAML 1.2
+//! document, core schema, read into JSON data only. yaml-rust supplies the tokens and events; this module
+//! builds the values itself, iteratively, and refuses with a located reason: characters outside the
+//! allowed set (R13), directives, tags, a second document (R12), keys that are not strings, too long or
+//! duplicated, integers beyond ±(2^53−1), non-finite floats (R14), nesting past yaml_max_depth (R15), more
+//! alias expansions, values or string bytes than the bounds (R16). It records each top-level key's line.
+use crate::jsval::{js_number, number_value};
+use crate::limits::limits;
+use crate::messages::msg;
+use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+use yaml_rust::parser::{Event, Parser};
+use yaml_rust::scanner::{Marker, ScanError, Scanner, TScalarStyle, TokenType};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct YamlError {
+    pub reason: String,
+    /// 1-based line within the YAML text, when known.
+    pub line: Option<usize>,
+}
+
+#[derive(Debug)]
+pub struct Document {
+    /// The document's value; None for an empty document.
+    pub root: Option<Value>,
+    /// 1-based line (within the YAML text) of each top-level key.
+    pub key_lines: HashMap<String, usize>,
+}
+
+/// What a value costs once aliases are expanded: alias expansions, nodes, collection levels, string bytes.
+#[derive(Debug, Clone, Copy, Default)]
+struct Cost {
+    aliases: u64,
+    nodes: u64,
+    height: usize,
+    bytes: u64,
+}
+
+impl Cost {
+    fn add(&mut self, child: &Cost) {
+        self.aliases += child.aliases;
+        self.nodes += child.nodes;
+        self.bytes += child.bytes;
+        self.height = self.height.max(child.height);
+    }
+}
+
+enum Frame {
+    Seq { items: Vec<Value>, anchor: usize, cost: Cost },
+    Map { map: Map<String, Value>, anchor: usize, cost: Cost, key: Option<String>, seen: HashSet<String> },
+}
+
+struct Builder<'t> {
+    text: &'t str,
+    stack: Vec<Frame>,
+    root: Option<Value>,
+    anchors: HashMap<usize, (Value, Cost)>,
+    total: Cost,
+    key_lines: HashMap<String, usize>,
+}
+
+fn at(reason: String, mark: &Marker) -> YamlError {
+    YamlError { reason, line: Some(mark.line()) }
+}
+
+fn clip_chars(s: &str, max: usize) -> String {
+    if s.chars().count() > max {
+        format!("{}…", s.chars().take(max).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+/// The anchor name an alias at `index` (a char index) spells: the text after `*` up to a separator.
+fn alias_name(text: &str, index: usize) -> String {
+    text.chars().skip(index + 1).take_while(|c| !c.is_whitespace() && !",[]{}".contains(*c)).collect()
+}
+
+/// A yaml-rust error in the contract's words where it has them; otherwise yaml-rust's own (R12 leaves
+/// a parser's wording of a syntax error to the implementation).
+fn scan_error(e: ScanError, text: &str) -> YamlError {
+    #[allow(deprecated)]
+    let info = std::error::Error::description(&e).to_string();
+    let mark = e.marker();
+    let reason = match info.as_str() {
+        "while scanning a quoted scalar, found unexpected end of stream" => {
+            let quote = if text.chars().nth(mark.index()) == Some('\'') { "'" } else { "\"" };
+            return YamlError { reason: msg("yaml.unclosed_quote", &[("quote", quote)]), line: Some(text.matches('\n').count() + 1) };
+        }
+        "recursion limit exceeded" => msg("yaml.too_deep", &[("max", &limits().yaml_max_depth.to_string())]),
+        "did not find expected <document start>" => msg("yaml.second_document", &[]),
+        "while parsing node, found unknown anchor" => {
+            let name = alias_name(text, mark.index());
+            msg("yaml.unknown_alias", &[("anchor", &name)])
+        }
+        "while parsing a quoted scalar, found invalid Unicode character escape code" if surrogate_escape(text) => msg("yaml.surrogate_escape", &[]),
+        "mapping values are not allowed in this context" => msg("yaml.compact_mapping", &[]),
+        "while parsing a flow sequence, expected ',' or ']'" => msg("yaml.flow_sequence", &[]),
+        "while parsing a flow mapping, did not find expected ',' or '}'" => msg("yaml.flow_map", &[]),
+        _ => match info.strip_prefix("unexpected character: `").and_then(|rest| rest.strip_suffix('\'')) {
+            Some(c @ ("@" | "`")) => msg("yaml.reserved", &[("char", c)]),
+            _ => info,
+        },
+    };
+    at(reason, mark)
+}
+
+fn surrogate_escape(text: &str) -> bool {
+    static P: OnceLock<regex::Regex> = OnceLock::new();
+    P.get_or_init(|| regex::Regex::new(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}").expect("pattern")).is_match(text)
+}
+
+/// R13: the first character a frontmatter may not hold, with its line.
+pub fn forbidden_char(text: &str) -> Option<YamlError> {
+    let mut line = 1;
+    for c in text.chars() {
+        match c {
+            '\n' => line += 1,
+            '\t' => {}
+            '\r' => return Some(YamlError { reason: msg("yaml.lone_cr", &[]), line: Some(line) }),
+            '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}' => {
+                let code = format!("U+{:04X}", c as u32);
+                return Some(YamlError { reason: msg("yaml.forbidden_char", &[("char", &code)]), line: Some(line) });
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn tag_text(handle: &str, suffix: &str) -> String {
+    if handle.is_empty() {
+        suffix.to_string()
+    } else {
+        format!("{handle}{suffix}")
+    }
+}
+
+/// Directives are refused before anything is built (R12); the first tag, wherever it is, is returned so a
+/// tag on a collection (which yaml-rust's events do not carry) is refused too (R14).
+fn prescan(text: &str) -> Result<Option<(String, Marker)>, YamlError> {
+    let mut first_tag = None;
+    for token in Scanner::new(text.chars()) {
+        match token.1 {
+            TokenType::VersionDirective(..) | TokenType::TagDirective(..) => return Err(at(msg("yaml.directive", &[]), &token.0)),
+            TokenType::Tag(handle, suffix) if first_tag.is_none() => first_tag = Some((tag_text(&handle, &suffix), token.0)),
+            _ => {}
+        }
+    }
+    Ok(first_tag)
+}
+
+impl<'t> Builder<'t> {
+    fn check_totals(&self, mark: &Marker) -> Result<(), YamlError> {
+        let lim = limits();
+        if self.total.aliases > lim.yaml_max_aliases {
+            return Err(at(msg("yaml.too_many_aliases", &[("max", &lim.yaml_max_aliases.to_string())]), mark));
+        }
+        if self.total.nodes > lim.yaml_max_nodes {
+            return Err(at(msg("yaml.too_many_values", &[("max", &lim.yaml_max_nodes.to_string())]), mark));
+        }
+        if self.total.bytes > lim.skill_md_max_bytes {
+            return Err(at(msg("yaml.strings_too_large", &[("max", &lim.skill_md_max_bytes.to_string())]), mark));
+        }
+        Ok(())
+    }
+
+    fn key_of(&self, v: &Value, mark: &Marker) -> Result<String, YamlError> {
+        let shown = match v {
+            Value::String(s) => {
+                let length = s.chars().count();
+                let max = limits().yaml_max_key_length;
+                if length > max {
+                    return Err(at(msg("yaml.key_too_long", &[("length", &length.to_string()), ("max", &max.to_string())]), mark));
+                }
+                return Ok(s.clone());
+            }
+            Value::Null => msg("yaml.key_null", &[]),
+            Value::Bool(b) => format!("boolean {b}"),
+            Value::Number(n) => format!("number {}", n.as_f64().map(js_number).unwrap_or_else(|| n.to_string())),
+            _ => msg("yaml.key_collection", &[]),
+        };
+        Err(at(msg("yaml.key_not_string", &[("got", &shown)]), mark))
+    }
+
+    /// Put a finished value where it belongs: the root, a list, a key, or a key's value.
+    fn push(&mut self, v: Value, cost: Cost, anchor: usize, mark: &Marker) -> Result<(), YamlError> {
+        if anchor > 0 {
+            self.anchors.insert(anchor, (v.clone(), cost));
+        }
+        let top_level = self.stack.len() == 1;
+        let key = match self.stack.last() {
+            Some(Frame::Map { key: None, .. }) => Some(self.key_of(&v, mark)?),
+            _ => None,
+        };
+        match self.stack.last_mut() {
+            None => self.root = Some(v),
+            Some(Frame::Seq { items, cost: c, .. }) => {
+                items.push(v);
+                c.add(&cost);
+            }
+            Some(Frame::Map { map, cost: c, key: pending, seen, .. }) => {
+                c.add(&cost);
+                match key {
+                    None => {
+                        map.insert(pending.take().unwrap_or_default(), v);
+                    }
+                    Some(k) => {
+                        if !seen.insert(k.clone()) {
+                            return Err(at(msg("yaml.duplicate_key", &[("key", &clip_chars(&k, 64))]), mark));
+                        }
+                        if top_level {
+                            self.key_lines.entry(k.clone()).or_insert(mark.line());
+                        }
+                        *pending = Some(k);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn open(&mut self, frame: Frame, mark: &Marker) -> Result<(), YamlError> {
+        if let Some(Frame::Map { key: None, .. }) = self.stack.last() {
+            return Err(at(msg("yaml.key_not_string", &[("got", &msg("yaml.key_collection", &[]))]), mark));
+        }
+        let max = limits().yaml_max_depth;
+        if self.stack.len() >= max {
+            return Err(at(msg("yaml.too_deep", &[("max", &max.to_string())]), mark));
+        }
+        self.total.nodes += 1;
+        self.check_totals(mark)?;
+        self.stack.push(frame);
+        Ok(())
+    }
+
+    fn close(&mut self, mark: &Marker) -> Result<(), YamlError> {
+        let (v, anchor, mut cost) = match self.stack.pop() {
+            Some(Frame::Seq { items, anchor, cost }) => (Value::Array(items), anchor, cost),
+            Some(Frame::Map { map, anchor, cost, .. }) => (Value::Object(map), anchor, cost),
+            None => return Ok(()),
+        };
+        cost.nodes += 1;
+        cost.height += 1;
+        self.push(v, cost, anchor, mark)
+    }
+
+    fn scalar(&mut self, value: String, style: TScalarStyle, tag: Option<TokenType>, anchor: usize, mark: &Marker) -> Result<(), YamlError> {
+        if let Some(TokenType::Tag(handle, suffix)) = tag {
+            return Err(at(msg("yaml.tag", &[("tag", &tag_text(&handle, &suffix))]), mark));
+        }
+        // A plain scalar never starts with whitespace: yaml-rust lets a tab-indented line through as one.
+        if style == TScalarStyle::Plain && value.starts_with(['\t', ' ']) {
+            return Err(at(msg("yaml.tab_indent", &[]), mark));
+        }
+        let v = if style == TScalarStyle::Plain { resolve_plain(&value).map_err(|r| at(r, mark))? } else { Value::String(value) };
+        let bytes = v.as_str().map_or(0, |s| s.len() as u64);
+        self.total.nodes += 1;
+        self.total.bytes += bytes;
+        self.check_totals(mark)?;
+        self.push(v, Cost { nodes: 1, bytes, ..Cost::default() }, anchor, mark)
+    }
+
+    fn alias(&mut self, id: usize, mark: &Marker) -> Result<(), YamlError> {
+        let Some((v, inner)) = self.anchors.get(&id) else {
+            // yaml-rust knows the anchor but its node is not complete yet: an alias inside its own anchor.
+            return Err(at(msg("yaml.unknown_alias", &[("anchor", &alias_name(self.text, mark.index()))]), mark));
+        };
+        // Every alias counts one, and so does each alias met again inside the copy it makes (R16).
+        let cost = Cost { aliases: 1 + inner.aliases, ..*inner };
+        self.total.aliases += cost.aliases;
+        self.total.nodes += cost.nodes;
+        self.total.bytes += cost.bytes;
+        self.check_totals(mark)?;
+        let max = limits().yaml_max_depth;
+        if self.stack.len() + cost.height > max {
+            return Err(at(msg("yaml.too_deep_expanded", &[("max", &max.to_string())]), mark));
+        }
+        let v = v.clone();
+        self.push(v, cost, 0, mark)
+    }
+}
+
+/// Parse one YAML document under the contract. Never panics and never recurses on the input's shape.
+pub fn parse(text: &str) -> Result<Document, YamlError> {
+    if let Some(e) = forbidden_char(text) {
+        return Err(e);
+    }
+    let first_tag = prescan(text)?;
+    let mut parser = Parser::new(text.chars());
+    let mut b = Builder { text, stack: Vec::new(), root: None, anchors: HashMap::new(), total: Cost::default(), key_lines: HashMap::new() };
+    let mut documents = 0;
+    loop {
+        let (event, mark) = parser.next().map_err(|e| scan_error(e, text))?;
+        match event {
+            Event::StreamEnd => break,
+            Event::DocumentStart => {
+                documents += 1;
+                if documents > 1 {
+                    return Err(at(msg("yaml.second_document", &[]), &mark));
+                }
+            }
+            Event::Scalar(value, style, anchor, tag) => b.scalar(value, style, tag, anchor, &mark)?,
+            Event::Alias(id) => b.alias(id, &mark)?,
+            Event::SequenceStart(anchor) => b.open(Frame::Seq { items: Vec::new(), anchor, cost: Cost::default() }, &mark)?,
+            Event::MappingStart(anchor) => {
+                b.open(Frame::Map { map: Map::new(), anchor, cost: Cost::default(), key: None, seen: HashSet::new() }, &mark)?
+            }
+            Event::SequenceEnd | Event::MappingEnd => b.close(&mark)?,
+            Event::StreamStart | Event::DocumentEnd | Event::Nothing => {}
+        }
+    }
+    if let Some((tag, mark)) = first_tag {
+        return Err(at(msg("yaml.tag", &[("tag", &tag)]), &mark));
+    }
+    Ok(Document { root: b.root, key_lines: b.key_lines })
+}
+
+fn core_patterns() -> &'static [regex::Regex; 5] {
+    static P: OnceLock<[regex::Regex; 5]> = OnceLock::new();
+    P.get_or_init(|| {
+        let r = |s: &str| regex::Regex::new(s).expect("core schema pattern");
+        [
+            r(r"^[-+]?[0-9]+$"),
+            r(r"^0o[0-7]+$"),
+            r(r"^0x[0-9a-fA-F]+$"),
+            r(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$"),
+            r(r"^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+        ]
+    })
+}
+
+/// The double nearest to the integer `digits` in `base` (as parseInt gives it).
+fn radix(digits: &str, base: u32) -> f64 {
+    if base == 10 {
+        return digits.parse::<f64>().unwrap_or(f64::NAN);
+    }
+    match u128::from_str_radix(digits, base) {
+        Ok(n) => n as f64,
+        Err(_) => digits.chars().fold(0.0, |acc, c| acc * base as f64 + c.to_digit(base).unwrap_or(0) as f64),
+    }
+}
+
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// The YAML 1.2 core schema's reading of a plain scalar, as JSON data (R12, R14): an integer beyond
+/// ±(2^53−1) or a non-finite float is refused rather than changed.
+pub fn resolve_plain(s: &str) -> Result<Value, String> {
+    match s {
+        "" | "~" | "null" | "Null" | "NULL" => return Ok(Value::Null),
+        "true" | "True" | "TRUE" => return Ok(Value::Bool(true)),
+        "false" | "False" | "FALSE" => return Ok(Value::Bool(false)),
+        _ => {}
+    }
+    let [int, oct, hex, float, special] = core_patterns();
+    let integer = if int.is_match(s) {
+        let (neg, digits) = match s.as_bytes()[0] {
+            b'-' => (true, &s[1..]),
+            b'+' => (false, &s[1..]),
+            _ => (false, s),
+        };
+        let v = radix(digits, 10);
+        Some(if neg { -v } else { v })
+    } else if oct.is_match(s) {
+        Some(radix(&s[2..], 8))
+    } else if hex.is_match(s) {
+        Some(radix(&s[2..], 16))
+    } else {
+        None
+    };
+    if let Some(v) = integer {
+        if v.abs() > MAX_SAFE_INTEGER {
+            return Err(msg("yaml.unsafe_integer", &[("number", &clip_chars(s, 40))]));
+        }
+        return Ok(number_value(v));
+    }
+    if float.is_match(s) || special.is_match(s) {
+        let v = if special.is_match(s) { f64::NAN } else { s.parse::<f64>().unwrap_or(f64::NAN) };
+        if !v.is_finite() {
+            return Err(msg("yaml.not_finite", &[("number", s)]));
+        }
+        return Ok(number_value(v));
+    }
+    Ok(Value::String(s.to_string()))
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn root(text: &str) -> Value {
+        parse(text).expect("parses").root.expect("has a root")
+    }
+
+    fn refused(text: &str) -> (String, Option<usize>) {
+        let e = parse(text).expect_err("should be refused");
+        (e.reason, e.line)
+    }
+
+    #[test]
+    fn core_schema_scalars() {
+        let v = root("a: yes\nb: True\nc: 0x1F\nd: 0o17\ne: 1.50\nf: ~\ng: '1'\nh: 007\ni: 1e3\nj: -0\n");
+        assert_eq!(v, json!({"a": "yes", "b": true, "c": 31, "d": 15, "e": 1.5, "f": null, "g": "1", "h": 7, "i": 1000, "j": 0}));
+    }
+
+    #[test]
+    fn key_order_and_lines_are_kept() {
+        let d = parse("zeta: 1\nalpha:\n  x: [a, b]\n").unwrap();
+        assert_eq!(serde_json::to_string(&d.root.unwrap()).unwrap(), r#"{"zeta":1,"alpha":{"x":["a","b"]}}"#);
+        assert_eq!(d.key_lines["alpha"], 2);
+    }
+
+    #[test]
+    fn keys_are_unique_strings_of_bounded_length() {
+        assert_eq!(refused("a: 1\nb: 2\n\"a\": 3\n"), ("duplicate key 'a'".into(), Some(3)));
+        assert_eq!(refused("a: 1\n1: x\n").0, "mapping keys must be strings; got number 1 (quote it)");
+        assert_eq!(refused("~: x\n").0, "mapping keys must be strings; got an empty (null) key (quote it)");
+        assert_eq!(refused("[a]: x\n").0, "mapping keys must be strings; got a list or mapping (quote it)");
+        assert!(refused(&format!("{}: x\n", "k".repeat(129))).0.starts_with("a mapping key is 129 characters long"));
+    }
+
+    #[test]
+    fn json_data_only() {
+        assert_eq!(refused("a: 1\nb: !!str 123\n"), ("a YAML tag (!!str) is not allowed: frontmatter values are JSON data; quote the value if it is text".into(), Some(2)));
+        assert!(refused("a: !!set {x}\n").0.starts_with("a YAML tag (!!set)"));
+        assert!(refused("a: 9007199254740992\n").0.starts_with("the integer 9007199254740992 is outside"));
+        assert_eq!(root("a: 9007199254740991\n")["a"], json!(9007199254740991i64));
+        assert_eq!(refused("a: .inf\n").0, ".inf is not a JSON number (quote it to keep it as text)");
+        assert_eq!(refused("a: 1e400\n").0, "1e400 is not a JSON number (quote it to keep it as text)");
+        assert_eq!(refused("%YAML 1.2\n---\na: 1\n").1, Some(1));
+        assert_eq!(refused("a: 1\n--- x\n").0, "frontmatter holds more than one YAML document (a '--- ' or '...' line inside it); quote the text or remove the marker");
+    }
+
+    #[test]
+    fn forbidden_characters_are_located() {
+        assert_eq!(refused("a: 1\nb: x\u{7f}\n"), ("frontmatter contains the character U+007F; only printable text, tabs and line feeds are allowed".into(), Some(2)));
+        assert_eq!(refused("a: x\ry\n").0, "frontmatter contains a carriage return not followed by a line feed; only printable text, tabs and line feeds are allowed");
+        assert_eq!(root("a: \"\u{a0}x\u{3000}\"\n")["a"], "\u{a0}x\u{3000}");
+    }
+
+    #[test]
+    fn alias_expansion_is_bounded() {
+        let few = "a: &x {k: v}\nb: *x\nc: *x\n";
+        assert_eq!(root(few)["c"], json!({"k": "v"}));
+        let many: String = std::iter::once("a: &x v\nl:\n".to_string()).chain((0..150).map(|_| "  - *x\n".to_string())).collect();
+        assert_eq!(refused(&many), ("frontmatter expands more than 100 YAML aliases (counting aliases inside expanded ones)".into(), Some(103)));
+        // 10 uses of an anchor holding 10 aliases count 10 + 100.
+        let nested = "a: &a x\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b]\n";
+        assert!(parse(nested).is_ok(), "8 × 11 + 10 = 98 expansions");
+        assert!(parse(&nested.replace("*b]", "*b, *b]")).is_err(), "9 × 11 + 10 = 109 expansions");
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = format!("a: {}{}\n", "[".repeat(20000), "]".repeat(20000));
+        assert!(parse(&deep).is_err());
+        let block = format!("a:\n  {}x\n", "- ".repeat(20000));
+        assert_eq!(refused(&block).0, "frontmatter nests deeper than 64 levels of lists and mappings");
+        let at_bound = format!("a: {}{}\n", "[".repeat(63), "]".repeat(63));
+        assert!(parse(&at_bound).is_ok(), "the top-level mapping is level 1, so 63 lists inside it make 64");
+    }
+
+    #[test]
+    fn an_unclosed_quote_is_reported_at_the_end() {
+        let e = parse("name: x\ndescription: \"open\n  more\n").unwrap_err();
+        assert_eq!(e, YamlError { reason: "Missing closing \"quote".into(), line: Some(4) });
+    }
+}
