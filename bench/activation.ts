@@ -14,7 +14,7 @@
 // them anyway); the per-call percentiles are in the note, e.g. "p50 85 µs ok (≤ 100), p99 240 µs".
 // Warm-up runs (the harness's, discarded) make 1,000 calls only; see ActivationOptions.warmupCalls.
 // activationLatency() returns the same figures as numbers, for callers that want them outside the table.
-import { closeSync, fstatSync, lstatSync, openSync, readSync, readdirSync, realpathSync } from "node:fs";
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, readdirSync, realpathSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { LIMITS } from "../schemas/index.ts";
 import { join } from "node:path";
@@ -114,16 +114,17 @@ function walkNames(dir: string, depth: number): number {
   return n;
 }
 
+/** open(2) flags of the floor's read: the reference's (R85), no symlink followed. */
+const OPEN_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0);
+
 /**
- * The syscall floor of a first activation (R23): an awaited async call making the reference's syscalls
- * (realpath the dir, lstat SKILL.md, open/fstat/read/close it, list the dir and walk the resource folders)
- * with no parsing, checks or rendering.
+ * The syscall floor of a first activation (R23, R85): an awaited async call making the syscalls a first
+ * activation needs, each the cheapest way Node offers (one realpath(3) for the dir, open(O_NOFOLLOW)/fstat/
+ * read/close SKILL.md, list the dir and walk the resource folders), with no parsing, checks or rendering.
  */
 async function syscallFloorCall(dir: string): Promise<number> {
-  const real = realpathSync(dir);
-  const md = `${real}/SKILL.md`;
-  lstatSync(md);
-  const fd = openSync(md, "r");
+  const real = realpathSync.native(dir);
+  const fd = openSync(`${real}/SKILL.md`, OPEN_FLAGS);
   let got = 0;
   try {
     const size = fstatSync(fd).size;

@@ -29,8 +29,17 @@ function scalarText(v: unknown): string {
   return JSON.stringify(v) ?? "null";
 }
 
+/** Keys repeat across skills (name, description, metadata's keys): their text is a pure function, kept once. */
+const keyTexts = new Map<string, string>();
+const KEY_TEXTS_MAX = 4096;
+
 function keyText(k: string): string {
-  return KEY_SAFE.test(k) && isPlainSafe(k) ? k : quote(k);
+  let text = keyTexts.get(k);
+  if (text === undefined) {
+    text = KEY_SAFE.test(k) && isPlainSafe(k) ? k : quote(k);
+    if (keyTexts.size < KEY_TEXTS_MAX && k.length <= 64) keyTexts.set(k, text);
+  }
+  return text;
 }
 
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -43,7 +52,8 @@ function flow(v: unknown): string {
 }
 
 function emitMap(map: Record<string, unknown>, indent: string, out: string[]): void {
-  for (const [k, v] of Object.entries(map)) {
+  for (const k of Object.keys(map)) {
+    const v = map[k];
     const key = `${indent}${keyText(k)}:`;
     if (isMap(v) && Object.keys(v).length > 0) {
       out.push(key);

@@ -5,13 +5,13 @@ import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, re
 import { readdir, stat } from "node:fs/promises";
 import { isUtf8 } from "node:buffer";
 import type { Dirent } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, join, sep } from "node:path";
 import { LIMITS } from "../schemas/index.ts";
 import { message } from "../schemas/messages.ts";
 import { byCodePoint } from "./order.ts";
 import type { CatalogEntry, ErrorCode, SkillFrontmatter } from "../schemas/index.ts";
 import { isInside, realOrNull } from "./fence.ts";
-import { parseSkillMd } from "./frontmatter.ts";
+import { parseSkillMd, type MemoSlot } from "./frontmatter.ts";
 import { listResources, type ResourceListing } from "./resources.ts";
 
 /** §10 SkillEntry. */
@@ -55,6 +55,8 @@ export interface Discovery {
   warnings: string[];
   /** Real path of each configured root, null when it does not resolve. */
   realRoots: (string | null)[];
+  /** Per skill dir, its frontmatter as last parsed (R86): activation reuses it while the YAML text is unchanged. */
+  memos: Map<string, MemoSlot>;
 }
 
 type Found = { ok: true; entry: SkillEntry } | { ok: false; broken: BrokenSkill };
@@ -132,9 +134,9 @@ function readSkillFileSync(path: string, flags = 0, headOnly = false): TextRead 
 
 type Parsed = { ok: true; entry: SkillEntry; body: string; realDir: string; warnings: readonly string[] } | { ok: false; failure: SkillFailure };
 
-function parseRead(read: TextRead, dir: string, rootIndex: number, realDir: string, mdPath: string): Parsed {
+function parseRead(read: TextRead, dir: string, rootIndex: number, realDir: string, mdPath: string, slot?: MemoSlot): Parsed {
   if (!read.ok) return { ok: false, failure: { ...read.failure, path: mdPath } };
-  const parsed = parseSkillMd(read.text, basename(dir));
+  const parsed = parseSkillMd(read.text, basename(dir), slot);
   if (!parsed.ok) {
     return { ok: false, failure: { code: parsed.code, kind: parsed.kind, path: mdPath, reason: parsed.reason, ...(parsed.line !== undefined ? { line: parsed.line } : {}) } };
   }
@@ -148,28 +150,53 @@ const outside = (path: string, what: "read.dir_outside" | "read.md_outside", rea
   failure: { code: "OUTSIDE_WORKSPACE", kind: "outside", path, reason: message(what) },
 });
 
+const mdUnresolved = (mdPath: string): { ok: false; failure: SkillFailure } => ({
+  ok: false,
+  failure: { code: "IO_ERROR", kind: "io", path: mdPath, reason: message("read.md_unresolved") },
+});
+
 /**
  * Activation: resolve the skill dir and its SKILL.md by real path now (the tree may have changed since
- * discovery), fence both (§5.3, R6), then read and parse.
+ * discovery), fence both (§5.3, R6), then read and parse. One realpath(3) for the dir; SKILL.md is opened
+ * with O_NOFOLLOW, so only a symlinked or unopenable one costs an lstat (R85). `slot` is the skill's memo (R86).
  */
-export function readSkillSync(dir: string, rootIndex: number, realRoots: readonly (string | null)[]): Parsed {
+export function readSkillSync(dir: string, rootIndex: number, realRoots: readonly (string | null)[], slot?: MemoSlot): Parsed {
   const roots = realRoots.filter((r): r is string => r !== null);
   const mdPath = join(dir, "SKILL.md");
   let realDir: string;
   try {
-    realDir = realpathSync(dir);
+    realDir = realpathSync.native(dir);
   } catch {
     return { ok: false, failure: { code: "IO_ERROR", kind: "io", path: dir, reason: message("read.dir_unresolved") } };
   }
   if (!isInside(realDir, roots)) return outside(dir, "read.dir_outside", realDir);
-  let realMd = join(realDir, "SKILL.md");
+  // realDir is a real path and "SKILL.md" one plain component: no join needed.
+  let realMd = `${realDir}${realDir.endsWith(sep) ? "" : sep}SKILL.md`;
+  if (NOFOLLOW !== undefined) {
+    const read = readSkillFileSync(realMd, NOFOLLOW);
+    if (read.ok || read.errno === undefined) return parseRead(read, dir, rootIndex, realDir, mdPath, slot);
+    // Not opened: what lstat says decides, as when lstat came first (unresolved, a symlink to follow, or unreadable).
+    let link: boolean;
+    try {
+      link = lstatSync(realMd).isSymbolicLink();
+    } catch {
+      return mdUnresolved(mdPath);
+    }
+    if (!link) return parseRead(read, dir, rootIndex, realDir, mdPath, slot);
+  } else {
+    try {
+      if (!lstatSync(realMd).isSymbolicLink()) return parseRead(readSkillFileSync(realMd), dir, rootIndex, realDir, mdPath, slot);
+    } catch {
+      return mdUnresolved(mdPath);
+    }
+  }
   try {
-    if (lstatSync(realMd).isSymbolicLink()) realMd = realpathSync(realMd);
+    realMd = realpathSync.native(realMd);
   } catch {
-    return { ok: false, failure: { code: "IO_ERROR", kind: "io", path: mdPath, reason: message("read.md_unresolved") } };
+    return mdUnresolved(mdPath);
   }
   if (!isInside(realMd, roots)) return outside(mdPath, "read.md_outside", realMd);
-  return parseRead(readSkillFileSync(realMd), dir, rootIndex, realDir, mdPath);
+  return parseRead(readSkillFileSync(realMd), dir, rootIndex, realDir, mdPath, slot);
 }
 
 /** lstat succeeds: the path exists (a dangling link included). */
@@ -194,6 +221,7 @@ function scanEntry(
   entry: Dirent,
   rootIndex: number,
   roots: readonly string[],
+  slot: MemoSlot,
 ): { found: Found; warning?: string; notes?: readonly string[] } | null {
   const dir = join(root, entry.name);
   const mdPath = join(dir, "SKILL.md");
@@ -213,15 +241,11 @@ function scanEntry(
       return null;
     }
   }
-  const broken = (failure: SkillFailure): { found: Found; warning: string } => ({
-    found: { ok: false, broken: { name: entry.name, dir, root_index: rootIndex, failure } },
-    warning: message("warning.skill_skipped", { dir, code: failure.code, reason: failure.reason }),
-  });
   let realMd = join(realDir, "SKILL.md");
   // Never read outside the roots: a fenced-off skill is kept aside unread (R6).
   if (!isInside(realDir, roots)) {
     if (!exists(realMd)) return null;
-    return broken(outside(dir, "read.dir_outside", realDir).failure);
+    return broken(entry.name, dir, rootIndex, outside(dir, "read.dir_outside", realDir).failure);
   }
   let read: TextRead | null = null;
   let symlinked: boolean;
@@ -240,18 +264,25 @@ function scanEntry(
     try {
       realMd = realpathSync(realMd);
     } catch {
-      return broken({ code: "IO_ERROR", kind: "io", path: mdPath, reason: message("read.md_unresolved") });
+      return broken(entry.name, dir, rootIndex, mdUnresolved(mdPath).failure);
     }
-    if (!isInside(realMd, roots)) return broken(outside(mdPath, "read.md_outside", realMd).failure);
+    if (!isInside(realMd, roots)) return broken(entry.name, dir, rootIndex, outside(mdPath, "read.md_outside", realMd).failure);
     read = null;
   }
-  const parsed = parseRead(read ?? readSkillFileSync(realMd, 0, true), dir, rootIndex, realDir, mdPath);
-  if (!parsed.ok) return broken(parsed.failure);
-  // A copy, so the catalog holds flat strings rather than slices pinning every SKILL.md's full text.
-  const frontmatter = structuredClone(parsed.entry.frontmatter);
-  const found: Found = { ok: true, entry: { ...parsed.entry, name: frontmatter.name, description: frontmatter.description, frontmatter } };
+  const parsed = parseRead(read ?? readSkillFileSync(realMd, 0, true), dir, rootIndex, realDir, mdPath, slot);
+  if (!parsed.ok) return broken(entry.name, dir, rootIndex, parsed.failure);
+  // No copy: only the head of SKILL.md was decoded, and the memo keeps that text anyway (R86); the memo
+  // holds its own copy of the frontmatter, so the catalog's can be handed out.
+  const found: Found = { ok: true, entry: parsed.entry };
   // R19/R20: what was loaded leniently is said, once per skill, as catalog warnings.
   return parsed.warnings.length > 0 ? { found, notes: parsed.warnings.map((leniency) => message("warning.skill_lenient", { dir, leniency })) } : { found };
+}
+
+function broken(name: string, dir: string, rootIndex: number, failure: SkillFailure): { found: Found; warning: string } {
+  return {
+    found: { ok: false, broken: { name, dir, root_index: rootIndex, failure } },
+    warning: message("warning.skill_skipped", { dir, code: failure.code, reason: failure.reason }),
+  };
 }
 
 /** Yield to the event loop every this many entries, so a big root does not block it for the whole scan. */
@@ -276,7 +307,7 @@ export class FilesystemSkillRegistry implements SkillRegistry {
     const discovery = await this.scan();
     const entry = discovery.byName.get(name);
     if (!entry) return null;
-    const read = readSkillSync(entry.dir, entry.root_index, discovery.realRoots);
+    const read = readSkillSync(entry.dir, entry.root_index, discovery.realRoots, discovery.memos.get(entry.dir));
     if (!read.ok) return null;
     const listing = listResources(read.realDir, discovery.realRoots);
     return { ...read.entry, body: read.body, resources: listing.resources, listing };
@@ -287,6 +318,7 @@ export class FilesystemSkillRegistry implements SkillRegistry {
     const realRoots = await Promise.all(this.roots.map((r) => realOrNull(r)));
     const fence = realRoots.filter((r): r is string => r !== null);
     const found: Found[] = [];
+    const memos = new Map<string, MemoSlot>();
     for (const [rootIndex, root] of this.roots.entries()) {
       const realRoot = realRoots[rootIndex];
       if (realRoot === null || realRoot === undefined) {
@@ -310,7 +342,10 @@ export class FilesystemSkillRegistry implements SkillRegistry {
       const results: ReturnType<typeof scanEntry>[] = [];
       for (const [i, d] of dirents.entries()) {
         if (i > 0 && i % YIELD_EVERY === 0) await new Promise((done) => setImmediate(done));
-        results.push(scanEntry(root, realRoot, d, rootIndex, fence));
+        const slot: MemoSlot = {};
+        const r = scanEntry(root, realRoot, d, rootIndex, fence, slot);
+        if (r?.found.ok) memos.set(r.found.entry.dir, slot);
+        results.push(r);
       }
       for (const r of results) {
         if (!r) continue;
@@ -341,6 +376,6 @@ export class FilesystemSkillRegistry implements SkillRegistry {
       else if (w.broken) broken.set(name, w.broken);
     }
     entries.sort((a, b) => byCodePoint(a.name, b.name));
-    return { entries, byName: new Map(entries.map((e) => [e.name, e])), broken, warnings, realRoots };
+    return { entries, byName: new Map(entries.map((e) => [e.name, e])), broken, warnings, realRoots, memos };
   }
 }

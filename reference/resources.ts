@@ -55,9 +55,9 @@ function walk(dir: string, rel: string, depth: number, roots: readonly string[],
 export function listResources(realSkillDir: string, realRoots: readonly (string | null)[]): ResourceListing {
   const roots = realRoots.filter((r): r is string => r !== null);
   const listing: ResourceListing = { resources: [], omitted: {}, groups: [] };
-  const present = new Map(list(realSkillDir).map((e) => [e.name, e]));
+  const top = list(realSkillDir);
   for (const folder of LIMITS.resource_folders) {
-    const e = present.get(folder);
+    const e = top.find((d) => d.name === folder);
     if (!e) continue;
     if (!e.isDirectory() && !(e.isSymbolicLink() && resolveLink(join(realSkillDir, folder), roots) === "dir")) continue;
     const all: string[] = [];
