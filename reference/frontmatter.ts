@@ -39,20 +39,18 @@ function isFence(text: string, start: number, end: number): boolean {
 }
 
 /**
- * The last frontmatter of one skill that parsed, kept by the registry between discovery and activation:
+ * One skill's last frontmatter that parsed, kept by the registry between discovery and activation:
  * parsing is a pure function of the YAML text and the dir name, so the same text gets the same result
- * without reading it again (R86). Private to the registry: nothing handed out aliases it.
+ * without reading it again (R86). parseSkillMd fills it and reads it; nothing it hands out aliases it.
+ * Empty until a parse succeeds.
  */
-export interface FrontmatterMemo {
-  readonly yaml: string;
-  readonly dirName: string;
-  readonly frontmatter: SkillFrontmatter;
-  readonly warnings: readonly string[];
-}
-/** Where parseSkillMd reads and leaves a skill's memo. */
 export interface MemoSlot {
-  memo?: FrontmatterMemo;
+  yaml?: string;
+  /** A private copy; its name is the dir name it was parsed under (a parse succeeds only when they agree). */
+  frontmatter?: SkillFrontmatter;
+  warnings?: readonly string[];
 }
+const NO_WARNINGS: readonly string[] = Object.freeze([]);
 
 export function parseSkillMd(text: string, dirName: string, slot?: MemoSlot): ParsedSkill | ParseFailure {
   try {
@@ -93,13 +91,16 @@ function parseUnsafe(raw: string, dirName: string, slot: MemoSlot | undefined): 
 
   const yamlText = text.slice(firstEnd + 1, closeStart);
   const body = text.slice(closeEnd);
-  const memo = slot?.memo;
-  if (memo !== undefined && memo.yaml === yamlText && memo.dirName === dirName) {
-    return { ok: true, frontmatter: copyJson(memo.frontmatter) as SkillFrontmatter, body, warnings: [...memo.warnings] };
+  if (slot?.frontmatter !== undefined && slot.yaml === yamlText && slot.frontmatter.name === dirName) {
+    return { ok: true, frontmatter: copyJson(slot.frontmatter) as SkillFrontmatter, body, warnings: [...(slot.warnings ?? NO_WARNINGS)] };
   }
   const result = parseYamlPart(yamlText, dirName);
   if (!result.ok) return result;
-  if (slot !== undefined) slot.memo = { yaml: yamlText, dirName, frontmatter: copyJson(result.frontmatter) as SkillFrontmatter, warnings: [...result.warnings] };
+  if (slot !== undefined) {
+    slot.yaml = yamlText;
+    slot.frontmatter = copyJson(result.frontmatter) as SkillFrontmatter;
+    slot.warnings = result.warnings.length > 0 ? [...result.warnings] : NO_WARNINGS;
+  }
   return { ok: true, frontmatter: result.frontmatter, body, warnings: result.warnings };
 }
 
@@ -230,8 +231,10 @@ function hintAsText(yamlText: string, errorLine: number | undefined): { text: st
   return { text: lines.join("\n"), line: errorLine, value };
 }
 
+const SURROGATE = /[\ud800-\udfff]/;
 /** Characters as JSON Schema's maxLength counts them: code points, not UTF-16 units. */
 function codePoints(s: string): number {
+  if (!SURROGATE.test(s)) return s.length; // no pair to count once: one scan, no iterator
   let n = 0;
   for (const _ of s) n++;
   return n;

@@ -59,7 +59,16 @@ export interface Discovery {
   memos: Map<string, MemoSlot>;
 }
 
-type Found = { ok: true; entry: SkillEntry } | { ok: false; broken: BrokenSkill };
+/** What scanning one root entry gave: a catalog entry (and what was read leniently), or a broken skill and its warning. */
+type Scanned = { ok: true; entry: CatalogEntry; notes?: readonly string[] } | { ok: false; broken: BrokenSkill; warning: string };
+/** Kept for the shadowing pass: the scanned skills themselves, no wrapper (one less object per skill through the scan). */
+type Found = CatalogEntry | BrokenSkill;
+const isBroken = (f: Found): f is BrokenSkill => "failure" in f;
+
+/** `name` under a directory path that is already normalised (a real path, or join's result): join's answer, without its parsing. */
+function child(parent: string, name: string): string {
+  return parent.endsWith(sep) ? `${parent}${name}` : `${parent}${sep}${name}`;
+}
 
 
 
@@ -222,10 +231,11 @@ function scanEntry(
   rootIndex: number,
   roots: readonly string[],
   slot: MemoSlot,
-): { found: Found; warning?: string; notes?: readonly string[] } | null {
+): Scanned | null {
+  // Dirent names are one component, never "." or "..": below a normalised dir, join is concatenation.
   const dir = join(root, entry.name);
-  const mdPath = join(dir, "SKILL.md");
-  let realDir = join(realRoot, entry.name);
+  const mdPath = child(dir, "SKILL.md");
+  let realDir = child(realRoot, entry.name);
   if (entry.isSymbolicLink()) {
     try {
       realDir = realpathSync(realDir);
@@ -241,7 +251,7 @@ function scanEntry(
       return null;
     }
   }
-  let realMd = join(realDir, "SKILL.md");
+  let realMd = child(realDir, "SKILL.md");
   // Never read outside the roots: a fenced-off skill is kept aside unread (R6).
   if (!isInside(realDir, roots)) {
     if (!exists(realMd)) return null;
@@ -272,17 +282,18 @@ function scanEntry(
   const parsed = parseRead(read ?? readSkillFileSync(realMd, 0, true), dir, rootIndex, realDir, mdPath, slot);
   if (!parsed.ok) return broken(entry.name, dir, rootIndex, parsed.failure);
   // No copy: only the head of SKILL.md was decoded, and the memo keeps that text anyway (R86); the memo
-  // holds its own copy of the frontmatter, so the catalog's can be handed out.
-  const found: Found = { ok: true, entry: parsed.entry };
+  // holds its own copy of the frontmatter, so the catalog's can be handed out. The catalog entry is built
+  // here, once: a shadowed one is dropped unseen.
+  const e = parsed.entry;
+  const catalogEntry: CatalogEntry = { name: e.name, description: e.description, dir: e.dir, root_index: e.root_index, frontmatter: e.frontmatter as SkillFrontmatter, meta: { shadowed: [] } };
   // R19/R20: what was loaded leniently is said, once per skill, as catalog warnings.
-  return parsed.warnings.length > 0 ? { found, notes: parsed.warnings.map((leniency) => message("warning.skill_lenient", { dir, leniency })) } : { found };
+  return parsed.warnings.length > 0
+    ? { ok: true, entry: catalogEntry, notes: parsed.warnings.map((leniency) => message("warning.skill_lenient", { dir, leniency })) }
+    : { ok: true, entry: catalogEntry };
 }
 
-function broken(name: string, dir: string, rootIndex: number, failure: SkillFailure): { found: Found; warning: string } {
-  return {
-    found: { ok: false, broken: { name, dir, root_index: rootIndex, failure } },
-    warning: message("warning.skill_skipped", { dir, code: failure.code, reason: failure.reason }),
-  };
+function broken(name: string, dir: string, rootIndex: number, failure: SkillFailure): Scanned {
+  return { ok: false, broken: { name, dir, root_index: rootIndex, failure }, warning: message("warning.skill_skipped", { dir, code: failure.code, reason: failure.reason }) };
 }
 
 /** Yield to the event loop every this many entries, so a big root does not block it for the whole scan. */
@@ -339,35 +350,33 @@ export class FilesystemSkillRegistry implements SkillRegistry {
         continue;
       }
       dirents.sort((a, b) => byCodePoint(a.name, b.name));
-      const results: ReturnType<typeof scanEntry>[] = [];
       for (const [i, d] of dirents.entries()) {
         if (i > 0 && i % YIELD_EVERY === 0) await new Promise((done) => setImmediate(done));
         const slot: MemoSlot = {};
         const r = scanEntry(root, realRoot, d, rootIndex, fence, slot);
-        if (r?.found.ok) memos.set(r.found.entry.dir, slot);
-        results.push(r);
-      }
-      for (const r of results) {
         if (!r) continue;
-        found.push(r.found);
-        if (r.warning) warnings.push(r.warning); // in listing order, whatever order the reads finished in
-        if (r.notes) warnings.push(...r.notes);
+        // Warnings in listing order, as the scan goes.
+        if (r.ok) {
+          memos.set(r.entry.dir, slot);
+          found.push(r.entry);
+          if (r.notes) warnings.push(...r.notes);
+        } else {
+          found.push(r.broken);
+          warnings.push(r.warning);
+        }
       }
     }
     const winners = new Map<string, { entry?: CatalogEntry; broken?: BrokenSkill; shadowed: string[] }>();
     for (const f of found) {
-      const name = f.ok ? f.entry.name : f.broken.name;
-      const dir = f.ok ? f.entry.dir : f.broken.dir;
+      const { name, dir } = f;
       const winner = winners.get(name);
       if (winner) {
         winner.shadowed.push(dir);
         warnings.push(message("warning.shadowed", { name, dir, winner: winner.entry?.dir ?? winner.broken?.dir ?? "" }));
         continue;
       }
-      if (f.ok) {
-        const shadowed: string[] = [];
-        winners.set(name, { entry: { ...f.entry, frontmatter: f.entry.frontmatter as SkillFrontmatter, meta: { shadowed } }, shadowed });
-      } else winners.set(name, { broken: f.broken, shadowed: [] });
+      if (isBroken(f)) winners.set(name, { broken: f, shadowed: [] });
+      else winners.set(name, { entry: f, shadowed: f.meta.shadowed });
     }
     const entries: CatalogEntry[] = [];
     const broken = new Map<string, BrokenSkill>();
