@@ -5,7 +5,7 @@ import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, re
 import { readdir, stat } from "node:fs/promises";
 import { isUtf8 } from "node:buffer";
 import type { Dirent } from "node:fs";
-import { basename, join, sep } from "node:path";
+import { basename, join, normalize, sep } from "node:path";
 import { LIMITS } from "../schemas/index.ts";
 import { message } from "../schemas/messages.ts";
 import { byCodePoint } from "./order.ts";
@@ -231,9 +231,10 @@ function scanEntry(
   rootIndex: number,
   roots: readonly string[],
   slot: MemoSlot,
+  rootIsNormal: boolean,
 ): Scanned | null {
   // Dirent names are one component, never "." or "..": below a normalised dir, join is concatenation.
-  const dir = join(root, entry.name);
+  const dir = rootIsNormal ? child(root, entry.name) : join(root, entry.name);
   const mdPath = child(dir, "SKILL.md");
   let realDir = child(realRoot, entry.name);
   if (entry.isSymbolicLink()) {
@@ -350,10 +351,11 @@ export class FilesystemSkillRegistry implements SkillRegistry {
         continue;
       }
       dirents.sort((a, b) => byCodePoint(a.name, b.name));
+      const rootIsNormal = normalize(root) === root;
       for (const [i, d] of dirents.entries()) {
         if (i > 0 && i % YIELD_EVERY === 0) await new Promise((done) => setImmediate(done));
         const slot: MemoSlot = {};
-        const r = scanEntry(root, realRoot, d, rootIndex, fence, slot);
+        const r = scanEntry(root, realRoot, d, rootIndex, fence, slot, rootIsNormal);
         if (!r) continue;
         // Warnings in listing order, as the scan goes.
         if (r.ok) {
