@@ -171,7 +171,7 @@ const mdUnresolved = (mdPath: string): { ok: false; failure: SkillFailure } => (
  */
 export function readSkillSync(dir: string, rootIndex: number, realRoots: readonly (string | null)[], slot?: MemoSlot): Parsed {
   const roots = realRoots.filter((r): r is string => r !== null);
-  const mdPath = join(dir, "SKILL.md");
+  const mdPath = child(dir, "SKILL.md"); // dir is join's or child's result: normalised
   let realDir: string;
   try {
     realDir = realpathSync.native(dir);
@@ -368,23 +368,23 @@ export class FilesystemSkillRegistry implements SkillRegistry {
         }
       }
     }
-    const winners = new Map<string, { entry?: CatalogEntry; broken?: BrokenSkill; shadowed: string[] }>();
+    // The first skill of a name wins (root order, then listing order); the others are its shadowed dirs.
+    const winners = new Map<string, Found>();
     for (const f of found) {
       const { name, dir } = f;
       const winner = winners.get(name);
       if (winner) {
-        winner.shadowed.push(dir);
-        warnings.push(message("warning.shadowed", { name, dir, winner: winner.entry?.dir ?? winner.broken?.dir ?? "" }));
+        if (!isBroken(winner)) winner.meta.shadowed.push(dir);
+        warnings.push(message("warning.shadowed", { name, dir, winner: winner.dir }));
         continue;
       }
-      if (isBroken(f)) winners.set(name, { broken: f, shadowed: [] });
-      else winners.set(name, { entry: f, shadowed: f.meta.shadowed });
+      winners.set(name, f);
     }
     const entries: CatalogEntry[] = [];
     const broken = new Map<string, BrokenSkill>();
     for (const [name, w] of winners) {
-      if (w.entry) entries.push(w.entry);
-      else if (w.broken) broken.set(name, w.broken);
+      if (isBroken(w)) broken.set(name, w);
+      else entries.push(w);
     }
     entries.sort((a, b) => byCodePoint(a.name, b.name));
     return { entries, byName: new Map(entries.map((e) => [e.name, e])), broken, warnings, realRoots, memos };
