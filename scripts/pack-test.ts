@@ -37,6 +37,7 @@ const REQUIRED = [
   "dist/scripts/conformance.js",
   "dist/scripts/e2e.js",
   "dist/scripts/reference-driver.js",
+  "LICENSE",
   "dist/schemas/validators/driver-protocol.cjs",
   "dist/schemas/validators/driver-protocol.defs.initializeParams.cjs",
   "schemas/driver-protocol.schema.json",
