@@ -7,8 +7,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { spawnImplementation } from "../conformance/driver/subprocess.ts";
 import { PACKAGE_ROOT } from "../package-root.ts";
-import { PRECOMPILED_DIR } from "../scripts/gen-validators.ts";
 import { writePrecompiled } from "../schemas/precompile.ts";
+import { PRECOMPILED_DIR_IN_CODE } from "../schemas/validators.ts";
 import type { Benchmark } from "./matrix.ts";
 
 const COMPILED_DRIVER = join(PACKAGE_ROOT, "dist", "scripts", "reference-driver.js");
@@ -18,7 +18,7 @@ function build(): void {
   const r = spawnSync(process.execPath, [tsc, "-p", join(PACKAGE_ROOT, "tsconfig.build.json")], { cwd: PACKAGE_ROOT, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`building dist/ for the start-up benchmark failed:\n${r.stdout}${r.stderr}`);
   // The second half of `npm run build`: the validators the compiled driver loads instead of compiling them.
-  writePrecompiled(join(PACKAGE_ROOT, "schemas"), PRECOMPILED_DIR);
+  writePrecompiled(join(PACKAGE_ROOT, "schemas"), join(PACKAGE_ROOT, "dist", PRECOMPILED_DIR_IN_CODE));
 }
 
 export function benchmarks(opts: { reps?: number } = {}): Benchmark[] {

@@ -4,10 +4,10 @@
 // precompiled validator and a run-time one are made from the same options and the same schemas. ajv is loaded
 // (require) only when an instance is built: a compiled process that finds its validators precompiled never loads it.
 import { readFileSync, readdirSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import type Ajv2020Module from "ajv/dist/2020.js";
 import type { Options } from "ajv/dist/2020.js";
+import { kitRequire } from "../package-root.ts";
 
 export type Ajv = InstanceType<typeof Ajv2020Module.default>;
 
@@ -24,8 +24,6 @@ export const AJV_OPTIONS: Options = {
   verbose: true,
 };
 
-const require = createRequire(import.meta.url);
-
 /** The schema files of a folder, sorted: the order every instance registers them in. */
 export function schemaFilesIn(dir: string): string[] {
   return readdirSync(dir)
@@ -35,7 +33,7 @@ export function schemaFilesIn(dir: string): string[] {
 
 /** An ajv with every schema of `dir` registered; `extra` adds options (the precompiler's code.source). */
 export function buildAjv(dir: string, extra: Options = {}): Ajv {
-  const Ajv2020 = (require("ajv/dist/2020.js") as typeof Ajv2020Module).default;
+  const Ajv2020 = (kitRequire("ajv/dist/2020.js") as typeof Ajv2020Module).default;
   const instance = new Ajv2020({ ...AJV_OPTIONS, ...extra });
   for (const file of schemaFilesIn(dir)) instance.addSchema(JSON.parse(readFileSync(join(dir, file), "utf8")) as object);
   return instance;

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { CODE_ROOT, dataPath } from "../package-root.ts";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { schemaFilesIn } from "./ajv.ts";
-import { SCHEMA_BASE, createValidators, type Validate } from "./validators.ts";
+import { PRECOMPILED_DIR_IN_CODE, SCHEMA_BASE, createValidators, type Validate } from "./validators.ts";
 import type { AliasTable, Decisions, Limits } from "./types.gen.ts";
 
 export const SCHEMA_DIR = dataPath("schemas");
@@ -21,7 +21,7 @@ export const schemaFiles: readonly string[] = schemaFilesIn(SCHEMA_DIR);
 
 // Compiled, `npm run build` put the precompiled validators beside this module (dist/schemas/validators/); from source
 // there is no such folder and every validator is compiled by ajv on first use. Same options, same schemas: ajv.ts.
-const lookup = createValidators(SCHEMA_DIR, join(CODE_ROOT, "schemas", "validators"));
+const lookup = createValidators(SCHEMA_DIR, join(CODE_ROOT, PRECOMPILED_DIR_IN_CODE));
 
 /** Validator for a schema file (`result.schema.json`) or a fragment (`driver-protocol.schema.json#/$defs/skillCallParams`). */
 export function validator(ref: string): Validate {

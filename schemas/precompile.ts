@@ -5,17 +5,16 @@
 // it checks with; CommonJS (.cjs) because the run time loads one synchronously on the first check that needs it
 // (validators.ts names the files).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { buildAjv, schemaFilesIn, validatorFragments } from "./ajv.ts";
 import { SCHEMA_BASE, moduleFileOf } from "./validators.ts";
+import { kitRequire } from "../package-root.ts";
 
-const require = createRequire(import.meta.url);
 type StandaloneCode = (ajv: unknown, validate: unknown) => string;
 
 /** The source of every precompiled validator's module, by module file name. */
 export function precompiledModules(schemaDir: string): Map<string, string> {
-  const standaloneCode = (require("ajv/dist/standalone") as { default: StandaloneCode }).default;
+  const standaloneCode = (kitRequire("ajv/dist/standalone") as { default: StandaloneCode }).default;
   const ajv = buildAjv(schemaDir, { code: { source: true, esm: false } });
   const out = new Map<string, string>();
   for (const file of schemaFilesIn(schemaDir)) {

@@ -5,17 +5,19 @@
 // needs two small ones. From source (tsx, vitest), or for a ref no module holds, the validator is compiled by ajv on
 // first use, from the same options and schemas (ajv.ts). Either way one ref is resolved once per process.
 import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { buildAjv, type Ajv } from "./ajv.ts";
+import { kitRequire } from "../package-root.ts";
 
 export const SCHEMA_BASE = "https://skill-tool.conformance/schemas/";
+
+/** Where the precompiled modules are, relative to the compiled code's root (dist/): dist/schemas/validators/. */
+export const PRECOMPILED_DIR_IN_CODE = join("schemas", "validators");
 
 /** What both kinds of validator are: a predicate that leaves its errors on itself. */
 export type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
-const require = createRequire(import.meta.url);
 const DEFS_FRAGMENT = /^#\/\$defs\/([A-Za-z0-9_-]+)$/;
 
 /**
@@ -46,7 +48,7 @@ export function createValidators(schemaDir: string, precompiledDir?: string): (r
   const precompiled = (ref: string): Validate | undefined => {
     const file = precompiledDir === undefined ? undefined : moduleFileOf(ref);
     const path = file === undefined ? undefined : join(precompiledDir as string, file);
-    return path !== undefined && existsSync(path) ? (require(path) as Validate) : undefined;
+    return path !== undefined && existsSync(path) ? (kitRequire(path) as Validate) : undefined;
   };
 
   return (ref) => {
