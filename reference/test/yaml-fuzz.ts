@@ -1,7 +1,7 @@
 // Differential fuzz of the YAML fast path (yaml-subset.ts) against the contract parser (yaml-contract.ts),
 // and of the emitter (emit-yaml.ts) against the same parser: realistic SKILL.md frontmatter, mutated with
 // the characters that make YAML subtle (Unicode and ASCII whitespace, control characters, every indicator),
-// plus documents from a small grammar, and every 500th a document near the value bound (yaml-big.ts). A
+// plus documents from a small grammar, and every 1,000th a document near the value bound (yaml-big.ts). A
 // disagreement is the fast path answering where the authority refuses, or answering a different value or
 // key line, or refusing with another reason or line; a round-trip failure is accepted frontmatter whose
 // emitted YAML does not read back as the same JSON value. Deterministic for a seed (mulberry32).
@@ -172,7 +172,7 @@ function fixtureSeeds(): string[] {
 const canonical = (v: unknown): string => JSON.stringify(v);
 
 /** Every BIG_EVERY-th input is a document near yaml_max_nodes (yaml-big.ts), where the fast path may refuse. */
-const BIG_EVERY = 500;
+const BIG_EVERY = 1000;
 
 /** How the fast path's answer differs from the authority's (R18), or null when it is the same. */
 export function fastDiffers(fast: SubsetResult | SubsetRefusal, auth: YamlOutcome): string | null {
