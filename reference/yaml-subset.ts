@@ -2,7 +2,8 @@
 // boolean, block (| |- > >-) and flow-list scalars, with a few nested levels of mappings or lists. Anything
 // outside that subset returns null and goes to the contract parser (yaml-contract.ts), which stays the
 // authority: property tests and `npm run fuzz` check that whenever this returns a value, the authority
-// returns the same one with the same key lines (R18). Whitespace is YAML's: space (and tab, which this path
+// returns the same one with the same key lines (R18), and that its one refusal, R16's value bound, is the
+// authority's reason and line (R90). Whitespace is YAML's: space (and tab, which this path
 // declines), never JavaScript's \s or trim(), which also strip U+00A0, U+3000, VT and more. It exists
 // because discovery parses every SKILL.md, and the general parser costs more than reading the files.
 import { LIMITS } from "../schemas/index.ts";
