@@ -58,13 +58,13 @@ export const ALLOW_ALL: ToolPolicy = { rules: [], fallback: "allow" };
  * branch or nesting; a line that cannot be parsed, or that runs a program only known at run time, is denied when the
  * policy has bash rules, because nobody can say what it would run.
  */
-export function decide(policy: ToolPolicy, tool: "bash" | "read", input: string): { decision: "allow" | "deny"; rule: string } {
+export function decide(policy: ToolPolicy, tool: "bash" | "read", input: string, scripts?: ScriptReader): { decision: "allow" | "deny"; rule: string } {
   const rules = policy.rules.filter((r) => r.tool === tool);
   if (rules.length === 0) return { decision: policy.fallback, rule: `${policy.fallback} by default` };
   let argvs: ShellWord[][];
   if (tool === "read") argvs = [[{ text: input, dynamic: false }]];
   else {
-    const cmds = commandsOf(input);
+    const cmds = commandsOf(input, scripts);
     if (!cmds.ok) return { decision: "deny", rule: `deny bash(${cmds.reason})` };
     argvs = cmds.commands;
   }
@@ -81,21 +81,44 @@ export function decide(policy: ToolPolicy, tool: "bash" | "read", input: string)
 
 class Opaque extends Error {}
 
+/**
+ * The text of a file a command line would run as a script (`bash x.sh`, `. x.sh`, `./x.sh`), as it is when the
+ * policy decides; undefined when there is no such file. Without a reader, script files are not looked into.
+ */
+export type ScriptReader = (path: string) => string | undefined;
+
 /** Every command a bash line could run, wrappers unwrapped and nested command strings parsed; or why that is unknowable. */
-export function commandsOf(line: string): { ok: true; commands: ShellWord[][] } | { ok: false; reason: string } {
+export function commandsOf(line: string, scripts?: ScriptReader): { ok: true; commands: ShellWord[][] } | { ok: false; reason: string } {
   try {
-    return { ok: true, commands: expand(line, 0) };
+    return { ok: true, commands: expand(line, 0, scripts) };
   } catch (err) {
     if (err instanceof Opaque) return { ok: false, reason: err.message };
     throw err;
   }
 }
 
-function expand(line: string, depth: number): ShellWord[][] {
+function expand(line: string, depth: number, scripts: ScriptReader | undefined): ShellWord[][] {
   if (depth > 6) throw new Opaque("command strings nested too deeply");
   const parsed = parseShell(line);
   if (!parsed.ok) throw new Opaque(`unparseable: ${parsed.reason}`);
-  return parsed.commands.flatMap((c) => unwrap(c.words, depth));
+  return parsed.commands.flatMap((c) => unwrap(c.words, depth, scripts));
+}
+
+const SHELL_SHEBANG = /^#!\s*(?:\S*\/)?(?:env\s+(?:-\S+\s+)*)?(?:bash|sh|dash|zsh|ksh|mksh|ash)\b/;
+
+/**
+ * A script file the line runs: its commands are what runs, so they are judged too (a `cleanup.sh` holding rm -rf is
+ * an rm -rf). A file the policy cannot read (not there yet: written by the same line) is unknowable. A file run
+ * directly counts only when it is a shell script (a shell shebang, or none and text); binaries and other interpreters
+ * are judged by their command line alone.
+ */
+function scriptCommands(path: ShellWord, depth: number, scripts: ScriptReader | undefined, direct: boolean): ShellWord[][] {
+  if (!scripts) return [];
+  if (path.dynamic) throw new Opaque(`a script path only known at run time: ${path.text}`);
+  const text = scripts(path.text);
+  if (text === undefined) throw new Opaque(`runs ${path.text}, a script the policy cannot read`);
+  if (direct && (text.includes("\u0000") || (text.startsWith("#!") && !SHELL_SHEBANG.test(text)))) return [];
+  return expand(text.replace(/^#![^\n]*\n?/, ""), depth + 1, scripts);
 }
 
 const basename = (p: string) => p.replace(/^.*\//, "");
@@ -126,7 +149,7 @@ const INTERPRETERS = /^(python[0-9.]*|perl|ruby|node|nodejs|deno|bun|php)$/;
 const INLINE_CODE = new Set(["-c", "-e", "-E", "--eval", "-r", "-p", "--print"]);
 const SHELLS_OUT = /\bsystem\s*\(|os\.(system|popen|exec\w*|spawn\w*)|subprocess|popen|\bexec\w*\s*\(|spawn|child_process|shell_exec|passthru|\bqx\b|`[^`]*`|Deno\.(run|Command)|Bun\.(spawn|\$)/;
 
-function unwrap(words: ShellWord[], depth: number): ShellWord[][] {
+function unwrap(words: ShellWord[], depth: number, scripts: ScriptReader | undefined): ShellWord[][] {
   let w = words;
   let fromStdin = false; // under xargs: more arguments (or a whole command string) arrive on stdin
   for (;;) {
@@ -135,6 +158,8 @@ function unwrap(words: ShellWord[], depth: number): ShellWord[][] {
     const prog = w[0]!;
     if (prog.dynamic) throw new Opaque(`the program ${prog.text} is only known at run time`);
     const name = basename(prog.text);
+    if (scripts && prog.text.includes("/") && !SHELLS.has(name)) return [w, ...scriptCommands(prog, depth, scripts, true)];
+    if ((name === "source" || name === ".") && w[1]) return [w, ...scriptCommands(w[1], depth, scripts, false)];
     if (name === "busybox" && w[1]) {
       w = w.slice(1);
       continue;
@@ -148,7 +173,7 @@ function unwrap(words: ShellWord[], depth: number): ShellWord[][] {
           i++;
           break;
         }
-        if (name === "env" && (t === "-S" || t === "--split-string")) return nested(w[i + 1], w.slice(i + 2), depth);
+        if (name === "env" && (t === "-S" || t === "--split-string")) return nested(w[i + 1], w.slice(i + 2), depth, scripts);
         if (name === "env" && !w[i]!.dynamic && ASSIGNMENT.test(t)) i++;
         else if (t.startsWith("-") && t !== "-") i += takesValue.includes(t) ? 2 : 1;
         else if (name === "env" && t === "-") i++;
@@ -175,9 +200,9 @@ function unwrap(words: ShellWord[], depth: number): ShellWord[][] {
       if (!inline) {
         const opts = w.slice(1, i).map((x) => x.text);
         if (i >= w.length || w[i]!.text === "-" || opts.some((o) => /^-[a-zA-Z]*s[a-zA-Z]*$/.test(o))) throw new Opaque(`${name} reading its commands from stdin`);
-        return [w];
+        return [w, ...scriptCommands(w[i]!, depth, scripts, false)];
       }
-      return nested(w[i], [], depth);
+      return nested(w[i], [], depth, scripts);
     }
     if (INTERPRETERS.test(name)) {
       const at = w.findIndex((x, j) => j > 0 && INLINE_CODE.has(x.text));
@@ -186,7 +211,7 @@ function unwrap(words: ShellWord[], depth: number): ShellWord[][] {
     }
     if (name === "eval") {
       if (w.slice(1).some((x) => x.dynamic)) throw new Opaque("eval of a string only known at run time");
-      return expand(w.slice(1).map((x) => x.text).join(" "), depth + 1);
+      return expand(w.slice(1).map((x) => x.text).join(" "), depth + 1, scripts);
     }
     if (name === "find") {
       const out: ShellWord[][] = [w];
@@ -194,7 +219,7 @@ function unwrap(words: ShellWord[], depth: number): ShellWord[][] {
         if (!["-exec", "-execdir", "-ok", "-okdir"].includes(w[i]!.text)) continue;
         const endAt = w.findIndex((x, j) => j > i && (x.text === ";" || x.text === "+"));
         const sub = w.slice(i + 1, endAt === -1 ? w.length : endAt);
-        out.push(...unwrap(sub, depth + 1));
+        out.push(...unwrap(sub, depth + 1, scripts));
         i = endAt === -1 ? w.length : endAt;
       }
       return out;
@@ -204,10 +229,10 @@ function unwrap(words: ShellWord[], depth: number): ShellWord[][] {
   }
 }
 
-function nested(script: ShellWord | undefined, _args: ShellWord[], depth: number): ShellWord[][] {
+function nested(script: ShellWord | undefined, _args: ShellWord[], depth: number, scripts: ScriptReader | undefined): ShellWord[][] {
   if (!script) throw new Opaque("a shell -c without a command string");
   if (script.dynamic) throw new Opaque(`a command string only known at run time: ${script.text}`);
-  return expand(script.text, depth + 1);
+  return expand(script.text, depth + 1, scripts);
 }
 
 /** Long option `arg` abbreviates `full` (GNU getopt accepts any unambiguous prefix; rm's are unique from 3 chars). */

@@ -18,7 +18,7 @@ import {
 } from "@aws-sdk/client-bedrock-runtime";
 import { replayArguments } from "./arguments.ts";
 import { fromConverseReply } from "./bedrock-response.ts";
-import { CallTimeoutError, callBudget, connectionCodeOf, finalError, httpStatusOf, isTransientError, withRetry, withTimeout } from "./retry.ts";
+import { CallTimeoutError, callRetryOptions, connectionCodeOf, finalError, httpStatusOf, isTransientError, withRetry, withTimeout } from "./retry.ts";
 import { ProviderError, type ChatRequest, type ChatResponse, type Message, type ModelProvider, type ToolSpec } from "./types.ts";
 
 export interface BedrockOptions {
@@ -156,15 +156,7 @@ export function bedrockProvider(opts: BedrockOptions): ModelProvider & { close()
     client ??= bedrockClient(opts);
     const c = client;
     const input = converseInput(modelId, req, sendStatus, opts.maxTokens);
-    return withRetry((_attempt, left) => withTimeout((s) => c.send(new ConverseCommand(input), { abortSignal: s }), Math.min(timeoutMs, left), signal), {
-      retries: opts.retries ?? 4,
-      baseMs: opts.baseDelayMs ?? 1000,
-      maxMs,
-      budgetMs: opts.budgetMs ?? callBudget(timeoutMs, maxMs),
-      isTransient: isTransientError,
-      ...(req.onRetry ? { onRetry: (i) => req.onRetry!({ attempt: i.attempt, delayMs: i.delayMs, error: (i.error as Error)?.message ?? String(i.error) }) } : {}),
-      ...(signal ? { signal } : {}),
-    });
+    return withRetry((_attempt, left) => withTimeout((s) => c.send(new ConverseCommand(input), { abortSignal: s }), Math.min(timeoutMs, left), signal), callRetryOptions(opts, 4, { timeoutMs, maxMs }, req, signal));
   };
   return {
     id: `bedrock:${modelId}`,

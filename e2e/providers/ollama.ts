@@ -7,7 +7,7 @@
 import { Ollama, type Message as OllamaMessage, type Tool as OllamaTool } from "ollama";
 import { replayArguments } from "./arguments.ts";
 import { fromOllamaReply } from "./ollama-response.ts";
-import { CallTimeoutError, callBudget, connectionCodeOf, finalError, httpStatusOf, isTransientError, withRetry, withTimeout } from "./retry.ts";
+import { CallTimeoutError, callRetryOptions, connectionCodeOf, finalError, httpStatusOf, withRetry, withTimeout } from "./retry.ts";
 import { ProviderError, type ChatRequest, type ChatResponse, type Message, type ModelProvider, type ToolCall, type ToolSpec } from "./types.ts";
 
 export interface OllamaOptions {
@@ -110,15 +110,7 @@ export function ollamaProvider(opts: OllamaOptions): ModelProvider {
       const body = chatBody(model, opts, req);
       let result;
       try {
-        result = await withRetry((_attempt, left) => withTimeout((s) => client(host, s).chat(body), Math.min(timeoutMs, left), signal), {
-          retries: opts.retries ?? 3,
-          baseMs: opts.baseDelayMs ?? 1000,
-          maxMs,
-          budgetMs: opts.budgetMs ?? callBudget(timeoutMs, maxMs),
-          isTransient: isTransientError,
-          ...(req.onRetry ? { onRetry: (i) => req.onRetry!({ attempt: i.attempt, delayMs: i.delayMs, error: (i.error as Error)?.message ?? String(i.error) }) } : {}),
-          ...(signal ? { signal } : {}),
-        });
+        result = await withRetry((_attempt, left) => withTimeout((s) => client(host, s).chat(body), Math.min(timeoutMs, left), signal), callRetryOptions(opts, 3, { timeoutMs, maxMs }, req, signal));
       } catch (err) {
         throw finalError(err, (e) => advice(model, host, e));
       }

@@ -2,9 +2,9 @@
 // (is this failure worth retrying?). Provider adapters add their own advice on top (what to start, pull or set).
 // Every call has a total budget (attempts + backoff waits), so retries can never add up to hours: an attempt gets
 // at most what is left of it, and no retry starts that could not finish inside it (decision R64).
-// Owns: withRetry, withTimeout, callBudget, CallTimeoutError, isAbortError, httpStatusOf, connectionCodeOf, isTransientError.
+// Owns: withRetry, withTimeout, callBudget, callRetryOptions, CallTimeoutError, isAbortError, httpStatusOf, connectionCodeOf, isTransientError.
 
-import { ProviderError } from "./types.ts";
+import { ProviderError, type ChatRequest } from "./types.ts";
 
 export interface RetryOptions {
   /** Retries after the first attempt (total attempts = retries + 1). */
@@ -29,6 +29,25 @@ export interface RetryOptions {
 /** The default total budget of one model call: two full attempts' worth of time plus the backoff cap. */
 export function callBudget(timeoutMs: number, maxDelayMs: number): number {
   return 2 * timeoutMs + maxDelayMs;
+}
+
+/** A provider's retry settings for one model call: the caller's where given, else `defaultRetries`, a 1 s base and the call budget. */
+export function callRetryOptions(
+  o: { retries?: number; baseDelayMs?: number; budgetMs?: number },
+  defaultRetries: number,
+  timing: { timeoutMs: number; maxMs: number },
+  req: Pick<ChatRequest, "onRetry">,
+  signal: AbortSignal | undefined,
+): RetryOptions {
+  return {
+    retries: o.retries ?? defaultRetries,
+    baseMs: o.baseDelayMs ?? 1000,
+    maxMs: timing.maxMs,
+    budgetMs: o.budgetMs ?? callBudget(timing.timeoutMs, timing.maxMs),
+    isTransient: isTransientError,
+    ...(req.onRetry ? { onRetry: (i) => req.onRetry!({ attempt: i.attempt, delayMs: i.delayMs, error: (i.error as Error)?.message ?? String(i.error) }) } : {}),
+    ...(signal ? { signal } : {}),
+  };
 }
 
 /** Thrown when a call's total budget is spent before it succeeded. Not transient: the budget is the last word. */

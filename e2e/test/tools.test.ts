@@ -93,6 +93,27 @@ describe("the permission policy decides on the parsed line", () => {
     // A script file operand and inline code that runs nothing are not opaque.
     for (const c of ["bash .skills/x/scripts/run.sh", "python3 -c 'print(1)'", "echo a b | xargs echo"]) expect(decide(policy, "bash", c).decision, c).toBe("allow");
   });
+  it("judges the commands inside a script file the line runs, when it can read the workspace's files", () => {
+    // Written to a file first and then run, rm -rf is still rm -rf: the policy decides on what runs, not on the line.
+    const files: Record<string, string> = {
+      "cleanup.sh": "#!/bin/sh\nset -e\nrm -rf build\n",
+      "tidy.sh": "git log --oneline -3\n",
+      "outer.sh": "bash ./cleanup.sh\n",
+      "tool.py": "#!/usr/bin/env python3\nimport shutil\n",
+      "bin/git": "\u007fELF\u0000binary",
+    };
+    const reader = (p: string) => files[p.replace(/^\.\//, "")];
+    for (const c of ["bash cleanup.sh", "sh -e ./cleanup.sh", ". cleanup.sh", "source ./cleanup.sh", "./cleanup.sh", "bash outer.sh", "sudo bash cleanup.sh"]) {
+      expect(decide(policy, "bash", c, reader), c).toEqual({ decision: "deny", rule: "deny bash(rm -rf)" });
+    }
+    // A script the policy cannot read (written by the same line, or not there) could run anything.
+    for (const c of ["printf 'rm -rf build' > x.sh && bash x.sh", "./missing.sh", "bash $SCRIPT"]) expect(decide(policy, "bash", c, reader).decision, c).toBe("deny");
+    expect(decide(policy, "bash", "bash tidy.sh", reader)).toEqual({ decision: "allow", rule: "allow bash(git log)" });
+    // Other interpreters and binaries run directly are judged by their command line alone.
+    for (const c of ["./tool.py", "./bin/git status"]) expect(decide(policy, "bash", c, reader).decision, c).toBe("allow");
+    // Without a reader (the judge reading a transcript later), the file operand is not looked into.
+    expect(decide(policy, "bash", "bash cleanup.sh").decision).toBe("allow");
+  });
   it("allows git log in its ordinary spellings and the rest by default", () => {
     for (const c of ["git -C /tmp/x log --oneline", "cd . && git --no-pager log -3 --format=%s", "git -c color.ui=never log | head -3"]) {
       expect(decide(policy, "bash", c), c).toEqual({ decision: "allow", rule: "allow bash(git log)" });
