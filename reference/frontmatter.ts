@@ -75,11 +75,12 @@ function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
   let data: unknown;
   let lines: Map<string, number>;
   const fast = parseSubset(yamlText);
-  if (fast) {
+  if (fast?.ok) {
     data = fast.data;
     lines = fast.keyLines;
   } else {
-    let parsed = parseYamlContract(yamlText);
+    // A refusal the fast path certified is the authority's own (R18), and gets the same R20 second reading.
+    let parsed = fast ?? parseYamlContract(yamlText);
     const hint = parsed.ok ? null : hintAsText(yamlText, parsed.line);
     if (hint) {
       parsed = parseYamlContract(hint.text);
