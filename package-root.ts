@@ -3,6 +3,7 @@
 // (schemas/*.json, conformance/cases*/, fixtures/) or names one of its own modules goes through here, so no
 // module counts `..` from where it happens to sit. Also owns the one rule for "the directory the user meant".
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -21,6 +22,12 @@ function findPackageRoot(from: string): string {
     if (dirname(dir) === dir) throw new Error(`no package.json above ${from}: the kit's files are incomplete`);
   }
 }
+
+/**
+ * require() from the kit's code: for what the kit loads synchronously on first use (CommonJS dependencies, the
+ * precompiled validators). Resolves packages as any module of the kit would.
+ */
+export const kitRequire: NodeJS.Require = createRequire(import.meta.url);
 
 /** The directory holding package.json and the kit's data (schemas/, conformance/, fixtures/). */
 export const PACKAGE_ROOT = findPackageRoot(CODE_ROOT);

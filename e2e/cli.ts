@@ -1,8 +1,8 @@
-// The e2e command line (npm run e2e -- …): parse flags, load the implementation (in-process module or --exec),
+// The e2e command line (`skill-e2e …` installed, `npm run e2e -- …` in a clone): parse flags, load the implementation (in-process module or --exec),
 // probe every model before any trial (saying what to start, pull or set), run the trials with progress, print the
 // scenario × model matrix, write JSON/Markdown, and gate CI on --threshold. Also --rescore <dir> (offline), --resume
 // and --list. Ctrl-C stops taking trials and still writes the report, marked interrupted (a second Ctrl-C kills).
-// Owns: main, parseArgs, USAGE. Exit codes: 0 ok, 1 a cell below --threshold, 2 usage / no model reachable,
+// Owns: main, parseArgs, usage. Exit codes: 0 ok, 1 a cell below --threshold, 2 usage / no model reachable,
 // 3 the implementation could not be loaded, 130 interrupted (the report is still written).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,7 +23,15 @@ import { kitVersion, scenarioVersion } from "./versions.ts";
 
 const DEFAULT_IMPL = codePath("reference/index");
 
-export const USAGE = `Usage: npm run e2e -- --model <spec> [--model <spec> …] [options]
+/**
+ * The command as the user starts it, for the help text: in a clone, tsx runs scripts/e2e.ts for `npm run e2e --`;
+ * installed, the compiled script is the `skill-e2e` bin.
+ */
+export function invokedAs(script: string = process.argv[1] ?? ""): string {
+  return script.endsWith(".ts") ? "npm run e2e --" : "skill-e2e";
+}
+
+export const usage = (command: string = invokedAs()): string => `Usage: ${command} --model <spec> [--model <spec> …] [options]
 
 Runs the SK1–SK8 model scenarios (spec §13.2) against a skill tool implementation and reports pass@k per
 scenario × model. Results of scripted:* models are harness self-tests, never model results.
@@ -41,7 +49,7 @@ Options:
   -k <list>              pass@k / pass^k to report, e.g. 1,5 (default 1); n/a when n < k
   --scenario <SKn>       only these scenarios (repeat or comma-separate)
   --exec "<cmd>"         test a subprocess implementation (JSON-RPC over stdio) instead of the in-process one
-  --driver <module>      in-process implementation module (default reference/index.ts); --impl is the same flag
+  --driver <module>      in-process implementation module (default: the kit's reference); --impl is the same flag
   --json <file>          write the full report (cells and every trial) as JSON
   --markdown <file>      write the matrix as Markdown
   --transcripts <dir>    keep one JSONL transcript per trial here (default: a new temp dir)
@@ -240,7 +248,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   const err = (s: string) => void io.stderr.write(s.endsWith("\n") ? s : s + "\n");
   try {
     const { args, scenarios } = readCommandLine(argv);
-    if (args.help) return (io.stdout(USAGE), 0);
+    if (args.help) return (io.stdout(usage()), 0);
     if (args.list) return (io.stdout(listing()), 0);
     if (args.rescore) return rescoreCommand(args, scenarios, io, err);
     return await runCommand(args, scenarios, io, err);

@@ -112,11 +112,12 @@ function parseYamlPart(yamlText: string, dirName: string): FrontmatterRead {
   let data: unknown;
   let lines: Map<string, number>;
   const fast = parseSubset(yamlText);
-  if (fast) {
+  if (fast?.ok) {
     data = fast.data;
     lines = fast.keyLines;
   } else {
-    let parsed = parseYamlContract(yamlText);
+    // A refusal the fast path certified is the authority's own (R18), and gets the same R20 second reading.
+    let parsed = fast ?? parseYamlContract(yamlText);
     const hint = parsed.ok ? null : hintAsText(yamlText, parsed.line);
     if (hint) {
       parsed = parseYamlContract(hint.text);

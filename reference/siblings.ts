@@ -1,11 +1,15 @@
 // Fuzzy "did you mean" (§3.3, R8): Levenshtein similarity ≥ 0.6, best first, ties by name, top 3.
-import levenshtein from "fast-levenshtein";
+import type Levenshtein from "fast-levenshtein";
 import { LIMITS } from "../schemas/index.ts";
+import { lazyModule } from "./lazy-module.ts";
 import { byCodePoint } from "./order.ts";
+
+/** Loaded with the first unknown name (lazy-module.ts says why). */
+const levenshtein = lazyModule<typeof Levenshtein>("fast-levenshtein");
 
 export function similarity(a: string, b: string): number {
   const max = Math.max(a.length, b.length);
-  return max === 0 ? 1 : 1 - levenshtein.get(a, b) / max;
+  return max === 0 ? 1 : 1 - levenshtein().get(a, b) / max;
 }
 
 export function siblings(name: string, installed: readonly string[]): string[] {

@@ -6,10 +6,14 @@
 // composer only ever sees a tree whose depth was bounded first, and duplicate keys are checked by a hash set.
 // Pure: text in, a JSON value (with the line of each top-level key) or a located refusal out; never throws.
 // Every refusal is worded by schemas/messages.json (yaml.*; the engine's own errors through fm.yaml_parser, R30).
-import { Composer, Lexer, LineCounter, Parser, isAlias, isMap, isScalar, isSeq } from "yaml";
+import type * as YamlLib from "yaml";
 import type { CST, Document, Node as YamlNode } from "yaml";
 import { LIMITS } from "../schemas/index.ts";
 import { clip, message } from "../schemas/messages.ts";
+import { lazyModule } from "./lazy-module.ts";
+
+/** The engine, loaded with the first frontmatter read (lazy-module.ts says why). */
+const yaml = lazyModule<typeof YamlLib>("yaml");
 
 export type YamlOutcome =
   | { ok: true; data: unknown; keyLines: Map<string, number> }
@@ -53,6 +57,7 @@ const hex = (c: string): string => `U+${(c.codePointAt(0) ?? 0).toString(16).toU
 
 /** Parse frontmatter YAML under the contract. Lines are 1-based within `text`. */
 export function parseYamlContract(text: string): YamlOutcome {
+  const { Composer, LineCounter, Parser } = yaml();
   const lc = new LineCounter();
   const lineOf = (offset: number | undefined): number | undefined => (offset === undefined ? undefined : lc.linePos(offset).line);
   const bad = FORBIDDEN_CHAR.exec(text);
@@ -109,7 +114,7 @@ function lexerGuards(text: string): void {
   let nodes = 0;
   let aliases = 0;
   let offset = 0;
-  for (const tok of new Lexer().lex(text)) {
+  for (const tok of new (yaml().Lexer)().lex(text)) {
     const c = tok.charCodeAt(0);
     // The lexer's control tokens are single characters the contract forbids in text (R13): they take no room.
     if (tok.length === 1 && LEXER_CONTROL.has(tok)) {
@@ -134,6 +139,7 @@ function lexerGuards(text: string): void {
 
 /** Read a prefix under the full rules, which throw the refusal the whole document gets (the guards trip only on a certain one). */
 function refusePrefix(prefix: string): void {
+  const { Composer, Parser } = yaml();
   checkTokens([...new Parser().parse(prefix)]);
   for (const doc of new Composer(COMPOSE_OPTIONS).compose(new Parser().parse(prefix))) {
     aliasAt = undefined;
@@ -189,6 +195,7 @@ class Builder {
 
   value(node: unknown, depth: number): unknown {
     if (node === null || node === undefined) return this.count(null, undefined);
+    const { isAlias, isMap, isScalar, isSeq } = yaml();
     if (isAlias(node)) return this.alias(node.source, node.range?.[0], depth);
     const n = node as YamlNode;
     const offset = n.range?.[0];

@@ -2,16 +2,25 @@
 // boolean, block (| |- > >-) and flow-list scalars, with a few nested levels of mappings or lists. Anything
 // outside that subset returns null and goes to the contract parser (yaml-contract.ts), which stays the
 // authority: property tests and `npm run fuzz` check that whenever this returns a value, the authority
-// returns the same one with the same key lines (R18). Whitespace is YAML's: space (and tab, which this path
+// returns the same one with the same key lines (R18), and that its one refusal, R16's value bound, is the
+// authority's reason and line (R90). Whitespace is YAML's: space (and tab, which this path
 // declines), never JavaScript's \s or trim(), which also strip U+00A0, U+3000, VT and more. It exists
 // because discovery parses every SKILL.md, and the general parser costs more than reading the files.
 import { LIMITS } from "../schemas/index.ts";
+import { message } from "../schemas/messages.ts";
 import { FORBIDDEN_CHAR } from "./yaml-contract.ts";
 
 export interface SubsetResult {
+  ok: true;
   data: Record<string, unknown>;
   /** 1-based line of each top-level key within the YAML text. */
   keyLines: Map<string, number>;
+}
+/** The one refusal the fast path certifies (R16's value count, R21): exactly the authority's reason and line. */
+export interface SubsetRefusal {
+  ok: false;
+  reason: string;
+  line: number;
 }
 
 // Keys of at most yaml_max_key_length (128) characters; longer ones are the authority's to refuse.
@@ -22,7 +31,6 @@ const NUMBERISH = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9
 const NULLISH = /^(?:~|null|Null|NULL)$/;
 const TRUE = /^(?:true|True|TRUE)$/;
 const FALSE = /^(?:false|False|FALSE)$/;
-const DOUBLE = /^"([^"\\\x00-\x1f]*)"$/;
 const SINGLE = /^'([^'\x00-\x1f]*)'$/;
 const FAIL = Symbol("fail");
 /** Keys that read as something other than their text (TRUE, FALSE, NULLISH), or set the prototype: declined. One lookup, not three regexes. */
@@ -56,10 +64,7 @@ export function isPlainSafe(s: string): boolean {
 function scalar(s: string): Value {
   if (!PRINTABLE.test(s)) return FAIL;
   const c = s[0];
-  if (c === '"') {
-    const m = DOUBLE.exec(s);
-    return m ? m[1] : FAIL;
-  }
+  if (c === '"') return doubleQuoted(s);
   if (c === "'") {
     const m = SINGLE.exec(s);
     return m ? m[1] : FAIL;
@@ -77,6 +82,46 @@ function scalar(s: string): Value {
     return items;
   }
   return plain(s, false);
+}
+
+/**
+ * The escapes of YAML 1.2 §5.7 that name one fixed character (the yaml package's table, less the literal
+ * tab PRINTABLE already refuses), as UTF-16 code by escape letter; \x, \u, \U and escaped line breaks are
+ * left to the authority.
+ */
+const ESCAPES = new Uint16Array(128);
+for (const [e, c] of Object.entries({ "0": "\0", a: "\x07", b: "\b", e: "\x1b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", N: "\u0085", _: "\u00a0", L: "\u2028", P: "\u2029", " ": " ", '"': '"', "/": "/", "\\": "\\" })) {
+  ESCAPES[e.charCodeAt(0)] = c.charCodeAt(0) || 0xffff; // 0xffff (never printable) stands for \0's NUL, so 0 means "no such escape"
+}
+const escapeOf = (code: number): number => (code < 128 ? (ESCAPES[code] as number) : 0);
+
+/**
+ * A one-line double-quoted scalar (s is printable, so BMP only): its value, or FAIL. Decoded into code
+ * units in one pass: linear at any size, where string concatenation or a replace callback is not.
+ */
+function doubleQuoted(s: string): Value {
+  let escapes = 0;
+  let i = 1;
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x22) break;
+    if (c === 0x5c) {
+      if (escapeOf(s.charCodeAt(i + 1)) === 0) return FAIL;
+      escapes++;
+      i++;
+    }
+  }
+  if (i !== s.length - 1) return FAIL; // no closing quote, or text after it
+  if (escapes === 0) return s.slice(1, -1);
+  const out = new Uint16Array(s.length - 2 - escapes);
+  for (let j = 1, n = 0; j < i; j++, n++) {
+    const c = s.charCodeAt(j);
+    const e = c === 0x5c ? escapeOf(s.charCodeAt(++j)) : c;
+    out[n] = e === 0xffff ? 0 : e;
+  }
+  const parts: string[] = [];
+  for (let k = 0; k < out.length; k += 4096) parts.push(String.fromCharCode(...out.subarray(k, k + 4096)));
+  return parts.join("");
 }
 
 const indentOf = (line: string): number => {
@@ -159,13 +204,25 @@ function nested(body: readonly string[], depth = 1): Value {
   return map;
 }
 
-export function parseSubset(text: string): SubsetResult | null {
+/**
+ * Frontmatter in the subset: its value and key lines, or null to let the authority decide. A frontmatter
+ * past yaml_max_nodes is refused here (R16, R21) only where the authority is certain to give the same
+ * reason and line: its lexer guard counts at least every scalar, so once the scalars read here pass the
+ * bound (and the entry after them is in the subset too, or the text ends) the authority reads only a prefix
+ * this path has read, and refuses at the node counted past the bound, whatever follows.
+ */
+export function parseSubset(text: string): SubsetResult | SubsetRefusal | null {
   if (FORBIDDEN_CHAR.test(text)) return null; // the authority refuses it, with the line
+  // Strings are never longer than their source: past skill_md_max_bytes of text, R16's string bound is the authority's.
+  if (text.length * 3 > LIMITS.skill_md_max_bytes && Buffer.byteLength(text) > LIMITS.skill_md_max_bytes) return null;
   const lines = text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
   const data: Record<string, unknown> = {};
   const keyLines = new Map<string, number>();
+  const max = LIMITS.yaml_max_nodes;
   let nodes = 1; // the top-level mapping
+  let scalars = 0; // what the authority's lexer guard counts, at least
+  let pastLine = 0; // the line of the node counted past yaml_max_nodes, once met
   let i = 0;
   while (i < lines.length) {
     const line = lines[i] as string;
@@ -178,6 +235,7 @@ export function parseSubset(text: string): SubsetResult | null {
     const key = m[1] as string;
     if (NOT_PLAIN_KEYS.has(key) || keyLines.has(key)) return null;
     const rest = m[2] ?? "";
+    const from = i;
     let value: Value;
     if (rest === "|" || rest === "|-" || rest === ">" || rest === ">-") {
       const end = blockLines(lines, i + 1);
@@ -195,11 +253,51 @@ export function parseSubset(text: string): SubsetResult | null {
       i++;
     }
     if (value === FAIL) return null;
-    nodes += 1 + countNodes(value);
-    if (nodes > LIMITS.yaml_max_nodes) return null; // the authority refuses (R16): stop reading, let it say where
-    data[key] = value;
+    if (pastLine > 0 && scalars > max) return tooManyValues(pastLine);
+    const added = 1 + countNodes(value);
+    if (pastLine === 0 && nodes + added > max) pastLine = nodeLine(lines, from, i, max - nodes + 1);
+    nodes += added;
+    scalars += 1 + countScalars(value);
+    if (pastLine === 0) data[key] = value;
   }
-  return keyLines.size === 0 ? null : { data, keyLines };
+  // The whole text is in the subset: the authority reads all of it, and refuses at the same node.
+  if (pastLine > 0) return tooManyValues(pastLine);
+  return keyLines.size === 0 ? null : { ok: true, data, keyLines };
+}
+
+const tooManyValues = (line: number): SubsetRefusal => ({ ok: false, reason: message("yaml.too_many_values", { max: LIMITS.yaml_max_nodes }), line });
+
+/**
+ * The 1-based line of node number n (counted as R16 counts, in document order) of the entry on lines
+ * [from, to), which the subset has read. Every node lies on the line it starts on: a key, an inline or
+ * block scalar or flow list on the key's line, a nested mapping or list on its first line.
+ */
+function nodeLine(lines: readonly string[], from: number, to: number, n: number): number {
+  if ((KEY.exec(lines[from] as string)?.[2] ?? "") !== "") return from + 1; // a scalar or a flow list: all on the key's line
+  let seen = 0;
+  let opens = false; // a `key:` whose mapping or list starts on the next line that is not blank
+  for (let j = from; j < to; j++) {
+    const line = lines[j] as string;
+    if (line === "") continue;
+    const body = line.slice(indentOf(line));
+    seen += opens ? 1 : 0;
+    opens = false;
+    if (body.startsWith("- ")) seen += 1; // a nested list's item: one scalar
+    else {
+      const rest = KEY.exec(body)?.[2] ?? "";
+      opens = rest === "";
+      seen += opens ? 1 : 1 + countNodes(scalar(rest));
+    }
+    if (seen >= n) return j + 1;
+  }
+  return from + 1;
+}
+
+/** The scalars of a value, keys included: a lower bound of what the authority's lexer guard counts. */
+function countScalars(v: unknown): number {
+  if (Array.isArray(v)) return v.reduce((n: number, x) => n + countScalars(x), 0);
+  if (v !== null && typeof v === "object") return Object.values(v).reduce((n: number, x) => n + 1 + countScalars(x), 0);
+  return 1;
 }
 
 /** Values as R16 counts them: every mapping, list and scalar, keys included. */

@@ -1,45 +1,31 @@
-// The contract at run time: loads every schema in this folder into one strict ajv (2020-12) and
-// exposes the data tables (error codes, aliases, limits, decisions). Everything that validates a
-// result, a message or a case goes through here, so there is one copy of the contract.
-import { readFileSync, readdirSync } from "node:fs";
+// The contract at run time: the validators of every schema in this folder (validators.ts: precompiled in the
+// compiled package, one strict ajv 2020-12 from source) and the data tables (error codes, aliases, limits,
+// decisions). Everything that validates a result, a message or a case goes through here, so there is one copy of
+// the contract.
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { dataPath } from "../package-root.ts";
-import Ajv2020Module, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-
-// ajv is CommonJS: under NodeNext the default import is module.exports, whose .default is the class.
-const Ajv2020 = Ajv2020Module.default;
+import { CODE_ROOT, dataPath } from "../package-root.ts";
+import type { ErrorObject } from "ajv/dist/2020.js";
+import { schemaFilesIn } from "./ajv.ts";
+import { PRECOMPILED_DIR_IN_CODE, SCHEMA_BASE, createValidators, type Validate } from "./validators.ts";
 import type { AliasTable, Decisions, Limits } from "./types.gen.ts";
 
 export const SCHEMA_DIR = dataPath("schemas");
-export const SCHEMA_BASE = "https://skill-tool.conformance/schemas/";
+export { SCHEMA_BASE, type Validate };
 
 function readJson<T>(file: string): T {
   return JSON.parse(readFileSync(join(SCHEMA_DIR, file), "utf8")) as T;
 }
 
-export const schemaFiles: readonly string[] = readdirSync(SCHEMA_DIR)
-  .filter((f) => f.endsWith(".schema.json"))
-  .sort();
+export const schemaFiles: readonly string[] = schemaFilesIn(SCHEMA_DIR);
 
-let ajvInstance: InstanceType<typeof Ajv2020> | undefined;
-
-/** One shared ajv with every schema registered under its $id; built on first use. */
-export function ajv(): InstanceType<typeof Ajv2020> {
-  if (ajvInstance) return ajvInstance;
-  // validateSchema: false skips compiling the 2020-12 meta-schema on every start (about half of a stdio driver's
-  // start-up): the schemas are checked against it by schemas/test/schemas.test.ts instead, once, not per process.
-  const instance = new Ajv2020({ validateSchema: false, strict: true, allErrors: true, allowUnionTypes: true, discriminator: true, verbose: true });
-  for (const file of schemaFiles) instance.addSchema(readJson<object>(file));
-  ajvInstance = instance;
-  return instance;
-}
+// Compiled, `npm run build` put the precompiled validators beside this module (dist/schemas/validators/); from source
+// there is no such folder and every validator is compiled by ajv on first use. Same options, same schemas: ajv.ts.
+const lookup = createValidators(SCHEMA_DIR, join(CODE_ROOT, PRECOMPILED_DIR_IN_CODE));
 
 /** Validator for a schema file (`result.schema.json`) or a fragment (`driver-protocol.schema.json#/$defs/skillCallParams`). */
-export function validator(ref: string): ValidateFunction {
-  const id = ref.startsWith("http") ? ref : SCHEMA_BASE + ref;
-  const fn = ajv().getSchema(id);
-  if (!fn) throw new Error(`no schema ${id}`);
-  return fn;
+export function validator(ref: string): Validate {
+  return lookup(ref);
 }
 
 /**

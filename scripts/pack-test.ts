@@ -21,6 +21,7 @@ const ALLOWED = [
   "LICENSE",
   "dist/**/*.js",
   "dist/**/*.d.ts",
+  "dist/schemas/validators/*.cjs",
   "schemas/*.json",
   "conformance/cases/*.json",
   "conformance/cases-*/*.json",
@@ -36,6 +37,9 @@ const REQUIRED = [
   "dist/scripts/conformance.js",
   "dist/scripts/e2e.js",
   "dist/scripts/reference-driver.js",
+  "LICENSE",
+  "dist/schemas/validators/driver-protocol.cjs",
+  "dist/schemas/validators/driver-protocol.defs.initializeParams.cjs",
   "schemas/driver-protocol.schema.json",
   "schemas/limits.json",
 ];
@@ -128,6 +132,25 @@ export function createSession(config, options) {
 }
 `;
 
+/** Preloaded into the installed driver: on exit, lists which of the packages its handshake must not need were loaded. */
+const LOAD_PROBE = `process.on("exit", () => {
+  const loaded = Object.keys(require.cache);
+  const heavy = ["ajv/dist/core.js", "ajv/dist/compile/index.js", "yaml/dist/index.js", "fast-levenshtein", "minimatch"];
+  process.stderr.write("LOADED " + JSON.stringify(heavy.filter((h) => loaded.some((f) => f.includes("node_modules/" + h)))) + "\\n");
+});
+`;
+const HANDSHAKE = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"specVersion":"1","kitVersion":"0"}}\n{"jsonrpc":"2.0","id":2,"method":"shutdown","params":{}}\n';
+
+/** The installed driver answers the handshake from its precompiled validators: no ajv compiler, no YAML engine loaded. */
+function startupCheck(project: string): void {
+  writeFileSync(join(project, "load-probe.cjs"), LOAD_PROBE);
+  const driver = join(project, "node_modules", PKG.name, "dist", "scripts", "reference-driver.js");
+  const r = spawnSync(process.execPath, ["--require", "./load-probe.cjs", driver], { cwd: project, env: ENV, input: HANDSHAKE, encoding: "utf8", timeout: 30_000 });
+  const loaded = /LOADED (.*)/.exec(r.stderr ?? "")?.[1];
+  check("the installed driver answers initialize without loading ajv's compiler, yaml, fast-levenshtein or minimatch",
+    r.status === 0 && /"id":1,"result"/.test(r.stdout ?? "") && loaded === "[]", `${r.stdout}${r.stderr}`);
+}
+
 function conformanceChecks(sub: string): void {
   writeFileSync(join(sub, "my-impl.js"), USER_IMPL);
   writeFileSync(join(sub, "wrong-impl.js"), WRONG_IMPL);
@@ -163,6 +186,9 @@ function conformanceChecks(sub: string): void {
   r = npx(sub, "skill-conformance", "--driver", "./wrong-impl.js", "--json", "out/wrong.json");
   const wrong = readJson(join(sub, "out", "wrong.json"))?.summary;
   check(`a wrong implementation fails the run (exit 1, ${wrong?.failed} cases failed)`, r.code === 1 && wrong?.failed > 0, r.out);
+
+  r = npx(sub, "skill-e2e", "--help");
+  check("skill-e2e --help names the installed command, not npm run e2e", r.code === 0 && /^Usage: skill-e2e /.test(r.out) && !r.out.includes("npm run"), r.out);
 
   r = npx(sub, "skill-e2e", "--model", "scripted:good", "-n", "2", "--json", "out/e2e.json", "--transcripts", "out/transcripts");
   const cells = (readJson(join(sub, "out", "e2e.json"))?.cells ?? []) as { scenario: string; passed: number; n: number }[];
@@ -263,6 +289,7 @@ const tmp = mkdtempSync(join(tmpdir(), "skill-pack-test-"));
 try {
   const tarball = pack(tmp);
   const { project, sub } = install(tmp, tarball);
+  startupCheck(project);
   conformanceChecks(sub);
   apiChecks(project);
   actionChecks(tmp, tarball);

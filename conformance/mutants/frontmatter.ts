@@ -146,6 +146,13 @@ const mutations: readonly MutantRow[] = [
       result: (r: SkillResult) => (r.kind === "ok" ? { ...r, output: r.output.replace(/\\u(007f|008[0-9a-f]|009[0-9a-f])/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))) } : r),
     },
   },
+  {
+    kills: "F11", id: "plain-authored-key-order",
+    description: "Mappings keep plain authored order, integer-like keys included (what an ordered map in another language does by default): the <frontmatter> block differs from every TypeScript implementation's (R24).",
+    mutation: {
+      result: (r: SkillResult) => (r.kind === "ok" ? { ...r, output: r.output.replace('  "10": y\n  "2024": x\n  b: 1\n', '  b: 1\n  "2024": x\n  "10": y\n') } : r),
+    },
+  },
 ];
 
 export const FRONTMATTER_MUTANTS: readonly Mutant[] = toMutants(mutations);

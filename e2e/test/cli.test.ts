@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { concurrencyFor, main, parseArgs } from "../cli.ts";
+import { concurrencyFor, invokedAs, main, parseArgs, usage } from "../cli.ts";
 import { expandModels, parseModelSpec } from "../providers/index.ts";
 import { startFakeOllama, queue } from "./fake-servers.ts";
 
@@ -57,6 +57,17 @@ describe("model specs", () => {
     });
     expect(concurrencyFor({})).toEqual({ ollama: 1, bedrock: 4, scripted: 8 });
     expect(concurrencyFor({ concurrency: 3, concurrencyBedrock: 10 })).toEqual({ ollama: 3, bedrock: 10, scripted: 3 });
+  });
+  it("--help names the command the way it was started: the installed bin, or npm run e2e in a clone", async () => {
+    expect(invokedAs("/p/node_modules/skill-tool-conformance/dist/scripts/e2e.js")).toBe("skill-e2e");
+    expect(invokedAs("/p/node_modules/.bin/skill-e2e")).toBe("skill-e2e");
+    expect(invokedAs("/work/kit/scripts/e2e.ts")).toBe("npm run e2e --");
+    expect(usage("skill-e2e")).toMatch(/^Usage: skill-e2e --model <spec>/);
+    expect(usage("skill-e2e")).not.toContain("npm run");
+    let help = "";
+    const r = await main(["--help"], { stdout: (s) => void (help += s), stderr: { write: () => true, isTTY: false } });
+    expect(r).toBe(0);
+    expect(help).toBe(usage(invokedAs()));
   });
   it("--resume without --transcripts is a usage error", async () => {
     const r = await main(["--model", "scripted:good", "--resume"], { stdout: () => {}, stderr: { write: () => true, isTTY: false } });

@@ -17,6 +17,7 @@ console.log(`yaml-subset agreement: fast-check seed ${seed} (rerun with FC_SEED=
 function agrees(text: string): boolean {
   const fast = parseSubset(text);
   if (fast === null) return false;
+  if (!fast.ok) throw new Error(`the fast path refused a small document (${fast.reason}):\n${JSON.stringify(text)}`);
   const auth = parseYamlContract(text);
   if (!auth.ok) throw new Error(`the authority refuses what the fast path accepted (${auth.reason}):\n${JSON.stringify(text)}`);
   expect(JSON.stringify(fast.data), `values differ for:\n${JSON.stringify(text)}`).toBe(JSON.stringify(auth.data));

@@ -1,7 +1,26 @@
 //! The JavaScript-compatible text conventions the contract's outputs are written in (the reference is
 //! TypeScript, and exact parity means the same bytes): numbers as Number#toString prints them, JSON as
 //! JSON.stringify writes it, string lengths in UTF-16 units, trim and \s as ECMAScript defines them.
-use serde_json::Value;
+use serde_json::{Map, Value};
+
+/// A key that is a canonical array index ("0", or digits without a leading zero, at most 2^32 − 2).
+fn array_index(k: &str) -> Option<u32> {
+    if k.is_empty() || k.len() > 10 || (k.len() > 1 && k.starts_with('0')) || !k.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    k.parse::<u64>().ok().filter(|n| *n <= 4_294_967_294).map(|n| n as u32)
+}
+
+/// R24: a mapping's keys in the order a JavaScript object (and so JSON.parse of any reply) keeps them:
+/// canonical array indices first, ascending, then every other key in authored order.
+pub fn js_key_order(map: Map<String, Value>) -> Map<String, Value> {
+    if !map.keys().any(|k| array_index(k).is_some()) {
+        return map;
+    }
+    let (mut indices, rest): (Vec<_>, Vec<_>) = map.into_iter().partition(|(k, _)| array_index(k).is_some());
+    indices.sort_by_key(|(k, _)| array_index(k));
+    indices.into_iter().chain(rest).collect()
+}
 
 /// ECMAScript WhiteSpace + LineTerminator (what `\s` and String#trim use).
 pub fn is_js_space(c: char) -> bool {

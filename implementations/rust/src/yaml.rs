@@ -95,6 +95,11 @@ fn scan_error(e: ScanError, text: &str) -> YamlError {
             msg("yaml.unknown_alias", &[("anchor", &name)])
         }
         "while parsing a quoted scalar, found invalid Unicode character escape code" if surrogate_escape(text) => msg("yaml.surrogate_escape", &[]),
+        // yaml-rust reports a tab-indented continuation line at the scalar it would continue; the contract's
+        // reader reports the line that holds the tab.
+        "while scanning a plain scalar, found a tab" => {
+            return YamlError { reason: msg("yaml.tab_indent", &[]), line: Some(indent_tab_line(text, mark)) };
+        }
         "mapping values are not allowed in this context" => msg("yaml.compact_mapping", &[]),
         "while parsing a flow sequence, expected ',' or ']'" => msg("yaml.flow_sequence", &[]),
         "while parsing a flow mapping, did not find expected ',' or '}'" => msg("yaml.flow_map", &[]),
@@ -104,6 +109,19 @@ fn scan_error(e: ScanError, text: &str) -> YamlError {
         },
     };
     at(reason, mark)
+}
+
+/// The 1-based line of the first line after `mark` whose indentation holds a tab (the mark's line if none).
+fn indent_tab_line(text: &str, mark: &Marker) -> usize {
+    let mut line = mark.line();
+    for l in text.split('\n').skip(mark.line()) {
+        line += 1;
+        let indent: String = l.chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+        if indent.contains('\t') {
+            return line;
+        }
+    }
+    mark.line()
 }
 
 fn surrogate_escape(text: &str) -> bool {
@@ -238,7 +256,7 @@ impl<'t> Builder<'t> {
     fn close(&mut self, mark: &Marker) -> Result<(), YamlError> {
         let (v, anchor, mut cost) = match self.stack.pop() {
             Some(Frame::Seq { items, anchor, cost }) => (Value::Array(items), anchor, cost),
-            Some(Frame::Map { map, anchor, cost, .. }) => (Value::Object(map), anchor, cost),
+            Some(Frame::Map { map, anchor, cost, .. }) => (Value::Object(crate::jsval::js_key_order(map)), anchor, cost),
             None => return Ok(()),
         };
         cost.nodes += 1;
@@ -430,6 +448,19 @@ mod tests {
         assert_eq!(refused("a: 1e400\n").0, "1e400 is not a JSON number (quote it to keep it as text)");
         assert_eq!(refused("%YAML 1.2\n---\na: 1\n").1, Some(1));
         assert_eq!(refused("a: 1\n--- x\n").0, "frontmatter holds more than one YAML document (a '--- ' or '...' line inside it); quote the text or remove the marker");
+    }
+
+    #[test]
+    fn integer_like_keys_come_first_as_in_a_javascript_object() {
+        let v = root("b: 1\n'2024': x\n'10': y\n'01': z\na: 2\n");
+        let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["10", "2024", "b", "01", "a"]);
+    }
+
+    #[test]
+    fn a_tab_indented_line_is_reported_where_the_tab_is() {
+        // As the contract's reader (the TS reference) locates it: the line holding the tab, not the scalar before it.
+        assert_eq!(refused("a: b\nc: d\n\te: 1\n"), ("Tabs are not allowed as indentation".into(), Some(3)));
     }
 
     #[test]

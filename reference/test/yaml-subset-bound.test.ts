@@ -1,0 +1,90 @@
+// The fast path's one refusal (R16's value count, R21): it refuses a frontmatter past yaml_max_nodes only
+// where the authority gives the same reason and line, and declines where a later error could take
+// precedence (the authority's lexer guard reads a prefix only once it has counted past the bound; before
+// that, a syntax error anywhere in the document is the answer). Also the escapes the fast path decodes in
+// double-quoted scalars. Each expectation is the authority's own answer, not a copy of the fast path's.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { LIMITS } from "../../schemas/index.ts";
+import { parseYamlContract } from "../yaml-contract.ts";
+import { parseSubset } from "../yaml-subset.ts";
+import { bigDocument } from "./yaml-big.ts";
+import { fastDiffers } from "./yaml-fuzz.ts";
+
+const pairs = (n: number, prefix = "k"): string => Array.from({ length: n }, (_, i) => `${prefix}${i}: v\n`).join("");
+const authority = (text: string) => parseYamlContract(text);
+const sameAsAuthority = (text: string): void => {
+  const fast = parseSubset(text);
+  if (fast === null) throw new Error("the fast path declined");
+  expect(fastDiffers(fast, authority(text))).toBeNull();
+};
+
+describe("the fast path refuses past yaml_max_nodes exactly as the authority does", () => {
+  it("a flat mapping: the value of the 5,000th key is node 10,001", () => {
+    const text = pairs(5002);
+    expect(parseSubset(text)).toEqual({ ok: false, reason: `frontmatter holds more than ${LIMITS.yaml_max_nodes} values (aliases expanded)`, line: 5000 });
+    sameAsAuthority(text);
+  });
+
+  it("the node past the bound inside a nested mapping is on its own line, not the key's", () => {
+    const nested = Array.from({ length: 20 }, (_, i) => `  a${i}: x\n`).join("");
+    const text = `${pairs(4999)}big:\n${nested}${pairs(30, "z")}`;
+    expect(parseSubset(text)).toMatchObject({ ok: false, line: 5001 }); // 9,999 + `big` = 10,000; its mapping, on the next line, is 10,001
+    sameAsAuthority(text);
+    const list = `${pairs(4998)}big:\n\n  - a\n  - b\n  - c\n  - d\n${pairs(30, "z")}`;
+    sameAsAuthority(list);
+    expect(parseSubset(list)).toMatchObject({ line: 5002 }); // 9,997; big, the list and a (line 5,001, after a blank) make 10,000; b is 10,001
+  });
+
+  it("declines when a syntax error follows before the authority's guard has counted past the bound", () => {
+    // 10,000 scalars, then a line the lexer counts nothing on: the authority parses everything and the error wins.
+    const text = `${pairs(5000)}]\n`;
+    expect(authority(text)).toMatchObject({ ok: false, line: 5001, reason: expect.stringMatching(/flow-seq-end/) });
+    expect(parseSubset(text)).toBeNull();
+    // Nested mappings: past the bound in values (6 per entry) long before the guard's count (4 scalars per entry).
+    const deep = Array.from({ length: 1700 }, (_, i) => `k${i}:\n  a:\n    b: x\n`).join("");
+    const late = `${deep}y: 1\nz: 2\n]\n`;
+    expect(authority(late)).toMatchObject({ ok: false, reason: expect.stringMatching(/flow-seq-end/) });
+    expect(parseSubset(late)).toBeNull();
+    sameAsAuthority(deep);
+  });
+
+  it("refuses when the error comes after the guard has stopped, and the entry after the stop is read", () => {
+    sameAsAuthority(`${pairs(5002)}]\n`);
+    expect(parseSubset(`${pairs(5001)}]\n`)).toBeNull(); // the stop is in the last entry read: no margin, no refusal
+  });
+
+  it("agrees on 12 documents near the bound, with noise anywhere (npm run fuzz runs more)", () => {
+    let refused = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {
+        let a = seed;
+        const rng = (): number => {
+          a = (Math.imul(a, 48271) % 2147483647) >>> 0;
+          return a / 2147483647;
+        };
+        const text = bigDocument(rng);
+        const fast = parseSubset(text);
+        if (fast === null) return;
+        if (!fast.ok) refused++;
+        expect(fastDiffers(fast, authority(text)), JSON.stringify(text.slice(-400))).toBeNull();
+      }),
+      { numRuns: 12 },
+    );
+    expect(refused).toBeGreaterThan(0);
+  });
+});
+
+describe("double-quoted escapes on the fast path", () => {
+  it("decodes every one-character escape as the authority does", () => {
+    for (const e of ["0", "a", "b", "e", "f", "n", "r", "t", "v", "N", "_", "L", "P", " ", '"', "/", "\\\\"]) {
+      const text = `name: x\ndescription: "a\\${e}b \\\\ \\" c"\n`;
+      const fast = parseSubset(text);
+      expect(fast, e).toMatchObject({ ok: true });
+      expect(fastDiffers(fast!, authority(text)), e).toBeNull();
+    }
+  });
+  it("declines \\x, \\u, \\U, unknown escapes and an escaped closing quote", () => {
+    for (const v of ['"\\x41"', '"\\u00e9"', '"\\U0001F600"', '"\\q"', '"a\\"', '"a\\\\\\"', '"a" b']) expect(parseSubset(`a: ${v}\n`), v).toBeNull();
+  });
+});
