@@ -2,11 +2,11 @@
 // before timing starts), over 10,000 calls against the 10,000-skill generated tree.
 //   activation.baseline.stat   10,000 awaited calls of an async function doing one fs.stat (the floor of
 //                              any activation that touches the disk once)
-//   activation.floor.syscalls  10,000 awaited calls making a first activation's syscalls (realpath, lstat,
-//                              open/fstat/read/close, list the dir and resource folders), nothing else:
+//   activation.floor.syscalls  10,000 awaited calls making a first activation's syscalls (realpath(3),
+//                              open(O_NOFOLLOW)/fstat/read/close, list the dir and resource folders), nothing else:
 //                              ok.first's baseline; its p50 ratio to this floor is in the note (≤ 1.5)
 //   activation.ok.first        10,000 first-time ok activations, one per distinct skill, in a shuffled
-//                              order: fence realpaths, open/read, YAML parse, sensitive and trust checks,
+//                              order: fence realpath, open/read, YAML parse (or discovery's, R86), sensitive and trust checks,
 //                              resource listing, substitution and the rendered <skill> block
 //   activation.already_loaded  10,000 calls to skills activated before timing (all 10,000, handed over
 //                              by ok.first; every 10th name when ok.first is filtered out)
@@ -199,7 +199,7 @@ export function benchmarks(opts: ActivationOptions = {}): Benchmark[] {
     },
     {
       id: "activation.floor.syscalls",
-      title: `${n} sequential awaited calls making a first activation's syscalls (realpath, lstat, open/fstat/read/close, list the dir and resource folders), no parsing or rendering`,
+      title: `${n} sequential awaited calls making a first activation's syscalls (realpath(3), open(O_NOFOLLOW)/fstat/read/close, list the dir and resource folders), no parsing or rendering`,
       reps: statReps,
       async setup() {
         tree = await sharedSkillTree(n);
