@@ -17,8 +17,21 @@ const quote = (s: string): string => {
 
 const KEY_SAFE = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
 
+/** Short strings repeat across skills too (tool names, licenses, tags): their text is kept like keys'. */
+const shortTexts = new Map<string, string>();
+
+function stringText(s: string): string {
+  if (s.length > 64) return isPlainSafe(s) ? s : quote(s);
+  let text = shortTexts.get(s);
+  if (text === undefined) {
+    text = isPlainSafe(s) ? s : quote(s);
+    if (shortTexts.size < KEY_TEXTS_MAX) shortTexts.set(s, text);
+  }
+  return text;
+}
+
 function scalarText(v: unknown): string {
-  if (typeof v === "string") return isPlainSafe(v) ? v : quote(v);
+  if (typeof v === "string") return stringText(v);
   if (typeof v === "number") {
     // An integral double past ±(2^53-1) came from a float (R14 refuses such integers): it stays a float.
     const t = String(v);

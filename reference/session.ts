@@ -101,7 +101,8 @@ export class SkillSession implements SessionHandle {
     const warnings: string[] = [];
 
     const patterns = this.config.sensitive_patterns ?? LIMITS.default_sensitive_patterns;
-    const sensitive = matchesSensitive([read.realDir, entry.dir], patterns);
+    // The same path twice matches the same patterns: a skill dir that is its own real path is matched once.
+    const sensitive = matchesSensitive(read.realDir === entry.dir ? [entry.dir] : [read.realDir, entry.dir], patterns);
     if (sensitive !== null && !this.hook) {
       return errorResult("SENSITIVE", message("sensitive.message", { name }), {
         name, path: entry.dir, reason: message("sensitive.reason", { pattern: sensitive }), hint: message("sensitive.hint"),
@@ -148,8 +149,8 @@ export class SkillSession implements SessionHandle {
       }
     }
 
-    const declared = new Set(Object.keys(fm.arguments ?? {}));
-    const body = substitute(read.body, args, declared);
+    // Without arguments the body is as written (substitute's first rule): no declared-name set to build.
+    const body = args === undefined ? read.body : substitute(read.body, args, new Set(Object.keys(fm.arguments ?? {})));
     const listing = listResources(read.realDir, d.realRoots);
     const bytes = Buffer.byteLength(body, "utf8");
     const output = renderSkill({ name, dir: entry.dir, frontmatter: fm, body, listing, bytes });
