@@ -261,11 +261,11 @@ function describe(value: unknown): string {
 function copyJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(copyJson);
   if (value === null || typeof value !== "object") return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const v = copyJson((value as Record<string, unknown>)[key]);
-    if (key === "__proto__") Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
-    else out[key] = v;
+  // Spread copies own keys in order as data ("__proto__" included) into an object sized for them.
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const key of Object.keys(out)) {
+    const v = out[key];
+    if (v !== null && typeof v === "object") out[key] = copyJson(v);
   }
   return out;
 }
