@@ -2,7 +2,8 @@
 // the YAML contract (yaml-contract.ts, R12–R18), validate every known field with the leniency of R19–R20,
 // normalise allowed-tools. Common frontmatter takes a verified fast path (yaml-subset.ts). Pure: text in, a
 // parsed skill (with its warnings) or a located failure out; never throws. Reasons and warnings are rendered
-// from schemas/messages.json (fm.*, R30).
+// from schemas/messages.json (fm.*, R30). A caller may pass a skill's memo slot: the same YAML text under the
+// same dir name then gives a copy of the last result without parsing again (R86).
 import { LIMITS } from "../schemas/index.ts";
 import type { SkillFrontmatter } from "../schemas/index.ts";
 import { normalizeAllowedTools } from "./allowed-tools.ts";

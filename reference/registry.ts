@@ -1,6 +1,7 @@
 // Skill discovery and loading from the filesystem (§5.1, §5.2, §10, R6). Scans each configured root one
 // level deep, never above it; keeps broken and fenced-off skills aside by directory name so activating
 // them returns their error; resolves shadowing by root order. Never throws: problems become warnings.
+// Keeps each skill's parse as a memo for its activation (R86); activation re-reads and re-fences (R85).
 import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { isUtf8 } from "node:buffer";
