@@ -2,11 +2,11 @@
 // before timing starts), over 10,000 calls against the 10,000-skill generated tree.
 //   activation.baseline.stat   10,000 awaited calls of an async function doing one fs.stat (the floor of
 //                              any activation that touches the disk once)
-//   activation.floor.syscalls  10,000 awaited calls making a first activation's syscalls (realpath, lstat,
-//                              open/fstat/read/close, list the dir and resource folders), nothing else:
+//   activation.floor.syscalls  10,000 awaited calls making a first activation's syscalls (realpath(3),
+//                              open(O_NOFOLLOW)/fstat/read/close, list the dir and resource folders), nothing else:
 //                              ok.first's baseline; its p50 ratio to this floor is in the note (≤ 1.5)
 //   activation.ok.first        10,000 first-time ok activations, one per distinct skill, in a shuffled
-//                              order: fence realpaths, open/read, YAML parse, sensitive and trust checks,
+//                              order: fence realpath, open/read, YAML parse (or discovery's, R86), sensitive and trust checks,
 //                              resource listing, substitution and the rendered <skill> block
 //   activation.already_loaded  10,000 calls to skills activated before timing (all 10,000, handed over
 //                              by ok.first; every 10th name when ok.first is filtered out)
@@ -14,7 +14,7 @@
 // them anyway); the per-call percentiles are in the note, e.g. "p50 85 µs ok (≤ 100), p99 240 µs".
 // Warm-up runs (the harness's, discarded) make 1,000 calls only; see ActivationOptions.warmupCalls.
 // activationLatency() returns the same figures as numbers, for callers that want them outside the table.
-import { closeSync, fstatSync, lstatSync, openSync, readSync, readdirSync, realpathSync } from "node:fs";
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, readdirSync, realpathSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { LIMITS } from "../schemas/index.ts";
 import { join } from "node:path";
@@ -114,16 +114,17 @@ function walkNames(dir: string, depth: number): number {
   return n;
 }
 
+/** open(2) flags of the floor's read: the reference's (R85), no symlink followed. */
+const OPEN_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0);
+
 /**
- * The syscall floor of a first activation (R23): an awaited async call making the reference's syscalls
- * (realpath the dir, lstat SKILL.md, open/fstat/read/close it, list the dir and walk the resource folders)
- * with no parsing, checks or rendering.
+ * The syscall floor of a first activation (R23, R85): an awaited async call making the syscalls a first
+ * activation needs, each the cheapest way Node offers (one realpath(3) for the dir, open(O_NOFOLLOW)/fstat/
+ * read/close SKILL.md, list the dir and walk the resource folders), with no parsing, checks or rendering.
  */
 async function syscallFloorCall(dir: string): Promise<number> {
-  const real = realpathSync(dir);
-  const md = `${real}/SKILL.md`;
-  lstatSync(md);
-  const fd = openSync(md, "r");
+  const real = realpathSync.native(dir);
+  const fd = openSync(`${real}/SKILL.md`, OPEN_FLAGS);
   let got = 0;
   try {
     const size = fstatSync(fd).size;
@@ -198,7 +199,7 @@ export function benchmarks(opts: ActivationOptions = {}): Benchmark[] {
     },
     {
       id: "activation.floor.syscalls",
-      title: `${n} sequential awaited calls making a first activation's syscalls (realpath, lstat, open/fstat/read/close, list the dir and resource folders), no parsing or rendering`,
+      title: `${n} sequential awaited calls making a first activation's syscalls (realpath(3), open(O_NOFOLLOW)/fstat/read/close, list the dir and resource folders), no parsing or rendering`,
       reps: statReps,
       async setup() {
         tree = await sharedSkillTree(n);

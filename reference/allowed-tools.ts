@@ -1,28 +1,39 @@
 // Normalises allowed-tools (§4.5 rule 4, frontmatter-fields.md §4.2, R3) to string[]:
 // split on top-level commas if any, else top-level whitespace; never inside parentheses.
 import { message } from "../schemas/messages.ts";
+const WHITESPACE = /\s/;
+/** JavaScript's \s for one UTF-16 unit: ASCII by its code, the rest by the regex (no per-character string). */
+const isSpace = (text: string, i: number, c: number): boolean => (c < 0x80 ? c === 0x20 || (c >= 0x09 && c <= 0x0d) : WHITESPACE.test(text[i] as string));
+
 export function splitAllowedTools(text: string): string[] {
   let depth = 0;
   let hasTopComma = false;
-  for (const ch of text) {
-    if (ch === "(") depth++;
-    else if (ch === ")") depth = Math.max(0, depth - 1);
-    else if (ch === "," && depth === 0) hasTopComma = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x28) depth++;
+    else if (c === 0x29) depth = Math.max(0, depth - 1);
+    else if (c === 0x2c && depth === 0) hasTopComma = true;
   }
-  const parts: string[] = [];
-  let current = "";
+  // The pieces between top-level separators, sliced rather than built a character at a time.
+  const tools: string[] = [];
+  let start = 0;
   depth = 0;
-  for (const ch of text) {
-    if (ch === "(") depth++;
-    else if (ch === ")") depth = Math.max(0, depth - 1);
-    const isSep = depth === 0 && (hasTopComma ? ch === "," : /\s/.test(ch));
-    if (isSep) {
-      parts.push(current);
-      current = "";
-    } else current += ch;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x28) depth++;
+    else if (c === 0x29) depth = Math.max(0, depth - 1);
+    if (depth === 0 && (hasTopComma ? c === 0x2c : isSpace(text, i, c))) {
+      pushTrimmed(tools, text.slice(start, i));
+      start = i + 1;
+    }
   }
-  parts.push(current);
-  return parts.map((p) => p.trim()).filter((p) => p.length > 0);
+  pushTrimmed(tools, text.slice(start));
+  return tools;
+}
+
+function pushTrimmed(tools: string[], part: string): void {
+  const t = part.trim();
+  if (t.length > 0) tools.push(t);
 }
 
 /** Returns the normalised list, or a reason when the value has the wrong type. */

@@ -17,8 +17,21 @@ const quote = (s: string): string => {
 
 const KEY_SAFE = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
 
+/** Short strings repeat across skills too (tool names, licenses, tags): their text is kept like keys'. */
+const shortTexts = new Map<string, string>();
+
+function stringText(s: string): string {
+  if (s.length > 64) return isPlainSafe(s) ? s : quote(s);
+  let text = shortTexts.get(s);
+  if (text === undefined) {
+    text = isPlainSafe(s) ? s : quote(s);
+    if (shortTexts.size < KEY_TEXTS_MAX) shortTexts.set(s, text);
+  }
+  return text;
+}
+
 function scalarText(v: unknown): string {
-  if (typeof v === "string") return isPlainSafe(v) ? v : quote(v);
+  if (typeof v === "string") return stringText(v);
   if (typeof v === "number") {
     // An integral double past ±(2^53-1) came from a float (R14 refuses such integers): it stays a float.
     const t = String(v);
@@ -29,8 +42,17 @@ function scalarText(v: unknown): string {
   return JSON.stringify(v) ?? "null";
 }
 
+/** Keys repeat across skills (name, description, metadata's keys): their text is a pure function, kept once. */
+const keyTexts = new Map<string, string>();
+const KEY_TEXTS_MAX = 4096;
+
 function keyText(k: string): string {
-  return KEY_SAFE.test(k) && isPlainSafe(k) ? k : quote(k);
+  let text = keyTexts.get(k);
+  if (text === undefined) {
+    text = KEY_SAFE.test(k) && isPlainSafe(k) ? k : quote(k);
+    if (keyTexts.size < KEY_TEXTS_MAX && k.length <= 64) keyTexts.set(k, text);
+  }
+  return text;
 }
 
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -43,7 +65,8 @@ function flow(v: unknown): string {
 }
 
 function emitMap(map: Record<string, unknown>, indent: string, out: string[]): void {
-  for (const [k, v] of Object.entries(map)) {
+  for (const k of Object.keys(map)) {
+    const v = map[k];
     const key = `${indent}${keyText(k)}:`;
     if (isMap(v) && Object.keys(v).length > 0) {
       out.push(key);

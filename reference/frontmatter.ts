@@ -2,7 +2,8 @@
 // the YAML contract (yaml-contract.ts, R12–R18), validate every known field with the leniency of R19–R20,
 // normalise allowed-tools. Common frontmatter takes a verified fast path (yaml-subset.ts). Pure: text in, a
 // parsed skill (with its warnings) or a located failure out; never throws. Reasons and warnings are rendered
-// from schemas/messages.json (fm.*, R30).
+// from schemas/messages.json (fm.*, R30). A caller may pass a skill's memo slot: the same YAML text under the
+// same dir name then gives a copy of the last result without parsing again (R86).
 import { LIMITS } from "../schemas/index.ts";
 import type { SkillFrontmatter } from "../schemas/index.ts";
 import { normalizeAllowedTools } from "./allowed-tools.ts";
@@ -31,10 +32,30 @@ const NAME_RE = new RegExp(LIMITS.name_pattern);
 /** The optional fields of §4.2–§4.3, in the order their blank form is reported. */
 const OPTIONAL_FIELDS = ["license", "compatibility", "metadata", "allowed-tools", "version", "argument-hint", "disable-model-invocation", "user-invocable", "arguments"] as const;
 const FENCE_RE = /^--- *$/;
+/** FENCE_RE.test(text.slice(start, end)) without the slice: ---, then only spaces. */
+function isFence(text: string, start: number, end: number): boolean {
+  if (end - start < 3 || text.charCodeAt(start) !== 0x2d || text.charCodeAt(start + 1) !== 0x2d || text.charCodeAt(start + 2) !== 0x2d) return false;
+  for (let i = start + 3; i < end; i++) if (text.charCodeAt(i) !== 0x20) return false;
+  return true;
+}
 
-export function parseSkillMd(text: string, dirName: string): ParsedSkill | ParseFailure {
+/**
+ * One skill's last frontmatter that parsed, kept by the registry between discovery and activation:
+ * parsing is a pure function of the YAML text and the dir name, so the same text gets the same result
+ * without reading it again (R86). parseSkillMd fills it and reads it; nothing it hands out aliases it.
+ * Empty until a parse succeeds.
+ */
+export interface MemoSlot {
+  yaml?: string;
+  /** A private copy; its name is the dir name it was parsed under (a parse succeeds only when they agree). */
+  frontmatter?: SkillFrontmatter;
+  warnings?: readonly string[];
+}
+const NO_WARNINGS: readonly string[] = Object.freeze([]);
+
+export function parseSkillMd(text: string, dirName: string, slot?: MemoSlot): ParsedSkill | ParseFailure {
   try {
-    return parseUnsafe(text, dirName);
+    return parseUnsafe(text, dirName, slot);
   } catch (err) {
     // The yaml package can throw on pathological input (alias bombs at toJS, deep nesting): a bound, not a crash.
     const text = err instanceof Error ? err.message : String(err);
@@ -42,7 +63,7 @@ export function parseSkillMd(text: string, dirName: string): ParsedSkill | Parse
   }
 }
 
-function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
+function parseUnsafe(raw: string, dirName: string, slot: MemoSlot | undefined): ParsedSkill | ParseFailure {
   const unbommed = raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
   const text = unbommed.includes("\r") ? unbommed.replace(/\r\n/g, "\n") : unbommed;
   const firstEnd = text.indexOf("\n");
@@ -58,7 +79,7 @@ function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
   while (firstEnd !== -1 && pos <= text.length) {
     const nl = text.indexOf("\n", pos);
     const end = nl === -1 ? text.length : nl;
-    if (FENCE_RE.test(text.slice(pos, end))) {
+    if (isFence(text, pos, end)) {
       closeStart = pos;
       closeEnd = nl === -1 ? text.length : nl + 1;
       break;
@@ -70,8 +91,25 @@ function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
   if (closeStart === -1) return fail("fence", message("fm.not_closed"), 1);
 
   const yamlText = text.slice(firstEnd + 1, closeStart);
-  const leniency: string[] = [];
   const body = text.slice(closeEnd);
+  if (slot?.frontmatter !== undefined && slot.yaml === yamlText && slot.frontmatter.name === dirName) {
+    return { ok: true, frontmatter: copyJson(slot.frontmatter) as SkillFrontmatter, body, warnings: [...(slot.warnings ?? NO_WARNINGS)] };
+  }
+  const result = parseYamlPart(yamlText, dirName);
+  if (!result.ok) return result;
+  if (slot !== undefined) {
+    slot.yaml = yamlText;
+    slot.frontmatter = copyJson(result.frontmatter) as SkillFrontmatter;
+    slot.warnings = result.warnings.length > 0 ? [...result.warnings] : NO_WARNINGS;
+  }
+  return { ok: true, frontmatter: result.frontmatter, body, warnings: result.warnings };
+}
+
+type FrontmatterRead = { ok: true; frontmatter: SkillFrontmatter; warnings: string[] } | ParseFailure;
+
+/** The YAML between the fences: read under the contract, then every known field validated. */
+function parseYamlPart(yamlText: string, dirName: string): FrontmatterRead {
+  const leniency: string[] = [];
   let data: unknown;
   let lines: Map<string, number>;
   const fast = parseSubset(yamlText);
@@ -90,82 +128,92 @@ function parseUnsafe(raw: string, dirName: string): ParsedSkill | ParseFailure {
     data = parsed.data;
     lines = parsed.keyLines;
   }
-  // Lines within the YAML text are 1-based; +1 for the opening --- line.
-  const keyLine = (key: string): number | undefined => {
-    const l = lines.get(key);
-    return l === undefined ? undefined : l + 1;
-  };
+  return validate(data, lines, dirName, leniency);
+}
+
+/** Line of a top-level key in SKILL.md: lines within the YAML text are 1-based; +1 for the opening --- line. */
+function keyLineIn(lines: ReadonlyMap<string, number>, key: string): number | undefined {
+  const l = lines.get(key);
+  return l === undefined ? undefined : l + 1;
+}
+/** A field failure at its key's line (line 2 when the key has none). */
+function fieldFail(lines: ReadonlyMap<string, number>, key: string, reason: string): ParseFailure {
+  return fail("field", reason, keyLineIn(lines, key) ?? 2);
+}
+/** " at line N" for a warning, or nothing when the key has no line. */
+function atLine(lines: ReadonlyMap<string, number>, key: string): string {
+  const l = keyLineIn(lines, key);
+  return l === undefined ? "" : message("format.at_line", { line: l });
+}
+
+/** Every known field checked (frontmatter-fields.md, R19, R20); the frontmatter as the tool keeps it. */
+function validate(data: unknown, lines: ReadonlyMap<string, number>, dirName: string, leniency: string[]): FrontmatterRead {
   if (data === null || data === undefined) return fail("field", message("fm.empty"), 2);
   if (!isPlainObject(data)) return fail("field", message("fm.not_mapping", { got: Array.isArray(data) ? "a list" : typeof data }), 2);
 
-  const field = (key: string, reason: string): ParseFailure => fail("field", reason, keyLine(key) ?? 2);
 
   const name = data["name"];
   if (name === undefined) return fail("field", message("fm.missing", { field: "name" }), 2);
-  if (typeof name !== "string") return field("name", message("fm.not_string", { field: "name", got: describe(name) }));
+  if (typeof name !== "string") return fieldFail(lines, "name", message("fm.not_string", { field: "name", got: describe(name) }));
   if (name.length === 0 || name.length > LIMITS.name_max_length) {
-    return field("name", message("fm.name_length", { max: LIMITS.name_max_length, length: codePoints(name) }));
+    return fieldFail(lines, "name", message("fm.name_length", { max: LIMITS.name_max_length, length: codePoints(name) }));
   }
-  if (!NAME_RE.test(name)) return field("name", message("fm.name_pattern", { value: clip(name, 64) }));
+  if (!NAME_RE.test(name)) return fieldFail(lines, "name", message("fm.name_pattern", { value: clip(name, 64) }));
   const description = data["description"];
   if (description === undefined) return fail("field", message("fm.missing", { field: "description" }), 2);
-  if (typeof description !== "string") return field("description", message("fm.not_string", { field: "description", got: describe(description) }));
-  if (description.trim().length === 0) return field("description", message("fm.description_empty"));
+  if (typeof description !== "string") return fieldFail(lines, "description", message("fm.not_string", { field: "description", got: describe(description) }));
+  if (description.trim().length === 0) return fieldFail(lines, "description", message("fm.description_empty"));
   const descriptionLength = codePoints(description);
   if (descriptionLength > LIMITS.description_max_length) {
-    return field("description", message("fm.description_length", { max: LIMITS.description_max_length, length: descriptionLength }));
+    return fieldFail(lines, "description", message("fm.description_length", { max: LIMITS.description_max_length, length: descriptionLength }));
   }
   if (name !== dirName) {
-    return { ok: false, code: "NAME_MISMATCH", kind: "field", reason: message("fm.name_mismatch", { value: name, dir_name: clip(dirName, 64) }), ...optLine(keyLine("name")) };
+    return { ok: false, code: "NAME_MISMATCH", kind: "field", reason: message("fm.name_mismatch", { value: name, dir_name: clip(dirName, 64) }), ...optLine(keyLineIn(lines, "name")) };
   }
 
   const compat = data["compatibility"];
   if (compat !== undefined && compat !== null && (typeof compat !== "string" || compat.length === 0 || codePoints(compat) > LIMITS.compatibility_max_length)) {
-    return field("compatibility", message("fm.compatibility", { max: LIMITS.compatibility_max_length }));
+    return fieldFail(lines, "compatibility", message("fm.compatibility", { max: LIMITS.compatibility_max_length }));
   }
   if (data["metadata"] !== undefined && data["metadata"] !== null && !isPlainObject(data["metadata"])) {
-    return field("metadata", message("fm.metadata", { got: describe(data["metadata"]) }));
+    return fieldFail(lines, "metadata", message("fm.metadata", { got: describe(data["metadata"]) }));
   }
   for (const key of ["disable-model-invocation", "user-invocable"]) {
-    if (data[key] !== undefined && data[key] !== null && typeof data[key] !== "boolean") return field(key, message("fm.boolean", { field: key, got: describe(data[key]) }));
+    if (data[key] !== undefined && data[key] !== null && typeof data[key] !== "boolean") return fieldFail(lines, key, message("fm.boolean", { field: key, got: describe(data[key]) }));
   }
   const args = data["arguments"];
   if (args !== undefined && args !== null) {
-    if (!isPlainObject(args)) return field("arguments", message("fm.arguments", { got: describe(args) }));
+    if (!isPlainObject(args)) return fieldFail(lines, "arguments", message("fm.arguments", { got: describe(args) }));
     for (const [argName, decl] of Object.entries(args)) {
-      if (!isPlainObject(decl)) return field("arguments", message("fm.argument_mapping", { arg: clip(argName, 64) }));
-      if (decl["type"] !== undefined && decl["type"] !== "string") return field("arguments", message("fm.argument_type", { arg: clip(argName, 64), got: describe(decl["type"]) }));
-      if (decl["required"] !== undefined && typeof decl["required"] !== "boolean") return field("arguments", message("fm.argument_required", { arg: clip(argName, 64) }));
-      if (decl["description"] !== undefined && typeof decl["description"] !== "string") return field("arguments", message("fm.argument_description", { arg: clip(argName, 64) }));
+      if (!isPlainObject(decl)) return fieldFail(lines, "arguments", message("fm.argument_mapping", { arg: clip(argName, 64) }));
+      if (decl["type"] !== undefined && decl["type"] !== "string") return fieldFail(lines, "arguments", message("fm.argument_type", { arg: clip(argName, 64), got: describe(decl["type"]) }));
+      if (decl["required"] !== undefined && typeof decl["required"] !== "boolean") return fieldFail(lines, "arguments", message("fm.argument_required", { arg: clip(argName, 64) }));
+      if (decl["description"] !== undefined && typeof decl["description"] !== "string") return fieldFail(lines, "arguments", message("fm.argument_description", { arg: clip(argName, 64) }));
     }
   }
   const warnings: string[] = leniency;
   const frontmatter = { ...data } as SkillFrontmatter;
-  const at = (key: string): string => {
-    const l = keyLine(key);
-    return l === undefined ? "" : message("format.at_line", { line: l });
-  };
   // R20: a blank optional field (`license:` reads as null) is as if absent: dropped, with a warning.
   // disable-model-invocation is the exception: its default grants more than a blank can mean (fail closed).
   for (const key of OPTIONAL_FIELDS) {
     if (data[key] !== null) continue;
-    if (key === "disable-model-invocation") return field(key, message("fm.disable_model_invocation_empty"));
+    if (key === "disable-model-invocation") return fieldFail(lines, key, message("fm.disable_model_invocation_empty"));
     delete (frontmatter as Record<string, unknown>)[key];
-    warnings.push(message("fm.blank_ignored", { field: key, at: at(key) }));
+    warnings.push(message("fm.blank_ignored", { field: key, at: atLine(lines, key) }));
   }
   // R19: informational fields nothing in the tool acts on are kept as authored, whatever their JSON type.
   for (const key of ["license", "version", "argument-hint"]) {
     const v = data[key];
     if (v !== undefined && v !== null && typeof v !== "string") {
-      warnings.push(message(Array.isArray(v) ? "fm.kept_list" : "fm.kept_not_string", { field: key, got: describe(v), at: at(key) }));
+      warnings.push(message(Array.isArray(v) ? "fm.kept_list" : "fm.kept_not_string", { field: key, got: describe(v), at: atLine(lines, key) }));
     }
   }
   if (data["allowed-tools"] !== undefined && data["allowed-tools"] !== null) {
     const tools = normalizeAllowedTools(data["allowed-tools"]);
-    if (!tools.ok) return field("allowed-tools", tools.reason);
+    if (!tools.ok) return fieldFail(lines, "allowed-tools", tools.reason);
     frontmatter["allowed-tools"] = tools.tools;
   }
-  return { ok: true, frontmatter, body, warnings };
+  return { ok: true, frontmatter, warnings };
 }
 
 const HINT_LINE = /^argument-hint:[ \t]+(.*?)[ \t]*$/;
@@ -185,8 +233,10 @@ function hintAsText(yamlText: string, errorLine: number | undefined): { text: st
   return { text: lines.join("\n"), line: errorLine, value };
 }
 
+const SURROGATE = /[\ud800-\udfff]/;
 /** Characters as JSON Schema's maxLength counts them: code points, not UTF-16 units. */
 function codePoints(s: string): number {
+  if (!SURROGATE.test(s)) return s.length; // no pair to count once: one scan, no iterator
   let n = 0;
   for (const _ of s) n++;
   return n;
@@ -203,4 +253,20 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
   return `${typeof value} ${clip(JSON.stringify(value) ?? String(value), 40)}`;
+}
+
+/**
+ * A deep copy of JSON data (what the contract yields, R14): arrays and plain mappings rebuilt with their own
+ * keys in order, a "__proto__" key kept as data (S10), scalars shared. So no caller can change a memo.
+ */
+function copyJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyJson);
+  if (value === null || typeof value !== "object") return value;
+  // Spread copies own keys in order as data ("__proto__" included) into an object sized for them.
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const key of Object.keys(out)) {
+    const v = out[key];
+    if (v !== null && typeof v === "object") out[key] = copyJson(v);
+  }
+  return out;
 }

@@ -1,17 +1,18 @@
 // Skill discovery and loading from the filesystem (§5.1, §5.2, §10, R6). Scans each configured root one
 // level deep, never above it; keeps broken and fenced-off skills aside by directory name so activating
 // them returns their error; resolves shadowing by root order. Never throws: problems become warnings.
+// Keeps each skill's parse as a memo for its activation (R86); activation re-reads and re-fences (R85).
 import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { isUtf8 } from "node:buffer";
 import type { Dirent } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, join, normalize, sep } from "node:path";
 import { LIMITS } from "../schemas/index.ts";
 import { message } from "../schemas/messages.ts";
 import { byCodePoint } from "./order.ts";
 import type { CatalogEntry, ErrorCode, SkillFrontmatter } from "../schemas/index.ts";
 import { isInside, realOrNull } from "./fence.ts";
-import { parseSkillMd } from "./frontmatter.ts";
+import { parseSkillMd, type MemoSlot } from "./frontmatter.ts";
 import { listResources, type ResourceListing } from "./resources.ts";
 
 /** §10 SkillEntry. */
@@ -55,9 +56,20 @@ export interface Discovery {
   warnings: string[];
   /** Real path of each configured root, null when it does not resolve. */
   realRoots: (string | null)[];
+  /** Per skill dir, its frontmatter as last parsed (R86): activation reuses it while the YAML text is unchanged. */
+  memos: Map<string, MemoSlot>;
 }
 
-type Found = { ok: true; entry: SkillEntry } | { ok: false; broken: BrokenSkill };
+/** What scanning one root entry gave: a catalog entry (and what was read leniently), or a broken skill and its warning. */
+type Scanned = { ok: true; entry: CatalogEntry; notes?: readonly string[] } | { ok: false; broken: BrokenSkill; warning: string };
+/** Kept for the shadowing pass: the scanned skills themselves, no wrapper (one less object per skill through the scan). */
+type Found = CatalogEntry | BrokenSkill;
+const isBroken = (f: Found): f is BrokenSkill => "failure" in f;
+
+/** `name` under a directory path that is already normalised (a real path, or join's result): join's answer, without its parsing. */
+function child(parent: string, name: string): string {
+  return parent.endsWith(sep) ? `${parent}${name}` : `${parent}${sep}${name}`;
+}
 
 
 
@@ -132,9 +144,9 @@ function readSkillFileSync(path: string, flags = 0, headOnly = false): TextRead 
 
 type Parsed = { ok: true; entry: SkillEntry; body: string; realDir: string; warnings: readonly string[] } | { ok: false; failure: SkillFailure };
 
-function parseRead(read: TextRead, dir: string, rootIndex: number, realDir: string, mdPath: string): Parsed {
+function parseRead(read: TextRead, dir: string, rootIndex: number, realDir: string, mdPath: string, slot?: MemoSlot): Parsed {
   if (!read.ok) return { ok: false, failure: { ...read.failure, path: mdPath } };
-  const parsed = parseSkillMd(read.text, basename(dir));
+  const parsed = parseSkillMd(read.text, basename(dir), slot);
   if (!parsed.ok) {
     return { ok: false, failure: { code: parsed.code, kind: parsed.kind, path: mdPath, reason: parsed.reason, ...(parsed.line !== undefined ? { line: parsed.line } : {}) } };
   }
@@ -148,28 +160,53 @@ const outside = (path: string, what: "read.dir_outside" | "read.md_outside", rea
   failure: { code: "OUTSIDE_WORKSPACE", kind: "outside", path, reason: message(what) },
 });
 
+const mdUnresolved = (mdPath: string): { ok: false; failure: SkillFailure } => ({
+  ok: false,
+  failure: { code: "IO_ERROR", kind: "io", path: mdPath, reason: message("read.md_unresolved") },
+});
+
 /**
  * Activation: resolve the skill dir and its SKILL.md by real path now (the tree may have changed since
- * discovery), fence both (§5.3, R6), then read and parse.
+ * discovery), fence both (§5.3, R6), then read and parse. One realpath(3) for the dir; SKILL.md is opened
+ * with O_NOFOLLOW, so only a symlinked or unopenable one costs an lstat (R85). `slot` is the skill's memo (R86).
  */
-export function readSkillSync(dir: string, rootIndex: number, realRoots: readonly (string | null)[]): Parsed {
+export function readSkillSync(dir: string, rootIndex: number, realRoots: readonly (string | null)[], slot?: MemoSlot): Parsed {
   const roots = realRoots.filter((r): r is string => r !== null);
-  const mdPath = join(dir, "SKILL.md");
+  const mdPath = child(dir, "SKILL.md"); // dir is join's or child's result: normalised
   let realDir: string;
   try {
-    realDir = realpathSync(dir);
+    realDir = realpathSync.native(dir);
   } catch {
     return { ok: false, failure: { code: "IO_ERROR", kind: "io", path: dir, reason: message("read.dir_unresolved") } };
   }
   if (!isInside(realDir, roots)) return outside(dir, "read.dir_outside", realDir);
-  let realMd = join(realDir, "SKILL.md");
+  // realDir is a real path and "SKILL.md" one plain component: no join needed.
+  let realMd = `${realDir}${realDir.endsWith(sep) ? "" : sep}SKILL.md`;
+  if (NOFOLLOW !== undefined) {
+    const read = readSkillFileSync(realMd, NOFOLLOW);
+    if (read.ok || read.errno === undefined) return parseRead(read, dir, rootIndex, realDir, mdPath, slot);
+    // Not opened: what lstat says decides, as when lstat came first (unresolved, a symlink to follow, or unreadable).
+    let link: boolean;
+    try {
+      link = lstatSync(realMd).isSymbolicLink();
+    } catch {
+      return mdUnresolved(mdPath);
+    }
+    if (!link) return parseRead(read, dir, rootIndex, realDir, mdPath, slot);
+  } else {
+    try {
+      if (!lstatSync(realMd).isSymbolicLink()) return parseRead(readSkillFileSync(realMd), dir, rootIndex, realDir, mdPath, slot);
+    } catch {
+      return mdUnresolved(mdPath);
+    }
+  }
   try {
-    if (lstatSync(realMd).isSymbolicLink()) realMd = realpathSync(realMd);
+    realMd = realpathSync.native(realMd);
   } catch {
-    return { ok: false, failure: { code: "IO_ERROR", kind: "io", path: mdPath, reason: message("read.md_unresolved") } };
+    return mdUnresolved(mdPath);
   }
   if (!isInside(realMd, roots)) return outside(mdPath, "read.md_outside", realMd);
-  return parseRead(readSkillFileSync(realMd), dir, rootIndex, realDir, mdPath);
+  return parseRead(readSkillFileSync(realMd), dir, rootIndex, realDir, mdPath, slot);
 }
 
 /** lstat succeeds: the path exists (a dangling link included). */
@@ -194,10 +231,13 @@ function scanEntry(
   entry: Dirent,
   rootIndex: number,
   roots: readonly string[],
-): { found: Found; warning?: string; notes?: readonly string[] } | null {
-  const dir = join(root, entry.name);
-  const mdPath = join(dir, "SKILL.md");
-  let realDir = join(realRoot, entry.name);
+  slot: MemoSlot,
+  rootIsNormal: boolean,
+): Scanned | null {
+  // Dirent names are one component, never "." or "..": below a normalised dir, join is concatenation.
+  const dir = rootIsNormal ? child(root, entry.name) : join(root, entry.name);
+  const mdPath = child(dir, "SKILL.md");
+  let realDir = child(realRoot, entry.name);
   if (entry.isSymbolicLink()) {
     try {
       realDir = realpathSync(realDir);
@@ -213,15 +253,11 @@ function scanEntry(
       return null;
     }
   }
-  const broken = (failure: SkillFailure): { found: Found; warning: string } => ({
-    found: { ok: false, broken: { name: entry.name, dir, root_index: rootIndex, failure } },
-    warning: message("warning.skill_skipped", { dir, code: failure.code, reason: failure.reason }),
-  });
-  let realMd = join(realDir, "SKILL.md");
+  let realMd = child(realDir, "SKILL.md");
   // Never read outside the roots: a fenced-off skill is kept aside unread (R6).
   if (!isInside(realDir, roots)) {
     if (!exists(realMd)) return null;
-    return broken(outside(dir, "read.dir_outside", realDir).failure);
+    return broken(entry.name, dir, rootIndex, outside(dir, "read.dir_outside", realDir).failure);
   }
   let read: TextRead | null = null;
   let symlinked: boolean;
@@ -240,18 +276,26 @@ function scanEntry(
     try {
       realMd = realpathSync(realMd);
     } catch {
-      return broken({ code: "IO_ERROR", kind: "io", path: mdPath, reason: message("read.md_unresolved") });
+      return broken(entry.name, dir, rootIndex, mdUnresolved(mdPath).failure);
     }
-    if (!isInside(realMd, roots)) return broken(outside(mdPath, "read.md_outside", realMd).failure);
+    if (!isInside(realMd, roots)) return broken(entry.name, dir, rootIndex, outside(mdPath, "read.md_outside", realMd).failure);
     read = null;
   }
-  const parsed = parseRead(read ?? readSkillFileSync(realMd, 0, true), dir, rootIndex, realDir, mdPath);
-  if (!parsed.ok) return broken(parsed.failure);
-  // A copy, so the catalog holds flat strings rather than slices pinning every SKILL.md's full text.
-  const frontmatter = structuredClone(parsed.entry.frontmatter);
-  const found: Found = { ok: true, entry: { ...parsed.entry, name: frontmatter.name, description: frontmatter.description, frontmatter } };
+  const parsed = parseRead(read ?? readSkillFileSync(realMd, 0, true), dir, rootIndex, realDir, mdPath, slot);
+  if (!parsed.ok) return broken(entry.name, dir, rootIndex, parsed.failure);
+  // No copy: only the head of SKILL.md was decoded, and the memo keeps that text anyway (R86); the memo
+  // holds its own copy of the frontmatter, so the catalog's can be handed out. The catalog entry is built
+  // here, once: a shadowed one is dropped unseen.
+  const e = parsed.entry;
+  const catalogEntry: CatalogEntry = { name: e.name, description: e.description, dir: e.dir, root_index: e.root_index, frontmatter: e.frontmatter as SkillFrontmatter, meta: { shadowed: [] } };
   // R19/R20: what was loaded leniently is said, once per skill, as catalog warnings.
-  return parsed.warnings.length > 0 ? { found, notes: parsed.warnings.map((leniency) => message("warning.skill_lenient", { dir, leniency })) } : { found };
+  return parsed.warnings.length > 0
+    ? { ok: true, entry: catalogEntry, notes: parsed.warnings.map((leniency) => message("warning.skill_lenient", { dir, leniency })) }
+    : { ok: true, entry: catalogEntry };
+}
+
+function broken(name: string, dir: string, rootIndex: number, failure: SkillFailure): Scanned {
+  return { ok: false, broken: { name, dir, root_index: rootIndex, failure }, warning: message("warning.skill_skipped", { dir, code: failure.code, reason: failure.reason }) };
 }
 
 /** Yield to the event loop every this many entries, so a big root does not block it for the whole scan. */
@@ -276,7 +320,7 @@ export class FilesystemSkillRegistry implements SkillRegistry {
     const discovery = await this.scan();
     const entry = discovery.byName.get(name);
     if (!entry) return null;
-    const read = readSkillSync(entry.dir, entry.root_index, discovery.realRoots);
+    const read = readSkillSync(entry.dir, entry.root_index, discovery.realRoots, discovery.memos.get(entry.dir));
     if (!read.ok) return null;
     const listing = listResources(read.realDir, discovery.realRoots);
     return { ...read.entry, body: read.body, resources: listing.resources, listing };
@@ -287,6 +331,7 @@ export class FilesystemSkillRegistry implements SkillRegistry {
     const realRoots = await Promise.all(this.roots.map((r) => realOrNull(r)));
     const fence = realRoots.filter((r): r is string => r !== null);
     const found: Found[] = [];
+    const memos = new Map<string, MemoSlot>();
     for (const [rootIndex, root] of this.roots.entries()) {
       const realRoot = realRoots[rootIndex];
       if (realRoot === null || realRoot === undefined) {
@@ -307,40 +352,42 @@ export class FilesystemSkillRegistry implements SkillRegistry {
         continue;
       }
       dirents.sort((a, b) => byCodePoint(a.name, b.name));
-      const results: ReturnType<typeof scanEntry>[] = [];
+      const rootIsNormal = normalize(root) === root;
       for (const [i, d] of dirents.entries()) {
         if (i > 0 && i % YIELD_EVERY === 0) await new Promise((done) => setImmediate(done));
-        results.push(scanEntry(root, realRoot, d, rootIndex, fence));
-      }
-      for (const r of results) {
+        const slot: MemoSlot = {};
+        const r = scanEntry(root, realRoot, d, rootIndex, fence, slot, rootIsNormal);
         if (!r) continue;
-        found.push(r.found);
-        if (r.warning) warnings.push(r.warning); // in listing order, whatever order the reads finished in
-        if (r.notes) warnings.push(...r.notes);
+        // Warnings in listing order, as the scan goes.
+        if (r.ok) {
+          memos.set(r.entry.dir, slot);
+          found.push(r.entry);
+          if (r.notes) warnings.push(...r.notes);
+        } else {
+          found.push(r.broken);
+          warnings.push(r.warning);
+        }
       }
     }
-    const winners = new Map<string, { entry?: CatalogEntry; broken?: BrokenSkill; shadowed: string[] }>();
+    // The first skill of a name wins (root order, then listing order); the others are its shadowed dirs.
+    const winners = new Map<string, Found>();
     for (const f of found) {
-      const name = f.ok ? f.entry.name : f.broken.name;
-      const dir = f.ok ? f.entry.dir : f.broken.dir;
+      const { name, dir } = f;
       const winner = winners.get(name);
       if (winner) {
-        winner.shadowed.push(dir);
-        warnings.push(message("warning.shadowed", { name, dir, winner: winner.entry?.dir ?? winner.broken?.dir ?? "" }));
+        if (!isBroken(winner)) winner.meta.shadowed.push(dir);
+        warnings.push(message("warning.shadowed", { name, dir, winner: winner.dir }));
         continue;
       }
-      if (f.ok) {
-        const shadowed: string[] = [];
-        winners.set(name, { entry: { ...f.entry, frontmatter: f.entry.frontmatter as SkillFrontmatter, meta: { shadowed } }, shadowed });
-      } else winners.set(name, { broken: f.broken, shadowed: [] });
+      winners.set(name, f);
     }
     const entries: CatalogEntry[] = [];
     const broken = new Map<string, BrokenSkill>();
     for (const [name, w] of winners) {
-      if (w.entry) entries.push(w.entry);
-      else if (w.broken) broken.set(name, w.broken);
+      if (isBroken(w)) broken.set(name, w);
+      else entries.push(w);
     }
     entries.sort((a, b) => byCodePoint(a.name, b.name));
-    return { entries, byName: new Map(entries.map((e) => [e.name, e])), broken, warnings, realRoots };
+    return { entries, byName: new Map(entries.map((e) => [e.name, e])), broken, warnings, realRoots, memos };
   }
 }

@@ -5,7 +5,10 @@ import type { SkillFrontmatter } from "../schemas/index.ts";
 import { emitYaml } from "./emit-yaml.ts";
 import type { ResourceListing } from "./resources.ts";
 
+const XML_SPECIAL = /[&<>"]/;
+
 export function escapeXml(text: string): string {
+  if (!XML_SPECIAL.test(text)) return text; // the common case: one scan instead of four
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 

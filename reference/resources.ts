@@ -4,7 +4,7 @@
 // root, and anything that is not a regular file (a link to a dir, a dangling link, a loop), is not listed.
 // Synchronous: a few small readdirs, cheaper than their async round trips.
 import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { LIMITS } from "../schemas/index.ts";
 import { byCodePoint } from "./order.ts";
 import { isInside } from "./fence.ts";
@@ -45,9 +45,10 @@ function walk(dir: string, rel: string, depth: number, roots: readonly string[],
     if (out.length >= MAX_ENTRIES) return;
     if (e.name.startsWith(".")) continue;
     const relPath = `${rel}/${e.name}`;
-    if (e.isDirectory()) walk(join(dir, e.name), relPath, depth + 1, roots, out);
+    // dir is a real path (or below one) and e.name one component: join would only concatenate.
+    if (e.isDirectory()) walk(`${dir}${sep}${e.name}`, relPath, depth + 1, roots, out);
     else if (e.isFile()) out.push(relPath);
-    else if (e.isSymbolicLink() && resolveLink(join(dir, e.name), roots) === "file") out.push(relPath);
+    else if (e.isSymbolicLink() && resolveLink(`${dir}${sep}${e.name}`, roots) === "file") out.push(relPath);
   }
 }
 
@@ -55,9 +56,9 @@ function walk(dir: string, rel: string, depth: number, roots: readonly string[],
 export function listResources(realSkillDir: string, realRoots: readonly (string | null)[]): ResourceListing {
   const roots = realRoots.filter((r): r is string => r !== null);
   const listing: ResourceListing = { resources: [], omitted: {}, groups: [] };
-  const present = new Map(list(realSkillDir).map((e) => [e.name, e]));
+  const top = list(realSkillDir);
   for (const folder of LIMITS.resource_folders) {
-    const e = present.get(folder);
+    const e = top.find((d) => d.name === folder);
     if (!e) continue;
     if (!e.isDirectory() && !(e.isSymbolicLink() && resolveLink(join(realSkillDir, folder), roots) === "dir")) continue;
     const all: string[] = [];

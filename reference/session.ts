@@ -92,7 +92,7 @@ export class SkillSession implements SessionHandle {
 
     // Re-read and fence now: the tree may have changed since discovery. The argument form is judged by the
     // freshest frontmatter there is, and still before a fence or read failure is reported (D4).
-    const read = readSkillSync(entry.dir, entry.root_index, d.realRoots);
+    const read = readSkillSync(entry.dir, entry.root_index, d.realRoots, d.memos.get(entry.dir));
     const current: CatalogEntry = read.ok ? { ...entry, frontmatter: read.entry.frontmatter } : entry;
     const argError = checkArgumentForm(current, args);
     if (argError) return argError;
@@ -101,7 +101,8 @@ export class SkillSession implements SessionHandle {
     const warnings: string[] = [];
 
     const patterns = this.config.sensitive_patterns ?? LIMITS.default_sensitive_patterns;
-    const sensitive = matchesSensitive([read.realDir, entry.dir], patterns);
+    // The same path twice matches the same patterns: a skill dir that is its own real path is matched once.
+    const sensitive = matchesSensitive(read.realDir === entry.dir ? [entry.dir] : [read.realDir, entry.dir], patterns);
     if (sensitive !== null && !this.hook) {
       return errorResult("SENSITIVE", message("sensitive.message", { name }), {
         name, path: entry.dir, reason: message("sensitive.reason", { pattern: sensitive }), hint: message("sensitive.hint"),
@@ -148,8 +149,8 @@ export class SkillSession implements SessionHandle {
       }
     }
 
-    const declared = new Set(Object.keys(fm.arguments ?? {}));
-    const body = substitute(read.body, args, declared);
+    // Without arguments the body is as written (substitute's first rule): no declared-name set to build.
+    const body = args === undefined ? read.body : substitute(read.body, args, new Set(Object.keys(fm.arguments ?? {})));
     const listing = listResources(read.realDir, d.realRoots);
     const bytes = Buffer.byteLength(body, "utf8");
     const output = renderSkill({ name, dir: entry.dir, frontmatter: fm, body, listing, bytes });
@@ -169,15 +170,18 @@ export class SkillSession implements SessionHandle {
   }
 }
 
+const example = (list: string[]): string => `{${list.map((arg) => message("format.named_example_item", { arg })).join(", ")}}`;
+
 function checkArgumentForm(entry: CatalogEntry, args: Arguments | undefined): SkillResult | null {
   const decl = entry.frontmatter.arguments;
+  // The common call, none or a string for a skill that declares no named arguments, has nothing to judge (no text built).
+  if (decl === undefined && (args === undefined || typeof args === "string")) return null;
   const names = decl ? Object.keys(decl) : [];
   const hasNamed = decl !== undefined;
   const name = entry.name;
   const hint = entry.frontmatter["argument-hint"];
   // Hints built from the table: argument-hint, when declared, is the hint (placeholders.argument_hint).
   const detail = { name, ...(typeof hint === "string" ? { hint: message("args.argument_hint", { argument_hint: hint }) } : {}) };
-  const example = (list: string[]) => `{${list.map((arg) => message("format.named_example_item", { arg })).join(", ")}}`;
   if (typeof args === "string" && hasNamed) {
     return errorResult("INVALID_PARAM", message("args.expects_named", { name, names: names.join(", ") }), {
       ...detail, hint: message("args.expects_named_hint", { example: example(names) }),

@@ -33,6 +33,8 @@ const TRUE = /^(?:true|True|TRUE)$/;
 const FALSE = /^(?:false|False|FALSE)$/;
 const SINGLE = /^'([^'\x00-\x1f]*)'$/;
 const FAIL = Symbol("fail");
+/** Keys that read as something other than their text (TRUE, FALSE, NULLISH), or set the prototype: declined. One lookup, not three regexes. */
+const NOT_PLAIN_KEYS = new Set(["__proto__", "true", "True", "TRUE", "false", "False", "FALSE", "~", "null", "Null", "NULL"]);
 /** Strip YAML spaces only (never JavaScript's wider trim()). */
 const stripSpaces = (s: string): string => {
   let a = 0;
@@ -183,7 +185,7 @@ function nested(body: readonly string[], depth = 1): Value {
     if (indentOf(line) !== n) return FAIL;
     const m = KEY.exec(line.slice(n));
     const k = m?.[1];
-    if (!m || k === undefined || k === "__proto__" || TRUE.test(k) || FALSE.test(k) || NULLISH.test(k)) return FAIL;
+    if (!m || k === undefined || NOT_PLAIN_KEYS.has(k)) return FAIL;
     if (Object.prototype.hasOwnProperty.call(map, k)) return FAIL;
     const rest = m[2] ?? "";
     let v: Value;
@@ -231,7 +233,7 @@ export function parseSubset(text: string): SubsetResult | SubsetRefusal | null {
     const m = KEY.exec(line);
     if (!m) return null;
     const key = m[1] as string;
-    if (key === "__proto__" || keyLines.has(key) || TRUE.test(key) || FALSE.test(key) || NULLISH.test(key)) return null;
+    if (NOT_PLAIN_KEYS.has(key) || keyLines.has(key)) return null;
     const rest = m[2] ?? "";
     const from = i;
     let value: Value;

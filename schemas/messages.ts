@@ -12,13 +12,30 @@ export type MessageVars = Readonly<Record<string, string | number>>;
 
 const PLACEHOLDER = /\{([a-z_]+)\}/g;
 
+/** A template split at its placeholders: literal text at even indexes, placeholder names at odd ones. */
+const splitTemplates = new Map<string, readonly string[]>();
+const SPLIT_TEMPLATES_MAX = 2048;
+
+function partsOf(template: string): readonly string[] {
+  let parts = splitTemplates.get(template);
+  if (parts === undefined) {
+    parts = template.split(PLACEHOLDER); // the capture group keeps the names between the literal pieces
+    if (splitTemplates.size < SPLIT_TEMPLATES_MAX) splitTemplates.set(template, parts);
+  }
+  return parts;
+}
+
 /** Fill one template: one left-to-right pass, values never re-scanned (rules.substitution). */
 export function fill(template: string, vars: MessageVars): string {
-  return template.replace(PLACEHOLDER, (whole, key: string) => {
+  const parts = partsOf(template);
+  let out = parts[0] as string;
+  for (let i = 1; i < parts.length; i += 2) {
+    const key = parts[i] as string;
     const v = vars[key];
     if (v === undefined) throw new Error(`message placeholder {${key}} has no value`);
-    return String(v);
-  });
+    out += String(v) + (parts[i + 1] as string);
+  }
+  return out;
 }
 
 /** The text of message `id` with its placeholders filled. An unknown id is a bug of the caller: it throws. */

@@ -158,3 +158,19 @@ describe("review fixes: discovery", () => {
     expect(cat.warnings).toEqual([`skill root ${root} is the same directory as root 0; skipped`]);
   });
 });
+
+describe("skill dirs as path.join writes them", () => {
+  it("a root written with a trailing slash, ./, ../ or // gives the same dirs and paths as join(root, name)", async () => {
+    const root = tree({ "a/SKILL.md": skillMd("a"), "b/SKILL.md": "---\nname: wrong\ndescription: d\n---\n", "sub/": "" });
+    for (const written of [root, `${root}/`, `${root}/.`, `${root}//`, `${root}/sub/..`, `${root}/./`]) {
+      const h = open({ skill_roots: [written], skill_trust: { trusted_roots: [root] } });
+      const cat = await h.session.catalog();
+      expect(cat.entries.map((e) => e.dir)).toEqual([join(written, "a")]);
+      const a = await h.call({ name: "a" });
+      expect(a.kind === "ok" && a.dir).toBe(join(written, "a"));
+      const b = await h.call({ name: "b" });
+      expectError(b, "NAME_MISMATCH");
+      expect(b.path).toBe(join(written, "b", "SKILL.md"));
+    }
+  });
+});
