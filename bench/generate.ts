@@ -8,6 +8,7 @@ import { accessSync, constants, mkdirSync, mkdtempSync, realpathSync, rmSync, st
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { mulberry32, pick } from "../test/seeded-random.ts";
 
 export interface SkillTree {
   /** The temp dir holding everything (removed by dispose). */
@@ -54,21 +55,6 @@ const SENTENCES = [
   "Check the input size first; for anything above a few megabytes, work on a sample and say so.",
 ];
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same tree. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function pick<T>(r: () => number, xs: readonly T[]): T {
-  return xs[Math.floor(r() * xs.length)] as T;
-}
 
 function skillName(i: number, r: () => number): string {
   // kebab-case, unique by the zero-padded index, ≤ 64 chars.
@@ -150,7 +136,7 @@ async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T) => 
  * planned first (seeded, so deterministic), then written 32 skills at a time through the thread pool.
  */
 export async function generateSkills(n: number, opts: GenerateOptions = {}): Promise<SkillTree> {
-  const r = rng(opts.seed ?? 0x5ca1ab1e);
+  const r = mulberry32(opts.seed ?? 0x5ca1ab1e); // seeded: the same seed gives the same tree
   const bodyBytes = opts.bodyBytes ?? 2048;
   const dir = realpathSync(mkdtempSync(join(benchTmpdir(), `skill-bench-${n}-`)));
   const root = join(dir, "skills");

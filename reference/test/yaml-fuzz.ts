@@ -13,6 +13,7 @@ import { parseYamlContract, type YamlOutcome } from "../yaml-contract.ts";
 import { parseSubset, type SubsetRefusal, type SubsetResult } from "../yaml-subset.ts";
 import { bigDocument } from "./yaml-big.ts";
 import { dataPath } from "../../package-root.ts";
+import { int, mulberry32, pick, type Rng } from "../../test/seeded-random.ts";
 
 export interface FuzzReport {
   inputs: number;
@@ -49,19 +50,6 @@ const OTHER = [" ", " ", " ", "\t", "\n", "\n", "\\", ".", "~", "0", "1", "e", "
 const ALPHABET = [...UNICODE_WS, ...CONTROLS, ...INDICATORS, ...INDICATORS, ...OTHER];
 const TOKENS = ["true", "False", "null", "~", "1.0", "0x1f", "0o17", ".inf", "-.Inf", ".nan", "yes", "1e400", "12345678901234567890", "-0", "&a ", "*a", "!!str ", "!!set ", "!!binary ", "!!timestamp ", "! ", "- ", "? ", ": ", "#", " #", "---", "--- x", "...", "|", "|-", "|+", ">", ">-", "|2", "\"", "'", "\\u00e9", "\\uD800", "%YAML 1.1", "<<: *a", "__proto__", "[", "]", "{", "}", "[a, b]", "{a: b}", "\"\\t\"", "2024-01-01"];
 
-type Rng = () => number;
-function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)] as T;
-const int = (rng: Rng, n: number): number => Math.floor(rng() * n);
 
 function mutate(rng: Rng, text: string): string {
   const lines = text.split("\n");
