@@ -16,6 +16,14 @@ async function discovered(root: string) {
   return h;
 }
 
+/** SKILL.md of skill `a` in `root` replaced by a symlink to `target`, after discovery. */
+async function symlinkedAfterDiscovery(root: string, target: string) {
+  const h = await discovered(root);
+  rmSync(join(root, "a", "SKILL.md"));
+  symlinkSync(target, join(root, "a", "SKILL.md"));
+  return h.call({ name: "a" });
+}
+
 /** What a session discovering the tree as it is now answers. */
 async function fresh(root: string, name: string): Promise<SkillResult> {
   return open({ skill_roots: [root] }).call({ name });
@@ -33,10 +41,7 @@ describe("first activation after discovery: the file as it is now", () => {
 
   it("SKILL.md swapped for a dangling symlink → IO_ERROR, SKILL.md unresolved", async () => {
     const root = tree({ "a/SKILL.md": skillMd("a") });
-    const h = await discovered(root);
-    rmSync(join(root, "a", "SKILL.md"));
-    symlinkSync(join(root, "nowhere.md"), join(root, "a", "SKILL.md"));
-    const r = await h.call({ name: "a" });
+    const r = await symlinkedAfterDiscovery(root, join(root, "nowhere.md"));
     expectError(r, "IO_ERROR");
     expect(r.reason).toBe(message("read.md_unresolved"));
   });
@@ -53,10 +58,7 @@ describe("first activation after discovery: the file as it is now", () => {
 
   it("SKILL.md swapped for a symlink to a file inside the roots → followed, its text activated", async () => {
     const root = tree({ "a/SKILL.md": skillMd("a"), "store/a.md": skillMd("a", "Moved.", "", "Moved body\n") });
-    const h = await discovered(root);
-    rmSync(join(root, "a", "SKILL.md"));
-    symlinkSync(join(root, "store", "a.md"), join(root, "a", "SKILL.md"));
-    const r = await h.call({ name: "a" });
+    const r = await symlinkedAfterDiscovery(root, join(root, "store", "a.md"));
     expect(r).toMatchObject({ kind: "ok", body: "Moved body\n", frontmatter: { description: "Moved." } });
     expect(r).toEqual(await fresh(root, "a"));
   });
@@ -64,10 +66,7 @@ describe("first activation after discovery: the file as it is now", () => {
   it("SKILL.md swapped for a symlink out of every root → OUTSIDE_WORKSPACE, nothing of it shown", async () => {
     const outside = tree({ "a.md": skillMd("a", "SECRET-DESCRIPTION") });
     const root = tree({ "a/SKILL.md": skillMd("a") });
-    const h = await discovered(root);
-    rmSync(join(root, "a", "SKILL.md"));
-    symlinkSync(join(outside, "a.md"), join(root, "a", "SKILL.md"));
-    const r = await h.call({ name: "a" });
+    const r = await symlinkedAfterDiscovery(root, join(outside, "a.md"));
     expectError(r, "OUTSIDE_WORKSPACE");
     expect(r.reason).toBe(message("read.md_outside"));
     expect(JSON.stringify(r)).not.toContain("SECRET");
