@@ -71,13 +71,16 @@ export function decide(policy: ToolPolicy, tool: "bash" | "read", input: string,
   let allowed: PolicyRule | undefined;
   for (const argv of argvs) {
     const r = rules.find((x) => x.match(argv));
-    if (r?.decision === "deny") return { decision: "deny", rule: `deny ${tool}(${r.label})` };
+    if (r?.decision === "deny") return { decision: "deny", rule: ruleText(r) };
     if (r?.decision === "allow") allowed ??= r;
     if (!r && policy.fallback === "deny") return { decision: "deny", rule: "deny by default" };
   }
-  if (allowed) return { decision: "allow", rule: `allow ${tool}(${allowed.label})` };
+  if (allowed) return { decision: "allow", rule: ruleText(allowed) };
   return { decision: policy.fallback, rule: `${policy.fallback} by default` };
 }
+
+/** How a scenario rule's decision is written in the transcript and the denial message: `deny bash(rm -rf)`. */
+export const ruleText = (r: Pick<PolicyRule, "decision" | "tool" | "label">): string => `${r.decision} ${r.tool}(${r.label})`;
 
 class Opaque extends Error {}
 
