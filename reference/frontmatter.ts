@@ -9,7 +9,7 @@ import type { SkillFrontmatter } from "../schemas/index.ts";
 import { normalizeAllowedTools } from "./allowed-tools.ts";
 import { clip, message } from "./errors.ts";
 import { isPlainObject } from "./params.ts";
-import { FORBIDDEN_CHAR, parseYamlContract } from "./yaml-contract.ts";
+import { FORBIDDEN_CHAR, codePoints, parseYamlContract } from "./yaml-contract.ts";
 import { parseSubset } from "./yaml-subset.ts";
 
 export interface ParsedSkill {
@@ -233,14 +233,6 @@ function hintAsText(yamlText: string, errorLine: number | undefined): { text: st
   return { text: lines.join("\n"), line: errorLine, value };
 }
 
-const SURROGATE = /[\ud800-\udfff]/;
-/** Characters as JSON Schema's maxLength counts them: code points, not UTF-16 units. */
-function codePoints(s: string): number {
-  if (!SURROGATE.test(s)) return s.length; // no pair to count once: one scan, no iterator
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-}
 
 function fail(kind: ParseFailure["kind"], reason: string, line?: number): ParseFailure {
   return { ok: false, code: "INVALID_FRONTMATTER", kind, reason, ...optLine(line) };

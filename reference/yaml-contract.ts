@@ -41,18 +41,15 @@ const SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 class Refusal {
   constructor(readonly reason: string, readonly offset: number | undefined) {}
 }
-/** Inside an expanded alias, every refusal is reported at the alias (the copy has no place of its own). */
-let aliasAt: number | undefined;
-const refuse = (reason: string, offset: number | undefined): Refusal => new Refusal(reason, aliasAt ?? offset);
 
-const codePoints = (s: string): number => {
+const SURROGATE = /[\ud800-\udfff]/;
+/** Length in code points (the unit every length bound of the contract counts in). */
+export function codePoints(s: string): number {
+  if (!SURROGATE.test(s)) return s.length; // no pair to count once: one scan, no iterator
   let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdbff) n++;
-  }
+  for (const _ of s) n++;
   return n;
-};
+}
 const hex = (c: string): string => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
 
 /** Parse frontmatter YAML under the contract. Lines are 1-based within `text`. */
@@ -75,7 +72,6 @@ export function parseYamlContract(text: string): YamlOutcome {
     if (!doc) return { ok: true, data: null, keyLines: new Map() };
     const err = doc.errors[0];
     if (err) return { ok: false, reason: parserMessage(err.message), line: lineOf(err.pos[0]) };
-    aliasAt = undefined;
     const builder = new Builder(doc, text);
     const data = builder.value(doc.contents, 0);
     const keyLines = new Map<string, number>();
@@ -140,11 +136,9 @@ function lexerGuards(text: string): void {
 /** Read a prefix under the full rules, which throw the refusal the whole document gets (the guards trip only on a certain one). */
 function refusePrefix(prefix: string): void {
   const { Composer, Parser } = yaml();
-  checkTokens([...new Parser().parse(prefix)]);
-  for (const doc of new Composer(COMPOSE_OPTIONS).compose(new Parser().parse(prefix))) {
-    aliasAt = undefined;
-    new Builder(doc, prefix).value(doc.contents, 0);
-  }
+  const tokens = [...new Parser().parse(prefix)];
+  checkTokens(tokens);
+  for (const doc of new Composer(COMPOSE_OPTIONS).compose(tokens)) new Builder(doc, prefix).value(doc.contents, 0);
 }
 const LEXER_CONTROL = new Set(["\x02", "\x18", "\x1f", "\ufeff"]);
 
@@ -190,8 +184,14 @@ class Builder {
   private aliases = 0;
   private nodes = 0;
   private stringBytes = 0;
+  /** Inside an expanded alias, every refusal is reported at the alias (the copy has no place of its own). */
+  private aliasAt: number | undefined;
 
   constructor(private readonly doc: Document, private readonly text: string) {}
+
+  private refuse(reason: string, offset: number | undefined): Refusal {
+    return new Refusal(reason, this.aliasAt ?? offset);
+  }
 
   value(node: unknown, depth: number): unknown {
     if (node === null || node === undefined) return this.count(null, undefined);
@@ -200,40 +200,40 @@ class Builder {
     const n = node as YamlNode;
     const offset = n.range?.[0];
     if (n.tag !== undefined) {
-      throw refuse(message("yaml.tag", { tag: clip(n.tag.replace(/^tag:yaml\.org,2002:/, "!!"), 64) }), offset);
+      throw this.refuse(message("yaml.tag", { tag: clip(n.tag.replace(/^tag:yaml\.org,2002:/, "!!"), 64) }), offset);
     }
     let out: unknown;
     if (isMap(n)) out = this.map(n, depth + 1);
     else if (isSeq(n)) out = this.seq(n, depth + 1);
     else if (isScalar(n)) out = this.scalar(n.value, n.source, n.type, offset);
-    else throw refuse(message("yaml.not_json"), offset);
+    else throw this.refuse(message("yaml.not_json"), offset);
     if (n.anchor && this.expanding === 0) this.anchors.set(n.anchor, n); // after the node: an alias inside its own anchor finds nothing
     return out;
   }
 
   private count<T>(v: T, offset: number | undefined): T {
     if (++this.nodes > LIMITS.yaml_max_nodes) {
-      throw refuse(message("yaml.too_many_values", { max: LIMITS.yaml_max_nodes }), offset);
+      throw this.refuse(message("yaml.too_many_values", { max: LIMITS.yaml_max_nodes }), offset);
     }
     return v;
   }
 
   private depthCheck(depth: number, offset: number | undefined): void {
-    if (depth > LIMITS.yaml_max_depth) throw refuse(message("yaml.too_deep_expanded", { max: LIMITS.yaml_max_depth }), offset);
+    if (depth > LIMITS.yaml_max_depth) throw this.refuse(message("yaml.too_deep_expanded", { max: LIMITS.yaml_max_depth }), offset);
   }
 
   private alias(name: string, offset: number | undefined, depth: number): unknown {
     const target = this.anchors.get(name);
-    if (!target) throw refuse(message("yaml.unknown_alias", { anchor: clip(name, 64) }), offset);
+    if (!target) throw this.refuse(message("yaml.unknown_alias", { anchor: clip(name, 64) }), offset);
     if (++this.aliases > LIMITS.yaml_max_aliases) {
-      throw refuse(message("yaml.too_many_aliases", { max: LIMITS.yaml_max_aliases }), offset);
+      throw this.refuse(message("yaml.too_many_aliases", { max: LIMITS.yaml_max_aliases }), offset);
     }
-    if (this.expanding === 0) aliasAt = offset;
+    if (this.expanding === 0) this.aliasAt = offset;
     this.expanding++;
     try {
       return this.value(target, depth);
     } finally {
-      if (--this.expanding === 0) aliasAt = undefined;
+      if (--this.expanding === 0) this.aliasAt = undefined;
     }
   }
 
@@ -248,12 +248,12 @@ class Builder {
       const key = this.value(keyNode, depth);
       if (typeof key !== "string") {
         const got = key === null ? "an empty (null) key" : typeof key === "object" ? "a list or mapping" : `${typeof key} ${clip(String(key), 40)}`;
-        throw refuse(message("yaml.key_not_string", { got }), keyOffset);
+        throw this.refuse(message("yaml.key_not_string", { got }), keyOffset);
       }
       if (codePoints(key) > LIMITS.yaml_max_key_length) {
-        throw refuse(message("yaml.key_too_long", { length: codePoints(key), max: LIMITS.yaml_max_key_length }), keyOffset);
+        throw this.refuse(message("yaml.key_too_long", { length: codePoints(key), max: LIMITS.yaml_max_key_length }), keyOffset);
       }
-      if (Object.prototype.hasOwnProperty.call(out, key)) throw refuse(message("yaml.duplicate_key", { key: clip(key, 64) }), keyOffset);
+      if (Object.prototype.hasOwnProperty.call(out, key)) throw this.refuse(message("yaml.duplicate_key", { key: clip(key, 64) }), keyOffset);
       const v = this.value(pair.value, depth);
       // defineProperty: a "__proto__" key is data, never the prototype setter (S10).
       Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
@@ -274,23 +274,23 @@ class Builder {
     if (typeof v === "string") {
       this.stringBytes += Buffer.byteLength(v, "utf8");
       if (this.stringBytes > LIMITS.skill_md_max_bytes) {
-        throw refuse(message("yaml.strings_too_large", { max: LIMITS.skill_md_max_bytes }), offset);
+        throw this.refuse(message("yaml.strings_too_large", { max: LIMITS.skill_md_max_bytes }), offset);
       }
       if (type === "QUOTE_DOUBLE" && /[\ud800-\udfff]/.test(v) && offset !== undefined && SURROGATE_ESCAPE.test(this.quotedSource(offset))) {
-        throw refuse(message("yaml.surrogate_escape"), offset);
+        throw this.refuse(message("yaml.surrogate_escape"), offset);
       }
       return v;
     }
     if (typeof v === "number") {
       const src = typeof source === "string" ? source : String(v);
-      if (!Number.isFinite(v)) throw refuse(message("yaml.not_finite", { number: clip(src, 40) }), offset);
+      if (!Number.isFinite(v)) throw this.refuse(message("yaml.not_finite", { number: clip(src, 40) }), offset);
       if (INT_RE.test(src) && !Number.isSafeInteger(v)) {
-        throw refuse(message("yaml.unsafe_integer", { number: clip(src, 40) }), offset);
+        throw this.refuse(message("yaml.unsafe_integer", { number: clip(src, 40) }), offset);
       }
       return Object.is(v, -0) ? 0 : v;
     }
     if (typeof v === "boolean" || v === null) return v;
-    throw refuse(message("yaml.not_json"), offset);
+    throw this.refuse(message("yaml.not_json"), offset);
   }
 
   /** The double-quoted scalar's source text, from its opening quote to the closing one. */
