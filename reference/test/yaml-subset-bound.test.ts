@@ -3,7 +3,7 @@
 // precedence (the authority's lexer guard reads a prefix only once it has counted past the bound; before
 // that, a syntax error anywhere in the document is the answer). Also the escapes the fast path decodes in
 // double-quoted scalars. Each expectation is the authority's own answer, not a copy of the fast path's.
-import fc from "fast-check";
+import { mulberry32 } from "../../test/seeded-random.ts";
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../schemas/index.ts";
 import { parseYamlContract } from "../yaml-contract.ts";
@@ -55,22 +55,15 @@ describe("the fast path refuses past yaml_max_nodes exactly as the authority doe
   });
 
   it("agrees on 12 documents near the bound, with noise anywhere (npm run fuzz runs more)", () => {
+    // Fixed seeds: the same 12 documents every run, so "some were refused" cannot flake.
     let refused = 0;
-    fc.assert(
-      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {
-        let a = seed;
-        const rng = (): number => {
-          a = (Math.imul(a, 48271) % 2147483647) >>> 0;
-          return a / 2147483647;
-        };
-        const text = bigDocument(rng);
-        const fast = parseSubset(text);
-        if (fast === null) return;
-        if (!fast.ok) refused++;
-        expect(fastDiffers(fast, authority(text)), JSON.stringify(text.slice(-400))).toBeNull();
-      }),
-      { numRuns: 12 },
-    );
+    for (let seed = 1; seed <= 12; seed++) {
+      const text = bigDocument(mulberry32(seed));
+      const fast = parseSubset(text);
+      if (fast === null) continue;
+      if (!fast.ok) refused++;
+      expect(fastDiffers(fast, authority(text)), `seed ${seed}: ${JSON.stringify(text.slice(-400))}`).toBeNull();
+    }
     expect(refused).toBeGreaterThan(0);
   });
 });
