@@ -220,8 +220,8 @@ export function parseSubset(text: string): SubsetResult | SubsetRefusal | null {
   const data: Record<string, unknown> = {};
   const keyLines = new Map<string, number>();
   const max = LIMITS.yaml_max_nodes;
-  let nodes = 1; // the top-level mapping
-  let scalars = 0; // what the authority's lexer guard counts, at least
+  // nodes: R16's count, from the top-level mapping; scalars: what the authority's lexer guard counts, at least.
+  const count = { nodes: 1, scalars: 0 };
   let pastLine = 0; // the line of the node counted past yaml_max_nodes, once met
   let i = 0;
   while (i < lines.length) {
@@ -253,11 +253,12 @@ export function parseSubset(text: string): SubsetResult | SubsetRefusal | null {
       i++;
     }
     if (value === FAIL) return null;
-    if (pastLine > 0 && scalars > max) return tooManyValues(pastLine);
-    const added = 1 + countNodes(value);
-    if (pastLine === 0 && nodes + added > max) pastLine = nodeLine(lines, from, i, max - nodes + 1);
-    nodes += added;
-    scalars += 1 + countScalars(value);
+    if (pastLine > 0 && count.scalars > max) return tooManyValues(pastLine);
+    const before = count.nodes;
+    count.nodes++; // the key
+    count.scalars++;
+    tally(value, count);
+    if (pastLine === 0 && count.nodes > max) pastLine = nodeLine(lines, from, i, max - before + 1);
     if (pastLine === 0) data[key] = value;
   }
   // The whole text is in the subset: the authority reads all of it, and refuses at the same node.
@@ -293,16 +294,26 @@ function nodeLine(lines: readonly string[], from: number, to: number, n: number)
   return from + 1;
 }
 
-/** The scalars of a value, keys included: a lower bound of what the authority's lexer guard counts. */
-function countScalars(v: unknown): number {
-  if (Array.isArray(v)) return v.reduce((n: number, x) => n + countScalars(x), 0);
-  if (v !== null && typeof v === "object") return Object.values(v).reduce((n: number, x) => n + 1 + countScalars(x), 0);
-  return 1;
+/**
+ * Adds v's values as R16 counts them (every mapping, list and scalar, keys included) to t.nodes, and of
+ * those its scalars (keys included: a lower bound of what the authority's lexer guard counts) to t.scalars.
+ */
+function tally(v: unknown, t: { nodes: number; scalars: number }): void {
+  t.nodes++;
+  if (Array.isArray(v)) {
+    for (const x of v) tally(x, t);
+  } else if (v !== null && typeof v === "object") {
+    for (const x of Object.values(v)) {
+      t.nodes++; // the key
+      t.scalars++;
+      tally(x, t);
+    }
+  } else t.scalars++;
 }
 
 /** Values as R16 counts them: every mapping, list and scalar, keys included. */
 function countNodes(v: unknown): number {
-  if (Array.isArray(v)) return v.reduce((n: number, x) => n + countNodes(x), 1);
-  if (v !== null && typeof v === "object") return Object.values(v).reduce((n: number, x) => n + 1 + countNodes(x), 1);
-  return 1;
+  const t = { nodes: 0, scalars: 0 };
+  tally(v, t);
+  return t.nodes;
 }
