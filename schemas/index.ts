@@ -1,12 +1,11 @@
 // The contract at run time: the validators of every schema in this folder (validators.ts: precompiled in the
-// compiled package, one strict ajv 2020-12 from source) and the data tables (error codes, aliases, limits,
-// decisions). Everything that validates a result, a message or a case goes through here, so there is one copy of
+// compiled package, one strict ajv 2020-12 from source) and the data tables (aliases, limits; decisions on
+// request). Everything that validates a result, a message or a case goes through here, so there is one copy of
 // the contract.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CODE_ROOT, dataPath } from "../package-root.ts";
 import type { ErrorObject } from "ajv/dist/2020.js";
-import { schemaFilesIn } from "./ajv.ts";
 import { PRECOMPILED_DIR_IN_CODE, SCHEMA_BASE, createValidators, type Validate } from "./validators.ts";
 import type { AliasTable, Decisions, Limits } from "./types.gen.ts";
 
@@ -16,8 +15,6 @@ export { SCHEMA_BASE, type Validate };
 function readJson<T>(file: string): T {
   return JSON.parse(readFileSync(join(SCHEMA_DIR, file), "utf8")) as T;
 }
-
-export const schemaFiles: readonly string[] = schemaFilesIn(SCHEMA_DIR);
 
 // Compiled, `npm run build` put the precompiled validators beside this module (dist/schemas/validators/); from source
 // there is no such folder and every validator is compiled by ajv on first use. Same options, same schemas: ajv.ts.
@@ -56,12 +53,8 @@ export function check(ref: string, value: unknown): { valid: true } | { valid: f
 
 export const LIMITS: Limits = readJson<Limits>("limits.json");
 export const ALIASES: AliasTable = readJson<AliasTable>("aliases.json");
-export const DECISIONS: Decisions = readJson<Decisions>("decisions.json");
-
-interface CodeRow { const: string; description: string }
-const codeSchema = readJson<{ anyOf: CodeRow[] }>("error-codes.schema.json");
-/** Error code → its one-line meaning, in schema order. */
-export const ERROR_CODES: ReadonlyMap<string, string> = new Map(codeSchema.anyOf.map((r) => [r.const, r.description]));
+/** The decisions table, read when asked: nothing at run time needs it, so a driver's start-up does not parse it. */
+export const decisions = (): Decisions => readJson<Decisions>("decisions.json");
 
 export const KIT_VERSION: string = (JSON.parse(readFileSync(dataPath("package.json"), "utf8")) as { version: string }).version;
 export const SPEC_VERSION = "1";

@@ -4,7 +4,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compile } from "json-schema-to-typescript";
-import { SCHEMA_DIR, schemaFiles } from "../schemas/index.ts";
+import { schemaFilesIn } from "../schemas/ajv.ts";
+import { SCHEMA_DIR } from "../schemas/index.ts";
 
 const OUT = join(SCHEMA_DIR, "types.gen.ts");
 
@@ -18,7 +19,7 @@ export async function generate(): Promise<string> {
   ];
   const seen = new Set<string>();
   const units: Array<{ schema: Record<string, unknown>; skip?: string }> = [];
-  for (const file of schemaFiles) {
+  for (const file of schemaFilesIn(SCHEMA_DIR)) {
     const schema = load(file);
     units.push({ schema });
     // Titled $defs that the root never references (the protocol's params and results) still get a type:

@@ -4,10 +4,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv2020Module from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { ALIASES, DECISIONS, LIMITS, SCHEMA_DIR, check, schemaFiles, validator } from "../index.ts";
+import { ALIASES, LIMITS, SCHEMA_DIR, check, decisions, validator } from "../index.ts";
+import { schemaFilesIn } from "../ajv.ts";
 import { generate } from "../../scripts/gen-types.ts";
 
 const Ajv2020 = Ajv2020Module.default;
+const DECISIONS = decisions();
+const schemaFiles = schemaFilesIn(SCHEMA_DIR);
 const load = (f: string) => JSON.parse(readFileSync(join(SCHEMA_DIR, f), "utf8")) as Record<string, unknown>;
 
 describe("schemas", () => {
