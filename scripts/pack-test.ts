@@ -132,20 +132,41 @@ export function createSession(config, options) {
 }
 `;
 
-/** Preloaded into the installed driver: on exit, lists which of the packages its handshake must not need were loaded. */
-const LOAD_PROBE = `process.on("exit", () => {
-  const loaded = Object.keys(require.cache);
+/**
+ * Preloaded into the installed driver (--import): on exit, lists which of the packages its handshake must not need
+ * were loaded, through require (require.cache) or through import (a resolve hook: ES modules never enter require.cache).
+ */
+const LOAD_PROBE = `import { register } from "node:module";
+import { createRequire } from "node:module";
+import { MessageChannel } from "node:worker_threads";
+const imported = [];
+const { port1, port2 } = new MessageChannel();
+port1.on("message", (url) => imported.push(url));
+port1.unref();
+register("./load-hooks.mjs", import.meta.url, { data: { port: port2 }, transferList: [port2] });
+const require = createRequire(import.meta.url);
+process.on("exit", () => {
+  const loaded = [...Object.keys(require.cache), ...imported];
   const heavy = ["ajv/dist/core.js", "ajv/dist/compile/index.js", "yaml/dist/index.js", "fast-levenshtein", "minimatch"];
   process.stderr.write("LOADED " + JSON.stringify(heavy.filter((h) => loaded.some((f) => f.includes("node_modules/" + h)))) + "\\n");
 });
+`;
+const LOAD_HOOKS = `let port;
+export function initialize(data) { port = data.port; }
+export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  port.postMessage(r.url);
+  return r;
+}
 `;
 const HANDSHAKE = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"specVersion":"1","kitVersion":"0"}}\n{"jsonrpc":"2.0","id":2,"method":"shutdown","params":{}}\n';
 
 /** The installed driver answers the handshake from its precompiled validators: no ajv compiler, no YAML engine loaded. */
 function startupCheck(project: string): void {
-  writeFileSync(join(project, "load-probe.cjs"), LOAD_PROBE);
+  writeFileSync(join(project, "load-probe.mjs"), LOAD_PROBE);
+  writeFileSync(join(project, "load-hooks.mjs"), LOAD_HOOKS);
   const driver = join(project, "node_modules", PKG.name, "dist", "scripts", "reference-driver.js");
-  const r = spawnSync(process.execPath, ["--require", "./load-probe.cjs", driver], { cwd: project, env: ENV, input: HANDSHAKE, encoding: "utf8", timeout: 30_000 });
+  const r = spawnSync(process.execPath, ["--import", "./load-probe.mjs", driver], { cwd: project, env: ENV, input: HANDSHAKE, encoding: "utf8", timeout: 30_000 });
   const loaded = /LOADED (.*)/.exec(r.stderr ?? "")?.[1];
   check("the installed driver answers initialize without loading ajv's compiler, yaml, fast-levenshtein or minimatch",
     r.status === 0 && /"id":1,"result"/.test(r.stdout ?? "") && loaded === "[]", `${r.stdout}${r.stderr}`);
