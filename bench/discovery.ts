@@ -16,12 +16,12 @@ import { mapLimit } from "../reference/pool.ts";
 export interface DiscoveryOptions {
   /** Skill counts to measure (default 1,000 and 10,000). */
   sizes?: number[];
-  /** Repetitions of every entry (default 3, and 2 above 1,000 skills: a 10,000-skill discovery takes seconds). */
+  /** Repetitions of every entry (default 3). */
   reps?: number;
   /**
    * Warm-up runs the harness makes before the timed ones (runBenchmarks' `warmup`, default 1). For the
-   * reference entries above 1,000 skills a warm-up run discovers the 1,000-skill tree instead (warms the
-   * JIT at a tenth of the cost; the page cache of the big tree is already warm from its floor entry).
+   * reference entries above 1,000 skills a warm-up run discovers the same tree, untimed (JIT and heap sized
+   * for it; the page cache of the big tree is already warm from its floor entry).
    */
   warmup?: number;
 }
@@ -121,7 +121,7 @@ export function benchmarks(opts: DiscoveryOptions = {}): Benchmark[] {
     const floorSamples: Record<"sync" | "async", number[]> = { sync: [], async: [] };
     let floorMedian = 0;
     const floorId = (kind: "sync" | "async") => `discovery.io-floor.${kind}.${label(n)}`;
-    const reps = opts.reps ?? (n > 1000 ? 3 : 3);
+    const reps = opts.reps ?? 3;
     const warmup = opts.warmup ?? 1;
     let runs = 0;
     for (const kind of ["sync", "async"] as const) {

@@ -2,7 +2,7 @@
 // ("driver-protocol.schema.json#/$defs/initializeParams") or a full $id. The compiled package carries them precompiled,
 // one CommonJS module per validator in dist/schemas/validators/ (written by `npm run build` through precompile.ts), so
 // a process that only validates never loads ajv and loads only the validators it uses: the stdio driver's handshake
-// needs two small ones. From source (tsx, vitest), or for a ref no module holds, the validator is compiled by ajv on
+// needs four (the envelope, initialize params and result, the empty result). From source (tsx, vitest), or for a ref no module holds, the validator is compiled by ajv on
 // first use, from the same options and schemas (ajv.ts). Either way one ref is resolved once per process.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
