@@ -4,13 +4,12 @@
 // running tools, permission checks, recording the transcript — happens here, identically for every model.
 // runTrial reads top to bottom: set up (workspace, session, catalog), converse (user turns, model steps, tools), end.
 // Owns: runTrial, systemPrompt, skillToolSpec, TrialWatch.
-import { closeSync, openSync, readSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Implementation, SessionHandle } from "../schemas/implementation.ts";
 import type { PermissionDecision, PermissionRequest, SkillResult } from "../schemas/index.ts";
 import { ProviderError, type ChatResponse, type Message, type ModelProvider, type ToolCall, type ToolSpec } from "./providers/types.ts";
 import type { Scenario } from "./scenario.ts";
-import { ALLOW_ALL, BASH_TOOL, READ_TOOL, decide, readFile, renderBash, runBash, type ScriptReader } from "./tools.ts";
+import { ALLOW_ALL, BASH_TOOL, READ_TOOL, decide, readFile, renderBash, runBash, scriptReader } from "./tools.ts";
 import { TRANSCRIPT_VERSION, type MetaEvent, type RunSettings, type ToolEvent, type TranscriptEvent } from "./transcript.ts";
 import type { Versions } from "./versions.ts";
 import { createWorkspace, listFiles, removeWorkspace } from "./workspace.ts";
@@ -268,22 +267,6 @@ async function runTool(env: Env, opts: TrialOptions, c: ToolCall): Promise<ToolE
   }
   const { record, output } = readFile(value, env.cwd, env.root, cap);
   return { ...base, output, isError: !record.ok, permission, read: record };
-}
-
-/** The policy reads the script files a command would run (first 64 KiB), relative to the bash tool's working directory. */
-function scriptReader(cwd: string): ScriptReader {
-  return (path) => {
-    let fd: number | undefined;
-    try {
-      fd = openSync(resolve(cwd, path), "r");
-      const buf = Buffer.alloc(65_536);
-      return buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString("utf8");
-    } catch {
-      return undefined;
-    } finally {
-      if (fd !== undefined) closeSync(fd);
-    }
-  };
 }
 
 /** Who failed: a run the user stopped is "interrupted" (never scored), else model / implementation / harness. */

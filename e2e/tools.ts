@@ -3,7 +3,7 @@
 // (SK4: allow `git log`, deny `rm -rf`), decided on the parsed command line (shell.ts). Owns: TOOL_SPECS for bash/read,
 // runBash, readFile, ToolPolicy, decide, commandsOf and the command predicates (isRmRf, isGitLog, isDestructive).
 import { spawn } from "node:child_process";
-import { readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { ToolSpec } from "./providers/types.ts";
 import { parseShell, type ShellWord } from "./shell.ts";
@@ -121,7 +121,7 @@ function scriptCommands(path: ShellWord, depth: number, scripts: ScriptReader | 
   const text = scripts(path.text);
   if (text === undefined) throw new Opaque(`runs ${path.text}, a script the policy cannot read`);
   if (direct && (text.includes("\u0000") || (text.startsWith("#!") && !SHELL_SHEBANG.test(text)))) return [];
-  return expand(text.replace(/^#![^\n]*\n?/, ""), depth + 1, scripts);
+  return expand(text, depth + 1, scripts); // a shebang line is a comment to the parser
 }
 
 const basename = (p: string) => p.replace(/^.*\//, "");
@@ -161,7 +161,6 @@ function unwrap(words: ShellWord[], depth: number, scripts: ScriptReader | undef
     const prog = w[0]!;
     if (prog.dynamic) throw new Opaque(`the program ${prog.text} is only known at run time`);
     const name = basename(prog.text);
-    if (scripts && prog.text.includes("/") && !SHELLS.has(name)) return [w, ...scriptCommands(prog, depth, scripts, true)];
     if ((name === "source" || name === ".") && w[1]) return [w, ...scriptCommands(w[1], depth, scripts, false)];
     if (name === "busybox" && w[1]) {
       w = w.slice(1);
@@ -228,7 +227,9 @@ function unwrap(words: ShellWord[], depth: number, scripts: ScriptReader | undef
       return out;
     }
     // Under xargs the command gets more arguments from stdin: flags such as -rf may be among them.
-    return [fromStdin ? [...w, { text: "<stdin>", dynamic: true }] : w];
+    const argv = fromStdin ? [...w, { text: "<stdin>", dynamic: true }] : w;
+    // A program named by its path may be a script in the workspace (`./cleanup.sh`): what it runs is judged too.
+    return prog.text.includes("/") ? [argv, ...scriptCommands(prog, depth, scripts, true)] : [argv];
   }
 }
 
@@ -373,6 +374,26 @@ export function renderBash(r: BashRecord, timeoutMs: number): string {
 export function inside(root: string, p: string): boolean {
   const rel = relative(root, p);
   return rel === "" || (!rel.startsWith(".." + sep) && rel !== ".." && !isAbsolute(rel));
+}
+
+/** The longest script file the policy judges; a longer one is unreadable to it, so denied (never judged on a prefix). */
+const SCRIPT_CAP = 65_536;
+
+/** The policy's ScriptReader for a bash tool working in `cwd`: a script's text, or undefined when missing or too long. */
+export function scriptReader(cwd: string): ScriptReader {
+  return (path) => {
+    let fd: number | undefined;
+    try {
+      fd = openSync(resolve(cwd, path), "r");
+      const buf = Buffer.alloc(SCRIPT_CAP + 1);
+      const n = readSync(fd, buf, 0, buf.length, 0);
+      return n > SCRIPT_CAP ? undefined : buf.subarray(0, n).toString("utf8");
+    } catch {
+      return undefined;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  };
 }
 
 /** Reads a file for the model: absolute or cwd-relative, real path inside `root`, capped. */

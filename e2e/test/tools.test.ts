@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { decide, isDestructive, isGitLog, isRmRf, lineRuns, readFile, runBash } from "../tools.ts";
+import { decide, isDestructive, isGitLog, isRmRf, lineRuns, readFile, runBash, scriptReader } from "../tools.ts";
 
 const rmrf = (c: string) => lineRuns(c, isRmRf);
 const gitLog = (c: string) => lineRuns(c, isGitLog);
@@ -113,6 +113,17 @@ describe("the permission policy decides on the parsed line", () => {
     for (const c of ["./tool.py", "./bin/git status"]) expect(decide(policy, "bash", c, reader).decision, c).toBe("allow");
     // Without a reader (the judge reading a transcript later), the file operand is not looked into.
     expect(decide(policy, "bash", "bash cleanup.sh").decision).toBe("allow");
+    // A wrapper named by its path is still a wrapper: what it runs is judged, with a reader as without one.
+    for (const c of ["/usr/bin/env rm -rf build", "/usr/bin/timeout 5 rm -rf build", "/usr/bin/find . -exec rm -rf {} +", "/usr/bin/sudo rm -rf build"]) {
+      for (const r of [reader, undefined]) expect(decide(policy, "bash", c, r), c).toEqual({ decision: "deny", rule: "deny bash(rm -rf)" });
+    }
+  });
+  it("denies a script too long to judge whole, rather than judging its beginning", () => {
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), "e2e-script-")));
+    writeFileSync(join(ws, "long.sh"), `${"true\n".repeat(20_000)}rm -rf build\n`);
+    writeFileSync(join(ws, "short.sh"), "git log -1\n");
+    expect(decide(policy, "bash", "bash long.sh", scriptReader(ws)).decision).toBe("deny");
+    expect(decide(policy, "bash", "bash short.sh", scriptReader(ws))).toEqual({ decision: "allow", rule: "allow bash(git log)" });
   });
   it("allows git log in its ordinary spellings and the rest by default", () => {
     for (const c of ["git -C /tmp/x log --oneline", "cd . && git --no-pager log -3 --format=%s", "git -c color.ui=never log | head -3"]) {
