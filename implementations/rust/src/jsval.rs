@@ -17,9 +17,10 @@ pub fn js_key_order(map: Map<String, Value>) -> Map<String, Value> {
     if !map.keys().any(|k| array_index(k).is_some()) {
         return map;
     }
-    let (mut indices, rest): (Vec<_>, Vec<_>) = map.into_iter().partition(|(k, _)| array_index(k).is_some());
-    indices.sort_by_key(|(k, _)| array_index(k));
-    indices.into_iter().chain(rest).collect()
+    let mut entries: Vec<_> = map.into_iter().collect();
+    // Stable: u32::MAX is never a canonical index, so every other key keeps its authored place after them.
+    entries.sort_by_key(|(k, _)| array_index(k).unwrap_or(u32::MAX));
+    entries.into_iter().collect()
 }
 
 /// ECMAScript WhiteSpace + LineTerminator (what `\s` and String#trim use).

@@ -113,15 +113,11 @@ fn scan_error(e: ScanError, text: &str) -> YamlError {
 
 /// The 1-based line of the first line after `mark` whose indentation holds a tab (the mark's line if none).
 fn indent_tab_line(text: &str, mark: &Marker) -> usize {
-    let mut line = mark.line();
-    for l in text.split('\n').skip(mark.line()) {
-        line += 1;
-        let indent: String = l.chars().take_while(|c| *c == ' ' || *c == '\t').collect();
-        if indent.contains('\t') {
-            return line;
-        }
-    }
-    mark.line()
+    text.split('\n')
+        .enumerate()
+        .skip(mark.line())
+        .find(|(_, l)| l.trim_start_matches(' ').starts_with('\t'))
+        .map_or(mark.line(), |(i, _)| i + 1)
 }
 
 fn surrogate_escape(text: &str) -> bool {
