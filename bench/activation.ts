@@ -14,7 +14,7 @@
 // them anyway); the per-call percentiles are in the note, e.g. "p50 85 µs ok (≤ 100), p99 240 µs".
 // Warm-up runs (the harness's, discarded) make 1,000 calls only; see ActivationOptions.warmupCalls.
 // activationLatency() returns the same figures as numbers, for callers that want them outside the table.
-import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, readdirSync, realpathSync } from "node:fs";
+import { readdirSync, realpathSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { LIMITS } from "../schemas/index.ts";
 import { join } from "node:path";
@@ -22,6 +22,7 @@ import { createSession } from "../reference/index.ts";
 import type { SessionHandle } from "../schemas/implementation.ts";
 import type { Benchmark } from "./matrix.ts";
 import { sharedSkillTree, type SkillTree } from "./generate.ts";
+import { readWholeSync } from "./discovery.ts";
 
 export interface ActivationOptions {
   /** Skills in the tree and calls per timed repetition (default 10,000). */
@@ -114,9 +115,6 @@ function walkNames(dir: string, depth: number): number {
   return n;
 }
 
-/** open(2) flags of the floor's read: the reference's (R85), no symlink followed. */
-const OPEN_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0);
-
 /**
  * The syscall floor of a first activation (R23, R85): an awaited async call making the syscalls a first
  * activation needs, each the cheapest way Node offers (one realpath(3) for the dir, open(O_NOFOLLOW)/fstat/
@@ -124,19 +122,7 @@ const OPEN_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0);
  */
 async function syscallFloorCall(dir: string): Promise<number> {
   const real = realpathSync.native(dir);
-  const fd = openSync(`${real}/SKILL.md`, OPEN_FLAGS);
-  let got = 0;
-  try {
-    const size = fstatSync(fd).size;
-    const buf = Buffer.allocUnsafe(size + 1);
-    for (;;) {
-      const k = readSync(fd, buf, got, buf.length - got, got);
-      got += k;
-      if (k === 0 || got >= size) break;
-    }
-  } finally {
-    closeSync(fd);
-  }
+  let got = readWholeSync(`${real}/SKILL.md`);
   for (const e of readdirSync(real, { withFileTypes: true })) {
     if (LIMITS.resource_folders.includes(e.name) && e.isDirectory()) got += walkNames(`${real}/${e.name}`, 1);
   }

@@ -67,30 +67,37 @@ export async function ioFloor(root: string): Promise<{ files: number; bytes: num
 export function ioFloorSync(root: string): { files: number; bytes: number } {
   if (!statSync(root).isDirectory()) throw new Error(`${root} is not a directory`);
   const names = readdirSync(root).filter((n) => !n.startsWith(".")).sort();
-  const flags = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0);
   let bytes = 0;
   let files = 0;
   for (const n of names) {
-    let fd: number | undefined;
     try {
-      fd = openSync(join(root, n, "SKILL.md"), flags);
-      const size = fstatSync(fd).size;
-      const buf = Buffer.allocUnsafe(size + 1);
-      let got = 0;
-      for (;;) {
-        const k = readSync(fd, buf, got, buf.length - got, got);
-        got += k;
-        if (k === 0 || got >= size) break;
-      }
-      bytes += got;
+      bytes += readWholeSync(join(root, n, "SKILL.md"));
       files++;
     } catch {
       // not a skill dir: skipped, as discovery skips it
-    } finally {
-      if (fd !== undefined) closeSync(fd);
     }
   }
   return { files, bytes };
+}
+
+/** open(2) flags of the floors' reads: the reference's (R85), no symlink followed. */
+const OPEN_FLAGS = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0);
+
+/** The bare read of one SKILL.md, as the reference makes it: open (O_NOFOLLOW), fstat, read it whole, close. Returns the bytes read. */
+export function readWholeSync(path: string): number {
+  const fd = openSync(path, OPEN_FLAGS);
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.allocUnsafe(size + 1);
+    let got = 0;
+    for (;;) {
+      const k = readSync(fd, buf, got, buf.length - got, got);
+      got += k;
+      if (k === 0 || got >= size) return got;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A fresh reference session's first catalog(): discovery, validation and the catalog text. */
