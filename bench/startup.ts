@@ -1,24 +1,20 @@
 // Start-up of the installed kit's reference driver: the compiled dist/scripts/reference-driver.js (what
 // `skill-reference-driver` runs) spawned, answering initialize, and shut down, against a bare `node -e 0` spawned and
 // waited for in the same run. The ratio says what the driver adds to Node's own start (module loading, the protocol's
-// precompiled validators) now that no tsx sits in front of it. setup() builds dist/ first (tsc, then the precompiled
-// validators, as `npm run build` does), so the figure is of the current sources.
+// precompiled validators) now that no tsx sits in front of it. setup() runs `npm run build` first, so the figure is of
+// the current sources.
 import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { spawnImplementation } from "../conformance/driver/subprocess.ts";
 import { PACKAGE_ROOT } from "../package-root.ts";
-import { writePrecompiled } from "../schemas/precompile.ts";
-import { PRECOMPILED_DIR_IN_CODE } from "../schemas/validators.ts";
 import type { Benchmark } from "./matrix.ts";
 
 const COMPILED_DRIVER = join(PACKAGE_ROOT, "dist", "scripts", "reference-driver.js");
 
+/** `npm run build` itself, so the figure is of exactly what the package ships, whatever steps the build grows. */
 function build(): void {
-  const tsc = join(PACKAGE_ROOT, "node_modules", "typescript", "bin", "tsc");
-  const r = spawnSync(process.execPath, [tsc, "-p", join(PACKAGE_ROOT, "tsconfig.build.json")], { cwd: PACKAGE_ROOT, encoding: "utf8" });
+  const r = spawnSync("npm", ["run", "--silent", "build"], { cwd: PACKAGE_ROOT, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`building dist/ for the start-up benchmark failed:\n${r.stdout}${r.stderr}`);
-  // The second half of `npm run build`: the validators the compiled driver loads instead of compiling them.
-  writePrecompiled(join(PACKAGE_ROOT, "schemas"), join(PACKAGE_ROOT, "dist", PRECOMPILED_DIR_IN_CODE));
 }
 
 export function benchmarks(opts: { reps?: number } = {}): Benchmark[] {
