@@ -5,7 +5,7 @@ import { readFileSync, realpathSync } from "node:fs";
 import { isUtf8 } from "node:buffer";
 import { normalize } from "node:path";
 import type { CatalogEntry, OkResult, SkillResult } from "../../schemas/index.ts";
-import { isObj, nameOf, readAuthored, toMutants, type Mutant, type MutantRow } from "./wrap.ts";
+import { isObj, nameOf, okFromAuthored, readAuthored, toMutants, type Mutant, type MutantRow } from "./wrap.ts";
 
 const onOk = (f: (r: OkResult) => SkillResult) => (r: SkillResult): SkillResult => (r.kind === "ok" ? f(r) : r);
 
@@ -85,8 +85,7 @@ const rows: MutantRow[] = [
         if (!(r.kind === "error" && r.code === "INVALID_PARAM" && isObj(p) && p.arguments === undefined)) return r;
         const a = readAuthored(ctx.config, nameOf(p) ?? "");
         if (!a?.frontmatter.ok || !isObj(a.frontmatter.value)) return r;
-        const body = a.body;
-        return { kind: "ok", name: String(p.name), dir: a.dir, body, frontmatter: a.frontmatter.value as OkResult["frontmatter"], resources: [], bytes: Buffer.byteLength(body), output: `<skill name="${String(p.name)}" dir="${a.dir}">\n<instructions>\n${body}</instructions>\n</skill>\n` };
+        return okFromAuthored(a, String(p.name), a.frontmatter.value);
       },
     },
   },

@@ -6,24 +6,7 @@
 // conformance/MUTANTS.md ("Frontmatter suite") documents them; conformance/test/frontmatter-suite.test.ts runs them.
 import YAML from "yaml";
 import type { CatalogEntry, OkResult, SkillResult } from "../../schemas/index.ts";
-import { errorResult, isObj, nameOf, readAuthored, toMutants, type AuthoredSkill, type Mutant, type MutantContext, type MutantRow, type Mutation, type Obj } from "./wrap.ts";
-
-const bytes = (s: string) => Buffer.byteLength(s, "utf8");
-
-/** The frontmatter YAML of an authored SKILL.md (between the first two --- lines). */
-function yamlOf(a: AuthoredSkill): string {
-  const lines = a.raw.replace(/^\uFEFF/, "").split(/\r?\n/);
-  const close = lines.findIndex((l, i) => i > 0 && l.trimEnd() === "---");
-  return lines.slice(1, close).join("\n");
-}
-
-function okFrom(a: AuthoredSkill, name: string, frontmatter: Obj): OkResult {
-  const body = a.body;
-  return {
-    kind: "ok", name, dir: a.dir, body, frontmatter: frontmatter as OkResult["frontmatter"], resources: [], bytes: bytes(body),
-    output: `<skill name="${name}" dir="${a.dir}">\n<instructions>\n${body}</instructions>\n</skill>`,
-  };
-}
+import { errorResult, isObj, nameOf, okFromAuthored, readAuthored, toMutants, type Mutant, type MutantContext, type MutantRow, type Mutation, type Obj } from "./wrap.ts";
 
 /** Where the reference refused a skill's frontmatter, a careless implementation parses it with the yaml package's options and answers ok. */
 function reparsedBy(options: YAML.ParseOptions & YAML.DocumentOptions & YAML.SchemaOptions & YAML.ToJSOptions): Mutation {
@@ -34,8 +17,8 @@ function reparsedBy(options: YAML.ParseOptions & YAML.DocumentOptions & YAML.Sch
       const a = readAuthored(ctx.config, name);
       if (!a) return r;
       try {
-        const fm: unknown = YAML.parse(yamlOf(a), { logLevel: "error", ...options });
-        return isObj(fm) && fm["name"] === name ? okFrom(a, name, fm) : r;
+        const fm: unknown = YAML.parse(a.yaml, { logLevel: "error", ...options });
+        return isObj(fm) && fm["name"] === name ? okFromAuthored(a, name, fm) : r;
       } catch {
         return r;
       }
@@ -69,18 +52,39 @@ function refusedWhen(bad: (fm: Obj) => boolean): Mutation {
   };
 }
 
+/** The yaml package's defaults: tags resolved, no key or depth bound (F01, F04). */
+const libraryDefaults = reparsedBy({});
+
+/**
+ * YAML 1.1, as many parsers still read it: yes/no/on/off/y booleans, dates, 010 octal, 1_000 a number, << a merge key;
+ * every skill's frontmatter is read that way, refused ones included (then numbers past 2^53, .inf and non-string keys load).
+ */
+const yaml11: Mutation = {
+  result: (r, p, _o, ctx) => {
+    const name = nameOf(p);
+    const a = name ? readAuthored(ctx.config, name) : undefined;
+    if (!a || !name || !(r.kind === "ok" || (r.kind === "error" && r.code === "INVALID_FRONTMATTER"))) return r;
+    try {
+      const fm: unknown = YAML.parse(a.yaml, { logLevel: "error", version: "1.1", uniqueKeys: false });
+      return isObj(fm) && fm["name"] === name ? okFromAuthored(a, name, fm) : r;
+    } catch {
+      return r;
+    }
+  },
+};
+
 const escapeXml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/\s*\n\s*/g, " ");
 
 const mutations: readonly MutantRow[] = [
   {
     kills: "F01", id: "tags-resolved",
     description: "Frontmatter is read with the yaml package's defaults, which resolve !!set, !!omap, !!binary, !!timestamp into a Set, pairs, a Buffer and a Date: tagged values load, converted.",
-    mutation: reparsedBy({}),
+    mutation: libraryDefaults,
   },
   {
     kills: "F02", id: "lossy-scalars",
-    description: "Numbers and keys as the yaml package gives them: 12345678901234567890 becomes 12345678901234567000, .inf Infinity, the key 1.0 the string \"1\", and a %YAML 1.1 directive is obeyed.",
-    mutation: reparsedBy({ uniqueKeys: false }),
+    description: "Frontmatter read as YAML 1.1: yes/no/on/off become booleans, 010 octal 8, 1_000 the number 1000, << a merge key; and, where the contract refuses, 12345678901234567890 becomes 12345678901234567000, .inf Infinity, the key 1.0 the string \"1\".",
+    mutation: yaml11,
   },
   {
     kills: "F03", id: "keys-unbounded",
@@ -89,8 +93,8 @@ const mutations: readonly MutantRow[] = [
   },
   {
     kills: "F04", id: "no-depth-bound",
-    description: "No nesting bound: 65 levels load (and a deep enough file overflows the stack).",
-    mutation: reparsedBy({}),
+    description: "No nesting bound: 65 levels load (and a deep enough file overflows the stack). The same wrong implementation as F01's: the yaml package's defaults.",
+    mutation: libraryDefaults,
   },
   {
     kills: "F05", id: "library-alias-counting",
@@ -102,9 +106,11 @@ const mutations: readonly MutantRow[] = [
         const a = readAuthored(ctx.config, name);
         if (!a) return r;
         try {
-          YAML.parse(yamlOf(a), { maxAliasCount: 100 });
+          YAML.parse(a.yaml, { maxAliasCount: 100 });
           return r;
-        } catch {
+        } catch (e) {
+          // Only the library's alias refusal: any other error of its own is not this mutant's mistake.
+          if (!/alias/i.test((e as Error).message)) return r;
           return errorResult("INVALID_FRONTMATTER", name, `skill "${name}": excessive alias count`);
         }
       },
@@ -150,7 +156,13 @@ const mutations: readonly MutantRow[] = [
     kills: "F11", id: "plain-authored-key-order",
     description: "Mappings keep plain authored order, integer-like keys included (what an ordered map in another language does by default): the <frontmatter> block differs from every TypeScript implementation's (R24).",
     mutation: {
-      result: (r: SkillResult) => (r.kind === "ok" ? { ...r, output: r.output.replace('  "10": y\n  "2024": x\n  b: 1\n', '  b: 1\n  "2024": x\n  "10": y\n') } : r),
+      // The <frontmatter> block written from the authored document with maps that keep insertion order.
+      result: (r, _p, _o, ctx) => {
+        const a = r.kind === "ok" ? readAuthored(ctx.config, r.name) : undefined;
+        if (r.kind !== "ok" || !a) return r;
+        const block = YAML.stringify(YAML.parseDocument(a.yaml).toJS({ mapAsMap: true }), { indent: 2 });
+        return { ...r, output: r.output.replace(/(<frontmatter>\n)[\s\S]*?(<\/frontmatter>)/, (_m, open: string, close: string) => open + block + close) };
+      },
     },
   },
 ];

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { codePath } from "../../package-root.ts";
 import YAML from "yaml";
-import type { Catalog, PermissionDecision, SessionConfig, SkillResult } from "../../schemas/index.ts";
+import type { Catalog, OkResult, PermissionDecision, SessionConfig, SkillResult } from "../../schemas/index.ts";
 import { loadModule } from "../driver/in-process.ts";
 import type { CallOptions, Implementation, PermissionHook, SessionHandle, SessionOptions } from "../../schemas/implementation.ts";
 
@@ -107,9 +107,19 @@ export interface AuthoredSkill {
   dir: string;
   file: string;
   raw: string;
+  /** The frontmatter's YAML text (between the first two --- lines). */
+  yaml: string;
   /** The parsed frontmatter, or the YAML error. */
   frontmatter: { ok: true; value: unknown } | { ok: false; error: string };
   body: string;
+}
+
+/** The ok result a careless implementation gives for an authored skill: its body, the given frontmatter, no resources. */
+export function okFromAuthored(a: AuthoredSkill, name: string, frontmatter: unknown): OkResult {
+  return {
+    kind: "ok", name, dir: a.dir, body: a.body, frontmatter: frontmatter as OkResult["frontmatter"], resources: [], bytes: Buffer.byteLength(a.body),
+    output: `<skill name="${name}" dir="${a.dir}">\n<instructions>\n${a.body}</instructions>\n</skill>\n`,
+  };
 }
 
 /** The first root's <root>/<name>/SKILL.md, read independently of the reference. */
@@ -120,14 +130,15 @@ export function readAuthored(config: SessionConfig, name: string): AuthoredSkill
     if (!existsSync(file)) continue;
     const raw = readFileSync(file, "utf8");
     const lines = raw.replace(/^\uFEFF/, "").split(/\r?\n/);
-    if (lines[0]?.trimEnd() !== "---") return { dir, file, raw, frontmatter: { ok: true, value: {} }, body: raw };
+    if (lines[0]?.trimEnd() !== "---") return { dir, file, raw, yaml: "", frontmatter: { ok: true, value: {} }, body: raw };
     const close = lines.findIndex((l, i) => i > 0 && l.trimEnd() === "---");
-    if (close < 0) return { dir, file, raw, frontmatter: { ok: false, error: "no closing ---" }, body: "" };
+    if (close < 0) return { dir, file, raw, yaml: "", frontmatter: { ok: false, error: "no closing ---" }, body: "" };
     const body = lines.slice(close + 1).join("\n");
+    const yaml = lines.slice(1, close).join("\n");
     try {
-      return { dir, file, raw, frontmatter: { ok: true, value: YAML.parse(lines.slice(1, close).join("\n")) }, body };
+      return { dir, file, raw, yaml, frontmatter: { ok: true, value: YAML.parse(yaml) }, body };
     } catch (e) {
-      return { dir, file, raw, frontmatter: { ok: false, error: (e as Error).message }, body };
+      return { dir, file, raw, yaml, frontmatter: { ok: false, error: (e as Error).message }, body };
     }
   }
   return undefined;
