@@ -3,7 +3,7 @@
 // → <tmp>), so expectations are templated with <tmp> too. Matches kinds, codes and fields only,
 // never free-text messages. Every mismatch carries expected, actual and the path it was found at.
 import { isDeepStrictEqual } from "node:util";
-import type { CatalogExpect, ResultExpect } from "../../schemas/index.ts";
+import { LIMITS, type CatalogExpect, type ResultExpect } from "../../schemas/index.ts";
 import { TMP_MARK, template } from "./workspace.ts";
 
 export interface Miss {
@@ -132,14 +132,14 @@ export function checkResult(rawExpect: ResultExpect, result: unknown, hookReques
   return misses;
 }
 
-/** §1, R22: the tool description's lines naming an entry, each within the token budget (ceil(bytes / 4), newline counted). */
+/** §1, R22: the tool description's lines naming an entry, each within the token budget (ceil(bytes / bytes_per_token_estimate), newline counted). */
 function overBudget(catalog: unknown, names: unknown[], max: number): Miss[] {
   const text = isObj(catalog) && typeof catalog.tool_description === "string" ? catalog.tool_description : "";
   const quoted = names.filter((n): n is string => typeof n === "string").map((n) => `"${n}"`);
   return text
     .split("\n")
     .filter((l) => quoted.some((q) => l.includes(q)))
-    .map((l) => ({ line: l, tokens: Math.ceil((Buffer.byteLength(l, "utf8") + 1) / 4) }))
+    .map((l) => ({ line: l, tokens: Math.ceil((Buffer.byteLength(l, "utf8") + 1) / LIMITS.bytes_per_token_estimate) }))
     .filter((x) => x.tokens > max)
     .map((x) => ({ at: "catalog.tool_description", expected: { line_max_tokens: max }, actual: { tokens: x.tokens, line: x.line.length > 200 ? `${x.line.slice(0, 200)}…` : x.line }, what: "a catalog line over the token budget" }));
 }
