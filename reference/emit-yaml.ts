@@ -17,18 +17,25 @@ const quote = (s: string): string => {
 
 const KEY_SAFE = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
 
-/** Short strings repeat across skills too (tool names, licenses, tags): their text is kept like keys'. */
-const shortTexts = new Map<string, string>();
+/** Strings and keys repeat across skills (name, description, tool names, licenses, tags): their texts are a pure function, kept once. */
+const TEXTS_MAX = 4096;
+const stringTexts = new Map<string, string>();
+const keyTexts = new Map<string, string>();
 
-function stringText(s: string): string {
-  if (s.length > 64) return isPlainSafe(s) ? s : quote(s);
-  let text = shortTexts.get(s);
+function memoText(cache: Map<string, string>, s: string, compute: (s: string) => string): string {
+  if (s.length > 64) return compute(s);
+  let text = cache.get(s);
   if (text === undefined) {
-    text = isPlainSafe(s) ? s : quote(s);
-    if (shortTexts.size < KEY_TEXTS_MAX) shortTexts.set(s, text);
+    text = compute(s);
+    if (cache.size < TEXTS_MAX) cache.set(s, text);
   }
   return text;
 }
+
+const stringSource = (s: string): string => (isPlainSafe(s) ? s : quote(s));
+const keySource = (k: string): string => (KEY_SAFE.test(k) && isPlainSafe(k) ? k : quote(k));
+const stringText = (s: string): string => memoText(stringTexts, s, stringSource);
+const keyText = (k: string): string => memoText(keyTexts, k, keySource);
 
 function scalarText(v: unknown): string {
   if (typeof v === "string") return stringText(v);
@@ -40,19 +47,6 @@ function scalarText(v: unknown): string {
   if (typeof v === "boolean") return String(v);
   if (v === null || v === undefined) return "null";
   return JSON.stringify(v) ?? "null";
-}
-
-/** Keys repeat across skills (name, description, metadata's keys): their text is a pure function, kept once. */
-const keyTexts = new Map<string, string>();
-const KEY_TEXTS_MAX = 4096;
-
-function keyText(k: string): string {
-  let text = keyTexts.get(k);
-  if (text === undefined) {
-    text = KEY_SAFE.test(k) && isPlainSafe(k) ? k : quote(k);
-    if (keyTexts.size < KEY_TEXTS_MAX && k.length <= 64) keyTexts.set(k, text);
-  }
-  return text;
 }
 
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
