@@ -31,8 +31,7 @@ export interface ParseFailure {
 const NAME_RE = new RegExp(LIMITS.name_pattern);
 /** The optional fields of §4.2–§4.3, in the order their blank form is reported. */
 const OPTIONAL_FIELDS = ["license", "compatibility", "metadata", "allowed-tools", "version", "argument-hint", "disable-model-invocation", "user-invocable", "arguments"] as const;
-const FENCE_RE = /^--- *$/;
-/** FENCE_RE.test(text.slice(start, end)) without the slice: ---, then only spaces. */
+/** Whether text[start, end) is a fence line (R2): ---, then only spaces. */
 function isFence(text: string, start: number, end: number): boolean {
   if (end - start < 3 || text.charCodeAt(start) !== 0x2d || text.charCodeAt(start + 1) !== 0x2d || text.charCodeAt(start + 2) !== 0x2d) return false;
   for (let i = start + 3; i < end; i++) if (text.charCodeAt(i) !== 0x20) return false;
@@ -67,8 +66,7 @@ function parseUnsafe(raw: string, dirName: string, slot: MemoSlot | undefined): 
   const unbommed = raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
   const text = unbommed.includes("\r") ? unbommed.replace(/\r\n/g, "\n") : unbommed;
   const firstEnd = text.indexOf("\n");
-  const firstLine = firstEnd === -1 ? text : text.slice(0, firstEnd);
-  if (!FENCE_RE.test(firstLine)) {
+  if (!isFence(text, 0, firstEnd === -1 ? text.length : firstEnd)) {
     // §4.5 rule 1: no opening --- means no frontmatter; then the required fields are missing (rule 2).
     return fail("fence", message("fm.no_frontmatter"), 1);
   }
