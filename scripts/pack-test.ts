@@ -136,15 +136,16 @@ export function createSession(config, options) {
  * Preloaded into the installed driver (--import): on exit, lists which of the packages its handshake must not need
  * were loaded, through require (require.cache) or through import (a resolve hook: ES modules never enter require.cache).
  */
-const LOAD_PROBE = `import { register } from "node:module";
-import { createRequire } from "node:module";
+const LOAD_PROBE = `import { createRequire, register } from "node:module";
+import { pathToFileURL } from "node:url";
 import { MessageChannel } from "node:worker_threads";
 const imported = [];
 const { port1, port2 } = new MessageChannel();
 port1.on("message", (url) => imported.push(url));
 port1.unref();
-register("./load-hooks.mjs", import.meta.url, { data: { port: port2 }, transferList: [port2] });
-const require = createRequire(import.meta.url);
+const here = pathToFileURL(process.cwd() + "/"); // the probe runs from the scratch project, beside load-hooks.mjs
+register("./load-hooks.mjs", here, { data: { port: port2 }, transferList: [port2] });
+const require = createRequire(here);
 process.on("exit", () => {
   const loaded = [...Object.keys(require.cache), ...imported];
   const heavy = ["ajv/dist/core.js", "ajv/dist/compile/index.js", "yaml/dist/index.js", "fast-levenshtein", "minimatch"];
