@@ -545,6 +545,17 @@ mod tests {
     }
 
     #[test]
+    fn a_bound_and_a_syntax_error_the_first_by_line_the_syntax_error_on_a_tie() {
+        // R25. 1 (the mapping) + 2 (name) + 2 per key: the value of the 5,000th key is value 10,001, on line 5,000.
+        let pairs: String = (0..4999).map(|i| format!("k{i}: v\n")).collect();
+        let bound = "frontmatter holds more than 10000 values (aliases expanded)";
+        assert_eq!(refused(&format!("{pairs}k4999: v\nlate: a: b\n")), (bound.into(), Some(5000)));
+        assert_eq!(refused(&format!("{pairs}k4999: v: w\n")).1, Some(5000));
+        assert_ne!(refused(&format!("{pairs}k4999: v: w\n")).0, bound);
+        assert_ne!(refused(&format!("early: a: b\n{pairs}k4999: v\n")), (bound.into(), Some(1)));
+    }
+
+    #[test]
     fn an_unclosed_quote_is_reported_at_the_end() {
         let e = parse("name: x\ndescription: \"open\n  more\n").unwrap_err();
         assert_eq!(e, YamlError { reason: "Missing closing \"quote".into(), line: Some(4) });
