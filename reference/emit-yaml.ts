@@ -58,24 +58,27 @@ function flow(v: unknown): string {
   return typeof v === "string" ? quote(v) : scalarText(v);
 }
 
-function emitMap(map: Record<string, unknown>, indent: string, out: string[]): void {
+/** The block lines of a mapping at an indent, each ending in a newline; "" for an empty one. One string, built as it goes. */
+function emitMap(map: Record<string, unknown>, indent: string): string {
+  let out = "";
   for (const k of Object.keys(map)) {
     const v = map[k];
     const key = `${indent}${keyText(k)}:`;
-    if (isMap(v) && Object.keys(v).length > 0) {
-      out.push(key);
-      emitMap(v, `${indent}  `, out);
-    } else if (Array.isArray(v) && v.length > 0) {
-      out.push(key);
-      for (const item of v) out.push(`${indent}  - ${isMap(item) || Array.isArray(item) ? flow(item) : scalarText(item)}`);
-    } else if (isMap(v)) out.push(`${key} {}`);
-    else if (Array.isArray(v)) out.push(`${key} []`);
-    else out.push(`${key} ${scalarText(v)}`);
+    if (typeof v !== "object" || v === null) out += `${key} ${scalarText(v)}\n`;
+    else if (Array.isArray(v)) {
+      if (v.length === 0) out += `${key} []\n`;
+      else {
+        out += `${key}\n`;
+        for (const item of v) out += `${indent}  - ${typeof item === "object" && item !== null ? flow(item) : scalarText(item)}\n`;
+      }
+    } else {
+      const inner = emitMap(v as Record<string, unknown>, `${indent}  `);
+      out += inner === "" ? `${key} {}\n` : `${key}\n${inner}`;
+    }
   }
+  return out;
 }
 
 export function emitYaml(frontmatter: Record<string, unknown>): string {
-  const out: string[] = [];
-  emitMap(frontmatter, "", out);
-  return out.length > 0 ? `${out.join("\n")}\n` : "{}\n";
+  return emitMap(frontmatter, "") || "{}\n";
 }

@@ -3,12 +3,12 @@
 // Every text a result carries is rendered from schemas/messages.json (R30).
 import { isAbsolute } from "node:path";
 import { LIMITS, check } from "../schemas/index.ts";
-import type { Catalog, CatalogEntry, NotFoundResult, PermissionRequest, SessionConfig, SkillResult } from "../schemas/index.ts";
+import type { Catalog, NotFoundResult, PermissionRequest, SessionConfig, SkillFrontmatter, SkillResult } from "../schemas/index.ts";
 import { buildCatalog } from "./catalog.ts";
 import { clip, errorResult, message } from "./errors.ts";
 import { realOrNull } from "./fence.ts";
 import { parseParams, type Arguments } from "./params.ts";
-import { FilesystemSkillRegistry, readSkillSync, type SkillFailure } from "./registry.ts";
+import { FilesystemSkillRegistry, readSkillSync, type Discovery, type SkillFailure } from "./registry.ts";
 import { renderAlreadyLoaded, renderNotFound, renderSkill } from "./render.ts";
 import { listResources } from "./resources.ts";
 import { matchesSensitive } from "./sensitive.ts";
@@ -20,10 +20,17 @@ import type { PermissionHook, SessionHandle, SessionOptions, CallOptions } from 
 export class SkillSession implements SessionHandle {
   private readonly registry: FilesystemSkillRegistry;
   private readonly hook: PermissionHook | undefined;
-  private readonly loaded = new Map<string, { turn: number; entry: CatalogEntry }>();
+  /** Per activated name: its turn and the frontmatter it was activated with (dedupe judges arguments by it). */
+  private readonly loaded = new Map<string, { turn: number; frontmatter: SkillFrontmatter }>();
   private activations = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Calls started and finished, in order: equal when no call is in flight, so a call can start without a queue hop. */
+  private started = 0;
+  private finished = 0;
   private trustedRoots: Promise<string[]> | null = null;
+  /** The discovery and trusted roots once resolved: later calls read them without an await (R23: a first activation is a few syscalls). */
+  private discovered: Discovery | null = null;
+  private trustedResolved: string[] | null = null;
   private closed = false;
   private built: Promise<Catalog> | null = null;
 
@@ -46,8 +53,10 @@ export class SkillSession implements SessionHandle {
   }
 
   call(params: unknown, options: CallOptions = { invocation: "model" }): Promise<SkillResult> {
-    const run = this.queue.then(() => this.safeHandle(params, options));
-    this.queue = run.catch(() => undefined);
+    // Calls run one at a time in call order; an idle session starts the call at once (one promise hop less per call).
+    const ticket = ++this.started;
+    const run = ticket === this.finished + 1 ? this.safeHandle(params, options, ticket) : this.queue.then(() => this.safeHandle(params, options, ticket));
+    this.queue = run; // never rejects: safeHandle turns every throw into a result
     return run;
   }
 
@@ -56,13 +65,15 @@ export class SkillSession implements SessionHandle {
     this.loaded.clear();
   }
 
-  private async safeHandle(params: unknown, options: CallOptions): Promise<SkillResult> {
+  private async safeHandle(params: unknown, options: CallOptions, ticket: number): Promise<SkillResult> {
     try {
       return await this.handle(params, options);
     } catch (err) {
       // A bug or an fs surprise must still come back as a result the model can act on (§3.4).
       const reason = clip(err instanceof Error ? err.message : String(err));
       return errorResult("IO_ERROR", message("session.internal"), { reason, hint: message("session.internal_hint") });
+    } finally {
+      this.finished = ticket;
     }
   }
 
@@ -72,7 +83,7 @@ export class SkillSession implements SessionHandle {
     if (!parsed.ok) return parsed.error;
     const { name } = parsed.value;
     const args = parsed.value.arguments;
-    const d = await this.registry.scan();
+    const d = this.discovered ?? (this.discovered = await this.registry.scan());
 
     const entry = d.byName.get(name);
     if (!entry) {
@@ -85,7 +96,7 @@ export class SkillSession implements SessionHandle {
     const loaded = this.loaded.get(name);
     if (loaded !== undefined) {
       // Dedupe never re-reads (§7): the argument form is judged by the skill as it was activated.
-      const argError = checkArgumentForm(loaded.entry, args);
+      const argError = checkArgumentForm(name, loaded.frontmatter, args);
       if (argError) return argError;
       return { kind: "already_loaded", name, at_turn: loaded.turn, output: renderAlreadyLoaded(name, loaded.turn) };
     }
@@ -93,11 +104,10 @@ export class SkillSession implements SessionHandle {
     // Re-read and fence now: the tree may have changed since discovery. The argument form is judged by the
     // freshest frontmatter there is, and still before a fence or read failure is reported (D4).
     const read = readSkillSync(entry.dir, entry.root_index, d.realRoots, d.memos.get(entry.dir));
-    const current: CatalogEntry = read.ok ? { ...entry, frontmatter: read.entry.frontmatter } : entry;
-    const argError = checkArgumentForm(current, args);
+    const fm = read.ok ? read.entry.frontmatter : entry.frontmatter;
+    const argError = checkArgumentForm(name, fm, args);
     if (argError) return argError;
     if (!read.ok) return failureResult(name, read.failure);
-    const fm = current.frontmatter;
     const warnings: string[] = [];
 
     const patterns = this.config.sensitive_patterns ?? LIMITS.default_sensitive_patterns;
@@ -113,7 +123,7 @@ export class SkillSession implements SessionHandle {
       return errorResult("DISABLED", message("disabled.message", { name }), { name, path: entry.dir, hint: message("disabled.hint") });
     }
 
-    const trusted = isTrusted(read.realDir, await this.realTrustedRoots());
+    const trusted = isTrusted(read.realDir, this.trustedResolved ?? (this.trustedResolved = await this.realTrustedRoots()));
     if (!this.hook) {
       const gate = gateWithoutHook(trusted, this.config);
       if (gate === "refuse") {
@@ -155,7 +165,7 @@ export class SkillSession implements SessionHandle {
     const bytes = Buffer.byteLength(body, "utf8");
     const output = renderSkill({ name, dir: entry.dir, frontmatter: fm, body, listing, bytes });
     this.activations++;
-    this.loaded.set(name, { turn: options.turn ?? this.activations, entry: current });
+    this.loaded.set(name, { turn: options.turn ?? this.activations, frontmatter: fm });
     const result: SkillResult = { kind: "ok", name, dir: entry.dir, body, frontmatter: fm, resources: listing.resources, bytes, output };
     if (Object.keys(listing.omitted).length > 0) result.resources_omitted = listing.omitted;
     if (warnings.length > 0) result.warnings = warnings;
@@ -172,14 +182,13 @@ export class SkillSession implements SessionHandle {
 
 const example = (list: string[]): string => `{${list.map((arg) => message("format.named_example_item", { arg })).join(", ")}}`;
 
-function checkArgumentForm(entry: CatalogEntry, args: Arguments | undefined): SkillResult | null {
-  const decl = entry.frontmatter.arguments;
+function checkArgumentForm(name: string, frontmatter: SkillFrontmatter, args: Arguments | undefined): SkillResult | null {
+  const decl = frontmatter.arguments;
   // The common call, none or a string for a skill that declares no named arguments, has nothing to judge (no text built).
   if (decl === undefined && (args === undefined || typeof args === "string")) return null;
   const names = decl ? Object.keys(decl) : [];
   const hasNamed = decl !== undefined;
-  const name = entry.name;
-  const hint = entry.frontmatter["argument-hint"];
+  const hint = frontmatter["argument-hint"];
   // Hints built from the table: argument-hint, when declared, is the hint (placeholders.argument_hint).
   const detail = { name, ...(typeof hint === "string" ? { hint: message("args.argument_hint", { argument_hint: hint }) } : {}) };
   if (typeof args === "string" && hasNamed) {
