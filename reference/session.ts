@@ -11,7 +11,7 @@ import { parseParams, type Arguments } from "./params.ts";
 import { FilesystemSkillRegistry, readSkillSync, type Discovery, type SkillFailure } from "./registry.ts";
 import { renderAlreadyLoaded, renderNotFound, renderSkill } from "./render.ts";
 import { listResources } from "./resources.ts";
-import { matchesSensitive } from "./sensitive.ts";
+import { sensitiveMatcher, type SensitiveMatcher } from "./sensitive.ts";
 import { siblings } from "./siblings.ts";
 import { substitute } from "./substitute.ts";
 import { gateWithoutHook, isTrusted, trustPolicy } from "./trust.ts";
@@ -49,6 +49,8 @@ export class SkillSession implements SessionHandle {
   private discovered: Discovery | null = null;
   private trustedResolved: string[] | null = null;
   private closed = false;
+  /** The session's sensitive patterns, compiled once (§5.4). */
+  private sensitive: SensitiveMatcher | null = null;
   private built: Promise<Catalog> | null = null;
 
   constructor(
@@ -136,9 +138,10 @@ export class SkillSession implements SessionHandle {
     if (!read.ok) return failureResult(name, read.failure);
     const ready: Ready = { name, dir: entry.dir, root_index: entry.root_index, realDir: read.realDir, body: read.body, fm, args, warnings: [] };
 
-    const patterns = this.config.sensitive_patterns ?? LIMITS.default_sensitive_patterns;
+    // Compiled at the first check, so a pattern minimatch refuses is an IO_ERROR result there, as before.
+    this.sensitive ??= sensitiveMatcher(this.config.sensitive_patterns ?? LIMITS.default_sensitive_patterns);
     // The same path twice matches the same patterns: a skill dir that is its own real path is matched once.
-    const sensitive = matchesSensitive(read.realDir === entry.dir ? [entry.dir] : [read.realDir, entry.dir], patterns);
+    const sensitive = this.sensitive(read.realDir === entry.dir ? [entry.dir] : [read.realDir, entry.dir]);
     if (sensitive !== null && !this.hook) {
       return errorResult("SENSITIVE", message("sensitive.message", { name }), {
         name, path: entry.dir, reason: message("sensitive.reason", { pattern: sensitive }), hint: message("sensitive.hint"),
