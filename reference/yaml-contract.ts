@@ -39,8 +39,8 @@ const INT_RE = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
 const SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 
 class Refusal {
-  /** bound: one of R16's bounds (values, aliases, string bytes), which R25 weighs against a syntax error by line. */
-  constructor(readonly reason: string, readonly offset: number | undefined, readonly bound = false) {}
+  /** deep: R15's depth bound on the syntax tree, final on its own line (R26): nothing after it is read. */
+  constructor(readonly reason: string, readonly offset: number | undefined, readonly deep = false) {}
 }
 
 const SURROGATE = /[\ud800-\udfff]/;
@@ -64,25 +64,73 @@ export function parseYamlContract(text: string): YamlOutcome {
     return { ok: false, reason, line: lineAtOffset(text, bad.index) };
   }
   try {
-    const guarded = lexerGuards(text);
-    if (guarded) return guarded;
-    const tokens = [...new Parser(lc.addNewLine).parse(text)];
-    checkTokens(tokens);
-    const docs = [...new Composer(COMPOSE_OPTIONS).compose(tokens)];
-    if (docs.length > 1) throw new Refusal(message("yaml.second_document"), docs[1]?.range[0]);
-    const doc = docs[0];
-    if (!doc) return { ok: true, data: null, keyLines: new Map() };
-    const err = doc.errors[0];
-    if (err) return boundBefore(doc, text, lineOf(err.pos[0])) ?? { ok: false, reason: parserMessage(err.message), line: lineOf(err.pos[0]) };
-    const builder = new Builder(doc, text);
-    const data = builder.value(doc.contents, 0);
-    const keyLines = new Map<string, number>();
-    for (const [k, off] of builder.topKeys) keyLines.set(k, lineOf(off) ?? 1);
-    return { ok: true, data, keyLines };
+    return lexerGuards(text) ?? readDocument(text) ?? { ok: true, data: null, keyLines: new Map() };
   } catch (e) {
     if (e instanceof Refusal) return { ok: false, reason: e.reason, ...(e.offset === undefined ? {} : { line: lineAtOffset(text, e.offset) }) };
     return { ok: false, reason: parserMessage(e instanceof Error ? e.message : String(e)) };
   }
+}
+
+/**
+ * R25/R26: read `text` under the full rules and answer with the refusal met first by line (a syntax error
+ * on a tie; a depth refusal is final on its own line), or the value. With `before`, `text` is a prefix of
+ * the document cut before that line: only a refusal on an earlier line counts (the cut's own errors never
+ * do), and undefined means none. A refusal comes back thrown (Refusal) or as a syntax-error outcome.
+ */
+function readDocument(text: string, before = Number.POSITIVE_INFINITY): YamlOutcome | undefined {
+  const { Composer, LineCounter, Parser } = yaml();
+  const lc = new LineCounter();
+  const tokens = [...new Parser(lc.addNewLine).parse(text)];
+  const pre = checkTokens(tokens);
+  const lineOf = (r: Refusal): number => (r.offset === undefined ? 1 : lineAtOffset(text, r.offset));
+  if (pre?.deep) {
+    // The composer recurses once per level: only the lines before the too-deep collection's are read.
+    const line = lineOf(pre);
+    if (line >= before) return undefined;
+    const earlier = readDocument(cutBefore(text, line), line);
+    if (earlier === undefined) throw pre;
+    return earlier;
+  }
+  const docs = [...new Composer(COMPOSE_OPTIONS).compose(tokens)];
+  const doc = docs[0];
+  const err = doc?.errors[0];
+  const errLine = err ? lc.linePos(err.pos[0]).line : undefined;
+  if (err && errLine !== undefined && errLine < before) {
+    // The lines before the syntax error's, read alone (as a streaming reader has them), may hold an earlier refusal.
+    const earlier = errLine > 1 ? readDocument(cutBefore(text, errLine), errLine) : undefined;
+    return earlier ?? { ok: false, reason: parserMessage(err.message), line: errLine };
+  }
+  let content: Refusal | undefined = pre;
+  const builder = doc ? new Builder(doc, text) : undefined;
+  let data: unknown = null;
+  if (!content && doc && builder) {
+    try {
+      data = builder.value(doc.contents, 0);
+    } catch (e) {
+      if (!(e instanceof Refusal)) throw e;
+      content = e;
+    }
+  }
+  if (!content && docs.length > 1) content = new Refusal(message("yaml.second_document"), docs[1]?.range[0]);
+  if (content) {
+    if (lineOf(content) < before) throw content;
+    return undefined;
+  }
+  if (before !== Number.POSITIVE_INFINITY || !doc || !builder) return undefined;
+  const keyLines = new Map<string, number>();
+  for (const [k, off] of builder.topKeys) keyLines.set(k, off === undefined ? 1 : lc.linePos(off).line);
+  return { ok: true, data, keyLines };
+}
+
+/** The text's lines before line `line` (1-based), each with its line feed. */
+function cutBefore(text: string, line: number): string {
+  let end = 0;
+  for (let l = 1; l < line; l++) {
+    const nl = text.indexOf("\n", end);
+    if (nl === -1) return text;
+    end = nl + 1;
+  }
+  return text.slice(0, end);
 }
 
 /** The YAML engine's own words (R30's one implementation-defined text): its first line, clipped. */
@@ -90,22 +138,19 @@ function parserMessage(text: string): string {
   return message("fm.yaml_parser", { parser_message: clip(text.split("\n")[0] || "invalid YAML") });
 }
 
-/**
- * R25: a syntax error at errLine loses to one of R16's bounds passed on an earlier line (the first problem met
- * in document order; on the same line the syntax error wins). The value is built on the parsed tree up to the
- * first refusal: the tree before the error's line is the document's own.
- */
-function boundBefore(doc: Document, text: string, errLine: number | undefined): YamlOutcome | undefined {
-  if (errLine === undefined) return undefined;
-  try {
-    new Builder(doc, text).value(doc.contents, 0);
-  } catch (e) {
-    if (e instanceof Refusal && e.bound && e.offset !== undefined) {
-      const line = lineAtOffset(text, e.offset);
-      if (line < errLine) return { ok: false, reason: e.reason, line };
-    }
+/** The offset of the tag property that belongs to the node starting at `offset`: the last tag token at or before it. */
+function tagOffsetBefore(text: string, offset: number): number {
+  let found = offset;
+  let pos = 0;
+  let scalarNext = false;
+  for (const tok of new (yaml().Lexer)().lex(text)) {
+    if (pos > offset) break;
+    // A token right after the lexer's scalar marker is scalar text, never a tag.
+    if (tok.charCodeAt(0) === 0x21 && !scalarNext) found = pos;
+    scalarNext = tok === "\x1f";
+    if (!(tok.length === 1 && LEXER_CONTROL.has(tok))) pos += tok.length;
   }
-  return undefined;
+  return found;
 }
 
 function lineAtOffset(text: string, offset: number): number {
@@ -155,33 +200,16 @@ function lexerGuards(text: string): YamlOutcome | undefined {
 }
 
 /**
- * Read the text's lines up to the one where offset `end` falls, under the full rules: they throw (or, for a
- * syntax error that comes first under R25, return) the refusal the whole document gets; the guards trip only
- * on a certain one. A syntax error the cut itself causes (an unclosed quote or bracket) is located at the end
- * of the prefix, the line after the last one read, so it never outweighs a bound (R25).
+ * Read the text's lines up to the one where offset `end` falls, under the full rules (readDocument): they
+ * throw (or, for a syntax error that comes first under R25/R26, return) the refusal the whole document gets;
+ * the guards trip only on a certain one. A syntax error the cut itself causes (an unclosed quote or bracket)
+ * is located at the end of the prefix, the line after the last one read, so it never counts.
  */
 function readPrefix(text: string, end: number): YamlOutcome | undefined {
-  const { Composer, LineCounter, Parser } = yaml();
   const nl = text.indexOf("\n", Math.max(0, end - 1));
-  const prefix = nl === -1 ? text : text.slice(0, nl + 1);
-  const lc = new LineCounter();
-  const tokens = [...new Parser(lc.addNewLine).parse(prefix)];
-  checkTokens(tokens);
-  const doc = [...new Composer(COMPOSE_OPTIONS).compose(tokens)][0];
-  if (!doc) return undefined;
-  const err = doc.errors[0];
-  const errLine = err ? lc.linePos(err.pos[0]).line : undefined;
-  // The cut's own errors sit on the prefix's last (empty) line; a whole text has no cut.
-  const syntax = errLine !== undefined && (prefix.length === text.length || errLine < lc.linePos(prefix.length).line) ? errLine : undefined;
-  try {
-    new Builder(doc, prefix).value(doc.contents, 0);
-  } catch (e) {
-    if (syntax === undefined || !(e instanceof Refusal)) throw e;
-    const line = e.offset === undefined ? undefined : lineAtOffset(prefix, e.offset);
-    if (e.bound && line !== undefined && line < syntax) throw e;
-    return { ok: false, reason: parserMessage((err as { message: string }).message), line: syntax };
-  }
-  return undefined; // not confirmed (never expected): the full reading decides
+  if (nl === -1) return readDocument(text);
+  const prefix = text.slice(0, nl + 1);
+  return readDocument(prefix, lineAtOffset(text, nl + 1));
 }
 const LEXER_CONTROL = new Set(["\x02", "\x18", "\x1f", "\ufeff"]);
 
@@ -194,10 +222,10 @@ type Item = Collection["items"][number];
  * nesting depth on the concrete syntax tree, iteratively. Collection depth in the syntax tree never exceeds
  * the value's depth, so this refuses nothing the depth rule (R15) would accept.
  */
-function checkTokens(tokens: readonly Token[]): void {
+function checkTokens(tokens: readonly Token[]): Refusal | undefined {
   const stack: { token: Token; depth: number }[] = [];
   for (const t of tokens) {
-    if (t.type === "directive") throw new Refusal(message("yaml.directive"), t.offset);
+    if (t.type === "directive") return new Refusal(message("yaml.directive"), t.offset);
   }
   for (let i = tokens.length - 1; i >= 0; i--) {
     const t = tokens[i] as Token;
@@ -208,7 +236,7 @@ function checkTokens(tokens: readonly Token[]): void {
     const { token, depth } = stack.pop() as { token: Token; depth: number };
     if (token.type !== "block-map" && token.type !== "block-seq" && token.type !== "flow-collection") continue;
     const d = depth + 1;
-    if (d > max) throw new Refusal(message("yaml.too_deep", { max }), token.offset);
+    if (d > max) return new Refusal(message("yaml.too_deep", { max }), token.offset, true);
     // Pushed in reverse, so nodes pop in document order and the first collection past the bound is found first.
     const items = (token as Collection).items as Item[];
     for (let i = items.length - 1; i >= 0; i--) {
@@ -217,6 +245,7 @@ function checkTokens(tokens: readonly Token[]): void {
       if (it.key) stack.push({ token: it.key, depth: d });
     }
   }
+  return undefined;
 }
 
 /** Builds the JSON value from the composed document, enforcing R14–R17 as it goes. */
@@ -232,8 +261,8 @@ class Builder {
 
   constructor(private readonly doc: Document, private readonly text: string) {}
 
-  private refuse(reason: string, offset: number | undefined, bound = false): Refusal {
-    return new Refusal(reason, this.aliasAt ?? offset, bound);
+  private refuse(reason: string, offset: number | undefined): Refusal {
+    return new Refusal(reason, this.aliasAt ?? offset);
   }
 
   value(node: unknown, depth: number): unknown {
@@ -243,7 +272,9 @@ class Builder {
     const n = node as YamlNode;
     const offset = n.range?.[0];
     if (n.tag !== undefined) {
-      throw this.refuse(message("yaml.tag", { tag: clip(n.tag.replace(/^tag:yaml\.org,2002:/, "!!"), 64) }), offset);
+      // R26: a tag is met at the tag property itself, which may sit lines before a block collection's content.
+      const tag = clip(n.tag.replace(/^tag:yaml\.org,2002:/, "!!"), 64);
+      throw this.refuse(message("yaml.tag", { tag }), offset === undefined ? offset : tagOffsetBefore(this.text, offset));
     }
     let out: unknown;
     if (isMap(n)) out = this.map(n, depth + 1);
@@ -256,7 +287,7 @@ class Builder {
 
   private count<T>(v: T, offset: number | undefined): T {
     if (++this.nodes > LIMITS.yaml_max_nodes) {
-      throw this.refuse(message("yaml.too_many_values", { max: LIMITS.yaml_max_nodes }), offset, true);
+      throw this.refuse(message("yaml.too_many_values", { max: LIMITS.yaml_max_nodes }), offset);
     }
     return v;
   }
@@ -269,7 +300,7 @@ class Builder {
     const target = this.anchors.get(name);
     if (!target) throw this.refuse(message("yaml.unknown_alias", { anchor: clip(name, 64) }), offset);
     if (++this.aliases > LIMITS.yaml_max_aliases) {
-      throw this.refuse(message("yaml.too_many_aliases", { max: LIMITS.yaml_max_aliases }), offset, true);
+      throw this.refuse(message("yaml.too_many_aliases", { max: LIMITS.yaml_max_aliases }), offset);
     }
     if (this.expanding === 0) this.aliasAt = offset;
     this.expanding++;
@@ -281,6 +312,7 @@ class Builder {
   }
 
   private map(n: YamlNode & { items: { key: unknown; value: unknown }[] }, depth: number): Record<string, unknown> {
+    const { isMap, isSeq } = yaml();
     const offset = n.range?.[0];
     this.depthCheck(depth, offset);
     this.count(null, offset);
@@ -288,6 +320,10 @@ class Builder {
     for (const pair of n.items) {
       const keyNode = pair.key as YamlNode | null;
       const keyOffset = keyNode?.range?.[0] ?? offset;
+      // A collection key is refused where it opens, before anything inside it (R26's document order).
+      if ((isMap(keyNode) || isSeq(keyNode)) && keyNode.tag === undefined) {
+        throw this.refuse(message("yaml.key_not_string", { got: "a list or mapping" }), keyOffset);
+      }
       const key = this.value(keyNode, depth);
       if (typeof key !== "string") {
         const got = key === null ? "an empty (null) key" : typeof key === "object" ? "a list or mapping" : `${typeof key} ${clip(String(key), 40)}`;
@@ -317,7 +353,7 @@ class Builder {
     if (typeof v === "string") {
       this.stringBytes += Buffer.byteLength(v, "utf8");
       if (this.stringBytes > LIMITS.skill_md_max_bytes) {
-        throw this.refuse(message("yaml.strings_too_large", { max: LIMITS.skill_md_max_bytes }), offset, true);
+        throw this.refuse(message("yaml.strings_too_large", { max: LIMITS.skill_md_max_bytes }), offset);
       }
       if (type === "QUOTE_DOUBLE" && /[\ud800-\udfff]/.test(v) && offset !== undefined && SURROGATE_ESCAPE.test(this.quotedSource(offset))) {
         throw this.refuse(message("yaml.surrogate_escape"), offset);
