@@ -93,7 +93,7 @@ function readDocument(text: string, before = Number.POSITIVE_INFINITY): YamlOutc
   }
   const docs = [...new Composer(COMPOSE_OPTIONS).compose(tokens)];
   const doc = docs[0];
-  const err = doc?.errors[0];
+  const err = docs.flatMap((d) => d.errors)[0]; // a second document's syntax errors count too (R26)
   const errLine = err ? lc.linePos(err.pos[0]).line : undefined;
   if (err && errLine !== undefined && errLine < before) {
     // The lines before the syntax error's, read alone (as a streaming reader has them), may hold an earlier refusal.

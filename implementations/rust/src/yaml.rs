@@ -296,40 +296,49 @@ impl<'t> Builder<'t> {
     }
 }
 
-/// Whether a refusal is one of R16's bounds (values, aliases, string bytes), which R25 weighs against a syntax error.
-fn is_bound(e: &YamlError) -> bool {
-    let lim = limits();
-    [
-        msg("yaml.too_many_values", &[("max", &lim.yaml_max_nodes.to_string())]),
-        msg("yaml.too_many_aliases", &[("max", &lim.yaml_max_aliases.to_string())]),
-        msg("yaml.strings_too_large", &[("max", &lim.skill_md_max_bytes.to_string())]),
-    ]
-    .contains(&e.reason)
+/// Whether a refusal is R15's depth bound met where a collection opens: final on its line (R26), nothing after it is read.
+fn is_depth(e: &YamlError) -> bool {
+    e.reason == msg("yaml.too_deep", &[("max", &limits().yaml_max_depth.to_string())])
+}
+
+/// The first syntax error the parser meets reading on (values no longer built: linear), if any.
+fn syntax_on(mut parser: Parser<std::str::Chars<'_>>, text: &str) -> Option<YamlError> {
+    loop {
+        match parser.next() {
+            Err(e) => return Some(scan_error(e, text)),
+            Ok((Event::StreamEnd, _)) => return None,
+            Ok(_) => {}
+        }
+    }
 }
 
 /// Parse one YAML document under the contract. Never panics and never recurses on the input's shape.
-/// R25: a bound of R16 and a syntax error are weighed by line; the bound wins only on an earlier line.
+/// R25/R26: every refusal of the contract and a syntax error are weighed by line; the refusal wins only on an
+/// earlier line (a depth refusal also on its own line).
 pub fn parse(text: &str) -> Result<Document, YamlError> {
     match read(text) {
-        // Past a bound the values stop being built; the rest is read for syntax only (linear), and a syntax
-        // error on the bound's line or before it is the answer.
-        Err(Stop::Bound(bound, mut parser)) => loop {
-            match parser.next() {
-                Err(e) => {
-                    let syntax = scan_error(e, text);
-                    return Err(if syntax.line.unwrap_or(0) <= bound.line.unwrap_or(0) { syntax } else { bound });
-                }
-                Ok((Event::StreamEnd, _)) => return Err(bound),
-                Ok(_) => {}
-            }
-        },
+        // Past a refusal the values stop being built; the rest is read for syntax only (linear), and a syntax
+        // error on the refusal's line or before it is the answer.
+        Err(Stop::Content(refusal, parser)) => {
+            let syntax = match parser {
+                Some(p) => syntax_on(p, text),
+                None => syntax_on(Parser::new(text.chars()), text),
+            };
+            Err(match syntax {
+                Some(s) if s.line.unwrap_or(0) <= refusal.line.unwrap_or(0) => s,
+                _ => refusal,
+            })
+        }
         // The reader stops at a syntax error, maybe before it has built the values of the lines before it
-        // (yaml-rust scans ahead): those lines alone are read again, and a bound they pass comes first.
+        // (yaml-rust scans ahead): those lines alone are read again, and a refusal they hold comes first.
         Err(Stop::Syntax(syntax)) => {
             let line = syntax.line.unwrap_or(1);
-            let cut = text.split_inclusive('\n').take(line - 1).map(str::len).sum::<usize>();
-            match read(&text[..cut]) {
-                Err(Stop::Bound(bound, _)) if bound.line.is_some_and(|l| l < line) => Err(bound),
+            let cut = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum::<usize>();
+            if cut == 0 || cut >= text.len() {
+                return Err(syntax);
+            }
+            match parse(&text[..cut]) {
+                Err(earlier) if earlier.line.is_some_and(|l| l < line) => Err(earlier),
                 _ => Err(syntax),
             }
         }
@@ -338,9 +347,10 @@ pub fn parse(text: &str) -> Result<Document, YamlError> {
     }
 }
 
-/// Where a reading stopped: at one of R16's bounds (with the parser, to read on for syntax), at a syntax error, or at another refusal.
+/// Where a reading stopped: at a refusal of the contract (with the parser, to read on for syntax; none for a
+/// directive, read again from the start), at a syntax error, or at a refusal that is final (R13's characters, depth).
 enum Stop<'t> {
-    Bound(YamlError, Parser<std::str::Chars<'t>>),
+    Content(YamlError, Option<Parser<std::str::Chars<'t>>>),
     Syntax(YamlError),
     Other(YamlError),
 }
@@ -349,7 +359,7 @@ fn read(text: &str) -> Result<Document, Stop<'_>> {
     if let Some(e) = forbidden_char(text) {
         return Err(Stop::Other(e));
     }
-    let first_tag = prescan(text).map_err(Stop::Other)?;
+    let first_tag = prescan(text).map_err(|e| Stop::Content(e, None))?;
     let mut parser = Parser::new(text.chars());
     let mut b = Builder { text, stack: Vec::new(), root: None, anchors: HashMap::new(), total: Cost::default(), key_lines: HashMap::new() };
     let mut documents = 0;
@@ -358,6 +368,11 @@ fn read(text: &str) -> Result<Document, Stop<'_>> {
             Ok(next) => next,
             Err(e) => return Err(Stop::Syntax(scan_error(e, text))),
         };
+        // R26: a tag is met at its property, before the node it belongs to (yaml-rust's events carry no
+        // collection's tag): the first event past the first tag's place is where it is refused.
+        if let Some((tag, tag_mark)) = first_tag.as_ref().filter(|(_, m)| mark.index() > m.index()) {
+            return Err(Stop::Content(at(msg("yaml.tag", &[("tag", tag)]), tag_mark), Some(parser)));
+        }
         let step = match event {
             Event::StreamEnd => break,
             Event::DocumentStart => {
@@ -378,11 +393,11 @@ fn read(text: &str) -> Result<Document, Stop<'_>> {
             Event::StreamStart | Event::DocumentEnd | Event::Nothing => Ok(()),
         };
         if let Err(e) = step {
-            return Err(if is_bound(&e) { Stop::Bound(e, parser) } else { Stop::Other(e) });
+            return Err(if is_depth(&e) { Stop::Other(e) } else { Stop::Content(e, Some(parser)) });
         }
     }
     if let Some((tag, mark)) = first_tag {
-        return Err(Stop::Other(at(msg("yaml.tag", &[("tag", &tag)]), &mark)));
+        return Err(Stop::Content(at(msg("yaml.tag", &[("tag", &tag)]), &mark), None));
     }
     Ok(Document { root: b.root, key_lines: b.key_lines })
 }
