@@ -3,7 +3,7 @@
 // makes one real-world YAML mistake: trusting a library's defaults (tags resolved to Sets and Dates, lossy
 // numbers, no key or depth bound, its own alias counting), JavaScript's trim(), dropping skills a lenient
 // harness loads, a catalog carrying whole descriptions, JSON quoting that leaves DEL raw, syntax checked
-// before the value bound, a blank required field worded as a type error.
+// before the value bound (or before any rule), the rules before syntax, a blank required field worded as a type error.
 // conformance/MUTANTS.md ("Frontmatter suite") documents them; conformance/test/frontmatter-suite.test.ts runs them.
 import YAML from "yaml";
 import type { CatalogEntry, OkResult, SkillResult } from "../../schemas/index.ts";
@@ -127,6 +127,70 @@ const boundCountedFirst: Mutation = {
   },
 };
 
+/** The result `r` re-worded as refused for `reason` at SKILL.md line `line`. */
+function refusedAt(r: SkillResult, reason: string, line: number): SkillResult {
+  const full = `${reason} (line ${line})`;
+  return { ...r, reason: full, line, output: r.output.replace(/^Reason: .*$/m, `Reason: ${full}`) } as SkillResult;
+}
+
+/** The parser's first syntax error in the authored frontmatter (duplicate keys are not its business), as SKILL.md line and message. */
+function firstSyntaxError(yaml: string): { line: number; message: string } | undefined {
+  const err = YAML.parseDocument(yaml, { prettyErrors: true, uniqueKeys: false }).errors[0];
+  return err?.linePos ? { line: err.linePos[0].line + 1, message: err.message.split("\n")[0] ?? "" } : undefined;
+}
+
+/**
+ * A reader that checks the whole text's syntax before any other rule of the contract (what parsing with a
+ * library and then checking the value does): a syntax error anywhere wins over a duplicate key, a long or
+ * non-string key, a tag, an unsafe number, an unknown alias or the depth bound met lines before it (R26).
+ */
+const syntaxBeforeEveryRule: Mutation = {
+  result: (r, p, _o, ctx) => {
+    const name = nameOf(p);
+    if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && name)) return r;
+    const a = readAuthored(ctx.config, name);
+    const err = a ? firstSyntaxError(a.yaml) : undefined;
+    return err && !String(r.reason).startsWith(err.message) ? refusedAt(r, err.message, err.line) : r;
+  },
+};
+
+/** The first duplicate key or collection past 64 levels on the tree the parser recovers, in document order. */
+function firstContentFault(node: unknown, lc: YAML.LineCounter, depth = 0): { line: number; message: string } | undefined {
+  if (!(YAML.isMap(node) || YAML.isSeq(node))) return undefined;
+  const line = (n: unknown): number => lc.linePos((YAML.isNode(n) ? n.range?.[0] : undefined) ?? 0).line + 1;
+  if (depth + 1 > 64) return { line: line(node), message: "frontmatter nests deeper than 64 levels of lists and mappings" };
+  const seen = new Set<string>();
+  for (const item of node.items as unknown[]) {
+    if (YAML.isPair(item)) {
+      const key = YAML.isScalar(item.key) ? String(item.key.value) : undefined;
+      if (key !== undefined && seen.has(key)) return { line: line(item.key), message: `duplicate key '${key}'` };
+      if (key !== undefined) seen.add(key);
+    }
+    for (const part of YAML.isPair(item) ? [item.key, item.value] : [item]) {
+      const found = firstContentFault(part, lc, depth + 1);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A reader that applies the contract's rules to the tree the parser recovers before it looks at the tree's
+ * syntax errors: a duplicate key or the depth bound wins over a syntax error on its own line or before it
+ * (R26 gives those to the syntax error).
+ */
+const rulesBeforeSyntax: Mutation = {
+  result: (r, p, _o, ctx) => {
+    const name = nameOf(p);
+    if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && name)) return r;
+    const a = readAuthored(ctx.config, name);
+    if (!a || !firstSyntaxError(a.yaml)) return r;
+    const lc = new YAML.LineCounter();
+    const fault = firstContentFault(YAML.parseDocument(a.yaml, { lineCounter: lc, uniqueKeys: false }).contents, lc);
+    return fault ? refusedAt(r, fault.message, fault.line) : r;
+  },
+};
+
 /** A blank name or description (null) reported as a value of the wrong type, not as missing (R20). */
 const blankRequiredAsTypeError: Mutation = {
   result: (r) => {
@@ -244,6 +308,16 @@ const mutations: readonly MutantRow[] = [
     kills: "F13", id: "blank-required-as-type-error",
     description: "A blank name or description (null) is reported as a value of the wrong type ('must be a string; got null'), not as the missing field R20 says it is.",
     mutation: blankRequiredAsTypeError,
+  },
+  {
+    kills: "F14", id: "syntax-before-every-rule",
+    description: "The whole frontmatter is parsed for syntax before any other rule of the contract is applied: a syntax error on a later line wins over a duplicate key, a long or non-string key, a tag, an unsafe number, an unknown alias or the depth bound met before it (R26).",
+    mutation: syntaxBeforeEveryRule,
+  },
+  {
+    kills: "F14", id: "rules-before-syntax",
+    description: "The contract's rules are applied to the tree the parser recovers before its syntax errors are looked at: a duplicate key or the depth bound wins over a syntax error on its own line or before it (R26).",
+    mutation: rulesBeforeSyntax,
   },
 ];
 

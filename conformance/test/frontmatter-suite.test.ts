@@ -11,12 +11,12 @@ import { checkCatalog } from "../runner/expect.ts";
 import { loadCases, runSuite, suites } from "../runner/index.ts";
 import { REFERENCE_MODULE } from "../mutants/wrap.ts";
 
-const ids = Array.from({ length: 13 }, (_, i) => `F${String(i + 1).padStart(2, "0")}`);
+const ids = Array.from({ length: 14 }, (_, i) => `F${String(i + 1).padStart(2, "0")}`);
 
 describe("frontmatter suite", () => {
   const cases = loadCases("frontmatter");
 
-  it("loads F01…F13, each citing a spec section and a decision, with notes", () => {
+  it("loads F01…F14, each citing a spec section and a decision, with notes", () => {
     expect(cases.map((c) => c.id)).toEqual(ids);
     for (const c of cases) {
       expect(c.spec.some((s) => s.startsWith("§")), c.id).toBe(true);
@@ -46,6 +46,19 @@ describe("frontmatter suite", () => {
     const r = report.cases[0]!;
     expect({ status: r.status, reason: r.reason }).toEqual({ status: "failed", reason: undefined });
     expect(r.mismatches?.length).toBeGreaterThan(0);
+  });
+});
+
+describe("F14's mutants (R26)", () => {
+  it("between them fail every call but the unaffected one: each refusal kind, the tie, the syntax error first, depth final", async () => {
+    const f14 = loadCases("frontmatter").filter((c) => c.id === "F14");
+    const failed = new Set<string>();
+    for (const m of FRONTMATTER_MUTANTS.filter((x) => x.kills === "F14")) {
+      const report = await runSuite(() => m.make(), f14, { driverLabel: `mutant:${m.id}`, suite: "frontmatter" });
+      for (const mm of report.cases[0]?.mismatches ?? []) failed.add(/^calls\[(\d+)\]/.exec(mm.at)?.[1] ?? mm.at);
+    }
+    const calls = f14[0]!.calls.map((c, i) => ({ i: String(i), name: (c.params as { name: string }).name })).filter((c) => c.name !== "hello");
+    expect(calls.filter((c) => !failed.has(c.i)).map((c) => c.name)).toEqual([]);
   });
 });
 
