@@ -174,3 +174,33 @@ describe("R19–R20: real skills written for Claude Code load, with warnings", (
     expect(r.warnings).toHaveLength(5);
   });
 });
+
+describe("R26: every refusal of the contract and a syntax error, the first by line", () => {
+  const syntax = "Nested mappings are not allowed in compact mappings";
+  const at = (text: string) => {
+    const r = parseYamlContract(text);
+    return r.ok ? "accepted" : { reason: r.reason, line: r.line };
+  };
+  it("a refusal on an earlier line wins over a later syntax error, whatever its kind", () => {
+    expect(at("a: 1\na: 2\nlate: a: b\n")).toEqual({ reason: "duplicate key 'a'", line: 2 });
+    expect(at(`${"k".repeat(129)}: 1\nlate: a: b\n`)).toMatchObject({ line: 1 });
+    expect(at("1: one\nlate: a: b\n")).toMatchObject({ line: 1, reason: expect.stringContaining("keys must be strings") });
+    expect(at("n: 99999999999999999999\nlate: a: b\n")).toMatchObject({ line: 1, reason: expect.stringContaining("integer") });
+    expect(at("a: *nope\nlate: a: b\n")).toMatchObject({ line: 1, reason: expect.stringContaining("alias") });
+  });
+  it("a tag is located at its property, lines before the block collection it tags", () => {
+    expect(at("a: !!omap\n  - x: 1\n")).toMatchObject({ line: 1, reason: expect.stringContaining("!!omap") });
+    expect(at("a: !!omap\n  - x: a: b\n")).toMatchObject({ line: 1, reason: expect.stringContaining("!!omap") });
+  });
+  it("a syntax error on the refusal's line or before it wins; the depth refusal is final on its own line", () => {
+    expect(at("a: 1\na: b: c\n")).toEqual({ reason: syntax, line: 2 });
+    expect(at("early: a: b\na: 1\na: 2\n")).toEqual({ reason: syntax, line: 1 });
+    const deep = `d: ${"[".repeat(65)}${"]".repeat(65)}`;
+    expect(at(`early: a: b\n${deep}\n`)).toEqual({ reason: syntax, line: 1 });
+    expect(at(`${deep} ]\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("deeper than 64") });
+  });
+  it("a collection key is refused where it opens, before anything inside it; the first document's refusal before a second document", () => {
+    expect(at("? [!!str a]\n: 1\n")).toMatchObject({ line: 1, reason: expect.stringContaining("list or mapping") });
+    expect(at("a: 1\na: 2\n--- x\n")).toEqual({ reason: "duplicate key 'a'", line: 2 });
+  });
+});

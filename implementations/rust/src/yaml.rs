@@ -571,6 +571,26 @@ mod tests {
     }
 
     #[test]
+    fn every_refusal_and_a_syntax_error_the_first_by_line() {
+        // R26: each content refusal on a line before a syntax error wins; on the syntax error's line, or after it, it loses.
+        let syntax = "Nested mappings are not allowed in compact mappings";
+        assert_eq!(refused("a: 1\na: 2\nlate: a: b\n"), ("duplicate key 'a'".into(), Some(2)));
+        assert_eq!(refused("1: one\nlate: a: b\n").1, Some(1));
+        assert_eq!(refused("n: 99999999999999999999\nlate: a: b\n").1, Some(1));
+        assert_eq!(refused("a: 1\na: b: c\n"), (syntax.into(), Some(2)));
+        assert_eq!(refused("early: a: b\na: 1\na: 2\n"), (syntax.into(), Some(1)));
+        // A tag is met at its property, lines before the block collection it tags.
+        assert!(refused("a: !!omap\n  - x: a: b\n").0.starts_with("a YAML tag (!!omap)"));
+        assert_eq!(refused("a: !!omap\n  - x: a: b\n").1, Some(1));
+        // The depth refusal is final on its own line; a syntax error before it still wins.
+        let deep = format!("d: {}{}", "[".repeat(65), "]".repeat(65));
+        assert_eq!(refused(&format!("{deep} ]\n")).0, "frontmatter nests deeper than 64 levels of lists and mappings");
+        assert_eq!(refused(&format!("early: a: b\n{deep}\n")), (syntax.into(), Some(1)));
+        // A refusal in the first document comes before the second document's marker.
+        assert_eq!(refused("a: 1\na: 2\n--- x\n"), ("duplicate key 'a'".into(), Some(2)));
+    }
+
+    #[test]
     fn an_unclosed_quote_is_reported_at_the_end() {
         let e = parse("name: x\ndescription: \"open\n  more\n").unwrap_err();
         assert_eq!(e, YamlError { reason: "Missing closing \"quote".into(), line: Some(4) });
