@@ -4,6 +4,8 @@
 // no directives or tags, string keys of bounded length, no duplicate keys, JSON-exact numbers, bounded
 // nesting depth, alias expansions and expanded size. Work is linear in the input: the engine's recursive
 // composer only ever sees a tree whose depth was bounded first, and duplicate keys are checked by a hash set.
+// Against a syntax error, the first refusal by line wins, the syntax error on a tie (R25, R26): the lines before
+// the syntax error's (or the too-deep collection's) are read again alone, as a streaming reader has them.
 // Pure: text in, a JSON value (with the line of each top-level key) or a located refusal out; never throws.
 // Every refusal is worded by schemas/messages.json (yaml.*; the engine's own errors through fm.yaml_parser, R30).
 import type * as YamlLib from "yaml";
