@@ -77,9 +77,11 @@ export function parseYamlContract(text: string): YamlOutcome {
  * R25/R26: read `text` under the full rules and answer with the refusal met first by line (a syntax error
  * on a tie; a depth refusal is final on its own line), or the value. With `before`, `text` is a prefix of
  * the document cut before that line: only a refusal on an earlier line counts (the cut's own errors never
- * do), and undefined means none. A refusal comes back thrown (Refusal) or as a syntax-error outcome.
+ * do), and undefined means none; with `contentOnly`, syntax errors are not looked at (the prefix of a syntax
+ * error is read for the contract's other refusals only). A refusal comes back thrown (Refusal) or as a
+ * syntax-error outcome.
  */
-function readDocument(text: string, before = Number.POSITIVE_INFINITY): YamlOutcome | undefined {
+function readDocument(text: string, before = Number.POSITIVE_INFINITY, contentOnly = false): YamlOutcome | undefined {
   const { Composer, LineCounter, Parser } = yaml();
   const lc = new LineCounter();
   const tokens = [...new Parser(lc.addNewLine).parse(text)];
@@ -89,7 +91,7 @@ function readDocument(text: string, before = Number.POSITIVE_INFINITY): YamlOutc
     // The composer recurses once per level: only the lines before the too-deep collection's are read.
     const line = lineOf(pre);
     if (line >= before) return undefined;
-    const earlier = readDocument(cutBefore(text, line), line);
+    const earlier = readDocument(cutBefore(text, line), line, contentOnly);
     if (earlier === undefined) throw pre;
     return earlier;
   }
@@ -97,9 +99,10 @@ function readDocument(text: string, before = Number.POSITIVE_INFINITY): YamlOutc
   const doc = docs[0];
   const err = docs.flatMap((d) => d.errors)[0]; // a second document's syntax errors count too (R26)
   const errLine = err ? lc.linePos(err.pos[0]).line : undefined;
-  if (err && errLine !== undefined && errLine < before) {
-    // The lines before the syntax error's, read alone (as a streaming reader has them), may hold an earlier refusal.
-    const earlier = errLine > 1 ? readDocument(cutBefore(text, errLine), errLine) : undefined;
+  if (err && errLine !== undefined && errLine < before && !contentOnly) {
+    // The lines before the syntax error's, read alone (as a streaming reader has them), may hold an earlier refusal
+    // of the contract; their own syntax errors are not looked at again (one re-read at most: linear, R21).
+    const earlier = errLine > 1 ? readDocument(cutBefore(text, errLine), errLine, true) : undefined;
     return earlier ?? { ok: false, reason: parserMessage(err.message), line: errLine };
   }
   let content: Refusal | undefined = pre;
