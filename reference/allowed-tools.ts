@@ -28,7 +28,7 @@ export function splitAllowedTools(text: string): string[] {
     }
   }
   pushTrimmed(tools, text.slice(start));
-  return tools;
+  return tools.slice(); // exactly sized: a pushed-to [] keeps spare slots, and the frontmatter keeps this list for the session
 }
 
 function pushTrimmed(tools: string[], part: string): void {
@@ -46,7 +46,7 @@ export function normalizeAllowedTools(value: unknown): { ok: true; tools: string
       const t = item.trim();
       if (t.length > 0) tools.push(t);
     }
-    return { ok: true, tools };
+    return { ok: true, tools: tools.slice() }; // exactly sized, as above
   }
   return { ok: false, reason: message("fm.allowed_tools_type") };
 }

@@ -15,7 +15,7 @@ export interface SubsetResult {
   ok: true;
   data: Record<string, unknown>;
   /** 1-based line of each top-level key within the YAML text. */
-  keyLines: Map<string, number>;
+  readonly keyLines: Map<string, number>;
 }
 /** The one refusal the fast path certifies (R16's value count, R21): exactly the authority's reason and line. */
 export interface SubsetRefusal {
@@ -385,7 +385,8 @@ export function parseSubset(text: string): SubsetResult | SubsetRefusal | null {
   if (text.length * 3 > LIMITS.skill_md_max_bytes && Buffer.byteLength(text) > LIMITS.skill_md_max_bytes) return null;
   const scan: Scan = { text, dirty: MAYBE_UNPRINTABLE.test(text), pos: 0, line: 0 };
   const data: Record<string, unknown> = {};
-  const keyLines = new Map<string, number>();
+  const keys: string[] = []; // in the order read, with their lines: the key lines' Map is built only when asked
+  const lines: number[] = [];
   const max = LIMITS.yaml_max_nodes;
   // nodes: R16's count, from the top-level mapping; scalars: what the authority's lexer guard counts, at least.
   const count = { nodes: 1, scalars: 0 };
@@ -402,9 +403,8 @@ export function parseSubset(text: string): SubsetResult | SubsetRefusal | null {
     const vs = colon < 0 ? -1 : valueStart(scan, colon, e);
     if (vs < 0) return null;
     const key = text.slice(start, colon);
-    if (NOT_PLAIN_KEYS.has(key) || keyLines.has(key)) return null;
+    if (NOT_PLAIN_KEYS.has(key) || Object.hasOwn(data, key)) return null;
     const from = scan.line;
-    keyLines.set(key, from + 1);
     const value = entryValue(scan, vs, e);
     if (value === FAIL) return null;
     if (pastLine > 0 && count.scalars > max) return tooManyValues(pastLine);
@@ -413,11 +413,36 @@ export function parseSubset(text: string): SubsetResult | SubsetRefusal | null {
     count.scalars++;
     tally(value, count);
     if (pastLine === 0 && count.nodes > max) pastLine = nodeLine(scan, start, Math.min(scan.pos, text.length), from, max - before + 1);
-    if (pastLine === 0) data[key] = value;
+    data[key] = value;
+    keys.push(key);
+    lines.push(from + 1);
   }
   // The whole text is in the subset: the authority reads all of it, and refuses at the same node.
   if (pastLine > 0) return tooManyValues(pastLine);
-  return keyLines.size === 0 ? null : { ok: true, data, keyLines };
+  return keys.length === 0 ? null : new SubsetAnswer(data, keys, lines);
+}
+
+/**
+ * An answer with its key lines as a Map built on first use: only a refusal or a warning names a line, so
+ * most parses never build it. The keys are kept apart from data, which the caller may go on to change.
+ */
+class SubsetAnswer implements SubsetResult {
+  readonly ok = true;
+  #keys: readonly string[];
+  #lines: readonly number[];
+  #map: Map<string, number> | undefined;
+  constructor(
+    readonly data: Record<string, unknown>,
+    keys: readonly string[],
+    lines: readonly number[],
+  ) {
+    this.#keys = keys;
+    this.#lines = lines;
+  }
+  get keyLines(): Map<string, number> {
+    this.#map ??= new Map(this.#keys.map((k, i) => [k, this.#lines[i] as number]));
+    return this.#map;
+  }
 }
 
 const tooManyValues = (line: number): SubsetRefusal => ({ ok: false, reason: message("yaml.too_many_values", { max: LIMITS.yaml_max_nodes }), line });
