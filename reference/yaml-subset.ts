@@ -34,6 +34,8 @@ const FLOW_INDICATOR = /[,[\]{}:#]/;
  * unless it held U+2028 or U+2029. Most frontmatter holds none of them: one test then spares every range check.
  */
 const MAYBE_UNPRINTABLE = /[\t\u2028\u2029\ud800-\udfff]/;
+/** FORBIDDEN_CHAR's plain class and MAYBE_UNPRINTABLE's in one: when it finds nothing (the common case), neither needs its own scan. */
+const FORBIDDEN_OR_UNPRINTABLE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]/;
 const FAIL = Symbol("fail");
 /** Keys that read as something other than their text (true, false, null), or set the prototype: declined. */
 const NOT_PLAIN_KEYS = new Set(["__proto__", "true", "True", "TRUE", "false", "False", "FALSE", "~", "null", "Null", "NULL"]);
@@ -135,6 +137,28 @@ function keyEnd(text: string, p: number, e: number): number {
     q++;
   }
   return q - p <= LIMITS.yaml_max_key_length && q < e && text.charCodeAt(q) === COLON ? q : -1;
+}
+
+/**
+ * The fields of schemas/frontmatter.schema.json, by length: a key that is one of them is taken as the
+ * constant, so the common case makes no string and its property key is already internalised. Only a
+ * speed-up: any other key is sliced from the text, with the same result.
+ */
+const FIELD_KEYS: string[][] = [];
+for (const k of ["name", "description", "license", "compatibility", "metadata", "allowed-tools", "version", "argument-hint", "disable-model-invocation", "user-invocable", "arguments"]) {
+  (FIELD_KEYS[k.length] ??= []).push(k);
+}
+/** The key text[start, colon), as a string. Compared by char code: startsWith at an offset costs more here. */
+function keyText(text: string, start: number, colon: number): string {
+  const fields = FIELD_KEYS[colon - start];
+  if (fields !== undefined) {
+    for (const k of fields) {
+      let i = 0;
+      while (i < k.length && k.charCodeAt(i) === text.charCodeAt(start + i)) i++;
+      if (i === k.length) return k;
+    }
+  }
+  return text.slice(start, colon);
 }
 
 /** Start of the value after a key's ':' (e when there is none: end of line, or spaces only), or -1 unless spaces separate them. */
@@ -327,7 +351,7 @@ function nestedMap(scan: Scan, a: number, b: number, n: number, depth: number): 
     const colon = keyEnd(text, p + n, e);
     const vs = colon < 0 ? -1 : valueStart(scan, colon, e);
     if (vs < 0) return FAIL;
-    const k = text.slice(p + n, colon);
+    const k = keyText(text, p + n, colon);
     if (NOT_PLAIN_KEYS.has(k) || Object.hasOwn(map, k)) return FAIL;
     let v: Value;
     p = e + 1;
@@ -380,10 +404,11 @@ function entryValue(scan: Scan, vs: number, e: number): Value {
  * this path has read, and refuses at the node counted past the bound, whatever follows.
  */
 export function parseSubset(text: string): SubsetResult | SubsetRefusal | null {
-  if (FORBIDDEN_CHAR.test(text)) return null; // the authority refuses it, with the line
+  const suspect = FORBIDDEN_OR_UNPRINTABLE.test(text);
+  if (suspect && FORBIDDEN_CHAR.test(text)) return null; // the authority refuses it, with the line
   // Strings are never longer than their source: past skill_md_max_bytes of text, R16's string bound is the authority's.
   if (text.length * 3 > LIMITS.skill_md_max_bytes && Buffer.byteLength(text) > LIMITS.skill_md_max_bytes) return null;
-  const scan: Scan = { text, dirty: MAYBE_UNPRINTABLE.test(text), pos: 0, line: 0 };
+  const scan: Scan = { text, dirty: suspect && MAYBE_UNPRINTABLE.test(text), pos: 0, line: 0 };
   const data: Record<string, unknown> = {};
   const keys: string[] = []; // in the order read, with their lines: the key lines' Map is built only when asked
   const lines: number[] = [];
@@ -402,7 +427,7 @@ export function parseSubset(text: string): SubsetResult | SubsetRefusal | null {
     const colon = keyEnd(text, start, e);
     const vs = colon < 0 ? -1 : valueStart(scan, colon, e);
     if (vs < 0) return null;
-    const key = text.slice(start, colon);
+    const key = keyText(text, start, colon);
     if (NOT_PLAIN_KEYS.has(key) || Object.hasOwn(data, key)) return null;
     const from = scan.line;
     const value = entryValue(scan, vs, e);
