@@ -41,8 +41,8 @@ function isFence(text: string, start: number, end: number): boolean {
 /**
  * One skill's last frontmatter that parsed, kept by the registry between discovery and activation:
  * parsing is a pure function of the YAML text and the dir name, so the same text gets the same result
- * without reading it again (R86). parseSkillMd fills it and reads it; nothing it hands out aliases it.
- * Empty until a parse succeeds.
+ * without reading it again (R86). parseSkillMd fills it and, on a hit, takes its content out; nothing it
+ * hands out aliases what it keeps. Empty until a parse succeeds, and again once taken.
  */
 export interface MemoSlot {
   yaml?: string;
@@ -91,7 +91,12 @@ function parseUnsafe(raw: string, dirName: string, slot: MemoSlot | undefined): 
   const yamlText = text.slice(firstEnd + 1, closeStart);
   const body = text.slice(closeEnd);
   if (slot?.frontmatter !== undefined && slot.yaml === yamlText && slot.frontmatter.name === dirName) {
-    return { ok: true, frontmatter: copyJson(slot.frontmatter) as SkillFrontmatter, body, warnings: [...(slot.warnings ?? NO_WARNINGS)] };
+    // Taken, not copied: the slot is emptied, so what is handed out aliases nothing it keeps (a skill is
+    // activated once per session; a later read of the same dir parses again and refills it).
+    const frontmatter = slot.frontmatter;
+    const warnings = [...(slot.warnings ?? NO_WARNINGS)];
+    slot.yaml = slot.frontmatter = slot.warnings = undefined;
+    return { ok: true, frontmatter, body, warnings };
   }
   const result = parseYamlPart(yamlText, dirName);
   if (!result.ok) return result;

@@ -3,28 +3,54 @@
 // Every text a result carries is rendered from schemas/messages.json (R30).
 import { isAbsolute } from "node:path";
 import { LIMITS, check } from "../schemas/index.ts";
-import type { Catalog, CatalogEntry, NotFoundResult, PermissionRequest, SessionConfig, SkillResult } from "../schemas/index.ts";
+import type { Catalog, NotFoundResult, PermissionRequest, SessionConfig, SkillFrontmatter, SkillResult } from "../schemas/index.ts";
 import { buildCatalog } from "./catalog.ts";
 import { clip, errorResult, message } from "./errors.ts";
 import { realOrNull } from "./fence.ts";
 import { parseParams, type Arguments } from "./params.ts";
-import { FilesystemSkillRegistry, readSkillSync, type SkillFailure } from "./registry.ts";
+import { FilesystemSkillRegistry, readSkillSync, type Discovery, type SkillFailure } from "./registry.ts";
 import { renderAlreadyLoaded, renderNotFound, renderSkill } from "./render.ts";
 import { listResources } from "./resources.ts";
-import { matchesSensitive } from "./sensitive.ts";
+import { sensitiveMatcher, type SensitiveMatcher } from "./sensitive.ts";
 import { siblings } from "./siblings.ts";
 import { substitute } from "./substitute.ts";
 import { gateWithoutHook, isTrusted, trustPolicy } from "./trust.ts";
 import type { PermissionHook, SessionHandle, SessionOptions, CallOptions } from "../schemas/implementation.ts";
 
+/** A skill that passed the checks before the gate, with what activating it needs. */
+interface Ready {
+  name: string;
+  dir: string;
+  root_index: number;
+  realDir: string;
+  body: string;
+  fm: SkillFrontmatter;
+  args: Arguments | undefined;
+  warnings: string[];
+}
+
+/** A bug or an fs surprise must still come back as a result the model can act on (§3.4). */
+function internalError(err: unknown): SkillResult {
+  const reason = clip(err instanceof Error ? err.message : String(err));
+  return errorResult("IO_ERROR", message("session.internal"), { reason, hint: message("session.internal_hint") });
+}
+
 export class SkillSession implements SessionHandle {
   private readonly registry: FilesystemSkillRegistry;
   private readonly hook: PermissionHook | undefined;
-  private readonly loaded = new Map<string, { turn: number; entry: CatalogEntry }>();
+  /** Per activated name: its turn and the frontmatter it was activated with (dedupe judges arguments by it). */
+  private readonly loaded = new Map<string, { turn: number; frontmatter: SkillFrontmatter }>();
   private activations = 0;
   private queue: Promise<unknown> = Promise.resolve();
-  private trustedRoots: Promise<string[]> | null = null;
+  /** Calls started and finished, in order: equal when no call is in flight, so a call can start without a queue hop. */
+  private started = 0;
+  private finished = 0;
+  /** The discovery and the trusted roots' real paths, resolved by the first call: later calls read them without an await (R23). */
+  private discovered: Discovery | null = null;
+  private trustedResolved: string[] | null = null;
   private closed = false;
+  /** The session's sensitive patterns, compiled once (§5.4). */
+  private sensitive: SensitiveMatcher | null = null;
   private built: Promise<Catalog> | null = null;
 
   constructor(
@@ -46,8 +72,10 @@ export class SkillSession implements SessionHandle {
   }
 
   call(params: unknown, options: CallOptions = { invocation: "model" }): Promise<SkillResult> {
-    const run = this.queue.then(() => this.safeHandle(params, options));
-    this.queue = run.catch(() => undefined);
+    // Calls run one at a time in call order; an idle session starts the call at once (one promise hop less per call).
+    const ticket = ++this.started;
+    const run = ticket === this.finished + 1 ? this.run(params, options, ticket) : this.queue.then(() => this.run(params, options, ticket));
+    this.queue = run; // never rejects: run turns every throw into a result
     return run;
   }
 
@@ -56,23 +84,34 @@ export class SkillSession implements SessionHandle {
     this.loaded.clear();
   }
 
-  private async safeHandle(params: unknown, options: CallOptions): Promise<SkillResult> {
+  /** One call to its result, marked finished when it settles. Most calls finish synchronously (R23): no async frame then. */
+  private run(params: unknown, options: CallOptions, ticket: number): Promise<SkillResult> {
+    let out: SkillResult | Promise<SkillResult>;
     try {
-      return await this.handle(params, options);
+      out = this.handle(params, options);
     } catch (err) {
-      // A bug or an fs surprise must still come back as a result the model can act on (§3.4).
-      const reason = clip(err instanceof Error ? err.message : String(err));
-      return errorResult("IO_ERROR", message("session.internal"), { reason, hint: message("session.internal_hint") });
+      out = internalError(err);
     }
+    if (!(out instanceof Promise)) {
+      this.finished = ticket;
+      return Promise.resolve(out);
+    }
+    return out.then(
+      (r) => ((this.finished = ticket), r),
+      (err: unknown) => ((this.finished = ticket), internalError(err)),
+    );
   }
 
-  private async handle(params: unknown, options: CallOptions): Promise<SkillResult> {
+  /** The checks in D4's order. Synchronous once discovery and the trusted roots are resolved; only the permission hook is awaited. */
+  private handle(params: unknown, options: CallOptions): SkillResult | Promise<SkillResult> {
     if (this.closed) return errorResult("INVALID_PARAM", message("session.closed"), { hint: message("session.closed_hint") });
     const parsed = parseParams(params);
     if (!parsed.ok) return parsed.error;
+    const d = this.discovered;
+    const trustedRoots = this.trustedResolved;
+    if (d === null || trustedRoots === null) return this.resolveFirst().then(() => this.handle(params, options));
     const { name } = parsed.value;
     const args = parsed.value.arguments;
-    const d = await this.registry.scan();
 
     const entry = d.byName.get(name);
     if (!entry) {
@@ -85,7 +124,7 @@ export class SkillSession implements SessionHandle {
     const loaded = this.loaded.get(name);
     if (loaded !== undefined) {
       // Dedupe never re-reads (§7): the argument form is judged by the skill as it was activated.
-      const argError = checkArgumentForm(loaded.entry, args);
+      const argError = checkArgumentForm(name, loaded.frontmatter, args);
       if (argError) return argError;
       return { kind: "already_loaded", name, at_turn: loaded.turn, output: renderAlreadyLoaded(name, loaded.turn) };
     }
@@ -93,16 +132,16 @@ export class SkillSession implements SessionHandle {
     // Re-read and fence now: the tree may have changed since discovery. The argument form is judged by the
     // freshest frontmatter there is, and still before a fence or read failure is reported (D4).
     const read = readSkillSync(entry.dir, entry.root_index, d.realRoots, d.memos.get(entry.dir));
-    const current: CatalogEntry = read.ok ? { ...entry, frontmatter: read.entry.frontmatter } : entry;
-    const argError = checkArgumentForm(current, args);
+    const fm = read.ok ? read.entry.frontmatter : entry.frontmatter;
+    const argError = checkArgumentForm(name, fm, args);
     if (argError) return argError;
     if (!read.ok) return failureResult(name, read.failure);
-    const fm = current.frontmatter;
-    const warnings: string[] = [];
+    const ready: Ready = { name, dir: entry.dir, root_index: entry.root_index, realDir: read.realDir, body: read.body, fm, args, warnings: [] };
 
-    const patterns = this.config.sensitive_patterns ?? LIMITS.default_sensitive_patterns;
+    // Compiled at the first check, so a pattern minimatch refuses is an IO_ERROR result there, as before.
+    this.sensitive ??= sensitiveMatcher(this.config.sensitive_patterns ?? LIMITS.default_sensitive_patterns);
     // The same path twice matches the same patterns: a skill dir that is its own real path is matched once.
-    const sensitive = matchesSensitive(read.realDir === entry.dir ? [entry.dir] : [read.realDir, entry.dir], patterns);
+    const sensitive = this.sensitive(read.realDir === entry.dir ? [entry.dir] : [read.realDir, entry.dir]);
     if (sensitive !== null && !this.hook) {
       return errorResult("SENSITIVE", message("sensitive.message", { name }), {
         name, path: entry.dir, reason: message("sensitive.reason", { pattern: sensitive }), hint: message("sensitive.hint"),
@@ -113,73 +152,76 @@ export class SkillSession implements SessionHandle {
       return errorResult("DISABLED", message("disabled.message", { name }), { name, path: entry.dir, hint: message("disabled.hint") });
     }
 
-    const trusted = isTrusted(read.realDir, await this.realTrustedRoots());
-    if (!this.hook) {
-      const gate = gateWithoutHook(trusted, this.config);
-      if (gate === "refuse") {
-        return errorResult("NOT_TRUSTED", message("trust.no_hook", { name }), {
-          name, path: entry.dir, reason: "untrusted_project_skill", hint: message("trust.hint"),
-        });
-      }
-      if (gate === "warn") warnings.push(message("trust.warn", { name }));
-    } else {
-      const reason: PermissionRequest["metadata"]["reason"] =
-        sensitive !== null ? "sensitive" : !trusted && trustPolicy(this.config) !== "allow" ? "untrusted_project_skill" : "normal";
-      const request: PermissionRequest = {
-        tool: "skill",
-        action: "activate",
-        path: entry.dir,
-        always_patterns: [`Skill(name:${name})`],
-        metadata: { name, root_index: entry.root_index, frontmatter: { ...fm, allowed_tools: fm["allowed-tools"] ?? [] }, reason },
-      };
-      let decision: unknown;
-      try {
-        decision = await this.hook(request);
-      } catch {
-        decision = "deny";
-      }
-      if (decision !== "allow" && decision !== "allow_once") {
-        const asked = decision === "ask" ? message("permission.ask_suffix") : "";
-        if (reason === "untrusted_project_skill") {
-          return errorResult("NOT_TRUSTED", message("trust.hook_refused", { name, asked }), {
-            name, path: entry.dir, reason: "untrusted_project_skill", hint: message("trust.hint"),
-          });
-        }
-        return errorResult("PERMISSION_DENIED", message("permission.denied", { name, asked }), { name, path: entry.dir, hint: message("permission.denied_hint") });
-      }
+    const trusted = isTrusted(read.realDir, trustedRoots);
+    if (this.hook) return this.ask(this.hook, ready, sensitive !== null, trusted, d, options);
+    const gate = gateWithoutHook(trusted, this.config);
+    if (gate === "refuse") {
+      return errorResult("NOT_TRUSTED", message("trust.no_hook", { name }), { name, path: entry.dir, reason: "untrusted_project_skill", hint: message("trust.hint") });
     }
+    if (gate === "warn") ready.warnings.push(message("trust.warn", { name }));
+    return this.activate(ready, d, options);
+  }
 
+  /** The first call waits for discovery and the trusted roots' real paths; later calls read them as values. */
+  private async resolveFirst(): Promise<void> {
+    this.discovered ??= await this.registry.scan();
+    this.trustedResolved ??= (await Promise.all((this.config.skill_trust?.trusted_roots ?? []).map((r) => realOrNull(r)))).filter((r): r is string => r !== null);
+  }
+
+  /** §5.6: the hook decides; anything but allow or allow_once refuses (a throwing hook denies). */
+  private async ask(hook: PermissionHook, ready: Ready, sensitive: boolean, trusted: boolean, d: Discovery, options: CallOptions): Promise<SkillResult> {
+    const { name, dir, fm } = ready;
+    const reason: PermissionRequest["metadata"]["reason"] = sensitive ? "sensitive" : !trusted && trustPolicy(this.config) !== "allow" ? "untrusted_project_skill" : "normal";
+    const request: PermissionRequest = {
+      tool: "skill",
+      action: "activate",
+      path: dir,
+      always_patterns: [`Skill(name:${name})`],
+      metadata: { name, root_index: ready.root_index, frontmatter: { ...fm, allowed_tools: fm["allowed-tools"] ?? [] }, reason },
+    };
+    let decision: unknown;
+    try {
+      decision = await hook(request);
+    } catch {
+      decision = "deny";
+    }
+    if (decision !== "allow" && decision !== "allow_once") {
+      const asked = decision === "ask" ? message("permission.ask_suffix") : "";
+      if (reason === "untrusted_project_skill") {
+        return errorResult("NOT_TRUSTED", message("trust.hook_refused", { name, asked }), { name, path: dir, reason: "untrusted_project_skill", hint: message("trust.hint") });
+      }
+      return errorResult("PERMISSION_DENIED", message("permission.denied", { name, asked }), { name, path: dir, hint: message("permission.denied_hint") });
+    }
+    return this.activate(ready, d, options);
+  }
+
+  /** Every check passed: substitute, list the resources, render, and remember the activation (§7). */
+  private activate(ready: Ready, d: Discovery, options: CallOptions): SkillResult {
+    const { name, dir, fm, args, warnings } = ready;
     // Without arguments the body is as written (substitute's first rule): no declared-name set to build.
-    const body = args === undefined ? read.body : substitute(read.body, args, new Set(Object.keys(fm.arguments ?? {})));
-    const listing = listResources(read.realDir, d.realRoots);
+    const body = args === undefined ? ready.body : substitute(ready.body, args, new Set(Object.keys(fm.arguments ?? {})));
+    const listing = listResources(ready.realDir, d.realRoots);
     const bytes = Buffer.byteLength(body, "utf8");
-    const output = renderSkill({ name, dir: entry.dir, frontmatter: fm, body, listing, bytes });
+    const output = renderSkill({ name, dir, frontmatter: fm, body, listing, bytes });
     this.activations++;
-    this.loaded.set(name, { turn: options.turn ?? this.activations, entry: current });
-    const result: SkillResult = { kind: "ok", name, dir: entry.dir, body, frontmatter: fm, resources: listing.resources, bytes, output };
+    this.loaded.set(name, { turn: options.turn ?? this.activations, frontmatter: fm });
+    const result: SkillResult = { kind: "ok", name, dir, body, frontmatter: fm, resources: listing.resources, bytes, output };
     if (Object.keys(listing.omitted).length > 0) result.resources_omitted = listing.omitted;
     if (warnings.length > 0) result.warnings = warnings;
     return result;
   }
 
-  private realTrustedRoots(): Promise<string[]> {
-    this.trustedRoots ??= Promise.all((this.config.skill_trust?.trusted_roots ?? []).map((r) => realOrNull(r))).then((rs) =>
-      rs.filter((r): r is string => r !== null),
-    );
-    return this.trustedRoots;
-  }
 }
 
 const example = (list: string[]): string => `{${list.map((arg) => message("format.named_example_item", { arg })).join(", ")}}`;
 
-function checkArgumentForm(entry: CatalogEntry, args: Arguments | undefined): SkillResult | null {
-  const decl = entry.frontmatter.arguments;
+function checkArgumentForm(name: string, frontmatter: SkillFrontmatter, args: Arguments | undefined): SkillResult | null {
+  const decl = frontmatter.arguments;
   // The common call, none or a string for a skill that declares no named arguments, has nothing to judge (no text built).
   if (decl === undefined && (args === undefined || typeof args === "string")) return null;
   const names = decl ? Object.keys(decl) : [];
   const hasNamed = decl !== undefined;
-  const name = entry.name;
-  const hint = entry.frontmatter["argument-hint"];
+  const hint = frontmatter["argument-hint"];
   // Hints built from the table: argument-hint, when declared, is the hint (placeholders.argument_hint).
   const detail = { name, ...(typeof hint === "string" ? { hint: message("args.argument_hint", { argument_hint: hint }) } : {}) };
   if (typeof args === "string" && hasNamed) {

@@ -153,6 +153,30 @@ describe("§12 concurrency", () => {
     expect(results.filter((r) => r.kind === "ok")).toHaveLength(20);
     results.forEach((r, i) => expect(r.kind).toBe(i < 20 ? "ok" : "already_loaded"));
   });
+  it("after discovery, a call made while a slow hook holds another waits for it, and an idle session still answers in call order", async () => {
+    // An idle session starts a call at once (no queue hop); a call made while one is in flight must still queue.
+    const { createSession } = await import("../index.ts");
+    const root = tree({ "slow/SKILL.md": skillMd("slow"), "fast/SKILL.md": skillMd("fast") });
+    let release = (): void => undefined;
+    const held = new Promise<void>((done) => (release = done));
+    const hook = async (req: { metadata: { name: string } }): Promise<"allow"> => {
+      if (req.metadata.name === "slow") await held;
+      return "allow";
+    };
+    const s = createSession({ skill_roots: [root], skill_trust: { trusted_roots: [root] }, permission: { hook: true } }, { hook });
+    await s.catalog();
+    const order: string[] = [];
+    const slow = s.call({ name: "slow" }, { invocation: "model" }).then((r) => order.push(`slow:${r.kind}`));
+    const fast = s.call({ name: "fast" }, { invocation: "model" }).then((r) => order.push(`fast:${r.kind}`));
+    await new Promise((done) => setTimeout(done, 20));
+    expect(order).toEqual([]); // fast waits behind slow's hook
+    release();
+    await Promise.all([slow, fast]);
+    const again = s.call({ name: "fast" }, { invocation: "model" }).then((r) => order.push(`fast:${r.kind}`));
+    const third = s.call({ name: "slow" }, { invocation: "model" }).then((r) => order.push(`slow:${r.kind}`));
+    await Promise.all([again, third]);
+    expect(order).toEqual(["slow:ok", "fast:ok", "fast:already_loaded", "slow:already_loaded"]);
+  });
 });
 
 describe("session life", () => {
