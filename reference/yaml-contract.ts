@@ -39,7 +39,8 @@ const INT_RE = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
 const SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 
 class Refusal {
-  constructor(readonly reason: string, readonly offset: number | undefined) {}
+  /** bound: one of R16's bounds (values, aliases, string bytes), which R25 weighs against a syntax error by line. */
+  constructor(readonly reason: string, readonly offset: number | undefined, readonly bound = false) {}
 }
 
 const SURROGATE = /[\ud800-\udfff]/;
@@ -63,7 +64,8 @@ export function parseYamlContract(text: string): YamlOutcome {
     return { ok: false, reason, line: lineAtOffset(text, bad.index) };
   }
   try {
-    lexerGuards(text);
+    const guarded = lexerGuards(text);
+    if (guarded) return guarded;
     const tokens = [...new Parser(lc.addNewLine).parse(text)];
     checkTokens(tokens);
     const docs = [...new Composer(COMPOSE_OPTIONS).compose(tokens)];
@@ -71,7 +73,7 @@ export function parseYamlContract(text: string): YamlOutcome {
     const doc = docs[0];
     if (!doc) return { ok: true, data: null, keyLines: new Map() };
     const err = doc.errors[0];
-    if (err) return { ok: false, reason: parserMessage(err.message), line: lineOf(err.pos[0]) };
+    if (err) return boundBefore(doc, text, lineOf(err.pos[0])) ?? { ok: false, reason: parserMessage(err.message), line: lineOf(err.pos[0]) };
     const builder = new Builder(doc, text);
     const data = builder.value(doc.contents, 0);
     const keyLines = new Map<string, number>();
@@ -88,6 +90,24 @@ function parserMessage(text: string): string {
   return message("fm.yaml_parser", { parser_message: clip(text.split("\n")[0] || "invalid YAML") });
 }
 
+/**
+ * R25: a syntax error at errLine loses to one of R16's bounds passed on an earlier line (the first problem met
+ * in document order; on the same line the syntax error wins). The value is built on the parsed tree up to the
+ * first refusal: the tree before the error's line is the document's own.
+ */
+function boundBefore(doc: Document, text: string, errLine: number | undefined): YamlOutcome | undefined {
+  if (errLine === undefined) return undefined;
+  try {
+    new Builder(doc, text).value(doc.contents, 0);
+  } catch (e) {
+    if (e instanceof Refusal && e.bound && e.offset !== undefined) {
+      const line = lineAtOffset(text, e.offset);
+      if (line < errLine) return { ok: false, reason: e.reason, line };
+    }
+  }
+  return undefined;
+}
+
 function lineAtOffset(text: string, offset: number): number {
   let line = 1;
   for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
@@ -100,11 +120,11 @@ function lineAtOffset(text: string, offset: number): number {
  * certainly breaks a bound is caught here. Each counter is a lower bound of what the full rules count:
  * flow nesting (never more than the value's depth), runs of "- " on one line (each opens a nested list),
  * scalars, flow collections and aliases (each at least one value of the built value; every alias at least
- * one expansion). On a trip, the prefix up to the token is read under the full rules, which refuse at the
- * very node the whole document would be refused at: the line is the same.
+ * one expansion). On a trip, the lines up to the token's are read under the full rules (readPrefix), which
+ * refuse at the very node the whole document would be refused at: the line is the same.
  */
 const FLOW_GUARD = 1000;
-function lexerGuards(text: string): void {
+function lexerGuards(text: string): YamlOutcome | undefined {
   let flow = 0;
   let dashes = 0;
   let nodes = 0;
@@ -128,17 +148,40 @@ function lexerGuards(text: string): void {
     else if (tok === "\n") dashes = 0;
     else if (tok !== " " && tok !== "-") dashes = tok.trim() === "" ? dashes : 0;
     // A trip the prefix does not confirm (never expected) leaves the decision to the full reading.
-    if (trip || nodes > LIMITS.yaml_max_nodes) return refusePrefix(text.slice(0, offset + tok.length));
+    if (trip || nodes > LIMITS.yaml_max_nodes) return readPrefix(text, offset + tok.length);
     offset += tok.length;
   }
+  return undefined;
 }
 
-/** Read a prefix under the full rules, which throw the refusal the whole document gets (the guards trip only on a certain one). */
-function refusePrefix(prefix: string): void {
-  const { Composer, Parser } = yaml();
-  const tokens = [...new Parser().parse(prefix)];
+/**
+ * Read the text's lines up to the one where offset `end` falls, under the full rules: they throw (or, for a
+ * syntax error that comes first under R25, return) the refusal the whole document gets; the guards trip only
+ * on a certain one. A syntax error the cut itself causes (an unclosed quote or bracket) is located at the end
+ * of the prefix, the line after the last one read, so it never outweighs a bound (R25).
+ */
+function readPrefix(text: string, end: number): YamlOutcome | undefined {
+  const { Composer, LineCounter, Parser } = yaml();
+  const nl = text.indexOf("\n", Math.max(0, end - 1));
+  const prefix = nl === -1 ? text : text.slice(0, nl + 1);
+  const lc = new LineCounter();
+  const tokens = [...new Parser(lc.addNewLine).parse(prefix)];
   checkTokens(tokens);
-  for (const doc of new Composer(COMPOSE_OPTIONS).compose(tokens)) new Builder(doc, prefix).value(doc.contents, 0);
+  const doc = [...new Composer(COMPOSE_OPTIONS).compose(tokens)][0];
+  if (!doc) return undefined;
+  const err = doc.errors[0];
+  const errLine = err ? lc.linePos(err.pos[0]).line : undefined;
+  // The cut's own errors sit on the prefix's last (empty) line; a whole text has no cut.
+  const syntax = errLine !== undefined && (prefix.length === text.length || errLine < lc.linePos(prefix.length).line) ? errLine : undefined;
+  try {
+    new Builder(doc, prefix).value(doc.contents, 0);
+  } catch (e) {
+    if (syntax === undefined || !(e instanceof Refusal)) throw e;
+    const line = e.offset === undefined ? undefined : lineAtOffset(prefix, e.offset);
+    if (e.bound && line !== undefined && line < syntax) throw e;
+    return { ok: false, reason: parserMessage((err as { message: string }).message), line: syntax };
+  }
+  return undefined; // not confirmed (never expected): the full reading decides
 }
 const LEXER_CONTROL = new Set(["\x02", "\x18", "\x1f", "\ufeff"]);
 
@@ -189,8 +232,8 @@ class Builder {
 
   constructor(private readonly doc: Document, private readonly text: string) {}
 
-  private refuse(reason: string, offset: number | undefined): Refusal {
-    return new Refusal(reason, this.aliasAt ?? offset);
+  private refuse(reason: string, offset: number | undefined, bound = false): Refusal {
+    return new Refusal(reason, this.aliasAt ?? offset, bound);
   }
 
   value(node: unknown, depth: number): unknown {
@@ -213,7 +256,7 @@ class Builder {
 
   private count<T>(v: T, offset: number | undefined): T {
     if (++this.nodes > LIMITS.yaml_max_nodes) {
-      throw this.refuse(message("yaml.too_many_values", { max: LIMITS.yaml_max_nodes }), offset);
+      throw this.refuse(message("yaml.too_many_values", { max: LIMITS.yaml_max_nodes }), offset, true);
     }
     return v;
   }
@@ -226,7 +269,7 @@ class Builder {
     const target = this.anchors.get(name);
     if (!target) throw this.refuse(message("yaml.unknown_alias", { anchor: clip(name, 64) }), offset);
     if (++this.aliases > LIMITS.yaml_max_aliases) {
-      throw this.refuse(message("yaml.too_many_aliases", { max: LIMITS.yaml_max_aliases }), offset);
+      throw this.refuse(message("yaml.too_many_aliases", { max: LIMITS.yaml_max_aliases }), offset, true);
     }
     if (this.expanding === 0) this.aliasAt = offset;
     this.expanding++;
@@ -274,7 +317,7 @@ class Builder {
     if (typeof v === "string") {
       this.stringBytes += Buffer.byteLength(v, "utf8");
       if (this.stringBytes > LIMITS.skill_md_max_bytes) {
-        throw this.refuse(message("yaml.strings_too_large", { max: LIMITS.skill_md_max_bytes }), offset);
+        throw this.refuse(message("yaml.strings_too_large", { max: LIMITS.skill_md_max_bytes }), offset, true);
       }
       if (type === "QUOTE_DOUBLE" && /[\ud800-\udfff]/.test(v) && offset !== undefined && SURROGATE_ESCAPE.test(this.quotedSource(offset))) {
         throw this.refuse(message("yaml.surrogate_escape"), offset);

@@ -399,9 +399,9 @@ function entryValue(scan: Scan, vs: number, e: number): Value {
 /**
  * Frontmatter in the subset: its value and key lines, or null to let the authority decide. A frontmatter
  * past yaml_max_nodes is refused here (R16, R21) only where the authority is certain to give the same
- * reason and line: its lexer guard counts at least every scalar, so once the scalars read here pass the
- * bound (and the entry after them is in the subset too, or the text ends) the authority reads only a prefix
- * this path has read, and refuses at the node counted past the bound, whatever follows.
+ * reason and line: once the entry holding the node counted past the bound is complete (the entry after it is
+ * in the subset too, or the text ends), every line up to that node's is YAML, so no syntax error can come
+ * first (R25), whatever follows.
  */
 export function parseSubset(text: string): SubsetResult | SubsetRefusal | null {
   const suspect = FORBIDDEN_OR_UNPRINTABLE.test(text);
@@ -413,8 +413,8 @@ export function parseSubset(text: string): SubsetResult | SubsetRefusal | null {
   const keys: string[] = []; // in the order read, with their lines: the key lines' Map is built only when asked
   const lines: number[] = [];
   const max = LIMITS.yaml_max_nodes;
-  // nodes: R16's count, from the top-level mapping; scalars: what the authority's lexer guard counts, at least.
-  const count = { nodes: 1, scalars: 0 };
+  // R16's count, from the top-level mapping.
+  const count = { nodes: 1 };
   let pastLine = 0; // the line of the node counted past yaml_max_nodes, once met
   while (scan.pos < text.length) {
     const start = scan.pos;
@@ -432,10 +432,9 @@ export function parseSubset(text: string): SubsetResult | SubsetRefusal | null {
     const from = scan.line;
     const value = entryValue(scan, vs, e);
     if (value === FAIL) return null;
-    if (pastLine > 0 && count.scalars > max) return tooManyValues(pastLine);
+    if (pastLine > 0) return tooManyValues(pastLine);
     const before = count.nodes;
     count.nodes++; // the key
-    count.scalars++;
     tally(value, count);
     if (pastLine === 0 && count.nodes > max) pastLine = nodeLine(scan, start, Math.min(scan.pos, text.length), from, max - before + 1);
     data[key] = value;
@@ -503,26 +502,22 @@ function nodeLine(scan: Scan, start: number, end: number, from: number, n: numbe
   return from + 1;
 }
 
-/**
- * Adds v's values as R16 counts them (every mapping, list and scalar, keys included) to t.nodes, and of
- * those its scalars (keys included: a lower bound of what the authority's lexer guard counts) to t.scalars.
- */
-function tally(v: unknown, t: { nodes: number; scalars: number }): void {
+/** Adds v's values as R16 counts them (every mapping, list and scalar, keys included) to t.nodes. */
+function tally(v: unknown, t: { nodes: number }): void {
   t.nodes++;
   if (Array.isArray(v)) {
     for (const x of v) tally(x, t);
   } else if (v !== null && typeof v === "object") {
     for (const x of Object.values(v)) {
       t.nodes++; // the key
-      t.scalars++;
       tally(x, t);
     }
-  } else t.scalars++;
+  }
 }
 
 /** Values as R16 counts them: every mapping, list and scalar, keys included. */
 function countNodes(v: unknown): number {
-  const t = { nodes: 0, scalars: 0 };
+  const t = { nodes: 0 };
   tally(v, t);
   return t.nodes;
 }

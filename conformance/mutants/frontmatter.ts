@@ -2,7 +2,8 @@
 // implementation under which that case must fail. Each is the reference behind a wrapper (wrap.ts) that
 // makes one real-world YAML mistake: trusting a library's defaults (tags resolved to Sets and Dates, lossy
 // numbers, no key or depth bound, its own alias counting), JavaScript's trim(), dropping skills a lenient
-// harness loads, a catalog carrying whole descriptions, JSON quoting that leaves DEL raw.
+// harness loads, a catalog carrying whole descriptions, JSON quoting that leaves DEL raw, syntax checked
+// before the value bound, a blank required field worded as a type error.
 // conformance/MUTANTS.md ("Frontmatter suite") documents them; conformance/test/frontmatter-suite.test.ts runs them.
 import YAML from "yaml";
 import type { CatalogEntry, OkResult, SkillResult } from "../../schemas/index.ts";
@@ -70,6 +71,70 @@ const yaml11: Mutation = {
     } catch {
       return r;
     }
+  },
+};
+
+/**
+ * A reader that checks the whole text's syntax before it counts values (what parsing with a library and
+ * bounding the result does): a syntax error anywhere wins over the value bound passed lines before it (R25).
+ */
+const syntaxCheckedFirst: Mutation = {
+  result: (r, p, _o, ctx) => {
+    const name = nameOf(p);
+    if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && name && /more than \d+ values/.test(String(r.reason)))) return r;
+    const a = readAuthored(ctx.config, name);
+    const err = a ? YAML.parseDocument(a.yaml, { prettyErrors: true }).errors[0] : undefined;
+    if (!err?.linePos) return r;
+    const line = err.linePos[0].line + 1; // + the opening --- line
+    const reason = `${err.message.split("\n")[0]} (line ${line})`;
+    return { ...r, reason, line, output: r.output.replace(/^Reason: .*$/m, `Reason: ${reason}`) } as SkillResult;
+  },
+};
+
+/** The offset of value number `max` + 1 in document order (R16's count: collections, keys, scalars; aliases not expanded), if any. */
+function offsetPastBound(node: unknown, max: number, seen = { n: 0 }): number | undefined {
+  const at = (n: unknown): number | undefined => (YAML.isNode(n) ? n.range?.[0] : undefined);
+  if (++seen.n > max) return at(node) ?? -1;
+  if (YAML.isMap(node) || YAML.isSeq(node)) {
+    for (const item of node.items as unknown[]) {
+      const parts = YAML.isPair(item) ? [item.key, item.value] : [item];
+      for (const part of parts) {
+        const found = offsetPastBound(part, max, seen);
+        if (found !== undefined) return found;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A reader that counts the values of the parsed tree before it looks at the tree's syntax errors: the value
+ * bound wins over a syntax error on its own line or before it (R25 gives those to the syntax error).
+ */
+const boundCountedFirst: Mutation = {
+  result: (r, p, _o, ctx) => {
+    const name = nameOf(p);
+    if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && name) || /more than \d+ values/.test(String(r.reason))) return r;
+    const a = readAuthored(ctx.config, name);
+    if (!a) return r;
+    const lc = new YAML.LineCounter();
+    const doc = YAML.parseDocument(a.yaml, { lineCounter: lc });
+    const offset = offsetPastBound(doc.contents, 10_000);
+    if (offset === undefined || offset < 0) return r;
+    const line = lc.linePos(offset).line + 1; // + the opening --- line
+    const reason = `frontmatter holds more than 10000 values (aliases expanded) (line ${line})`;
+    return { ...r, reason, line, output: r.output.replace(/^Reason: .*$/m, `Reason: ${reason}`) } as SkillResult;
+  },
+};
+
+/** A blank name or description (null) reported as a value of the wrong type, not as missing (R20). */
+const blankRequiredAsTypeError: Mutation = {
+  result: (r) => {
+    if (r.kind !== "error") return r;
+    const m = /^missing required field '(name|description)'$/.exec(String(r.reason));
+    if (!m || r.line === 2) return r; // absent keys are at line 2: only a blank one has a line of its own here
+    const reason = `field '${m[1]}' must be a string; got null`;
+    return { ...r, reason, output: r.output.replace(/^Reason: .*$/m, `Reason: ${reason}`) } as SkillResult;
   },
 };
 
@@ -164,6 +229,21 @@ const mutations: readonly MutantRow[] = [
         return { ...r, output: r.output.replace(/(<frontmatter>\n)[\s\S]*?(<\/frontmatter>)/, (_m, open: string, close: string) => open + block + close) };
       },
     },
+  },
+  {
+    kills: "F12", id: "syntax-checked-first",
+    description: "The whole frontmatter is parsed for syntax before values are counted: a syntax error on a later line wins over the value bound passed before it (R25).",
+    mutation: syntaxCheckedFirst,
+  },
+  {
+    kills: "F12", id: "bound-counted-first",
+    description: "Values are counted on the parsed tree before its syntax errors are looked at: the value bound wins over a syntax error on its own line or before it (R25).",
+    mutation: boundCountedFirst,
+  },
+  {
+    kills: "F13", id: "blank-required-as-type-error",
+    description: "A blank name or description (null) is reported as a value of the wrong type ('must be a string; got null'), not as the missing field R20 says it is.",
+    mutation: blankRequiredAsTypeError,
   },
 ];
 

@@ -11,12 +11,12 @@ import { checkCatalog } from "../runner/expect.ts";
 import { loadCases, runSuite, suites } from "../runner/index.ts";
 import { REFERENCE_MODULE } from "../mutants/wrap.ts";
 
-const ids = Array.from({ length: 11 }, (_, i) => `F${String(i + 1).padStart(2, "0")}`);
+const ids = Array.from({ length: 13 }, (_, i) => `F${String(i + 1).padStart(2, "0")}`);
 
 describe("frontmatter suite", () => {
   const cases = loadCases("frontmatter");
 
-  it("loads F01…F11, each citing a spec section and a decision, with notes", () => {
+  it("loads F01…F13, each citing a spec section and a decision, with notes", () => {
     expect(cases.map((c) => c.id)).toEqual(ids);
     for (const c of cases) {
       expect(c.spec.some((s) => s.startsWith("§")), c.id).toBe(true);

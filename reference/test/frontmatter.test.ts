@@ -68,6 +68,11 @@ describe("§4.5 rules 2–5: fields", () => {
     expect(bad("---\nname: demo\ndescription: d\nuser-invocable: maybe\n---\n").line).toBe(4);
   });
 
+  it("a blank name or description is a missing field (fm.missing) at its key's line, never a type error (R20)", () => {
+    for (const [yaml, field, line] of [["license: MIT\nname:\ndescription: d", "name", 3], ["name: s\ndescription: ~", "description", 3], ["description: null\nname: s", "description", 2]] as const) {
+      expect(parseSkillMd(`---\n${yaml}\n---\nb\n`, "s"), yaml).toEqual({ ok: false, code: "INVALID_FRONTMATTER", kind: "field", reason: `missing required field '${field}'`, line });
+    }
+  });
   it("name ≠ directory → NAME_MISMATCH (case 6)", () => {
     expect(bad("---\nname: foo\ndescription: d\n---\n", "bar").code).toBe("NAME_MISMATCH");
   });

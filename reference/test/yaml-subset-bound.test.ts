@@ -1,7 +1,6 @@
 // The fast path's one refusal (R16's value count, R21): it refuses a frontmatter past yaml_max_nodes only
-// where the authority gives the same reason and line, and declines where a later error could take
-// precedence (the authority's lexer guard reads a prefix only once it has counted past the bound; before
-// that, a syntax error anywhere in the document is the answer). Also the escapes the fast path decodes in
+// where the authority gives the same reason and line, and declines where an error could take precedence
+// (R25: a syntax error on the bound's line or before it is the answer; one on a later line is not). Also the escapes the fast path decodes in
 // double-quoted scalars. Each expectation is the authority's own answer, not a copy of the fast path's.
 import { mulberry32 } from "../../test/seeded-random.ts";
 import { describe, expect, it } from "vitest";
@@ -36,22 +35,32 @@ describe("the fast path refuses past yaml_max_nodes exactly as the authority doe
     expect(parseSubset(list)).toMatchObject({ line: 5002 }); // 9,997; big, the list and a (line 5,001, after a blank) make 10,000; b is 10,001
   });
 
-  it("declines when a syntax error follows before the authority's guard has counted past the bound", () => {
-    // 10,000 scalars, then a line the lexer counts nothing on: the authority parses everything and the error wins.
+  it("refuses when a syntax error follows the bound's line, whether or not the authority's guard has counted past it (R25)", () => {
+    // 10,000 scalars, then a line the lexer counts nothing on: the guard never trips, the bound's line (5,000) still comes first.
     const text = `${pairs(5000)}]\n`;
-    expect(authority(text)).toMatchObject({ ok: false, line: 5001, reason: expect.stringMatching(/flow-seq-end/) });
-    expect(parseSubset(text)).toBeNull();
+    expect(authority(text)).toMatchObject({ ok: false, line: 5000, reason: expect.stringMatching(/more than 10000 values/) });
+    expect(parseSubset(text)).toBeNull(); // the entry after the bound's is not in the subset: its extent is not certain
     // Nested mappings: past the bound in values (6 per entry) long before the guard's count (4 scalars per entry).
     const deep = Array.from({ length: 1700 }, (_, i) => `k${i}:\n  a:\n    b: x\n`).join("");
     const late = `${deep}y: 1\nz: 2\n]\n`;
-    expect(authority(late)).toMatchObject({ ok: false, reason: expect.stringMatching(/flow-seq-end/) });
-    expect(parseSubset(late)).toBeNull();
+    expect(authority(late)).toMatchObject({ ok: false, line: 5001, reason: expect.stringMatching(/more than 10000 values/) });
+    sameAsAuthority(late);
     sameAsAuthority(deep);
   });
 
-  it("refuses when the error comes after the guard has stopped, and the entry after the stop is read", () => {
+  it("a syntax error on the bound's line or before it is the answer (R25), and the fast path declines", () => {
+    // The 5,000th key's value is node 10,001; a compact mapping on that very line is a syntax error there.
+    const same = `${pairs(4999)}k4999: v: w\n${pairs(10, "z")}`;
+    expect(authority(same)).toMatchObject({ ok: false, line: 5000, reason: expect.stringMatching(/compact mappings/) });
+    expect(parseSubset(same)).toBeNull();
+    const before = `${pairs(10)}]\n${pairs(6000, "z")}`;
+    expect(authority(before)).toMatchObject({ ok: false, line: 11, reason: expect.stringMatching(/flow-seq-end/) });
+    expect(parseSubset(before)).toBeNull();
+  });
+
+  it("refuses when the error comes after the entry after the bound's", () => {
     sameAsAuthority(`${pairs(5002)}]\n`);
-    expect(parseSubset(`${pairs(5001)}]\n`)).toBeNull(); // the stop is in the last entry read: no margin, no refusal
+    expect(parseSubset(`${pairs(5000)}]\n`)).toBeNull(); // the bound is in the last entry read: its extent is not certain
   });
 
   it("agrees on 12 documents near the bound, with noise anywhere (npm run fuzz runs more)", () => {

@@ -181,6 +181,8 @@ fn validate(
     let name = match data.get("name") {
         None => return Err(fail(FailureKind::Field, msg("fm.missing", &[("field", "name")]), Some(2))),
         Some(Value::String(s)) => s,
+        // R20: a blank (null) name is missing too, at its key's line.
+        Some(Value::Null) => return Err(field("name", msg("fm.missing", &[("field", "name")]))),
         Some(v) => return Err(field("name", msg("fm.not_string", &[("field", "name"), ("got", &describe(v))]))),
     };
     let length = utf16_len(name);
@@ -194,6 +196,7 @@ fn validate(
     let description = match data.get("description") {
         None => return Err(fail(FailureKind::Field, msg("fm.missing", &[("field", "description")]), Some(2))),
         Some(Value::String(s)) => s,
+        Some(Value::Null) => return Err(field("description", msg("fm.missing", &[("field", "description")]))),
         Some(v) => return Err(field("description", msg("fm.not_string", &[("field", "description"), ("got", &describe(v))]))),
     };
     if js_trim(description).is_empty() {

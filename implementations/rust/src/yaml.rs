@@ -296,37 +296,93 @@ impl<'t> Builder<'t> {
     }
 }
 
+/// Whether a refusal is one of R16's bounds (values, aliases, string bytes), which R25 weighs against a syntax error.
+fn is_bound(e: &YamlError) -> bool {
+    let lim = limits();
+    [
+        msg("yaml.too_many_values", &[("max", &lim.yaml_max_nodes.to_string())]),
+        msg("yaml.too_many_aliases", &[("max", &lim.yaml_max_aliases.to_string())]),
+        msg("yaml.strings_too_large", &[("max", &lim.skill_md_max_bytes.to_string())]),
+    ]
+    .contains(&e.reason)
+}
+
 /// Parse one YAML document under the contract. Never panics and never recurses on the input's shape.
+/// R25: a bound of R16 and a syntax error are weighed by line; the bound wins only on an earlier line.
 pub fn parse(text: &str) -> Result<Document, YamlError> {
-    if let Some(e) = forbidden_char(text) {
-        return Err(e);
+    match read(text) {
+        // Past a bound the values stop being built; the rest is read for syntax only (linear), and a syntax
+        // error on the bound's line or before it is the answer.
+        Err(Stop::Bound(bound, mut parser)) => loop {
+            match parser.next() {
+                Err(e) => {
+                    let syntax = scan_error(e, text);
+                    return Err(if syntax.line.unwrap_or(0) <= bound.line.unwrap_or(0) { syntax } else { bound });
+                }
+                Ok((Event::StreamEnd, _)) => return Err(bound),
+                Ok(_) => {}
+            }
+        },
+        // The reader stops at a syntax error, maybe before it has built the values of the lines before it
+        // (yaml-rust scans ahead): those lines alone are read again, and a bound they pass comes first.
+        Err(Stop::Syntax(syntax)) => {
+            let line = syntax.line.unwrap_or(1);
+            let cut = text.split_inclusive('\n').take(line - 1).map(str::len).sum::<usize>();
+            match read(&text[..cut]) {
+                Err(Stop::Bound(bound, _)) if bound.line.is_some_and(|l| l < line) => Err(bound),
+                _ => Err(syntax),
+            }
+        }
+        Err(Stop::Other(e)) => Err(e),
+        Ok(doc) => Ok(doc),
     }
-    let first_tag = prescan(text)?;
+}
+
+/// Where a reading stopped: at one of R16's bounds (with the parser, to read on for syntax), at a syntax error, or at another refusal.
+enum Stop<'t> {
+    Bound(YamlError, Parser<std::str::Chars<'t>>),
+    Syntax(YamlError),
+    Other(YamlError),
+}
+
+fn read(text: &str) -> Result<Document, Stop<'_>> {
+    if let Some(e) = forbidden_char(text) {
+        return Err(Stop::Other(e));
+    }
+    let first_tag = prescan(text).map_err(Stop::Other)?;
     let mut parser = Parser::new(text.chars());
     let mut b = Builder { text, stack: Vec::new(), root: None, anchors: HashMap::new(), total: Cost::default(), key_lines: HashMap::new() };
     let mut documents = 0;
     loop {
-        let (event, mark) = parser.next().map_err(|e| scan_error(e, text))?;
-        match event {
+        let (event, mark) = match parser.next() {
+            Ok(next) => next,
+            Err(e) => return Err(Stop::Syntax(scan_error(e, text))),
+        };
+        let step = match event {
             Event::StreamEnd => break,
             Event::DocumentStart => {
                 documents += 1;
                 if documents > 1 {
-                    return Err(at(msg("yaml.second_document", &[]), &mark));
+                    Err(at(msg("yaml.second_document", &[]), &mark))
+                } else {
+                    Ok(())
                 }
             }
-            Event::Scalar(value, style, anchor, tag) => b.scalar(value, style, tag, anchor, &mark)?,
-            Event::Alias(id) => b.alias(id, &mark)?,
-            Event::SequenceStart(anchor) => b.open(Frame::Seq { items: Vec::new(), anchor, cost: Cost::default() }, &mark)?,
+            Event::Scalar(value, style, anchor, tag) => b.scalar(value, style, tag, anchor, &mark),
+            Event::Alias(id) => b.alias(id, &mark),
+            Event::SequenceStart(anchor) => b.open(Frame::Seq { items: Vec::new(), anchor, cost: Cost::default() }, &mark),
             Event::MappingStart(anchor) => {
-                b.open(Frame::Map { map: Map::new(), anchor, cost: Cost::default(), key: None, seen: HashSet::new() }, &mark)?
+                b.open(Frame::Map { map: Map::new(), anchor, cost: Cost::default(), key: None, seen: HashSet::new() }, &mark)
             }
-            Event::SequenceEnd | Event::MappingEnd => b.close(&mark)?,
-            Event::StreamStart | Event::DocumentEnd | Event::Nothing => {}
+            Event::SequenceEnd | Event::MappingEnd => b.close(&mark),
+            Event::StreamStart | Event::DocumentEnd | Event::Nothing => Ok(()),
+        };
+        if let Err(e) = step {
+            return Err(if is_bound(&e) { Stop::Bound(e, parser) } else { Stop::Other(e) });
         }
     }
     if let Some((tag, mark)) = first_tag {
-        return Err(at(msg("yaml.tag", &[("tag", &tag)]), &mark));
+        return Err(Stop::Other(at(msg("yaml.tag", &[("tag", &tag)]), &mark)));
     }
     Ok(Document { root: b.root, key_lines: b.key_lines })
 }
@@ -486,6 +542,17 @@ mod tests {
         assert_eq!(refused(&block).0, "frontmatter nests deeper than 64 levels of lists and mappings");
         let at_bound = format!("a: {}{}\n", "[".repeat(63), "]".repeat(63));
         assert!(parse(&at_bound).is_ok(), "the top-level mapping is level 1, so 63 lists inside it make 64");
+    }
+
+    #[test]
+    fn a_bound_and_a_syntax_error_the_first_by_line_the_syntax_error_on_a_tie() {
+        // R25. 1 (the mapping) + 2 (name) + 2 per key: the value of the 5,000th key is value 10,001, on line 5,000.
+        let pairs: String = (0..4999).map(|i| format!("k{i}: v\n")).collect();
+        let bound = "frontmatter holds more than 10000 values (aliases expanded)";
+        assert_eq!(refused(&format!("{pairs}k4999: v\nlate: a: b\n")), (bound.into(), Some(5000)));
+        assert_eq!(refused(&format!("{pairs}k4999: v: w\n")).1, Some(5000));
+        assert_ne!(refused(&format!("{pairs}k4999: v: w\n")).0, bound);
+        assert_ne!(refused(&format!("early: a: b\n{pairs}k4999: v\n")), (bound.into(), Some(1)));
     }
 
     #[test]
