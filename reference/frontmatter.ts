@@ -226,13 +226,20 @@ const HINT_LINE = /^argument-hint:[ \t]+(.*?)[ \t]*$/;
  * its literal text (spaces and tabs around it stripped) and the frontmatter is read again.
  */
 function hintAsText(yamlText: string, errorLine: number | undefined): { text: string; line: number; value: string } | null {
-  if (errorLine === undefined) return null;
-  const lines = yamlText.split("\n");
-  const m = HINT_LINE.exec(lines[errorLine - 1] ?? "");
+  if (errorLine === undefined || errorLine < 1) return null;
+  // Only the error's line is looked at (a refusal of a 1 MiB frontmatter is no reason to split all of it).
+  let start = 0;
+  for (let l = 1; l < errorLine; l++) {
+    const nl = yamlText.indexOf("\n", start);
+    if (nl === -1) return null;
+    start = nl + 1;
+  }
+  const nl = yamlText.indexOf("\n", start);
+  const end = nl === -1 ? yamlText.length : nl;
+  const m = HINT_LINE.exec(yamlText.slice(start, end));
   const value = m?.[1];
   if (!value || value.startsWith('"') || value.startsWith("'") || FORBIDDEN_CHAR.test(value)) return null; // R13 still holds
-  lines[errorLine - 1] = `argument-hint: ${JSON.stringify(value)}`;
-  return { text: lines.join("\n"), line: errorLine, value };
+  return { text: `${yamlText.slice(0, start)}argument-hint: ${JSON.stringify(value)}${yamlText.slice(end)}`, line: errorLine, value };
 }
 
 
