@@ -23,17 +23,21 @@ export function splitAllowedTools(text: string): string[] {
     if (c === 0x28) depth++;
     else if (c === 0x29) depth = Math.max(0, depth - 1);
     if (depth === 0 && (hasTopComma ? c === 0x2c : isSpace(text, i, c))) {
-      pushTrimmed(tools, text.slice(start, i));
+      pushTrimmed(tools, text, start, i);
       start = i + 1;
     }
   }
-  pushTrimmed(tools, text.slice(start));
-  return tools;
+  pushTrimmed(tools, text, start, text.length);
+  return tools.slice(); // exactly sized: a pushed-to [] keeps spare slots, and the frontmatter keeps this list for the session
 }
 
-function pushTrimmed(tools: string[], part: string): void {
-  const t = part.trim();
-  if (t.length > 0) tools.push(t);
+/** Pushes text[start, end) with trim()'s whitespace cut from both ends, unless nothing is left: one string, sliced once. */
+function pushTrimmed(tools: string[], text: string, start: number, end: number): void {
+  let a = start;
+  let b = end;
+  while (a < b && isSpace(text, a, text.charCodeAt(a))) a++;
+  while (b > a && isSpace(text, b - 1, text.charCodeAt(b - 1))) b--;
+  if (b > a) tools.push(text.slice(a, b));
 }
 
 /** Returns the normalised list, or a reason when the value has the wrong type. */
@@ -46,7 +50,7 @@ export function normalizeAllowedTools(value: unknown): { ok: true; tools: string
       const t = item.trim();
       if (t.length > 0) tools.push(t);
     }
-    return { ok: true, tools };
+    return { ok: true, tools: tools.slice() }; // exactly sized, as above
   }
   return { ok: false, reason: message("fm.allowed_tools_type") };
 }

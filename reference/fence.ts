@@ -4,7 +4,8 @@ import { realpath } from "node:fs/promises";
 import { sep } from "node:path";
 
 export function isInside(realPath: string, realRoots: readonly string[]): boolean {
-  return realRoots.some((root) => realPath === root || realPath.startsWith(root.endsWith(sep) ? root : root + sep));
+  // "root, then a separator" tested in place: discovery asks once per skill, and root + sep made a string each time.
+  return realRoots.some((root) => realPath === root || (realPath.startsWith(root) && (root.endsWith(sep) || realPath.startsWith(sep, root.length))));
 }
 
 /** realpath, or null when the path does not resolve (missing, a loop, no permission). */

@@ -113,44 +113,39 @@ type FrontmatterRead = { ok: true; frontmatter: SkillFrontmatter; warnings: stri
 /** The YAML between the fences: read under the contract, then every known field validated. */
 function parseYamlPart(yamlText: string, dirName: string): FrontmatterRead {
   const leniency: string[] = [];
-  let data: unknown;
-  let lines: Map<string, number>;
   const fast = parseSubset(yamlText);
-  if (fast?.ok) {
-    data = fast.data;
-    lines = fast.keyLines;
-  } else {
-    // A refusal the fast path certified is the authority's own (R18), and gets the same R20 second reading.
-    let parsed = fast ?? parseYamlContract(yamlText);
-    const hint = parsed.ok ? null : hintAsText(yamlText, parsed.line);
-    if (hint) {
-      parsed = parseYamlContract(hint.text);
-      if (parsed.ok) leniency.push(message("fm.argument_hint_as_text", { line: hint.line + 1, text: clip(JSON.stringify(hint.value)) }));
-    }
-    if (!parsed.ok) return { ok: false, code: "INVALID_FRONTMATTER", kind: "yaml", reason: parsed.reason, ...optLine(parsed.line === undefined ? undefined : parsed.line + 1) };
-    data = parsed.data;
-    lines = parsed.keyLines;
+  if (fast?.ok) return validate(fast.data, fast, dirName, leniency);
+  // A refusal the fast path certified is the authority's own (R18), and gets the same R20 second reading.
+  let parsed = fast ?? parseYamlContract(yamlText);
+  const hint = parsed.ok ? null : hintAsText(yamlText, parsed.line);
+  if (hint) {
+    parsed = parseYamlContract(hint.text);
+    if (parsed.ok) leniency.push(message("fm.argument_hint_as_text", { line: hint.line + 1, text: clip(JSON.stringify(hint.value)) }));
   }
-  return validate(data, lines, dirName, leniency);
+  if (!parsed.ok) return { ok: false, code: "INVALID_FRONTMATTER", kind: "yaml", reason: parsed.reason, ...optLine(parsed.line === undefined ? undefined : parsed.line + 1) };
+  return validate(parsed.data, parsed, dirName, leniency);
 }
 
+/** Where the line of each top-level key is: asked only to word a failure or a warning (the fast path builds its map then). */
+type KeyLines = { readonly keyLines: ReadonlyMap<string, number> };
+
 /** Line of a top-level key in SKILL.md: lines within the YAML text are 1-based; +1 for the opening --- line. */
-function keyLineIn(lines: ReadonlyMap<string, number>, key: string): number | undefined {
-  const l = lines.get(key);
+function keyLineIn(lines: KeyLines, key: string): number | undefined {
+  const l = lines.keyLines.get(key);
   return l === undefined ? undefined : l + 1;
 }
 /** A field failure at its key's line (line 2 when the key has none). */
-function fieldFail(lines: ReadonlyMap<string, number>, key: string, reason: string): ParseFailure {
+function fieldFail(lines: KeyLines, key: string, reason: string): ParseFailure {
   return fail("field", reason, keyLineIn(lines, key) ?? 2);
 }
 /** " at line N" for a warning, or nothing when the key has no line. */
-function atLine(lines: ReadonlyMap<string, number>, key: string): string {
+function atLine(lines: KeyLines, key: string): string {
   const l = keyLineIn(lines, key);
   return l === undefined ? "" : message("format.at_line", { line: l });
 }
 
 /** Every known field checked (frontmatter-fields.md, R19, R20); the frontmatter as the tool keeps it. */
-function validate(data: unknown, lines: ReadonlyMap<string, number>, dirName: string, leniency: string[]): FrontmatterRead {
+function validate(data: unknown, lines: KeyLines, dirName: string, leniency: string[]): FrontmatterRead {
   if (data === null || data === undefined) return fail("field", message("fm.empty"), 2);
   if (!isPlainObject(data)) return fail("field", message("fm.not_mapping", { got: Array.isArray(data) ? "a list" : typeof data }), 2);
 
@@ -198,7 +193,8 @@ function validate(data: unknown, lines: ReadonlyMap<string, number>, dirName: st
     }
   }
   const warnings: string[] = leniency;
-  const frontmatter = { ...data } as SkillFrontmatter;
+  // data is this parse's own fresh mapping (either reader's), used for nothing else: kept as the frontmatter, not copied.
+  const frontmatter = data as SkillFrontmatter;
   // R20: a blank optional field (`license:` reads as null) is as if absent: dropped, with a warning.
   // disable-model-invocation is the exception: its default grants more than a blank can mean (fail closed).
   for (const key of OPTIONAL_FIELDS) {
@@ -230,13 +226,20 @@ const HINT_LINE = /^argument-hint:[ \t]+(.*?)[ \t]*$/;
  * its literal text (spaces and tabs around it stripped) and the frontmatter is read again.
  */
 function hintAsText(yamlText: string, errorLine: number | undefined): { text: string; line: number; value: string } | null {
-  if (errorLine === undefined) return null;
-  const lines = yamlText.split("\n");
-  const m = HINT_LINE.exec(lines[errorLine - 1] ?? "");
+  if (errorLine === undefined || errorLine < 1) return null;
+  // Only the error's line is looked at (a refusal of a 1 MiB frontmatter is no reason to split all of it).
+  let start = 0;
+  for (let l = 1; l < errorLine; l++) {
+    const nl = yamlText.indexOf("\n", start);
+    if (nl === -1) return null;
+    start = nl + 1;
+  }
+  const nl = yamlText.indexOf("\n", start);
+  const end = nl === -1 ? yamlText.length : nl;
+  const m = HINT_LINE.exec(yamlText.slice(start, end));
   const value = m?.[1];
   if (!value || value.startsWith('"') || value.startsWith("'") || FORBIDDEN_CHAR.test(value)) return null; // R13 still holds
-  lines[errorLine - 1] = `argument-hint: ${JSON.stringify(value)}`;
-  return { text: lines.join("\n"), line: errorLine, value };
+  return { text: `${yamlText.slice(0, start)}argument-hint: ${JSON.stringify(value)}${yamlText.slice(end)}`, line: errorLine, value };
 }
 
 

@@ -353,10 +353,10 @@ export class FilesystemSkillRegistry implements SkillRegistry {
       }
       dirents.sort((a, b) => byCodePoint(a.name, b.name));
       const rootIsNormal = normalize(root) === root;
-      for (const [i, d] of dirents.entries()) {
+      for (let i = 0; i < dirents.length; i++) {
         if (i > 0 && i % YIELD_EVERY === 0) await new Promise((done) => setImmediate(done));
         const slot: MemoSlot = {};
-        const r = scanEntry(root, realRoot, d, rootIndex, fence, slot, rootIsNormal);
+        const r = scanEntry(root, realRoot, dirents[i] as Dirent, rootIndex, fence, slot, rootIsNormal);
         if (!r) continue;
         // Warnings in listing order, as the scan goes.
         if (r.ok) {
@@ -370,24 +370,25 @@ export class FilesystemSkillRegistry implements SkillRegistry {
       }
     }
     // The first skill of a name wins (root order, then listing order); the others are its shadowed dirs.
-    const winners = new Map<string, Found>();
+    // The winners go straight into the two lookups the session keeps (no third map of them to copy from).
+    const byName = new Map<string, CatalogEntry>();
+    const broken = new Map<string, BrokenSkill>();
+    const entries: CatalogEntry[] = [];
     for (const f of found) {
       const { name, dir } = f;
-      const winner = winners.get(name);
+      const winner = byName.get(name) ?? broken.get(name);
       if (winner) {
         if (!isBroken(winner)) winner.meta.shadowed.push(dir);
         warnings.push(message("warning.shadowed", { name, dir, winner: winner.dir }));
         continue;
       }
-      winners.set(name, f);
-    }
-    const entries: CatalogEntry[] = [];
-    const broken = new Map<string, BrokenSkill>();
-    for (const [name, w] of winners) {
-      if (isBroken(w)) broken.set(name, w);
-      else entries.push(w);
+      if (isBroken(f)) broken.set(name, f);
+      else {
+        byName.set(name, f);
+        entries.push(f);
+      }
     }
     entries.sort((a, b) => byCodePoint(a.name, b.name));
-    return { entries, byName: new Map(entries.map((e) => [e.name, e])), broken, warnings, realRoots, memos };
+    return { entries, byName, broken, warnings, realRoots, memos };
   }
 }

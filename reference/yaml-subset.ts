@@ -5,7 +5,8 @@
 // returns the same one with the same key lines (R18), and that its one refusal, R16's value bound, is the
 // authority's reason and line (R90). Whitespace is YAML's: space (and tab, which this path
 // declines), never JavaScript's \s or trim(), which also strip U+00A0, U+3000, VT and more. It exists
-// because discovery parses every SKILL.md, and the general parser costs more than reading the files.
+// because discovery parses every SKILL.md, and the general parser costs more than reading the files; so it
+// reads the text in place, by index, and makes no string until it takes a key or a value.
 import { LIMITS } from "../schemas/index.ts";
 import { message } from "../schemas/messages.ts";
 import { FORBIDDEN_CHAR } from "./yaml-contract.ts";
@@ -14,7 +15,7 @@ export interface SubsetResult {
   ok: true;
   data: Record<string, unknown>;
   /** 1-based line of each top-level key within the YAML text. */
-  keyLines: Map<string, number>;
+  readonly keyLines: Map<string, number>;
 }
 /** The one refusal the fast path certifies (R16's value count, R21): exactly the authority's reason and line. */
 export interface SubsetRefusal {
@@ -23,36 +24,73 @@ export interface SubsetRefusal {
   line: number;
 }
 
-// Keys of at most yaml_max_key_length (128) characters; longer ones are the authority's to refuse.
-const KEY = /^([A-Za-z_][A-Za-z0-9_-]{0,127}):(?: +(.*))?$/;
 const PRINTABLE = /^[\x20-\x7e\u00a0-\ud7ff\ue000-\ufefe\uff00-\ufffd]*$/;
 const LEADING_INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`+.\s]/;
 const NUMBERISH = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$/;
-const NULLISH = /^(?:~|null|Null|NULL)$/;
-const TRUE = /^(?:true|True|TRUE)$/;
-const FALSE = /^(?:false|False|FALSE)$/;
-const SINGLE = /^'([^'\x00-\x1f]*)'$/;
+const FLOW_INDICATOR = /[,[\]{}:#]/;
+/**
+ * What this path must look for inside a line, in text that passed FORBIDDEN_CHAR: there, a line is
+ * PRINTABLE unless it holds a tab or a surrogate (an astral character), and KEY's old `.*` matched a line
+ * unless it held U+2028 or U+2029. Most frontmatter holds none of them: one test then spares every range check.
+ */
+const MAYBE_UNPRINTABLE = /[\t\u2028\u2029\ud800-\udfff]/;
+/** FORBIDDEN_CHAR's plain class and MAYBE_UNPRINTABLE's in one: when it finds nothing (the common case), neither needs its own scan. */
+const FORBIDDEN_OR_UNPRINTABLE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]/;
 const FAIL = Symbol("fail");
-/** Keys that read as something other than their text (TRUE, FALSE, NULLISH), or set the prototype: declined. One lookup, not three regexes. */
+/** Keys that read as something other than their text (true, false, null), or set the prototype: declined. */
 const NOT_PLAIN_KEYS = new Set(["__proto__", "true", "True", "TRUE", "false", "False", "FALSE", "~", "null", "Null", "NULL"]);
-/** Strip YAML spaces only (never JavaScript's wider trim()). */
-const stripSpaces = (s: string): string => {
-  let a = 0;
-  let b = s.length;
-  while (a < b && s.charCodeAt(a) === 32) a++;
-  while (b > a && s.charCodeAt(b - 1) === 32) b--;
-  return s.slice(a, b);
-};
 type Value = unknown | typeof FAIL;
+
+const NL = 0x0a;
+const SP = 0x20;
+const HASH = 0x23;
+const DQUOTE = 0x22;
+const SQUOTE = 0x27;
+const COMMA = 0x2c;
+const DASH = 0x2d;
+const COLON = 0x3a;
+const LBRACKET = 0x5b;
+const BACKSLASH = 0x5c;
+const RBRACKET = 0x5d;
+
+/** ASCII tables by char code: a key's first character [A-Za-z_], its others [A-Za-z0-9_-], a plain scalar's forbidden first character. */
+const KEY_START = new Uint8Array(128);
+const KEY_CHAR = new Uint8Array(128);
+const INDICATOR_START = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  KEY_START[c] = /[A-Za-z_]/.test(ch) ? 1 : 0;
+  KEY_CHAR[c] = /[A-Za-z0-9_-]/.test(ch) ? 1 : 0;
+  INDICATOR_START[c] = LEADING_INDICATOR.test(ch) ? 1 : 0;
+}
+
+/** The text being read and where: one per parse, so no reader allocates to say how far it got. */
+interface Scan {
+  readonly text: string;
+  /** False when MAYBE_UNPRINTABLE finds nothing: then no range needs checking for tabs, surrogates or U+2028/9. */
+  readonly dirty: boolean;
+  /** Start of the next line to read, and its 0-based number. */
+  pos: number;
+  line: number;
+}
 
 /** A plain scalar we can type with certainty: a string or a boolean; FAIL for anything else. */
 function plain(s: string, inFlow: boolean): Value {
-  if (s.length === 0 || LEADING_INDICATOR.test(s) || s.endsWith(" ") || s.endsWith(":")) return FAIL;
+  const n = s.length;
+  if (n === 0) return FAIL;
+  const first = s.charCodeAt(0);
+  if (first < 128 ? INDICATOR_START[first] === 1 : LEADING_INDICATOR.test(s)) return FAIL;
+  const last = s.charCodeAt(n - 1);
+  if (last === SP || last === COLON) return FAIL;
   if (s.includes(": ") || s.includes(" #") || s.includes("\t")) return FAIL;
-  if (inFlow && /[,[\]{}:#]/.test(s)) return FAIL;
-  if (TRUE.test(s)) return true;
-  if (FALSE.test(s)) return false;
-  if (NULLISH.test(s) || NUMBERISH.test(s)) return FAIL;
+  if (inFlow && FLOW_INDICATOR.test(s)) return FAIL;
+  if (n <= 5) {
+    if (s === "true" || s === "True" || s === "TRUE") return true;
+    if (s === "false" || s === "False" || s === "FALSE") return false;
+    if (s === "~" || s === "null" || s === "Null" || s === "NULL") return FAIL;
+  }
+  // Past the indicator check, a number can only start with a digit.
+  if (first >= 0x30 && first <= 0x39 && NUMBERISH.test(s)) return FAIL;
   return s;
 }
 
@@ -61,27 +99,114 @@ export function isPlainSafe(s: string): boolean {
   return PRINTABLE.test(s) && plain(s, false) === s;
 }
 
-function scalar(s: string): Value {
-  if (!PRINTABLE.test(s)) return FAIL;
-  const c = s[0];
-  if (c === '"') return doubleQuoted(s);
-  if (c === "'") {
-    const m = SINGLE.exec(s);
-    return m ? m[1] : FAIL;
+/** End of the line starting at p (its "\n", or b): regions end at a line's end, so the search stops by b. */
+function lineEnd(text: string, p: number, b: number): number {
+  const e = text.indexOf("\n", p);
+  return e === -1 || e > b ? b : e;
+}
+const indentAt = (text: string, p: number, e: number): number => {
+  let i = p;
+  while (i < e && text.charCodeAt(i) === SP) i++;
+  return i - p;
+};
+/** Whether text[a, b) holds a tab or a surrogate: what PRINTABLE refuses in a line that passed FORBIDDEN_CHAR. */
+function unprintable(text: string, a: number, b: number): boolean {
+  for (let i = a; i < b; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x09 || (c >= 0xd800 && c <= 0xdfff)) return true;
   }
-  if (c === "[") {
-    if (!s.endsWith("]")) return FAIL;
-    const inner = stripSpaces(s.slice(1, -1));
-    if (inner.length === 0) return [];
-    const items: unknown[] = [];
-    for (const part of inner.split(",")) {
-      const v = plain(stripSpaces(part), true);
-      if (v === FAIL || typeof v !== "string") return FAIL;
-      items.push(v);
+  return false;
+}
+/** Whether text[a, b) holds U+2028 or U+2029 (a `key: value` line with one is declined). */
+function lineSeparator(text: string, a: number, b: number): boolean {
+  for (let i = a; i < b; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2028 || c === 0x2029) return true;
+  }
+  return false;
+}
+
+/** Index of the ':' ending a key at p ([A-Za-z_][A-Za-z0-9_-]*, at most yaml_max_key_length characters), or -1. */
+function keyEnd(text: string, p: number, e: number): number {
+  const c = text.charCodeAt(p);
+  if (!(c < 128 && KEY_START[c] === 1)) return -1;
+  let q = p + 1;
+  while (q < e) {
+    const k = text.charCodeAt(q);
+    if (k >= 128 || KEY_CHAR[k] !== 1) break;
+    q++;
+  }
+  return q - p <= LIMITS.yaml_max_key_length && q < e && text.charCodeAt(q) === COLON ? q : -1;
+}
+
+/**
+ * The fields of schemas/frontmatter.schema.json, by length: a key that is one of them is taken as the
+ * constant, so the common case makes no string and its property key is already internalised. Only a
+ * speed-up: any other key is sliced from the text, with the same result.
+ */
+const FIELD_KEYS: string[][] = [];
+for (const k of ["name", "description", "license", "compatibility", "metadata", "allowed-tools", "version", "argument-hint", "disable-model-invocation", "user-invocable", "arguments"]) {
+  (FIELD_KEYS[k.length] ??= []).push(k);
+}
+/** The key text[start, colon), as a string. Compared by char code: startsWith at an offset costs more here. */
+function keyText(text: string, start: number, colon: number): string {
+  const fields = FIELD_KEYS[colon - start];
+  if (fields !== undefined) {
+    for (const k of fields) {
+      let i = 0;
+      while (i < k.length && k.charCodeAt(i) === text.charCodeAt(start + i)) i++;
+      if (i === k.length) return k;
     }
-    return items;
   }
-  return plain(s, false);
+  return text.slice(start, colon);
+}
+
+/** Start of the value after a key's ':' (e when there is none: end of line, or spaces only), or -1 unless spaces separate them. */
+function valueStart(scan: Scan, colon: number, e: number): number {
+  const text = scan.text;
+  let q = colon + 1;
+  if (q === e) return e;
+  if (text.charCodeAt(q) !== SP) return -1;
+  while (q < e && text.charCodeAt(q) === SP) q++;
+  return scan.dirty && lineSeparator(text, q, e) ? -1 : q;
+}
+
+function scalar(scan: Scan, a: number, b: number): Value {
+  const text = scan.text;
+  if (a === b || (scan.dirty && unprintable(text, a, b))) return FAIL;
+  const c = text.charCodeAt(a);
+  if (c === DQUOTE) return doubleQuoted(text, a, b);
+  if (c === SQUOTE) {
+    // 'text': no quote inside (a doubled one is the authority's), no control character (only a tab can be here).
+    return b - a >= 2 && text.charCodeAt(b - 1) === SQUOTE && text.indexOf("'", a + 1) === b - 1 ? text.slice(a + 1, b - 1) : FAIL;
+  }
+  if (c === LBRACKET) return flowList(text, a, b);
+  return plain(text.slice(a, b), false);
+}
+
+/** A one-line flow list of plain strings, sized exactly (no spare capacity kept with the frontmatter). */
+function flowList(text: string, a: number, b: number): Value {
+  if (text.charCodeAt(b - 1) !== RBRACKET) return FAIL;
+  let p = a + 1;
+  let q = b - 1;
+  while (p < q && text.charCodeAt(p) === SP) p++;
+  while (q > p && text.charCodeAt(q - 1) === SP) q--;
+  if (p === q) return [];
+  let commas = 0;
+  for (let i = p; i < q; i++) if (text.charCodeAt(i) === COMMA) commas++;
+  const items: unknown[] = new Array(commas + 1);
+  for (let k = 0, s = p; k <= commas; k++) {
+    const e = k === commas ? q : text.indexOf(",", s);
+    let ps = s;
+    let pe = e;
+    while (ps < pe && text.charCodeAt(ps) === SP) ps++;
+    while (pe > ps && text.charCodeAt(pe - 1) === SP) pe--;
+    const v = plain(text.slice(ps, pe), true);
+    if (typeof v !== "string") return FAIL;
+    items[k] = v;
+    s = e + 1;
+  }
+  return items;
 }
 
 /**
@@ -96,27 +221,27 @@ for (const [e, c] of Object.entries({ "0": "\0", a: "\x07", b: "\b", e: "\x1b", 
 const escapeOf = (code: number): number => (code < 128 ? (ESCAPES[code] as number) : 0);
 
 /**
- * A one-line double-quoted scalar (s is printable, so BMP only): its value, or FAIL. Decoded into code
- * units in one pass: linear at any size, where string concatenation or a replace callback is not.
+ * A one-line double-quoted scalar at text[a, b) (printable, so BMP only): its value, or FAIL. Decoded into
+ * code units in one pass: linear at any size, where string concatenation or a replace callback is not.
  */
-function doubleQuoted(s: string): Value {
+function doubleQuoted(text: string, a: number, b: number): Value {
   let escapes = 0;
-  let i = 1;
-  for (; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0x22) break;
-    if (c === 0x5c) {
-      if (escapeOf(s.charCodeAt(i + 1)) === 0) return FAIL;
+  let i = a + 1;
+  for (; i < b; i++) {
+    const c = text.charCodeAt(i);
+    if (c === DQUOTE) break;
+    if (c === BACKSLASH) {
+      if (i + 1 >= b || escapeOf(text.charCodeAt(i + 1)) === 0) return FAIL;
       escapes++;
       i++;
     }
   }
-  if (i !== s.length - 1) return FAIL; // no closing quote, or text after it
-  if (escapes === 0) return s.slice(1, -1);
-  const out = new Uint16Array(s.length - 2 - escapes);
-  for (let j = 1, n = 0; j < i; j++, n++) {
-    const c = s.charCodeAt(j);
-    const e = c === 0x5c ? escapeOf(s.charCodeAt(++j)) : c;
+  if (i !== b - 1) return FAIL; // no closing quote, or text after it
+  if (escapes === 0) return text.slice(a + 1, i);
+  const out = new Uint16Array(i - a - 1 - escapes);
+  for (let j = a + 1, n = 0; j < i; j++, n++) {
+    const c = text.charCodeAt(j);
+    const e = c === BACKSLASH ? escapeOf(text.charCodeAt(++j)) : c;
     out[n] = e === 0xffff ? 0 : e;
   }
   const parts: string[] = [];
@@ -124,84 +249,151 @@ function doubleQuoted(s: string): Value {
   return parts.join("");
 }
 
-const indentOf = (line: string): number => {
-  let i = 0;
-  while (i < line.length && line.charCodeAt(i) === 32) i++;
-  return i;
-};
+/** Block scalar headers this path reads, as flags: the header's own bit, folded (>) and strip (-). */
+const BLOCK = 1;
+const FOLDED = 2;
+const STRIP = 4;
+function blockHeader(text: string, a: number, e: number): number {
+  const c = text.charCodeAt(a);
+  if ((c !== 0x7c && c !== 0x3e) || e - a > 2 || (e - a === 2 && text.charCodeAt(a + 1) !== DASH)) return 0;
+  return BLOCK | (c === 0x3e ? FOLDED : 0) | (e - a === 2 ? STRIP : 0);
+}
+/** "\n" and n spaces: what joins two lines of a block scalar indented by n. */
+const LINE_JOINS: string[] = Array.from({ length: 16 }, (_, n) => `\n${" ".repeat(n)}`);
 
-/** The indented lines after a `key:` line (or a block scalar header), up to the next top-level line. */
-function blockLines(lines: readonly string[], from: number): number {
-  let i = from;
-  while (i < lines.length && ((lines[i] as string) === "" || (lines[i] as string).startsWith(" "))) i++;
-  return i;
+/** The block scalar whose lines are text[a, b) (a `key: |` line's indented lines), or FAIL. */
+function blockScalar(scan: Scan, header: number, a: number, b: number): Value {
+  const text = scan.text;
+  const folded = (header & FOLDED) !== 0;
+  // Trailing empty lines are chomped; leading ones, whitespace-only lines and tabs are left to `yaml`.
+  let q = b;
+  while (q > a && text.charCodeAt(q - 1) === NL) q--;
+  if (q === a || text.charCodeAt(a) === NL) return FAIL;
+  const n = indentAt(text, a, q);
+  let lines = 0;
+  for (let p = a; p < q; lines++) {
+    const e = lineEnd(text, p, q);
+    if (e === p) {
+      if (folded) return FAIL;
+    } else {
+      const ind = indentAt(text, p, e);
+      if (ind === e - p || ind < n || (scan.dirty && unprintable(text, p, e))) return FAIL;
+      if (folded && (ind !== n || text.charCodeAt(e - 1) === SP)) return FAIL;
+    }
+    p = e + 1;
+  }
+  // Every line but an empty one starts with n spaces, so "\n" and n spaces is exactly where two lines meet.
+  const keep = (header & STRIP) === 0;
+  const stop = keep && q < text.length ? q + 1 : q; // the kept final line break is the source's own
+  let value = text.slice(a + n, stop);
+  if (lines > 1) value = value.replaceAll(LINE_JOINS[n] ?? `\n${" ".repeat(n)}`, folded ? " " : "\n");
+  return keep && stop === q ? `${value}\n` : value;
 }
 
-function blockScalar(header: string, body: readonly string[]): Value {
-  // Trailing empty lines are chomped; leading ones, whitespace-only lines and tabs are left to `yaml`.
-  let end = body.length;
-  while (end > 0 && body[end - 1] === "") end--;
-  const content = body.slice(0, end);
-  if (content.length === 0 || (content[0] as string) === "") return FAIL;
-  const n = indentOf(content[0] as string);
-  if (n === 0) return FAIL;
-  const out: string[] = [];
-  for (const line of content) {
-    if (line === "") {
-      if (header[0] === ">") return FAIL;
-      out.push("");
+/** Whether text[p, e) is `- ` and more at column p: a block list item. */
+const isItem = (text: string, p: number, e: number): boolean => p + 1 < e && text.charCodeAt(p) === DASH && text.charCodeAt(p + 1) === SP;
+
+/**
+ * A nested block, text[a, b): a list of scalars, or a mapping whose values may nest further (up to a few
+ * levels). Empty lines are skipped; every other line is at least as indented as the first, and tab-free.
+ */
+function nested(scan: Scan, a: number, b: number, depth: number): Value {
+  if (depth > 4) return FAIL;
+  const text = scan.text;
+  let n = -1;
+  let first = a;
+  let count = 0;
+  for (let p = a; p < b; ) {
+    const e = lineEnd(text, p, b);
+    if (e > p) {
+      const ind = indentAt(text, p, e);
+      if (n < 0) (n = ind), (first = p);
+      else if (ind < n) return FAIL;
+      count++;
+    }
+    p = e + 1;
+  }
+  // No line at all, or one at the margin (cannot happen below a key); a tab anywhere (a surrogate fails as a scalar anyway).
+  if (n <= 0 || (scan.dirty && unprintable(text, a, b))) return FAIL;
+  return isItem(text, first + n, lineEnd(text, first, b)) ? nestedList(scan, a, b, n, count) : nestedMap(scan, a, b, n, depth);
+}
+
+/** The list of a nested block whose count lines are all `- item` at indent n; sized exactly. */
+function nestedList(scan: Scan, a: number, b: number, n: number, count: number): Value {
+  const text = scan.text;
+  const list: unknown[] = new Array(count);
+  let k = 0;
+  for (let p = a; p < b; ) {
+    const e = lineEnd(text, p, b);
+    if (e > p) {
+      const s = p + n + 2;
+      if (indentAt(text, p, e) !== n || !isItem(text, p + n, e) || text.charCodeAt(s) === SP) return FAIL;
+      const v = scalar(scan, s, e);
+      if (v === FAIL || Array.isArray(v)) return FAIL;
+      list[k++] = v;
+    }
+    p = e + 1;
+  }
+  return list;
+}
+
+/** The mapping of a nested block at indent n: `key: scalar`, or `key:` over a block indented deeper. */
+function nestedMap(scan: Scan, a: number, b: number, n: number, depth: number): Value {
+  const text = scan.text;
+  const map: Record<string, unknown> = {};
+  for (let p = a; p < b; ) {
+    const e = lineEnd(text, p, b);
+    if (e === p) {
+      p = e + 1;
       continue;
     }
-    if (/^[ \t]*$/.test(line) || line.includes("\t") || !PRINTABLE.test(line) || indentOf(line) < n) return FAIL;
-    if (header[0] === ">" && (indentOf(line) !== n || line.endsWith(" "))) return FAIL;
-    out.push(line.slice(n));
-  }
-  const text = out.join(header[0] === ">" ? " " : "\n");
-  return header.endsWith("-") ? text : `${text}\n`;
-}
-
-/** A nested block: a list of scalars, or a mapping whose values may nest further (up to a few levels). */
-function nested(body: readonly string[], depth = 1): Value {
-  const content = body.filter((l) => l !== "");
-  if (content.length === 0 || depth > 4) return FAIL;
-  const n = indentOf(content[0] as string);
-  if (n === 0 || content.some((l) => indentOf(l) < n || l.includes("\t"))) return FAIL;
-  if (content[0]?.slice(n).startsWith("- ")) {
-    const list: unknown[] = [];
-    for (const line of content) {
-      const item = line.slice(n);
-      const text = item.slice(2);
-      if (indentOf(line) !== n || !item.startsWith("- ") || text.startsWith(" ")) return FAIL;
-      const v = scalar(text);
-      if (v === FAIL || Array.isArray(v)) return FAIL;
-      list.push(v);
-    }
-    return list;
-  }
-  const map: Record<string, unknown> = {};
-  let i = 0;
-  while (i < content.length) {
-    const line = content[i] as string;
-    if (indentOf(line) !== n) return FAIL;
-    const m = KEY.exec(line.slice(n));
-    const k = m?.[1];
-    if (!m || k === undefined || NOT_PLAIN_KEYS.has(k)) return FAIL;
-    if (Object.prototype.hasOwnProperty.call(map, k)) return FAIL;
-    const rest = m[2] ?? "";
+    if (indentAt(text, p, e) !== n) return FAIL;
+    const colon = keyEnd(text, p + n, e);
+    const vs = colon < 0 ? -1 : valueStart(scan, colon, e);
+    if (vs < 0) return FAIL;
+    const k = keyText(text, p + n, colon);
+    if (NOT_PLAIN_KEYS.has(k) || Object.hasOwn(map, k)) return FAIL;
     let v: Value;
-    if (rest === "") {
-      let j = i + 1;
-      while (j < content.length && indentOf(content[j] as string) > n) j++;
-      v = nested(content.slice(i + 1, j), depth + 1);
-      i = j;
-    } else {
-      v = scalar(rest);
-      i++;
-    }
+    p = e + 1;
+    if (vs === e) {
+      // Its block: the following lines indented deeper than n, and the empty lines among them.
+      let end = p;
+      while (end < b) {
+        const re = lineEnd(text, end, b);
+        if (re > end && indentAt(text, end, re) <= n) break;
+        end = re + 1;
+      }
+      end = Math.min(end, b);
+      v = nested(scan, p, end, depth + 1);
+      p = end;
+    } else v = scalar(scan, vs, e);
     if (v === FAIL) return FAIL;
     map[k] = v;
   }
   return map;
+}
+
+/** Past a `key:` line: its block, the lines that are empty or start with a space. */
+function skipBlock(scan: Scan): void {
+  const text = scan.text;
+  while (scan.pos < text.length) {
+    const c = text.charCodeAt(scan.pos);
+    if (c !== NL && c !== SP) return;
+    scan.pos = lineEnd(text, scan.pos, text.length) + 1;
+    scan.line++;
+  }
+}
+
+/** The value of the top-level entry whose key line ends at e, its value starting at vs; scan moves past the entry. */
+function entryValue(scan: Scan, vs: number, e: number): Value {
+  const header = vs < e ? blockHeader(scan.text, vs, e) : 0;
+  scan.pos = e + 1;
+  scan.line++;
+  if (vs < e && header === 0) return scalar(scan, vs, e);
+  const a = Math.min(scan.pos, scan.text.length); // past the end when the key line is the last, unterminated
+  skipBlock(scan);
+  const b = Math.min(scan.pos, scan.text.length);
+  return header === 0 ? nested(scan, a, b, 1) : blockScalar(scan, header, a, b);
 }
 
 /**
@@ -212,83 +404,100 @@ function nested(body: readonly string[], depth = 1): Value {
  * first (R25), whatever follows.
  */
 export function parseSubset(text: string): SubsetResult | SubsetRefusal | null {
-  if (FORBIDDEN_CHAR.test(text)) return null; // the authority refuses it, with the line
+  const suspect = FORBIDDEN_OR_UNPRINTABLE.test(text);
+  if (suspect && FORBIDDEN_CHAR.test(text)) return null; // the authority refuses it, with the line
   // Strings are never longer than their source: past skill_md_max_bytes of text, R16's string bound is the authority's.
   if (text.length * 3 > LIMITS.skill_md_max_bytes && Buffer.byteLength(text) > LIMITS.skill_md_max_bytes) return null;
-  const lines = text.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
+  const scan: Scan = { text, dirty: suspect && MAYBE_UNPRINTABLE.test(text), pos: 0, line: 0 };
   const data: Record<string, unknown> = {};
-  const keyLines = new Map<string, number>();
+  const keys: string[] = []; // in the order read, with their lines: the key lines' Map is built only when asked
+  const lines: number[] = [];
   const max = LIMITS.yaml_max_nodes;
   // R16's count, from the top-level mapping.
   const count = { nodes: 1 };
   let pastLine = 0; // the line of the node counted past yaml_max_nodes, once met
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i] as string;
-    if (line === "" || line.startsWith("#")) {
-      i++;
+  while (scan.pos < text.length) {
+    const start = scan.pos;
+    const e = lineEnd(text, start, text.length);
+    if (e === start || text.charCodeAt(start) === HASH) {
+      scan.pos = e + 1;
+      scan.line++;
       continue;
     }
-    const m = KEY.exec(line);
-    if (!m) return null;
-    const key = m[1] as string;
-    if (NOT_PLAIN_KEYS.has(key) || keyLines.has(key)) return null;
-    const rest = m[2] ?? "";
-    const from = i;
-    let value: Value;
-    if (rest === "|" || rest === "|-" || rest === ">" || rest === ">-") {
-      const end = blockLines(lines, i + 1);
-      value = blockScalar(rest, lines.slice(i + 1, end));
-      keyLines.set(key, i + 1);
-      i = end;
-    } else if (rest === "") {
-      const end = blockLines(lines, i + 1);
-      value = nested(lines.slice(i + 1, end));
-      keyLines.set(key, i + 1);
-      i = end;
-    } else {
-      value = scalar(rest);
-      keyLines.set(key, i + 1);
-      i++;
-    }
+    const colon = keyEnd(text, start, e);
+    const vs = colon < 0 ? -1 : valueStart(scan, colon, e);
+    if (vs < 0) return null;
+    const key = keyText(text, start, colon);
+    if (NOT_PLAIN_KEYS.has(key) || Object.hasOwn(data, key)) return null;
+    const from = scan.line;
+    const value = entryValue(scan, vs, e);
     if (value === FAIL) return null;
     if (pastLine > 0) return tooManyValues(pastLine);
     const before = count.nodes;
     count.nodes++; // the key
     tally(value, count);
-    if (pastLine === 0 && count.nodes > max) pastLine = nodeLine(lines, from, i, max - before + 1);
-    if (pastLine === 0) data[key] = value;
+    if (pastLine === 0 && count.nodes > max) pastLine = nodeLine(scan, start, Math.min(scan.pos, text.length), from, max - before + 1);
+    data[key] = value;
+    keys.push(key);
+    lines.push(from + 1);
   }
   // The whole text is in the subset: the authority reads all of it, and refuses at the same node.
   if (pastLine > 0) return tooManyValues(pastLine);
-  return keyLines.size === 0 ? null : { ok: true, data, keyLines };
+  return keys.length === 0 ? null : new SubsetAnswer(data, keys, lines);
+}
+
+/**
+ * An answer with its key lines as a Map built on first use: only a refusal or a warning names a line, so
+ * most parses never build it. The keys are kept apart from data, which the caller may go on to change.
+ */
+class SubsetAnswer implements SubsetResult {
+  readonly ok = true;
+  #keys: readonly string[];
+  #lines: readonly number[];
+  #map: Map<string, number> | undefined;
+  constructor(
+    readonly data: Record<string, unknown>,
+    keys: readonly string[],
+    lines: readonly number[],
+  ) {
+    this.#keys = keys;
+    this.#lines = lines;
+  }
+  get keyLines(): Map<string, number> {
+    this.#map ??= new Map(this.#keys.map((k, i) => [k, this.#lines[i] as number]));
+    return this.#map;
+  }
 }
 
 const tooManyValues = (line: number): SubsetRefusal => ({ ok: false, reason: message("yaml.too_many_values", { max: LIMITS.yaml_max_nodes }), line });
 
 /**
- * The 1-based line of node number n (counted as R16 counts, in document order) of the entry on lines
- * [from, to), which the subset has read. Every node lies on the line it starts on: a key, an inline or
- * block scalar or flow list on the key's line, a nested mapping or list on its first line.
+ * The 1-based line of node number n (counted as R16 counts, in document order) of the entry at text[start,
+ * end), whose key is on line `from` (0-based) and which the subset has read. Every node lies on the line it
+ * starts on: a key, an inline or block scalar or flow list on the key's line, a nested mapping or list on its first line.
  */
-function nodeLine(lines: readonly string[], from: number, to: number, n: number): number {
-  if ((KEY.exec(lines[from] as string)?.[2] ?? "") !== "") return from + 1; // a scalar or a flow list: all on the key's line
+function nodeLine(scan: Scan, start: number, end: number, from: number, n: number): number {
+  const text = scan.text;
+  const keyLineEnd = lineEnd(text, start, end);
+  if (valueStart(scan, keyEnd(text, start, keyLineEnd), keyLineEnd) !== keyLineEnd) return from + 1; // a scalar or a flow list: all on the key's line
   let seen = 0;
   let opens = false; // a `key:` whose mapping or list starts on the next line that is not blank
-  for (let j = from; j < to; j++) {
-    const line = lines[j] as string;
-    if (line === "") continue;
-    const body = line.slice(indentOf(line));
-    seen += opens ? 1 : 0;
-    opens = false;
-    if (body.startsWith("- ")) seen += 1; // a nested list's item: one scalar
-    else {
-      const rest = KEY.exec(body)?.[2] ?? "";
-      opens = rest === "";
-      seen += opens ? 1 : 1 + countNodes(scalar(rest));
+  for (let p = start, line = from; p < end; line++) {
+    const e = lineEnd(text, p, end);
+    if (e > p) {
+      const body = p + indentAt(text, p, e);
+      seen += opens ? 1 : 0;
+      opens = false;
+      if (isItem(text, body, e)) seen += 1; // a nested list's item: one scalar
+      else {
+        const colon = keyEnd(text, body, e);
+        const vs = colon < 0 ? -1 : valueStart(scan, colon, e);
+        opens = vs < 0 || vs === e;
+        seen += opens ? 1 : 1 + countNodes(scalar(scan, vs, e));
+      }
+      if (seen >= n) return line + 1;
     }
-    if (seen >= n) return j + 1;
+    p = e + 1;
   }
   return from + 1;
 }
