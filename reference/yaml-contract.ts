@@ -188,20 +188,34 @@ function lexerGuards(text: string): YamlOutcome | undefined {
       continue;
     }
     let trip = false;
+    let deep = false;
     if (tok === "[" || tok === "{") {
       nodes++;
-      trip = ++flow > FLOW_GUARD;
+      deep = ++flow > FLOW_GUARD;
     } else if ((tok === "]" || tok === "}") && flow > 0) flow--;
     else if (c === 0x27 || c === 0x22) nodes++; // a quoted scalar
     else if (c === 0x2a) trip = ++aliases > LIMITS.yaml_max_aliases || ++nodes > LIMITS.yaml_max_nodes; // *alias
-    if (tok === "-") trip ||= ++dashes > LIMITS.yaml_max_depth;
+    if (tok === "-") deep ||= ++dashes > LIMITS.yaml_max_depth;
     else if (tok === "\n") dashes = 0;
     else if (tok !== " " && tok !== "-") dashes = tok.trim() === "" ? dashes : 0;
+    // Depth is final on its line (R26): the text up to this token holds the too-deep collection, and nothing
+    // after it is read, so one long line of nesting costs what its prefix does (R21), not the engine's pass
+    // over the whole line. The cut's own syntax errors sit on that line or later: they never outweigh depth.
+    if (deep) return readDeepPrefix(text.slice(0, offset + tok.length));
     // A trip the prefix does not confirm (never expected) leaves the decision to the full reading.
     if (trip || nodes > LIMITS.yaml_max_nodes) return readPrefix(text, offset + tok.length);
     offset += tok.length;
   }
   return undefined;
+}
+
+/**
+ * The text up to a depth guard's trip, read under the full rules when its syntax tree does hold a collection
+ * past yaml_max_depth (then the answer is the whole document's: that refusal, or an earlier line's); anything
+ * else (never expected) is left to the full reading.
+ */
+function readDeepPrefix(prefix: string): YamlOutcome | undefined {
+  return checkTokens([...new (yaml().Parser)().parse(prefix)])?.deep ? readDocument(prefix) : undefined;
 }
 
 /**

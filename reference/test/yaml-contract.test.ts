@@ -203,4 +203,17 @@ describe("R26: every refusal of the contract and a syntax error, the first by li
     expect(at("? [!!str a]\n: 1\n")).toMatchObject({ line: 1, reason: expect.stringContaining("list or mapping") });
     expect(at("a: 1\na: 2\n--- x\n")).toEqual({ reason: "duplicate key 'a'", line: 2 });
   });
+  it("past the lexer's depth guards (1,000 open brackets, 65 dashes on a line) the answer is the whole document's, read only up to the trip", () => {
+    // The guard path reads the text up to its trip (R21: a megabyte of nesting on one line costs its prefix);
+    // these are the answers the full rules give, and the Rust crate's too (a probe of both drivers agreed).
+    const flow = (k: number, tail = "1") => `${"[".repeat(k)}${tail}${"]".repeat(k)}`;
+    const deep = expect.stringContaining("deeper than 64");
+    expect(at(`a: ${flow(1500)}\n`)).toMatchObject({ line: 1, reason: deep });
+    expect(at(`a: ${"[".repeat(1500)}1, x: y: z\n`)).toMatchObject({ line: 1, reason: deep }); // a later error on its line
+    expect(at(`x: a: b\na: ${flow(1500)}\n`)).toEqual({ reason: syntax, line: 1 }); // an earlier line's syntax error
+    expect(at(`a: 1\na: 2\nb: ${flow(1500)}\n`)).toEqual({ reason: "duplicate key 'a'", line: 2 }); // an earlier refusal
+    expect(at(`q: "open\na: ${flow(1500)}\n`)).toMatchObject({ reason: expect.stringContaining("quote") }); // a quote the guard cannot see close
+    expect(at(`t: !!set\n  ? x\na:\n  ${"- ".repeat(100)}x\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("!!set") });
+    expect(at(`a:\n  ${"- ".repeat(100)}x\n`)).toMatchObject({ line: 2, reason: deep });
+  });
 });
