@@ -12,18 +12,19 @@ export type SensitiveMatcher = (paths: readonly string[]) => string | null;
 /**
  * The patterns compiled once (a session's are fixed): each is a Minimatch, as minimatch(path, pattern, { dot: true })
  * builds it, so a path matches exactly as it would there, without rebuilding the options key and the cache lookup
- * of every call (R23). An invalid pattern throws here, as minimatch() would at the match.
+ * of every call (R23).
  */
 export function sensitiveMatcher(patterns: readonly string[]): SensitiveMatcher {
   if (patterns.length === 0) return () => null;
   const { Minimatch: Compiled } = minimatchLib();
-  const compiled = patterns.map((pattern) => {
-    const self = pattern.endsWith("/**") ? pattern.slice(0, -3) : "";
-    return { pattern, full: new Compiled(pattern, { dot: true }), self: self.length > 0 ? new Compiled(self, { dot: true }) : null };
-  });
+  // Each compiled when the loop first reaches it: a pattern minimatch refuses (over 64 KiB) fails only a check
+  // that reaches it, as minimatch() did.
+  const compiled = patterns.map((pattern) => ({ pattern, full: null as Minimatch.Minimatch | null, self: undefined as Minimatch.Minimatch | null | undefined }));
   return (paths) => {
-    for (const { pattern, full, self } of compiled) {
-      for (const p of paths) if (full.match(p) || (self !== null && self.match(p))) return pattern;
+    for (const c of compiled) {
+      c.full ??= new Compiled(c.pattern, { dot: true });
+      if (c.self === undefined) c.self = c.pattern.endsWith("/**") && c.pattern.length > 3 ? new Compiled(c.pattern.slice(0, -3), { dot: true }) : null;
+      for (const p of paths) if (c.full.match(p) || (c.self !== null && c.self.match(p))) return c.pattern;
     }
     return null;
   };

@@ -67,7 +67,7 @@ export class SkillSession implements SessionHandle {
 
   /** Built once per session, like the discovery it renders (§7: no watching). */
   async catalog(): Promise<Catalog> {
-    this.built ??= this.registry.scan().then((d) => buildCatalog(d.entries, [...d.warnings]));
+    this.built ??= this.registry.scan().then((d) => ((this.discovered ??= d), buildCatalog(d.entries, [...d.warnings])));
     return this.built;
   }
 
@@ -103,13 +103,14 @@ export class SkillSession implements SessionHandle {
   }
 
   /** The checks in D4's order. Synchronous once discovery and the trusted roots are resolved; only the permission hook is awaited. */
-  private handle(params: unknown, options: CallOptions): SkillResult | Promise<SkillResult> {
-    if (this.closed) return errorResult("INVALID_PARAM", message("session.closed"), { hint: message("session.closed_hint") });
+  private handle(params: unknown, options: CallOptions, resumed = false): SkillResult | Promise<SkillResult> {
+    // A call that has started runs to its end: close() stops only calls that have not (a first call waiting for discovery has).
+    if (this.closed && !resumed) return errorResult("INVALID_PARAM", message("session.closed"), { hint: message("session.closed_hint") });
     const parsed = parseParams(params);
     if (!parsed.ok) return parsed.error;
     const d = this.discovered;
     const trustedRoots = this.trustedResolved;
-    if (d === null || trustedRoots === null) return this.resolveFirst().then(() => this.handle(params, options));
+    if (d === null || trustedRoots === null) return this.resolveFirst().then(() => this.handle(params, options, true));
     const { name } = parsed.value;
     const args = parsed.value.arguments;
 
@@ -138,7 +139,7 @@ export class SkillSession implements SessionHandle {
     if (!read.ok) return failureResult(name, read.failure);
     const ready: Ready = { name, dir: entry.dir, root_index: entry.root_index, realDir: read.realDir, body: read.body, fm, args, warnings: [] };
 
-    // Compiled at the first check, so a pattern minimatch refuses is an IO_ERROR result there, as before.
+    // Compiled pattern by pattern as checks reach them (sensitive.ts), as minimatch() did.
     this.sensitive ??= sensitiveMatcher(this.config.sensitive_patterns ?? LIMITS.default_sensitive_patterns);
     // The same path twice matches the same patterns: a skill dir that is its own real path is matched once.
     const sensitive = this.sensitive(read.realDir === entry.dir ? [entry.dir] : [read.realDir, entry.dir]);
@@ -181,7 +182,9 @@ export class SkillSession implements SessionHandle {
     };
     let decision: unknown;
     try {
-      decision = await hook(request);
+      // Asked after a microtask, never inside call(): by then this call is the session's queue, so a call the
+      // hook makes waits for this one (§12) instead of running beside it.
+      decision = await Promise.resolve().then(() => hook(request));
     } catch {
       decision = "deny";
     }

@@ -1,4 +1,5 @@
 // §3 result kinds and rendering, §7 dedupe, §8 resources, §9 substitution, §12 concurrency.
+import type { SkillResult } from "../../schemas/index.ts";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -176,6 +177,43 @@ describe("§12 concurrency", () => {
     const third = s.call({ name: "slow" }, { invocation: "model" }).then((r) => order.push(`slow:${r.kind}`));
     await Promise.all([again, third]);
     expect(order).toEqual(["slow:ok", "fast:ok", "fast:already_loaded", "slow:already_loaded"]);
+  });
+  it("a call the permission hook makes waits for the call that asked, even on an idle session after discovery", async () => {
+    // The idle fast path must not let a hook's own call run beside the one in flight (a second ok, a second hook).
+    const { createSession } = await import("../index.ts");
+    const root = tree({ "demo/SKILL.md": skillMd("demo") });
+    const asked: string[] = [];
+    let inner: Promise<SkillResult> | undefined;
+    const s = createSession({ skill_roots: [root], skill_trust: { trusted_roots: [root] }, permission: { hook: true } }, {
+      hook: (req) => {
+        asked.push(req.metadata.name);
+        inner ??= s.call({ name: "demo" }, { invocation: "model" });
+        return "allow";
+      },
+    });
+    await s.catalog();
+    expect((await s.call({ name: "nope" }, { invocation: "model" })).kind).toBe("not_found"); // the first call resolves what later calls read
+    const outer = await s.call({ name: "demo" }, { invocation: "model" });
+    expect(outer.kind).toBe("ok");
+    expect((await inner)?.kind).toBe("already_loaded");
+    expect(asked).toEqual(["demo"]);
+  });
+  it("close(): a call already running ends as it began; one not yet started is refused", async () => {
+    const { createSession } = await import("../index.ts");
+    const root = tree({ "a/SKILL.md": skillMd("a"), "b/SKILL.md": skillMd("b") });
+    const config = { skill_roots: [root], skill_trust: { trusted_roots: [root] } };
+    // The first call waits for discovery: it has started, so it ends ok.
+    const first = createSession(config, {});
+    const waiting = first.call({ name: "a" }, { invocation: "model" });
+    await first.close();
+    expect((await waiting).kind).toBe("ok");
+    // Behind a call that waits for discovery, a second call has not started when close() comes.
+    const second = createSession(config, {});
+    const running = second.call({ name: "a" }, { invocation: "model" });
+    const queued = second.call({ name: "b" }, { invocation: "model" });
+    await second.close();
+    expect((await running).kind).toBe("ok");
+    expectError(await queued, "INVALID_PARAM");
   });
 });
 

@@ -12,6 +12,11 @@ describe("§5.4 sensitive patterns", () => {
     const base = tree({ "secrets/creds/SKILL.md": skillMd("creds") });
     expectError(await open({ skill_roots: [join(base, "secrets")] }).call({ name: "creds" }), "SENSITIVE");
   });
+  it("patterns are tried in order: a match comes back before a later pattern minimatch refuses (over 64 KiB) is compiled", async () => {
+    const base = tree({ "secrets/creds/SKILL.md": skillMd("creds") });
+    const h = open({ skill_roots: [join(base, "secrets")], sensitive_patterns: ["**/secrets/**", "a".repeat(70_000)] });
+    expectError(await h.call({ name: "creds" }), "SENSITIVE");
+  });
   it("SENSITIVE wins even with unsafeAllowSkillWithoutHook (D6)", async () => {
     const base = tree({ ".env/k/SKILL.md": skillMd("k") });
     const h = open({ skill_roots: [join(base, ".env")], skill_trust: { trusted_roots: [] }, permission: { unsafeAllowSkillWithoutHook: true } });
