@@ -211,11 +211,12 @@ function lexerGuards(text: string): YamlOutcome | undefined {
 
 /**
  * The text up to a depth guard's trip, read under the full rules when its syntax tree does hold a collection
- * past yaml_max_depth (then the answer is the whole document's: that refusal, or an earlier line's); anything
- * else (never expected) is left to the full reading.
+ * past yaml_max_depth or a directive (then the answer is the whole document's: that refusal, or an earlier
+ * line's); anything else (never expected) is left to the full reading.
  */
 function readDeepPrefix(prefix: string): YamlOutcome | undefined {
-  return checkTokens([...new (yaml().Parser)().parse(prefix)])?.deep ? readDocument(prefix) : undefined;
+  // A directive met first (checkTokens reports it before depth) is on a line of its own before the trip: that prefix answers too.
+  return checkTokens([...new (yaml().Parser)().parse(prefix)]) ? readDocument(prefix) : undefined;
 }
 
 /**

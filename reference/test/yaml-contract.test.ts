@@ -215,5 +215,6 @@ describe("R26: every refusal of the contract and a syntax error, the first by li
     expect(at(`q: "open\na: ${flow(1500)}\n`)).toMatchObject({ reason: expect.stringContaining("quote") }); // a quote the guard cannot see close
     expect(at(`t: !!set\n  ? x\na:\n  ${"- ".repeat(100)}x\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("!!set") });
     expect(at(`a:\n  ${"- ".repeat(100)}x\n`)).toMatchObject({ line: 2, reason: deep });
+    expect(at(`%YAML 1.2\n---\na: ${flow(1500)}\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("directive") });
   });
 });
