@@ -92,8 +92,11 @@ function readDocument(text: string, before = Number.POSITIVE_INFINITY, contentOn
     const line = lineOf(pre);
     if (line >= before) return undefined;
     const earlier = readDocument(cutBefore(text, line), line, contentOnly);
-    if (earlier === undefined) throw pre;
-    return earlier;
+    if (earlier !== undefined) return earlier;
+    // A refusal on the depth's own line before the collection (a tag, a duplicate key whose value it is) is met
+    // first (R26): the text up to the collection is read again for the contract's other rules, not for syntax.
+    if (pre.offset !== undefined && pre.offset > 0) readDocument(text.slice(0, pre.offset), line + 1, true);
+    throw pre;
   }
   const docs = [...new Composer(COMPOSE_OPTIONS).compose(tokens)];
   const doc = docs[0];

@@ -217,4 +217,12 @@ describe("R26: every refusal of the contract and a syntax error, the first by li
     expect(at(`a:\n  ${"- ".repeat(100)}x\n`)).toMatchObject({ line: 2, reason: deep });
     expect(at(`%YAML 1.2\n---\na: ${flow(1500)}\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("directive") });
   });
+  it("a refusal on the depth's own line before the too-deep collection is met first (R26: first in document order)", () => {
+    const flow = (k: number) => `${"[".repeat(k)}1${"]".repeat(k)}`;
+    for (const k of [70, 1500]) {
+      expect(at(`a: [!!str x, ${flow(k)}]\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("!!str") });
+      expect(at(`a: 1\na: ${flow(k)}\n`)).toEqual({ reason: "duplicate key 'a'", line: 2 });
+    }
+    expect(at(`a: ${flow(70)} !!str x\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("deeper than 64") }); // after it: depth
+  });
 });
