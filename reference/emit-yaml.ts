@@ -17,50 +17,18 @@ const quote = (s: string): string => {
 
 const KEY_SAFE = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
 
-/** Leading characters that make a bare string read as something else (YAML indicators, and what the reader declines: + . space). */
-const LEADING = new Uint8Array(128);
-for (const c of "-?:,[]{}#&*!|>'\"%@`+. ") LEADING[c.charCodeAt(0)] = 1;
-/** Characters JavaScript's \s takes as space beyond ASCII (a bare string may not start with one); the reader's LEADING_INDICATOR has \s. */
-const isWideSpace = (c: number): boolean => c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
-/** Printable as the reader's PRINTABLE has it: no C0, DEL, C1, surrogate, U+FEFF, U+FFFE or U+FFFF. */
-const isPrintable = (c: number): boolean => c >= 0x20 && (c < 0x7f || (c >= 0xa0 && (c < 0xd800 || (c >= 0xe000 && c !== 0xfeff && c < 0xfffe))));
-
-/**
- * R1's bare-string rule (isPlainSafe's answer) in one pass over s: the characters and pairs that force
- * quoting are found here; a string that could read as true/false/null or a number (it starts with a digit,
- * or is at most five characters starting with t, f, n or ~) goes to isPlainSafe itself. Activation renders
- * every string of a frontmatter once, just after the syscalls have cooled the caches: one loop over the
- * string costs a fraction of the reader's regexes or a memo's hash table (R23). emit-yaml.test.ts checks
- * it against isPlainSafe.
- */
-export function bareSafe(s: string): boolean {
-  const n = s.length;
-  if (n === 0) return false;
-  const c0 = s.charCodeAt(0);
-  if (c0 < 128 ? LEADING[c0] === 1 : isWideSpace(c0)) return false;
-  let prev = 0;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (!isPrintable(c) || (c === 0x20 && prev === 0x3a) || (c === 0x23 && prev === 0x20)) return false; // not printable, ": " or " #"
-    prev = c;
-  }
-  if (prev === 0x20 || prev === 0x3a) return false;
-  const couldBeWord = n <= 5 && (c0 === 0x74 || c0 === 0x54 || c0 === 0x66 || c0 === 0x46 || c0 === 0x6e || c0 === 0x4e || c0 === 0x7e);
-  return (c0 >= 0x30 && c0 <= 0x39) || couldBeWord ? isPlainSafe(s) : true;
-}
-
 /** Keys repeat across skills (name, description, allowed-tools, metadata's keys): a short key's text is kept once. */
 const KEY_TEXTS_MAX = 4096;
 const keyTexts = new Map<string, string>();
 function keyText(k: string): string {
   let text = keyTexts.get(k);
   if (text === undefined) {
-    text = KEY_SAFE.test(k) && bareSafe(k) ? k : quote(k);
+    text = KEY_SAFE.test(k) && isPlainSafe(k) ? k : quote(k);
     if (k.length <= 64 && keyTexts.size < KEY_TEXTS_MAX) keyTexts.set(k, text);
   }
   return text;
 }
-const stringText = (s: string): string => (bareSafe(s) ? s : quote(s));
+const stringText = (s: string): string => (isPlainSafe(s) ? s : quote(s));
 
 function scalarText(v: unknown): string {
   if (typeof v === "string") return stringText(v);
