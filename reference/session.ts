@@ -7,7 +7,7 @@ import type { Catalog, NotFoundResult, PermissionRequest, SessionConfig, SkillFr
 import { buildCatalog } from "./catalog.ts";
 import { clip, errorResult, message } from "./errors.ts";
 import { realOrNull } from "./fence.ts";
-import { parseParams, type Arguments } from "./params.ts";
+import { parseParams, type Arguments, type ToolParams } from "./params.ts";
 import { FilesystemSkillRegistry, readSkillSync, type Discovery, type SkillFailure } from "./registry.ts";
 import { renderAlreadyLoaded, renderNotFound, renderSkill } from "./render.ts";
 import { listResources } from "./resources.ts";
@@ -102,17 +102,22 @@ export class SkillSession implements SessionHandle {
     );
   }
 
-  /** The checks in D4's order. Synchronous once discovery and the trusted roots are resolved; only the permission hook is awaited. */
-  private handle(params: unknown, options: CallOptions, resumed = false): SkillResult | Promise<SkillResult> {
+  /** A call from its start: a closed session refuses it; the first call waits for discovery, later ones do not. */
+  private handle(params: unknown, options: CallOptions): SkillResult | Promise<SkillResult> {
     // A call that has started runs to its end: close() stops only calls that have not (a first call waiting for discovery has).
-    if (this.closed && !resumed) return errorResult("INVALID_PARAM", message("session.closed"), { hint: message("session.closed_hint") });
+    if (this.closed) return errorResult("INVALID_PARAM", message("session.closed"), { hint: message("session.closed_hint") });
     const parsed = parseParams(params);
     if (!parsed.ok) return parsed.error;
     const d = this.discovered;
     const trustedRoots = this.trustedResolved;
-    if (d === null || trustedRoots === null) return this.resolveFirst().then(() => this.handle(params, options, true));
-    const { name } = parsed.value;
-    const args = parsed.value.arguments;
+    if (d === null || trustedRoots === null) return this.resolveFirst().then(([dd, roots]) => this.check(parsed.value, options, dd, roots));
+    return this.check(parsed.value, options, d, trustedRoots);
+  }
+
+  /** The checks in D4's order, synchronous: only the permission hook is awaited (ask). */
+  private check(params: ToolParams, options: CallOptions, d: Discovery, trustedRoots: readonly string[]): SkillResult | Promise<SkillResult> {
+    const { name } = params;
+    const args = params.arguments;
 
     const entry = d.byName.get(name);
     if (!entry) {
@@ -164,9 +169,10 @@ export class SkillSession implements SessionHandle {
   }
 
   /** The first call waits for discovery and the trusted roots' real paths; later calls read them as values. */
-  private async resolveFirst(): Promise<void> {
+  private async resolveFirst(): Promise<[Discovery, string[]]> {
     this.discovered ??= await this.registry.scan();
     this.trustedResolved ??= (await Promise.all((this.config.skill_trust?.trusted_roots ?? []).map((r) => realOrNull(r)))).filter((r): r is string => r !== null);
+    return [this.discovered, this.trustedResolved];
   }
 
   /** §5.6: the hook decides; anything but allow or allow_once refuses (a throwing hook denies). */
