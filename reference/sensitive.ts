@@ -17,14 +17,19 @@ export type SensitiveMatcher = (paths: readonly string[]) => string | null;
 export function sensitiveMatcher(patterns: readonly string[]): SensitiveMatcher {
   if (patterns.length === 0) return () => null;
   const { Minimatch: Compiled } = minimatchLib();
+  const opts = { dot: true };
+  // A pattern ending in /** also matches the directory itself: its head is compiled beside it.
+  const compile = (pattern: string) => ({
+    full: new Compiled(pattern, opts),
+    self: pattern.endsWith("/**") && pattern.length > 3 ? new Compiled(pattern.slice(0, -3), opts) : null,
+  });
   // Each compiled when the loop first reaches it: a pattern minimatch refuses (over 64 KiB) fails only a check
   // that reaches it, as minimatch() did.
-  const compiled = patterns.map((pattern) => ({ pattern, full: null as Minimatch.Minimatch | null, self: undefined as Minimatch.Minimatch | null | undefined }));
+  const compiled: ReturnType<typeof compile>[] = [];
   return (paths) => {
-    for (const c of compiled) {
-      c.full ??= new Compiled(c.pattern, { dot: true });
-      if (c.self === undefined) c.self = c.pattern.endsWith("/**") && c.pattern.length > 3 ? new Compiled(c.pattern.slice(0, -3), { dot: true }) : null;
-      for (const p of paths) if (c.full.match(p) || (c.self !== null && c.self.match(p))) return c.pattern;
+    for (const [i, pattern] of patterns.entries()) {
+      const { full, self } = (compiled[i] ??= compile(pattern));
+      for (const p of paths) if (full.match(p) || self?.match(p)) return pattern;
     }
     return null;
   };
