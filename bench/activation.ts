@@ -20,7 +20,7 @@ import { LIMITS } from "../schemas/index.ts";
 import { join } from "node:path";
 import { createSession } from "../reference/index.ts";
 import type { SessionHandle } from "../schemas/implementation.ts";
-import type { Benchmark } from "./matrix.ts";
+import { median, type Benchmark } from "./matrix.ts";
 import { sharedSkillTree, type SkillTree } from "./generate.ts";
 import { readWholeSync } from "./discovery.ts";
 
@@ -63,12 +63,6 @@ function fmt(p: Percentiles, targetUs?: number): string {
   const judge = targetUs === undefined ? "" : p.p50_us <= targetUs ? ` ok (≤ ${targetUs})` : ` OVER (> ${targetUs})`;
   return `p50 ${p.p50_us.toFixed(1)} µs${judge}, p99 ${p.p99_us.toFixed(1)} µs, max ${p.max_us.toFixed(0)} µs, mean ${p.mean_us.toFixed(1)} µs, ${p.calls} calls`;
 }
-
-const medianOf = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /** A deterministic shuffle (Fisher–Yates over a small LCG), so calls do not walk the catalog in order. */
 function shuffled<T>(xs: readonly T[], seed = 12345): T[] {
@@ -241,8 +235,8 @@ export function benchmarks(opts: ActivationOptions = {}): Benchmark[] {
         handoff = session;
         const p = percentiles(samples);
         okP50s.push(p.p50_us);
-        const ok = medianOf(okP50s);
-        const floor = medianOf(floorP50s);
+        const ok = median(okP50s);
+        const floor = median(floorP50s);
         const vsFloor = floorP50s.length === 0 ? "" : `; median p50 of ${okP50s.length} runs ${ok.toFixed(1)} µs, ${(ok / floor).toFixed(2)}× the syscall floor's median p50 ${floor.toFixed(1)} µs of ${floorP50s.length} (target ≤ 1.5)`;
         return fmt(p, target) + vsFloor + (spare ? "" : " (session discovered inside this run)");
       },

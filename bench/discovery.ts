@@ -9,7 +9,7 @@ import { open, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { LIMITS } from "../schemas/index.ts";
 import { createSession } from "../reference/index.ts";
-import type { Benchmark } from "./matrix.ts";
+import { median, type Benchmark } from "./matrix.ts";
 import { sharedSkillTree, type SkillTree } from "./generate.ts";
 import { mapLimit } from "../reference/pool.ts";
 
@@ -112,12 +112,6 @@ export async function discoverOnce(root: string): Promise<{ entries: number; war
 }
 
 const label = (n: number): string => (n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 export function benchmarks(opts: DiscoveryOptions = {}): Benchmark[] {
   const sizes = opts.sizes ?? [1000, 10_000];

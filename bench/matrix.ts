@@ -43,7 +43,8 @@ export interface BenchResult {
   note?: string;
 }
 
-function median(xs: number[]): number {
+/** The middle of the sorted values (the mean of the two middle ones for an even count). */
+export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
