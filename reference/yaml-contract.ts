@@ -29,7 +29,7 @@ export type YamlOutcome =
  */
 const FORBIDDEN_PRECISE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /** A plain character class first (fast, and enough for text with no astral characters), the precise pattern only on a hit. */
-const FORBIDDEN_OR_SURROGATE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\ufeff\ufffe\uffff\ud800-\udfff]/;
+export const FORBIDDEN_OR_SURROGATE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\ufeff\ufffe\uffff\ud800-\udfff]/;
 export const FORBIDDEN_CHAR = {
   test: (text: string): boolean => FORBIDDEN_OR_SURROGATE.test(text) && FORBIDDEN_PRECISE.test(text),
   exec: (text: string): RegExpExecArray | null => (FORBIDDEN_OR_SURROGATE.test(text) ? FORBIDDEN_PRECISE.exec(text) : null),

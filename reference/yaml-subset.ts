@@ -9,7 +9,7 @@
 // reads the text in place, by index, and makes no string until it takes a key or a value.
 import { LIMITS } from "../schemas/index.ts";
 import { message } from "../schemas/messages.ts";
-import { FORBIDDEN_CHAR } from "./yaml-contract.ts";
+import { FORBIDDEN_CHAR, FORBIDDEN_OR_SURROGATE } from "./yaml-contract.ts";
 
 export interface SubsetResult {
   ok: true;
@@ -34,8 +34,11 @@ const FLOW_INDICATOR = /[,[\]{}:#]/;
  * unless it held U+2028 or U+2029. Most frontmatter holds none of them: one test then spares every range check.
  */
 const MAYBE_UNPRINTABLE = /[\t\u2028\u2029\ud800-\udfff]/;
-/** FORBIDDEN_CHAR's plain class and MAYBE_UNPRINTABLE's in one: when it finds nothing (the common case), neither needs its own scan. */
-const FORBIDDEN_OR_UNPRINTABLE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]/;
+/**
+ * FORBIDDEN_CHAR's plain class and MAYBE_UNPRINTABLE's in one, built from both (so R13's class lives only in
+ * yaml-contract.ts): when it finds nothing (the common case), neither needs its own scan.
+ */
+const FORBIDDEN_OR_UNPRINTABLE = new RegExp(FORBIDDEN_OR_SURROGATE.source.slice(0, -1) + MAYBE_UNPRINTABLE.source.slice(1));
 const FAIL = Symbol("fail");
 /** Keys that read as something other than their text (true, false, null), or set the prototype: declined. */
 const NOT_PLAIN_KEYS = new Set(["__proto__", "true", "True", "TRUE", "false", "False", "FALSE", "~", "null", "Null", "NULL"]);
@@ -414,7 +417,7 @@ export function parseSubset(text: string): SubsetResult | SubsetRefusal | null {
   const lines: number[] = [];
   const max = LIMITS.yaml_max_nodes;
   // R16's count, from the top-level mapping.
-  const count = { nodes: 1 };
+  let nodes = 1;
   let pastLine = 0; // the line of the node counted past yaml_max_nodes, once met
   while (scan.pos < text.length) {
     const start = scan.pos;
@@ -433,10 +436,9 @@ export function parseSubset(text: string): SubsetResult | SubsetRefusal | null {
     const value = entryValue(scan, vs, e);
     if (value === FAIL) return null;
     if (pastLine > 0) return tooManyValues(pastLine);
-    const before = count.nodes;
-    count.nodes++; // the key
-    tally(value, count);
-    if (pastLine === 0 && count.nodes > max) pastLine = nodeLine(scan, start, Math.min(scan.pos, text.length), from, max - before + 1);
+    const before = nodes;
+    nodes += 1 + countNodes(value); // the key, then its value
+    if (nodes > max) pastLine = nodeLine(scan, start, Math.min(scan.pos, text.length), from, max - before + 1);
     data[key] = value;
     keys.push(key);
     lines.push(from + 1);
@@ -502,22 +504,10 @@ function nodeLine(scan: Scan, start: number, end: number, from: number, n: numbe
   return from + 1;
 }
 
-/** Adds v's values as R16 counts them (every mapping, list and scalar, keys included) to t.nodes. */
-function tally(v: unknown, t: { nodes: number }): void {
-  t.nodes++;
-  if (Array.isArray(v)) {
-    for (const x of v) tally(x, t);
-  } else if (v !== null && typeof v === "object") {
-    for (const x of Object.values(v)) {
-      t.nodes++; // the key
-      tally(x, t);
-    }
-  }
-}
-
 /** Values as R16 counts them: every mapping, list and scalar, keys included. */
 function countNodes(v: unknown): number {
-  const t = { nodes: 0 };
-  tally(v, t);
-  return t.nodes;
+  let n = 1;
+  if (Array.isArray(v)) for (const x of v) n += countNodes(x);
+  else if (v !== null && typeof v === "object") for (const x of Object.values(v)) n += 1 + countNodes(x); // the key, then its value
+  return n;
 }
