@@ -47,8 +47,7 @@ export function normalizeAllowedTools(value: unknown): { ok: true; tools: string
     const tools: string[] = [];
     for (const [i, item] of value.entries()) {
       if (typeof item !== "string") return { ok: false, reason: message("fm.allowed_tools_item", { index: i }) };
-      const t = item.trim();
-      if (t.length > 0) tools.push(t);
+      pushTrimmed(tools, item, 0, item.length);
     }
     return { ok: true, tools: tools.slice() }; // exactly sized, as above
   }

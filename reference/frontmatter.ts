@@ -151,17 +151,15 @@ function validate(data: unknown, lines: KeyLines, dirName: string, leniency: str
 
 
   const name = data["name"];
-  if (name === undefined) return fail("field", message("fm.missing", { field: "name" }), 2);
-  // R20: a blank (null) name is missing too, reported at its key's line, which an absent one does not have.
-  if (name === null) return fieldFail(lines, "name", message("fm.missing", { field: "name" }));
+  // R20: a blank (null) name is missing too, at its key's line; an absent one has no line, so line 2 (fieldFail).
+  if (name === undefined || name === null) return fieldFail(lines, "name", message("fm.missing", { field: "name" }));
   if (typeof name !== "string") return fieldFail(lines, "name", message("fm.not_string", { field: "name", got: describe(name) }));
   if (name.length === 0 || name.length > LIMITS.name_max_length) {
     return fieldFail(lines, "name", message("fm.name_length", { max: LIMITS.name_max_length, length: codePoints(name) }));
   }
   if (!NAME_RE.test(name)) return fieldFail(lines, "name", message("fm.name_pattern", { value: clip(name, 64) }));
   const description = data["description"];
-  if (description === undefined) return fail("field", message("fm.missing", { field: "description" }), 2);
-  if (description === null) return fieldFail(lines, "description", message("fm.missing", { field: "description" }));
+  if (description === undefined || description === null) return fieldFail(lines, "description", message("fm.missing", { field: "description" }));
   if (typeof description !== "string") return fieldFail(lines, "description", message("fm.not_string", { field: "description", got: describe(description) }));
   if (description.trim().length === 0) return fieldFail(lines, "description", message("fm.description_empty"));
   const descriptionLength = codePoints(description);
