@@ -57,9 +57,6 @@ const hex = (c: string): string => `U+${(c.codePointAt(0) ?? 0).toString(16).toU
 
 /** Parse frontmatter YAML under the contract. Lines are 1-based within `text`. */
 export function parseYamlContract(text: string): YamlOutcome {
-  const { Composer, LineCounter, Parser } = yaml();
-  const lc = new LineCounter();
-  const lineOf = (offset: number | undefined): number | undefined => (offset === undefined ? undefined : lc.linePos(offset).line);
   const bad = FORBIDDEN_CHAR.exec(text);
   if (bad) {
     const reason = bad[0] === "\r" ? message("yaml.lone_cr") : message("yaml.forbidden_char", { char: hex(bad[0]) });
