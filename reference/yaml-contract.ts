@@ -105,7 +105,9 @@ function readDocument(text: string, before = Number.POSITIVE_INFINITY, contentOn
     const earlier = errLine > 1 ? readDocument(cutBefore(text, errLine), errLine, true) : undefined;
     return earlier ?? { ok: false, reason: parserMessage(err.message), line: errLine };
   }
-  let content: Refusal | undefined = pre;
+  // A directive (pre, not deep here) is met where it stands (R26): before the first document's content when it
+  // opens that document, else after it (it opens a later one), so the first document's refusals come first.
+  let content: Refusal | undefined = pre && doc && (pre.offset ?? 0) < doc.range[0] ? pre : undefined;
   const builder = doc ? new Builder(doc, text) : undefined;
   let data: unknown = null;
   if (!content && doc && builder) {
@@ -116,7 +118,11 @@ function readDocument(text: string, before = Number.POSITIVE_INFINITY, contentOn
       content = e;
     }
   }
-  if (!content && docs.length > 1) content = new Refusal(message("yaml.second_document"), docs[1]?.range[0]);
+  if (!content) {
+    // After the first document: a second document's marker and a directive, whichever comes first.
+    const second = docs[1] ? new Refusal(message("yaml.second_document"), docs[1].range[0]) : undefined;
+    content = pre && (!second || (pre.offset ?? 0) < (second.offset ?? 0)) ? pre : second;
+  }
   if (content) {
     if (lineOf(content) < before) throw content;
     return undefined;
@@ -243,14 +249,18 @@ type Item = Collection["items"][number];
  * the value's depth, so this refuses nothing the depth rule (R15) would accept.
  */
 function checkTokens(tokens: readonly Token[]): Refusal | undefined {
-  const stack: { token: Token; depth: number }[] = [];
+  // In document order (R26): a directive after a first document is met after that document's collections.
   for (const t of tokens) {
     if (t.type === "directive") return new Refusal(message("yaml.directive"), t.offset);
+    const deep = t.type === "document" && t.value ? tooDeep(t.value) : undefined;
+    if (deep) return deep;
   }
-  for (let i = tokens.length - 1; i >= 0; i--) {
-    const t = tokens[i] as Token;
-    if (t.type === "document" && t.value) stack.push({ token: t.value, depth: 0 });
-  }
+  return undefined;
+}
+
+/** The first collection, in document order, nested past yaml_max_depth within one document's syntax tree. */
+function tooDeep(root: Token): Refusal | undefined {
+  const stack: { token: Token; depth: number }[] = [{ token: root, depth: 0 }];
   const max = LIMITS.yaml_max_depth;
   while (stack.length > 0) {
     const { token, depth } = stack.pop() as { token: Token; depth: number };
