@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 use yaml_rust::parser::{Event, Parser};
-use yaml_rust::scanner::{Marker, ScanError, Scanner, TScalarStyle, TokenType};
+use yaml_rust::scanner::{Marker, ScanError, Scanner, TScalarStyle, Token, TokenType};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct YamlError {
@@ -51,6 +51,19 @@ enum Frame {
     Map { map: Map<String, Value>, anchor: usize, cost: Cost, key: Option<String>, seen: HashSet<String> },
 }
 
+/// Why the builder stopped: a refusal after which the rest is read for syntax only, or R15's depth bound met
+/// where a collection opens, final on its line (R26): nothing after it is read.
+enum Refused {
+    Content(YamlError),
+    Deep(YamlError),
+}
+
+impl From<YamlError> for Refused {
+    fn from(e: YamlError) -> Self {
+        Refused::Content(e)
+    }
+}
+
 struct Builder<'t> {
     text: &'t str,
     stack: Vec<Frame>,
@@ -80,14 +93,14 @@ fn alias_name(text: &str, index: usize) -> String {
 /// A yaml-rust error in the contract's words where it has them; otherwise yaml-rust's own (R12 leaves
 /// a parser's wording of a syntax error to the implementation).
 fn scan_error(e: ScanError, text: &str) -> YamlError {
-    #[allow(deprecated)]
-    let info = std::error::Error::description(&e).to_string();
+    let info = info(&e);
     let mark = e.marker();
     let reason = match info.as_str() {
         "while scanning a quoted scalar, found unexpected end of stream" => {
             let quote = if text.chars().nth(mark.index()) == Some('\'') { "'" } else { "\"" };
             return YamlError { reason: msg("yaml.unclosed_quote", &[("quote", quote)]), line: Some(text.matches('\n').count() + 1) };
         }
+        // prescan keeps yaml-rust's parser below its flow nesting limit; this stays in case it ever is not.
         "recursion limit exceeded" => msg("yaml.too_deep", &[("max", &limits().yaml_max_depth.to_string())]),
         "did not find expected <document start>" => msg("yaml.second_document", &[]),
         "while parsing node, found unknown anchor" => {
@@ -151,18 +164,96 @@ fn tag_text(handle: &str, suffix: &str) -> String {
     }
 }
 
-/// Directives are refused before anything is built (R12); the first tag, wherever it is, is returned so a
-/// tag on a collection (which yaml-rust's events do not carry) is refused too (R14).
-fn prescan(text: &str) -> Result<Option<(String, Marker)>, YamlError> {
-    let mut first_tag = None;
-    for token in Scanner::new(text.chars()) {
-        match token.1 {
-            TokenType::VersionDirective(..) | TokenType::TagDirective(..) => return Err(at(msg("yaml.directive", &[]), &token.0)),
-            TokenType::Tag(handle, suffix) if first_tag.is_none() => first_tag = Some((tag_text(&handle, &suffix), token.0)),
+/// What one pass over yaml-rust's tokens finds before any value is built (R26: each is met where it stands).
+struct Scan {
+    /// The first directive or tag, whichever comes first, with its char index: a tag on a collection is on no
+    /// event of yaml-rust's (R14), and a directive is on none at all (R12); `read` refuses it at the first event past it.
+    first: Option<(YamlError, usize)>,
+    /// R15 met at token level: the depth refusal and the byte length of the text to read (through the
+    /// too-deep collection's start; depth is final there, nothing after it counts).
+    deep: Option<(YamlError, usize)>,
+}
+
+fn too_deep(mark: &Marker) -> YamlError {
+    at(msg("yaml.too_deep", &[("max", &limits().yaml_max_depth.to_string())]), mark)
+}
+
+/// The byte offset of char index `index` in `text` (yaml-rust's marks count chars).
+fn byte_at(text: &str, index: usize) -> usize {
+    text.char_indices().nth(index).map_or(text.len(), |(b, _)| b)
+}
+
+/// The byte offset just past 1-based line `line` (its line feed included).
+fn line_end(text: &str, line: usize) -> usize {
+    text.match_indices('\n').nth(line.saturating_sub(1)).map_or(text.len(), |(b, _)| b + 1)
+}
+
+/// yaml-rust's own wording of a scanner error.
+fn info(e: &ScanError) -> String {
+    #[allow(deprecated)]
+    std::error::Error::description(e).to_string()
+}
+
+/// The first directive or tag, and where token-level collection nesting first passes yaml_max_depth. Open
+/// collections are counted from the tokens (flow starts and block starts open, flow ends and block ends close):
+/// a lower bound of the value's depth, so nothing the depth rule accepts is refused, and yaml-rust's parser
+/// is never given more than yaml_max_depth + 1 open brackets (its scanner fails at 256).
+fn prescan(text: &str) -> Scan {
+    let mut tokens = Scanner::new(text.chars());
+    let scan = walk(&mut tokens, text);
+    let Some(e) = tokens.get_error().filter(|e| scan.deep.is_none() && info(e) == "recursion limit exceeded") else {
+        return scan;
+    };
+    // yaml-rust's simple-key lookahead runs up to 1,024 characters ahead on a line, so 256 brackets there fail
+    // the scan before the tokens ahead of them come out (a tag before them, the 65th bracket). The text before
+    // the failing bracket nests 255 deep, so read alone it passes the bound and gives up those tokens.
+    let end = byte_at(text, e.marker().index());
+    let mut again = walk(&mut Scanner::new(text[..end].chars()), &text[..end]);
+    // Never expected; still, nothing past yaml-rust's limit is read.
+    again.deep = again.deep.or_else(|| Some((too_deep(e.marker()), end)));
+    again
+}
+
+/// One pass of `prescan` over `text`'s tokens, stopping where nesting passes the bound.
+fn walk(tokens: &mut Scanner<std::str::Chars<'_>>, text: &str) -> Scan {
+    let max = limits().yaml_max_depth;
+    let (mut flow, mut block, mut first) = (0usize, 0usize, None);
+    while let Some(Token(mark, token)) = tokens.next() {
+        match &token {
+            TokenType::FlowSequenceStart | TokenType::FlowMappingStart => flow += 1,
+            TokenType::BlockSequenceStart | TokenType::BlockMappingStart => block += 1,
+            TokenType::FlowSequenceEnd | TokenType::FlowMappingEnd => flow = flow.saturating_sub(1),
+            TokenType::BlockEnd => block = block.saturating_sub(1),
+            TokenType::VersionDirective(..) | TokenType::TagDirective(..) if first.is_none() => {
+                first = Some((at(msg("yaml.directive", &[]), &mark), mark.index()));
+            }
+            TokenType::Tag(handle, suffix) if first.is_none() => {
+                first = Some((at(msg("yaml.tag", &[("tag", &tag_text(handle, suffix))]), &mark), mark.index()));
+            }
             _ => {}
         }
+        if flow + block > max {
+            // A flow collection is read through its bracket; a block one through its line (a key's ':' comes after
+            // the start), or up to where the scanner stops on that line.
+            let end = match token {
+                TokenType::FlowSequenceStart | TokenType::FlowMappingStart => byte_at(text, mark.index()) + 1,
+                _ => block_line_end(tokens, text, mark.line()),
+            };
+            return Scan { first, deep: Some((too_deep(&mark), end)) };
+        }
     }
-    Ok(first_tag)
+    Scan { first, deep: None }
+}
+
+/// The end of `line`, or, when the scanner fails on it, where it fails.
+fn block_line_end(tokens: &mut Scanner<std::str::Chars<'_>>, text: &str, line: usize) -> usize {
+    if tokens.by_ref().any(|Token(m, _)| m.line() > line) {
+        return line_end(text, line);
+    }
+    match tokens.get_error() {
+        Some(e) if e.marker().line() == line => byte_at(text, e.marker().index()),
+        _ => line_end(text, line),
+    }
 }
 
 impl<'t> Builder<'t> {
@@ -199,7 +290,7 @@ impl<'t> Builder<'t> {
     }
 
     /// Put a finished value where it belongs: the root, a list, a key, or a key's value.
-    fn push(&mut self, v: Value, cost: Cost, anchor: usize, mark: &Marker) -> Result<(), YamlError> {
+    fn push(&mut self, v: Value, cost: Cost, anchor: usize, mark: &Marker) -> Result<(), Refused> {
         if anchor > 0 {
             self.anchors.insert(anchor, (v.clone(), cost));
         }
@@ -222,7 +313,7 @@ impl<'t> Builder<'t> {
                     }
                     Some(k) => {
                         if !seen.insert(k.clone()) {
-                            return Err(at(msg("yaml.duplicate_key", &[("key", &clip_chars(&k, 64))]), mark));
+                            return Err(at(msg("yaml.duplicate_key", &[("key", &clip_chars(&k, 64))]), mark).into());
                         }
                         if top_level {
                             self.key_lines.entry(k.clone()).or_insert(mark.line());
@@ -235,13 +326,12 @@ impl<'t> Builder<'t> {
         Ok(())
     }
 
-    fn open(&mut self, frame: Frame, mark: &Marker) -> Result<(), YamlError> {
+    fn open(&mut self, frame: Frame, mark: &Marker) -> Result<(), Refused> {
         if let Some(Frame::Map { key: None, .. }) = self.stack.last() {
-            return Err(at(msg("yaml.key_not_string", &[("got", &msg("yaml.key_collection", &[]))]), mark));
+            return Err(at(msg("yaml.key_not_string", &[("got", &msg("yaml.key_collection", &[]))]), mark).into());
         }
-        let max = limits().yaml_max_depth;
-        if self.stack.len() >= max {
-            return Err(at(msg("yaml.too_deep", &[("max", &max.to_string())]), mark));
+        if self.stack.len() >= limits().yaml_max_depth {
+            return Err(Refused::Deep(too_deep(mark)));
         }
         self.total.nodes += 1;
         self.check_totals(mark)?;
@@ -249,7 +339,7 @@ impl<'t> Builder<'t> {
         Ok(())
     }
 
-    fn close(&mut self, mark: &Marker) -> Result<(), YamlError> {
+    fn close(&mut self, mark: &Marker) -> Result<(), Refused> {
         let (v, anchor, mut cost) = match self.stack.pop() {
             Some(Frame::Seq { items, anchor, cost }) => (Value::Array(items), anchor, cost),
             Some(Frame::Map { map, anchor, cost, .. }) => (Value::Object(crate::jsval::js_key_order(map)), anchor, cost),
@@ -260,13 +350,13 @@ impl<'t> Builder<'t> {
         self.push(v, cost, anchor, mark)
     }
 
-    fn scalar(&mut self, value: String, style: TScalarStyle, tag: Option<TokenType>, anchor: usize, mark: &Marker) -> Result<(), YamlError> {
+    fn scalar(&mut self, value: String, style: TScalarStyle, tag: Option<TokenType>, anchor: usize, mark: &Marker) -> Result<(), Refused> {
         if let Some(TokenType::Tag(handle, suffix)) = tag {
-            return Err(at(msg("yaml.tag", &[("tag", &tag_text(&handle, &suffix))]), mark));
+            return Err(at(msg("yaml.tag", &[("tag", &tag_text(&handle, &suffix))]), mark).into());
         }
         // A plain scalar never starts with whitespace: yaml-rust lets a tab-indented line through as one.
         if style == TScalarStyle::Plain && value.starts_with(['\t', ' ']) {
-            return Err(at(msg("yaml.tab_indent", &[]), mark));
+            return Err(at(msg("yaml.tab_indent", &[]), mark).into());
         }
         let v = if style == TScalarStyle::Plain { resolve_plain(&value).map_err(|r| at(r, mark))? } else { Value::String(value) };
         let bytes = v.as_str().map_or(0, |s| s.len() as u64);
@@ -276,10 +366,10 @@ impl<'t> Builder<'t> {
         self.push(v, Cost { nodes: 1, bytes, ..Cost::default() }, anchor, mark)
     }
 
-    fn alias(&mut self, id: usize, mark: &Marker) -> Result<(), YamlError> {
+    fn alias(&mut self, id: usize, mark: &Marker) -> Result<(), Refused> {
         let Some((v, inner)) = self.anchors.get(&id) else {
             // yaml-rust knows the anchor but its node is not complete yet: an alias inside its own anchor.
-            return Err(at(msg("yaml.unknown_alias", &[("anchor", &alias_name(self.text, mark.index()))]), mark));
+            return Err(at(msg("yaml.unknown_alias", &[("anchor", &alias_name(self.text, mark.index()))]), mark).into());
         };
         // Every alias counts one, and so does each alias met again inside the copy it makes (R16).
         let cost = Cost { aliases: 1 + inner.aliases, ..*inner };
@@ -289,16 +379,11 @@ impl<'t> Builder<'t> {
         self.check_totals(mark)?;
         let max = limits().yaml_max_depth;
         if self.stack.len() + cost.height > max {
-            return Err(at(msg("yaml.too_deep_expanded", &[("max", &max.to_string())]), mark));
+            return Err(at(msg("yaml.too_deep_expanded", &[("max", &max.to_string())]), mark).into());
         }
         let v = v.clone();
         self.push(v, cost, 0, mark)
     }
-}
-
-/// Whether a refusal is R15's depth bound met where a collection opens: final on its line (R26), nothing after it is read.
-fn is_depth(e: &YamlError) -> bool {
-    e.reason == msg("yaml.too_deep", &[("max", &limits().yaml_max_depth.to_string())])
 }
 
 /// The first syntax error the parser meets reading on (values no longer built: linear), if any.
@@ -316,69 +401,90 @@ fn syntax_on(mut parser: Parser<std::str::Chars<'_>>, text: &str) -> Option<Yaml
 /// R25/R26: every refusal of the contract and a syntax error are weighed by line; the refusal wins only on an
 /// earlier line (a depth refusal also on its own line).
 pub fn parse(text: &str) -> Result<Document, YamlError> {
-    match read(text) {
+    // R13's characters are checked on the whole text before it is read as YAML: one anywhere wins.
+    if let Some(e) = forbidden_char(text) {
+        return Err(e);
+    }
+    let Scan { first, deep } = prescan(text);
+    let Some((depth, end)) = deep else {
+        return settle(text, read(text, first), usize::MAX);
+    };
+    // R15/R26: depth is final on its own line. Only the text through the too-deep collection's start is read,
+    // and a syntax error on that line, the cut's own included (an unclosed bracket), never counts: the answer is
+    // a refusal on an earlier line, a tag or directive before the collection on its line, or depth.
+    let line = depth.line.unwrap_or(1);
+    let prefix = &text[..end];
+    match read(prefix, first.clone()) {
+        Err(Stop::Syntax(s)) if s.line.unwrap_or(1) >= line => Err(earlier(prefix, line).or(first.map(|(r, _)| r)).unwrap_or(depth)),
+        // Never expected: yaml-rust's events nest at least as deep as its tokens.
+        Ok(_) => Err(depth),
+        stop => settle(prefix, stop, line),
+    }
+}
+
+/// R25/R26: the answer once a reading has stopped. Syntax errors on line `limit` or later (depth's) never count.
+fn settle<'t>(text: &'t str, stop: Result<Document, Stop<'t>>, limit: usize) -> Result<Document, YamlError> {
+    match stop {
+        Ok(doc) => Ok(doc),
+        Err(Stop::Final(e)) => Err(e),
         // Past a refusal the values stop being built; the rest is read for syntax only (linear), and a syntax
         // error on the refusal's line or before it is the answer.
-        Err(Stop::Content(refusal, parser)) => {
-            let syntax = match parser {
-                Some(p) => syntax_on(p, text),
-                None => syntax_on(Parser::new(text.chars()), text),
-            };
-            Err(match syntax {
-                Some(s) if s.line.unwrap_or(0) <= refusal.line.unwrap_or(0) => s,
-                _ => refusal,
-            })
-        }
-        // The reader stops at a syntax error, maybe before it has built the values of the lines before it
-        // (yaml-rust scans ahead): those lines alone are read again, and a refusal they hold comes first.
-        Err(Stop::Syntax(syntax)) => {
-            let line = syntax.line.unwrap_or(1);
-            let cut = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum::<usize>();
-            if cut == 0 || cut >= text.len() {
-                return Err(syntax);
-            }
-            match parse(&text[..cut]) {
-                Err(earlier) if earlier.line.is_some_and(|l| l < line) => Err(earlier),
-                _ => Err(syntax),
-            }
-        }
-        Err(Stop::Other(e)) => Err(e),
-        Ok(doc) => Ok(doc),
+        Err(Stop::Content(refusal, parser)) => Err(match syntax_on(parser, text) {
+            Some(s) if s.line.unwrap_or(0) <= refusal.line.unwrap_or(0) && s.line.unwrap_or(0) < limit => s,
+            _ => refusal,
+        }),
+        Err(Stop::Syntax(syntax)) => Err(earlier(text, syntax.line.unwrap_or(1)).unwrap_or(syntax)),
     }
 }
 
-/// Where a reading stopped: at a refusal of the contract (with the parser, to read on for syntax; none for a
-/// directive, read again from the start), at a syntax error, or at a refusal that is final (R13's characters, depth).
+/// A refusal on a line before `line`, found by reading the lines before it again, alone: the reader stops at a
+/// syntax error maybe before it has built the values of the lines before it (yaml-rust scans ahead).
+fn earlier(text: &str, line: usize) -> Option<YamlError> {
+    let cut = if line > 1 { line_end(text, line - 1) } else { 0 };
+    if cut == 0 || cut >= text.len() {
+        return None;
+    }
+    parse(&text[..cut]).err().filter(|e| e.line.is_some_and(|l| l < line))
+}
+
+/// Where a reading stopped: at a refusal of the contract (with the parser, to read on for syntax), at a syntax
+/// error, or at a refusal nothing after it can outweigh (depth; a tag or directive before a syntax error's line).
 enum Stop<'t> {
-    Content(YamlError, Option<Parser<std::str::Chars<'t>>>),
+    Content(YamlError, Parser<std::str::Chars<'t>>),
     Syntax(YamlError),
-    Other(YamlError),
+    Final(YamlError),
 }
 
-fn read(text: &str) -> Result<Document, Stop<'_>> {
-    if let Some(e) = forbidden_char(text) {
-        return Err(Stop::Other(e));
-    }
-    let first_tag = prescan(text).map_err(|e| Stop::Content(e, None))?;
+/// Build the document from yaml-rust's events; `first` (prescan's first tag or directive) is refused at the
+/// first event past its place.
+fn read(text: &str, first: Option<(YamlError, usize)>) -> Result<Document, Stop<'_>> {
     let mut parser = Parser::new(text.chars());
     let mut b = Builder { text, stack: Vec::new(), root: None, anchors: HashMap::new(), total: Cost::default(), key_lines: HashMap::new() };
     let mut documents = 0;
     loop {
         let (event, mark) = match parser.next() {
             Ok(next) => next,
-            Err(e) => return Err(Stop::Syntax(scan_error(e, text))),
+            Err(e) => {
+                let syntax = scan_error(e, text);
+                // R26: a tag or directive on a line before the syntax error's was met first (yaml-rust may stop
+                // before the event past it: it reads ahead).
+                return Err(match first {
+                    Some((refusal, _)) if refusal.line < syntax.line => Stop::Final(refusal),
+                    _ => Stop::Syntax(syntax),
+                });
+            }
         };
         // R26: a tag is met at its property, before the node it belongs to (yaml-rust's events carry no
-        // collection's tag): the first event past the first tag's place is where it is refused.
-        if let Some((tag, tag_mark)) = first_tag.as_ref().filter(|(_, m)| mark.index() > m.index()) {
-            return Err(Stop::Content(at(msg("yaml.tag", &[("tag", tag)]), tag_mark), Some(parser)));
+        // collection's tag), a directive where it stands: the first event past its place is where it is refused.
+        if let Some((refusal, _)) = first.as_ref().filter(|(_, index)| mark.index() > *index) {
+            return Err(Stop::Content(refusal.clone(), parser));
         }
         let step = match event {
             Event::StreamEnd => break,
             Event::DocumentStart => {
                 documents += 1;
                 if documents > 1 {
-                    Err(at(msg("yaml.second_document", &[]), &mark))
+                    Err(at(msg("yaml.second_document", &[]), &mark).into())
                 } else {
                     Ok(())
                 }
@@ -392,12 +498,11 @@ fn read(text: &str) -> Result<Document, Stop<'_>> {
             Event::SequenceEnd | Event::MappingEnd => b.close(&mark),
             Event::StreamStart | Event::DocumentEnd | Event::Nothing => Ok(()),
         };
-        if let Err(e) = step {
-            return Err(if is_depth(&e) { Stop::Other(e) } else { Stop::Content(e, Some(parser)) });
+        match step {
+            Ok(()) => {}
+            Err(Refused::Deep(e)) => return Err(Stop::Final(e)),
+            Err(Refused::Content(e)) => return Err(Stop::Content(e, parser)),
         }
-    }
-    if let Some((tag, mark)) = first_tag {
-        return Err(Stop::Content(at(msg("yaml.tag", &[("tag", &tag)]), &mark), None));
     }
     Ok(Document { root: b.root, key_lines: b.key_lines })
 }
