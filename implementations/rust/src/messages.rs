@@ -36,6 +36,8 @@ const LOCAL: &[(&str, &str)] = &[
     ("yaml.flow_sequence", "Flow sequence in block collection must be sufficiently indented and end with a ]"),
     ("yaml.flow_map", "Flow map in block collection must be sufficiently indented and end with a }"),
     ("yaml.reserved", "Plain value cannot start with reserved character {char}"),
+    // A '%' line inside an open document: yaml-rust's scanner reads a directive, the reference's parser a plain value.
+    ("yaml.directive_in_document", "Plain value cannot start with directive indicator character %"),
     // Fields accepted leniently (R19, R20): catalog warnings.
     ("fm.blank_ignored", "field '{field}' is empty{at}; ignored"),
     ("fm.disable_model_invocation_empty", "field 'disable-model-invocation' is empty; write true or false"),

@@ -164,11 +164,20 @@ fn tag_text(handle: &str, suffix: &str) -> String {
     }
 }
 
+/// A refusal no event of yaml-rust's carries, met at its char index: a tag (a collection's is on no event, R14),
+/// a directive (R12), or a '%' line inside an open document, a syntax error (yaml-rust's scanner takes any '%' at
+/// a line's start for a directive; YAML 1.2 has one only before a document or after a '...' line).
+#[derive(Clone)]
+struct Pending {
+    error: YamlError,
+    index: usize,
+    syntax: bool,
+}
+
 /// What one pass over yaml-rust's tokens finds before any value is built (R26: each is met where it stands).
 struct Scan {
-    /// The first directive or tag, whichever comes first, with its char index: a tag on a collection is on no
-    /// event of yaml-rust's (R14), and a directive is on none at all (R12); `read` refuses it at the first event past it.
-    first: Option<(YamlError, usize)>,
+    /// The first `Pending`; `read` refuses it at the first event past it.
+    first: Option<Pending>,
     /// R15 met at token level: the depth refusal and the byte length of the text to read (through the
     /// too-deep collection's start; depth is final there, nothing after it counts).
     deep: Option<(YamlError, usize)>,
@@ -217,21 +226,26 @@ fn prescan(text: &str) -> Scan {
 /// One pass of `prescan` over `text`'s tokens, stopping where nesting passes the bound.
 fn walk(tokens: &mut Scanner<std::str::Chars<'_>>, text: &str) -> Scan {
     let max = limits().yaml_max_depth;
-    let (mut flow, mut block, mut first) = (0usize, 0usize, None);
+    let (mut flow, mut block, mut first, mut open) = (0usize, 0usize, None, false);
     while let Some(Token(mark, token)) = tokens.next() {
+        let pending = |error, syntax| Some(Pending { error: at(error, &mark), index: mark.index(), syntax });
         match &token {
             TokenType::FlowSequenceStart | TokenType::FlowMappingStart => flow += 1,
             TokenType::BlockSequenceStart | TokenType::BlockMappingStart => block += 1,
             TokenType::FlowSequenceEnd | TokenType::FlowMappingEnd => flow = flow.saturating_sub(1),
             TokenType::BlockEnd => block = block.saturating_sub(1),
             TokenType::VersionDirective(..) | TokenType::TagDirective(..) if first.is_none() => {
-                first = Some((at(msg("yaml.directive", &[]), &mark), mark.index()));
+                first = if open { pending(msg("yaml.directive_in_document", &[]), true) } else { pending(msg("yaml.directive", &[]), false) };
             }
-            TokenType::Tag(handle, suffix) if first.is_none() => {
-                first = Some((at(msg("yaml.tag", &[("tag", &tag_text(handle, suffix))]), &mark), mark.index()));
-            }
+            TokenType::Tag(handle, suffix) if first.is_none() => first = pending(msg("yaml.tag", &[("tag", &tag_text(handle, suffix))]), false),
             _ => {}
         }
+        // A document is open from its first token to a '...' line.
+        open = match token {
+            TokenType::DocumentEnd => false,
+            TokenType::StreamStart(..) | TokenType::StreamEnd | TokenType::VersionDirective(..) | TokenType::TagDirective(..) => open,
+            _ => true,
+        };
         if flow + block > max {
             // A flow collection is read through its bracket; a block one through its line (a key's ':' comes after
             // the start), or up to where the scanner stops on that line.
@@ -415,7 +429,9 @@ pub fn parse(text: &str) -> Result<Document, YamlError> {
     let line = depth.line.unwrap_or(1);
     let prefix = &text[..end];
     match read(prefix, first.clone()) {
-        Err(Stop::Syntax(s)) if s.line.unwrap_or(1) >= line => Err(earlier(prefix, line).or(first.map(|(r, _)| r)).unwrap_or(depth)),
+        Err(Stop::Syntax(s)) if s.line.unwrap_or(1) >= line => {
+            Err(earlier(prefix, line).or(first.filter(|p| !p.syntax).map(|p| p.error)).unwrap_or(depth))
+        }
         // Never expected: yaml-rust's events nest at least as deep as its tokens.
         Ok(_) => Err(depth),
         stop => settle(prefix, stop, line),
@@ -457,7 +473,7 @@ enum Stop<'t> {
 
 /// Build the document from yaml-rust's events; `first` (prescan's first tag or directive) is refused at the
 /// first event past its place.
-fn read(text: &str, first: Option<(YamlError, usize)>) -> Result<Document, Stop<'_>> {
+fn read(text: &str, first: Option<Pending>) -> Result<Document, Stop<'_>> {
     let mut parser = Parser::new(text.chars());
     let mut b = Builder { text, stack: Vec::new(), root: None, anchors: HashMap::new(), total: Cost::default(), key_lines: HashMap::new() };
     let mut documents = 0;
@@ -467,17 +483,18 @@ fn read(text: &str, first: Option<(YamlError, usize)>) -> Result<Document, Stop<
             Err(e) => {
                 let syntax = scan_error(e, text);
                 // R26: a tag or directive on a line before the syntax error's was met first (yaml-rust may stop
-                // before the event past it: it reads ahead).
+                // before the event past it: it reads ahead); a '%' line in a document, on the error's line too.
                 return Err(match first {
-                    Some((refusal, _)) if refusal.line < syntax.line => Stop::Final(refusal),
+                    Some(p) if p.syntax && p.error.line <= syntax.line => Stop::Syntax(p.error),
+                    Some(p) if p.error.line < syntax.line => Stop::Final(p.error),
                     _ => Stop::Syntax(syntax),
                 });
             }
         };
         // R26: a tag is met at its property, before the node it belongs to (yaml-rust's events carry no
         // collection's tag), a directive where it stands: the first event past its place is where it is refused.
-        if let Some((refusal, _)) = first.as_ref().filter(|(_, index)| mark.index() > *index) {
-            return Err(Stop::Content(refusal.clone(), parser));
+        if let Some(p) = first.as_ref().filter(|p| mark.index() > p.index) {
+            return Err(if p.syntax { Stop::Syntax(p.error.clone()) } else { Stop::Content(p.error.clone(), parser) });
         }
         let step = match event {
             Event::StreamEnd => break,
@@ -693,6 +710,96 @@ mod tests {
         assert_eq!(refused(&format!("early: a: b\n{deep}\n")), (syntax.into(), Some(1)));
         // A refusal in the first document comes before the second document's marker.
         assert_eq!(refused("a: 1\na: 2\n--- x\n"), ("duplicate key 'a'".into(), Some(2)));
+    }
+
+    const DIRECTIVE: &str = "YAML directives (%YAML, %TAG) are not allowed in frontmatter: it is always YAML 1.2, core schema";
+    const DEPTH: &str = "frontmatter nests deeper than 64 levels of lists and mappings";
+    const SECOND: &str = "frontmatter holds more than one YAML document (a '--- ' or '...' line inside it); quote the text or remove the marker";
+
+    fn tag(t: &str) -> String {
+        format!("a YAML tag ({t}) is not allowed: frontmatter values are JSON data; quote the value if it is text")
+    }
+
+    fn nest(n: usize) -> String {
+        format!("{}1{}", "[".repeat(n), "]".repeat(n))
+    }
+
+    #[test]
+    fn a_directive_after_a_first_document_comes_after_what_that_document_holds() {
+        // R26, document order: the first document's refusals, its depth and a second document's earlier marker all
+        // come before a directive that opens a later document.
+        assert_eq!(refused("a: 1\na: 2\n...\n%YAML 1.2\n--- x\n"), ("duplicate key 'a'".into(), Some(2)));
+        assert_eq!(refused("a: !!str x\n...\n%TAG ! tag:x,2000:\n--- y\n"), (tag("!!str"), Some(1)));
+        assert_eq!(refused("a: 1\n--- x\n...\n%YAML 1.2\n--- y\n"), (SECOND.into(), Some(2)));
+        assert_eq!(refused(&format!("a: {}\n...\n%YAML 1.2\n--- x\n", nest(65))), (DEPTH.into(), Some(1)));
+        assert_eq!(refused(&format!("a: {}\n...\n%YAML 1.2\n--- x\n", nest(300))), (DEPTH.into(), Some(1)));
+        // Met first, the directive wins over a later document's refusal and syntax error.
+        assert_eq!(refused("a: 1\n...\n%YAML 1.2\n--- x: y: z\n"), (DIRECTIVE.into(), Some(3)));
+        assert_eq!(refused("a: 1\n...\n%YAML 1.2\n"), (DIRECTIVE.into(), Some(3)));
+        // A syntax error before it wins.
+        assert_eq!(refused("a: b: c\n...\n%YAML 1.2\n--- x\n"), ("Nested mappings are not allowed in compact mappings".into(), Some(1)));
+    }
+
+    #[test]
+    fn a_directive_before_the_first_document_comes_first() {
+        assert_eq!(refused("%YAML 1.2\n--- {a: 1, a: 2}\n"), (DIRECTIVE.into(), Some(1)));
+        assert_eq!(refused("%TAG ! tag:x,2000:\n--- {a: b: c}\n"), (DIRECTIVE.into(), Some(1)));
+        assert_eq!(refused("# c\n%YAML 1.2\n--- !!str x\n"), (DIRECTIVE.into(), Some(2)));
+        assert_eq!(refused(&format!("%YAML 1.2\n--- {}\n", nest(300))), (DIRECTIVE.into(), Some(1)));
+    }
+
+    #[test]
+    fn a_percent_line_inside_an_open_document_is_a_syntax_error_on_its_line() {
+        // YAML 1.2 has a directive only before a document or after a '...' line; yaml-rust's scanner takes any
+        // '%' at a line's start for one. The reference's parser words it (a syntax error: R26 ties go to it).
+        let syntax = "Plain value cannot start with directive indicator character %";
+        assert_eq!(refused("a: 1\n%YAML 1.2\n"), (syntax.into(), Some(2)));
+        assert_eq!(refused("---\n%YAML 1.2\n"), (syntax.into(), Some(2)));
+        assert_eq!(refused("a: |\n  x\n%YAML 1.2\n"), (syntax.into(), Some(3)));
+        assert_eq!(refused("a: 1\na: 2\n%YAML 1.2\n"), ("duplicate key 'a'".into(), Some(2)));
+        assert_eq!(refused("a: !!str x\n%YAML 1.2\n"), (tag("!!str"), Some(1)));
+        assert_eq!(refused(&format!("a: {}\n%YAML 1.2\n", nest(300))), (DEPTH.into(), Some(1)));
+    }
+
+    #[test]
+    fn a_tag_before_nesting_past_the_scanners_own_limit_is_met_first() {
+        // yaml-rust's scanner fails at 256 open brackets, reading ahead past the tag's event: the tag comes first (R26).
+        assert_eq!(refused(&format!("a: !!omap {}\n", nest(300))), (tag("!!omap"), Some(1)));
+        assert_eq!(refused(&format!("a: !!omap {}\n", nest(65))), (tag("!!omap"), Some(1)));
+        assert_eq!(refused(&format!("a: [!!str x, {}]\n", nest(300))), (tag("!!str"), Some(1)));
+        assert_eq!(refused(&format!("a: !!omap\n  - {}\n", nest(300))), (tag("!!omap"), Some(1)));
+        assert_eq!(refused(&format!("a: 1\na: {}\n", nest(300))), ("duplicate key 'a'".into(), Some(2)));
+        // A tag after the too-deep collection is never read: depth is final.
+        assert_eq!(refused(&format!("a: [{}, !!str x]\n", nest(300))), (DEPTH.into(), Some(1)));
+        assert_eq!(refused(&format!("a: {}\nb: !!str x\n", nest(300))), (DEPTH.into(), Some(1)));
+    }
+
+    #[test]
+    fn nesting_past_the_bound_is_refused_at_its_line_however_far_it_goes() {
+        // Up to the size limit (1 MiB), nothing reaches yaml-rust's 256-bracket limit: the first too-deep collection answers.
+        let a_open = format!("a: {}\n", "[a: ".repeat(250_000));
+        assert!(a_open.len() <= 1 << 20);
+        assert_eq!(refused(&a_open), (DEPTH.into(), Some(1)));
+        // yaml-rust's scanner stops at a syntax error before the collection on its line and never sees it (the
+        // reference's lexer reads on and gives depth: README, Known gaps); the line is the same.
+        assert_eq!(refused(&format!("a: {}\n", "a: [".repeat(250_000))).1, Some(1));
+        assert_eq!(refused(&format!("a: {}\n", "[".repeat(1_000_000))), (DEPTH.into(), Some(1)));
+        assert_eq!(refused(&format!("a: {}1{}\n", "{x: ".repeat(300), "}".repeat(300))), (DEPTH.into(), Some(1)));
+        // Depth is final on its own line: a syntax error there before the collection loses; one on an earlier line wins.
+        assert_eq!(refused(&format!("d: {{a: b: c, x: {}}}\n", nest(300))), (DEPTH.into(), Some(1)));
+        assert_eq!(refused(&format!("e: a: b\nd: {}\n", nest(300))), ("Nested mappings are not allowed in compact mappings".into(), Some(1)));
+        // Block nesting, then flow on the deepest line: the mapping and 63 lists make 64, the bracket on line 64 is 65.
+        let lists = |n: usize| -> String { (0..n).map(|i| format!("{}-\n", " ".repeat(2 + 2 * i))).collect() };
+        assert_eq!(refused(&format!("a:\n{}{}- {}\n", lists(62), " ".repeat(126), nest(300))), (DEPTH.into(), Some(64)));
+        // A block list is the 65th level, with 300 brackets and a tag after it on its line (never read).
+        assert_eq!(refused(&format!("a:\n{}{}- {}\n", lists(63), " ".repeat(128), nest(300))), (DEPTH.into(), Some(65)));
+        assert_eq!(refused(&format!("a:\n{}{}k: !!str {}\n", lists(63), " ".repeat(128), nest(300))), (DEPTH.into(), Some(65)));
+    }
+
+    #[test]
+    fn a_tag_before_a_syntax_error_on_a_later_line_is_met_first() {
+        // The parser stops at the unclosed quote (located at the end) before the event past the tag.
+        assert_eq!(refused("a: !!str \"x\n  y\n"), (tag("!!str"), Some(1)));
     }
 
     #[test]
