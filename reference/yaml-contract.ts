@@ -244,9 +244,10 @@ type Collection = Extract<Token, { type: "block-map" | "block-seq" | "flow-colle
 type Item = Collection["items"][number];
 
 /**
- * Before the engine composes (it recurses once per level): refuse directives and bound the collection
- * nesting depth on the concrete syntax tree, iteratively. Collection depth in the syntax tree never exceeds
- * the value's depth, so this refuses nothing the depth rule (R15) would accept.
+ * Before the engine composes (it recurses once per level): the first, in document order, of a directive and a
+ * collection nested past yaml_max_depth on the concrete syntax tree (walked iteratively). Collection depth in
+ * the syntax tree never exceeds the value's depth, so this refuses nothing the depth rule (R15) would accept.
+ * A directive found here is not final: readDocument weighs it against the first document's refusals (R26).
  */
 function checkTokens(tokens: readonly Token[]): Refusal | undefined {
   // In document order (R26): a directive after a first document is met after that document's collections.
