@@ -71,66 +71,79 @@ export function parseYamlContract(text: string): YamlOutcome {
 }
 
 /**
- * R25/R26: read `text` under the full rules and answer with the refusal met first by line (a syntax error
- * on a tie; a depth refusal is final on its own line), or the value. With `before`, `text` is a prefix of
- * the document cut before that line: only a refusal on an earlier line counts (the cut's own errors never
- * do), and undefined means none; with `contentOnly`, syntax errors are not looked at (the prefix of a syntax
- * error is read for the contract's other refusals only). A refusal comes back thrown (Refusal) or as a
- * syntax-error outcome.
+ * Which errors of a text still count (R25/R26): a syntax error on a line before `syntax`, a refusal of the
+ * contract on a line before `refusal`. A prefix read again counts only what lies before where it was cut
+ * (the cut's own errors never do), and the prefix of a syntax error counts no syntax error at all.
  */
-function readDocument(text: string, before = Number.POSITIVE_INFINITY, contentOnly = false): YamlOutcome | undefined {
+interface Counted {
+  syntax: number;
+  refusal: number;
+}
+const EVERYTHING: Counted = { syntax: Number.POSITIVE_INFINITY, refusal: Number.POSITIVE_INFINITY };
+
+/**
+ * R25/R26: read `text` under the full rules and answer with the refusal met first by line (a syntax error
+ * on a tie; a depth refusal is final on its own line), or the value. A refusal comes back thrown (Refusal)
+ * or as a syntax-error outcome; undefined means nothing that counts (a prefix read again) or, for a whole
+ * text, an empty document.
+ */
+function readDocument(text: string, counted: Counted = EVERYTHING): YamlOutcome | undefined {
   const { Composer, LineCounter, Parser } = yaml();
   const lc = new LineCounter();
   const tokens = [...new Parser(lc.addNewLine).parse(text)];
+  const lineOf = (offset: number | undefined): number => (offset === undefined ? 1 : lc.linePos(offset).line);
   const pre = checkTokens(tokens);
-  const lineOf = (r: Refusal): number => (r.offset === undefined ? 1 : lineAtOffset(text, r.offset));
   if (pre?.deep) {
-    // The composer recurses once per level: only the lines before the too-deep collection's are read.
-    const line = lineOf(pre);
-    if (line >= before) return undefined;
-    const earlier = readDocument(cutBefore(text, line), line, contentOnly);
+    // The composer recurses once per level: only the text before the too-deep collection is read again. A syntax
+    // error on an earlier line, or a refusal on an earlier line or on the depth's own line before the collection
+    // (a tag, a duplicate key whose value it is), is met first (R26).
+    const line = lineOf(pre.offset);
+    if (line >= counted.refusal) return undefined;
+    const earlier = readDocument(text.slice(0, pre.offset ?? 0), { syntax: Math.min(counted.syntax, line), refusal: line + 1 });
     if (earlier !== undefined) return earlier;
-    // A refusal on the depth's own line before the collection (a tag, a duplicate key whose value it is) is met
-    // first (R26): the text up to the collection is read again for the contract's other rules, not for syntax.
-    if (pre.offset !== undefined && pre.offset > 0) readDocument(text.slice(0, pre.offset), line + 1, true);
     throw pre;
   }
   const docs = [...new Composer(COMPOSE_OPTIONS).compose(tokens)];
-  const doc = docs[0];
   const err = docs.flatMap((d) => d.errors)[0]; // a second document's syntax errors count too (R26)
-  const errLine = err ? lc.linePos(err.pos[0]).line : undefined;
-  if (err && errLine !== undefined && errLine < before && !contentOnly) {
+  const errLine = err ? lineOf(err.pos[0]) : undefined;
+  if (err && errLine !== undefined && errLine < counted.syntax) {
     // The lines before the syntax error's, read alone (as a streaming reader has them), may hold an earlier refusal
     // of the contract; their own syntax errors are not looked at again (one re-read at most: linear, R21).
-    const earlier = errLine > 1 ? readDocument(cutBefore(text, errLine), errLine, true) : undefined;
+    const earlier = errLine > 1 ? readDocument(cutBefore(text, errLine), { syntax: 0, refusal: errLine }) : undefined;
     return earlier ?? { ok: false, reason: parserMessage(err.message), line: errLine };
   }
-  // A directive (pre, not deep here) is met where it stands (R26): before the first document's content when it
-  // opens that document, else after it (it opens a later one), so the first document's refusals come first.
-  let content: Refusal | undefined = pre && doc && (pre.offset ?? 0) < doc.range[0] ? pre : undefined;
-  const builder = doc ? new Builder(doc, text) : undefined;
+  const built = buildValue(docs, text, pre);
+  if (built instanceof Refusal) {
+    if (lineOf(built.offset) < counted.refusal) throw built;
+    return undefined;
+  }
+  if (counted !== EVERYTHING || !built) return undefined;
+  const keyLines = new Map<string, number>();
+  for (const [k, off] of built.topKeys) keyLines.set(k, lineOf(off));
+  return { ok: true, data: built.data, keyLines };
+}
+
+/**
+ * The first document's value, or the refusal of the contract met first in document order (R26): a directive
+ * that opens the first document before its content; the value's own refusals; then, after the first document,
+ * a second document's marker or a directive opening a later one, whichever comes first. Undefined: no document.
+ */
+function buildValue(docs: readonly Document.Parsed[], text: string, directive: Refusal | undefined): Refusal | { data: unknown; topKeys: Map<string, number | undefined> } | undefined {
+  const doc = docs[0];
+  if (directive && (!doc || (directive.offset ?? 0) < doc.range[0])) return directive;
   let data: unknown = null;
-  if (!content && doc && builder) {
+  const builder = doc ? new Builder(doc, text) : undefined;
+  if (doc && builder) {
     try {
       data = builder.value(doc.contents, 0);
     } catch (e) {
       if (!(e instanceof Refusal)) throw e;
-      content = e;
+      return e;
     }
   }
-  if (!content) {
-    // After the first document: a second document's marker and a directive, whichever comes first.
-    const second = docs[1] ? new Refusal(message("yaml.second_document"), docs[1].range[0]) : undefined;
-    content = pre && (!second || (pre.offset ?? 0) < (second.offset ?? 0)) ? pre : second;
-  }
-  if (content) {
-    if (lineOf(content) < before) throw content;
-    return undefined;
-  }
-  if (before !== Number.POSITIVE_INFINITY || !doc || !builder) return undefined;
-  const keyLines = new Map<string, number>();
-  for (const [k, off] of builder.topKeys) keyLines.set(k, off === undefined ? 1 : lc.linePos(off).line);
-  return { ok: true, data, keyLines };
+  const second = docs[1] ? new Refusal(message("yaml.second_document"), docs[1].range[0]) : undefined;
+  const after = directive && (!second || (directive.offset ?? 0) < (second.offset ?? 0)) ? directive : second;
+  return after ?? (builder ? { data, topKeys: builder.topKeys } : undefined);
 }
 
 /** The text's lines before line `line` (1-based), each with its line feed. */
@@ -235,7 +248,8 @@ function readPrefix(text: string, end: number): YamlOutcome | undefined {
   const nl = text.indexOf("\n", Math.max(0, end - 1));
   if (nl === -1) return readDocument(text);
   const prefix = text.slice(0, nl + 1);
-  return readDocument(prefix, lineAtOffset(text, nl + 1));
+  const line = lineAtOffset(text, nl + 1);
+  return readDocument(prefix, { syntax: line, refusal: line });
 }
 const LEXER_CONTROL = new Set(["\x02", "\x18", "\x1f", "\ufeff"]);
 
@@ -244,9 +258,10 @@ type Collection = Extract<Token, { type: "block-map" | "block-seq" | "flow-colle
 type Item = Collection["items"][number];
 
 /**
- * Before the engine composes (it recurses once per level): refuse directives and bound the collection
- * nesting depth on the concrete syntax tree, iteratively. Collection depth in the syntax tree never exceeds
- * the value's depth, so this refuses nothing the depth rule (R15) would accept.
+ * Before the engine composes (it recurses once per level): the first, in document order, of a directive and a
+ * collection nested past yaml_max_depth on the concrete syntax tree (walked iteratively). Collection depth in
+ * the syntax tree never exceeds the value's depth, so this refuses nothing the depth rule (R15) would accept.
+ * A directive found here is not final: readDocument weighs it against the first document's refusals (R26).
  */
 function checkTokens(tokens: readonly Token[]): Refusal | undefined {
   // In document order (R26): a directive after a first document is met after that document's collections.

@@ -3,10 +3,12 @@
 // makes one real-world YAML mistake: trusting a library's defaults (tags resolved to Sets and Dates, lossy
 // numbers, no key or depth bound, its own alias counting), JavaScript's trim(), dropping skills a lenient
 // harness loads, a catalog carrying whole descriptions, JSON quoting that leaves DEL raw, syntax checked
-// before the value bound (or before any rule), the rules before syntax, a blank required field worded as a type error.
+// before the value bound (or before any rule), the rules before syntax, a blank required field worded as a type error,
+// directives refused before (or after) everything, nesting bounded before a tag is met.
 // conformance/MUTANTS.md ("Frontmatter suite") documents them; conformance/test/frontmatter-suite.test.ts runs them.
 import YAML from "yaml";
-import type { CatalogEntry, OkResult, SkillResult } from "../../schemas/index.ts";
+import { LIMITS, type CatalogEntry, type OkResult, type SkillResult } from "../../schemas/index.ts";
+import { message } from "../../schemas/messages.ts";
 import { errorResult, isObj, nameOf, okFromAuthored, readAuthored, toMutants, type Mutant, type MutantContext, type MutantRow, type Mutation, type Obj } from "./wrap.ts";
 
 /** Where the reference refused a skill's frontmatter, a careless implementation parses it with the yaml package's options and answers ok. */
@@ -191,6 +193,58 @@ const rulesBeforeSyntax: Mutation = {
   },
 };
 
+/** The SKILL.md line (1-based) of the first line of the authored YAML that `test` accepts, if any (the YAML starts on line 2). */
+function firstLineWhere(yaml: string, test: (line: string, index: number) => boolean): number | undefined {
+  const i = yaml.split("\n").findIndex(test);
+  return i < 0 ? undefined : i + 2;
+}
+
+/**
+ * A reader that pre-scans the text for directives and refuses one before reading anything (yaml.rs did so until
+ * R26 was read closely): a directive behind '...' wins over the first document's duplicate key, tag, depth and a
+ * second document's earlier marker.
+ */
+const directivesFirst: Mutation = {
+  result: (r, p, _o, ctx) => {
+    const name = nameOf(p);
+    if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && name)) return r;
+    const a = readAuthored(ctx.config, name);
+    const line = a ? firstLineWhere(a.yaml, (l) => /^%(YAML|TAG)\b/.test(l)) : undefined;
+    return line === undefined ? r : refusedAt(r, message("yaml.directive"), line);
+  },
+};
+
+/**
+ * A reader that checks the document's directives only after its content (a check on the parsed document's
+ * directive list): the duplicate key inside a document a leading %YAML opens wins over the directive (R26).
+ */
+const directivesLast: Mutation = {
+  result: (r, p, _o, ctx) => {
+    const name = nameOf(p);
+    if (!(r.kind === "error" && name && String(r.reason).startsWith(message("yaml.directive")))) return r;
+    const a = readAuthored(ctx.config, name);
+    const err = a ? YAML.parseDocument(a.yaml, { prettyErrors: true }).errors[0] : undefined;
+    return err?.linePos ? refusedAt(r, err.message.split("\n")[0] ?? "", err.linePos[0].line + 1) : r;
+  },
+};
+
+/**
+ * A reader whose parser bounds nesting on the whole text before it builds values (a parser's own nesting limit,
+ * as yaml-rust's 255 flow levels): a line nesting brackets past the bound answers depth, even where a tag before
+ * the deep part is met first (R26).
+ */
+const depthBeforeTag: Mutation = {
+  result: (r, p, _o, ctx) => {
+    const name = nameOf(p);
+    if (!(r.kind === "error" && name && String(r.reason).startsWith("a YAML tag"))) return r;
+    const a = readAuthored(ctx.config, name);
+    // Brackets open inside the top-level mapping (level 1): more than max − 1 of them is past the bound.
+    let open = 0;
+    const line = a ? firstLineWhere(a.yaml, (l) => [...l].some((c) => (open += c === "[" || c === "{" ? 1 : c === "]" || c === "}" ? -1 : 0) > LIMITS.yaml_max_depth - 1)) : undefined;
+    return line === undefined ? r : refusedAt(r, message("yaml.too_deep", { max: LIMITS.yaml_max_depth }), line);
+  },
+};
+
 /** A blank name or description (null) reported as a value of the wrong type, not as missing (R20). */
 const blankRequiredAsTypeError: Mutation = {
   result: (r) => {
@@ -318,6 +372,21 @@ const mutations: readonly MutantRow[] = [
     kills: "F14", id: "rules-before-syntax",
     description: "The contract's rules are applied to the tree the parser recovers before its syntax errors are looked at: a duplicate key or the depth bound wins over a syntax error on its own line or before it (R26).",
     mutation: rulesBeforeSyntax,
+  },
+  {
+    kills: "F15", id: "directives-first",
+    description: "Directives are refused by a pre-scan before the document is read: a directive behind '...' wins over the first document's duplicate key, tag and depth and over a second document's earlier marker (R26).",
+    mutation: directivesFirst,
+  },
+  {
+    kills: "F15", id: "directives-last",
+    description: "A document's directives are checked only after its content is read: a duplicate key inside the document a leading %YAML opens wins over the directive (R26).",
+    mutation: directivesLast,
+  },
+  {
+    kills: "F15", id: "depth-before-tag",
+    description: "Nesting is bounded on the whole text before values are built (a parser's own nesting limit): 1,100 brackets after a tag answer depth, not the tag met first (R26).",
+    mutation: depthBeforeTag,
   },
 ];
 

@@ -11,12 +11,12 @@ import { checkCatalog } from "../runner/expect.ts";
 import { loadCases, runSuite, suites } from "../runner/index.ts";
 import { REFERENCE_MODULE } from "../mutants/wrap.ts";
 
-const ids = Array.from({ length: 14 }, (_, i) => `F${String(i + 1).padStart(2, "0")}`);
+const ids = Array.from({ length: 15 }, (_, i) => `F${String(i + 1).padStart(2, "0")}`);
 
 describe("frontmatter suite", () => {
   const cases = loadCases("frontmatter");
 
-  it("loads F01…F14, each citing a spec section and a decision, with notes", () => {
+  it("loads F01…F15, each citing a spec section and a decision, with notes", () => {
     expect(cases.map((c) => c.id)).toEqual(ids);
     for (const c of cases) {
       expect(c.spec.some((s) => s.startsWith("§")), c.id).toBe(true);
@@ -49,15 +49,21 @@ describe("frontmatter suite", () => {
   });
 });
 
-describe("F14's mutants (R26)", () => {
-  it("between them fail every call but the unaffected one: each refusal kind, the tie, the syntax error first, depth final", async () => {
-    const f14 = loadCases("frontmatter").filter((c) => c.id === "F14");
+// The ordering cases hold several calls, each a different way to get the order wrong: between them, their mutants
+// must fail every call but the unaffected one, or a call pins nothing a wrong implementation would get wrong.
+describe.each([
+  ["F12", "R25: the bound first, the syntax error first, the tie"],
+  ["F14", "R26: each refusal kind, the tie, the syntax error first, depth final"],
+  ["F15", "R26: a directive where it stands, a tag before deep nesting"],
+])("%s's mutants", (id, what) => {
+  it(`between them fail every call but the unaffected one (${what})`, async () => {
+    const cases = loadCases("frontmatter").filter((c) => c.id === id);
     const failed = new Set<string>();
-    for (const m of FRONTMATTER_MUTANTS.filter((x) => x.kills === "F14")) {
-      const report = await runSuite(() => m.make(), f14, { driverLabel: `mutant:${m.id}`, suite: "frontmatter" });
+    for (const m of FRONTMATTER_MUTANTS.filter((x) => x.kills === id)) {
+      const report = await runSuite(() => m.make(), cases, { driverLabel: `mutant:${m.id}`, suite: "frontmatter" });
       for (const mm of report.cases[0]?.mismatches ?? []) failed.add(/^calls\[(\d+)\]/.exec(mm.at)?.[1] ?? mm.at);
     }
-    const calls = f14[0]!.calls.map((c, i) => ({ i: String(i), name: "params" in c ? (c.params as { name?: string }).name : undefined })).filter((c) => c.name !== "hello");
+    const calls = cases[0]!.calls.map((c, i) => ({ i: String(i), name: "params" in c ? (c.params as { name?: string }).name : undefined })).filter((c) => c.name !== "hello");
     expect(calls.filter((c) => !failed.has(c.i)).map((c) => c.name)).toEqual([]);
   });
 });

@@ -225,4 +225,21 @@ describe("R26: every refusal of the contract and a syntax error, the first by li
     }
     expect(at(`a: ${flow(70)} !!str x\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("deeper than 64") }); // after it: depth
   });
+  it("a syntax error on an earlier line that only the depth line's text before the collection reveals wins over depth", () => {
+    // 'a' then ' ,:' makes a key spanning two lines: the parser locates the error at line 1 once it reads the ':' on
+    // line 2, before the too-deep collection starts. The whole document's answer is that earlier syntax error.
+    const deep = `${"[".repeat(65)}${"]".repeat(65)}`;
+    const implicitKey = "Implicit keys need to be on a single line";
+    expect(at("a\n ,: [[1]]\n")).toEqual({ reason: implicitKey, line: 1 }); // no depth: the error is line 1's
+    expect(at(`a\n ,: ${deep}\n`)).toEqual({ reason: implicitKey, line: 1 });
+    expect(at(`a\n ,: !!str ${deep}\n`)).toEqual({ reason: implicitKey, line: 1 }); // and over a tag on line 2
+  });
+  it("a directive is met where it stands: after a first document's refusals, before the content of the document it opens", () => {
+    const deep = `${"[".repeat(65)}${"]".repeat(65)}`;
+    expect(at("a: 1\na: 2\n...\n%YAML 1.2\n--- x\n")).toEqual({ reason: "duplicate key 'a'", line: 2 });
+    expect(at(`d: ${deep}\n...\n%YAML 1.2\n--- x\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("deeper than 64") });
+    expect(at("a: 1\n--- x\n...\n%YAML 1.2\n--- y\n")).toMatchObject({ line: 2, reason: expect.stringContaining("more than one YAML document") });
+    expect(at("a: 1\n...\n%YAML 1.2\n--- x\n")).toMatchObject({ line: 3, reason: expect.stringContaining("directive") });
+    expect(at("%YAML 1.2\n--- {a: 1, a: 2}\n")).toMatchObject({ line: 1, reason: expect.stringContaining("directive") });
+  });
 });
