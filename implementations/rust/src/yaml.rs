@@ -91,27 +91,28 @@ fn alias_name(text: &str, index: usize) -> String {
 }
 
 /// A yaml-rust error in the contract's words where it has them; otherwise yaml-rust's own (R12 leaves
-/// a parser's wording of a syntax error to the implementation).
-fn scan_error(e: ScanError, text: &str) -> YamlError {
+/// a parser's wording of a syntax error to the implementation). The flag says it is one of the contract's own
+/// refusals, which yaml-rust raises as errors (R26 orders those as refusals, not as syntax errors).
+fn scan_error(e: ScanError, text: &str) -> (YamlError, bool) {
     let info = info(&e);
     let mark = e.marker();
+    let refusal = |reason: String| (at(reason, mark), true);
     let reason = match info.as_str() {
         "while scanning a quoted scalar, found unexpected end of stream" => {
             let quote = if text.chars().nth(mark.index()) == Some('\'') { "'" } else { "\"" };
-            return YamlError { reason: msg("yaml.unclosed_quote", &[("quote", quote)]), line: Some(text.matches('\n').count() + 1) };
+            return (YamlError { reason: msg("yaml.unclosed_quote", &[("quote", quote)]), line: Some(text.matches('\n').count() + 1) }, false);
         }
         // prescan keeps yaml-rust's parser below its flow nesting limit; this stays in case it ever is not.
-        "recursion limit exceeded" => msg("yaml.too_deep", &[("max", &limits().yaml_max_depth.to_string())]),
-        "did not find expected <document start>" => msg("yaml.second_document", &[]),
-        "while parsing node, found unknown anchor" => {
-            let name = alias_name(text, mark.index());
-            msg("yaml.unknown_alias", &[("anchor", &name)])
+        "recursion limit exceeded" => return refusal(too_deep(mark).reason),
+        "did not find expected <document start>" => return refusal(msg("yaml.second_document", &[])),
+        "while parsing node, found unknown anchor" => return refusal(msg("yaml.unknown_alias", &[("anchor", &alias_name(text, mark.index()))])),
+        "while parsing a quoted scalar, found invalid Unicode character escape code" if surrogate_escape(text) => {
+            return refusal(msg("yaml.surrogate_escape", &[]));
         }
-        "while parsing a quoted scalar, found invalid Unicode character escape code" if surrogate_escape(text) => msg("yaml.surrogate_escape", &[]),
         // yaml-rust reports a tab-indented continuation line at the scalar it would continue; the contract's
         // reader reports the line that holds the tab.
         "while scanning a plain scalar, found a tab" => {
-            return YamlError { reason: msg("yaml.tab_indent", &[]), line: Some(indent_tab_line(text, mark)) };
+            return (YamlError { reason: msg("yaml.tab_indent", &[]), line: Some(indent_tab_line(text, mark)) }, false);
         }
         "mapping values are not allowed in this context" => msg("yaml.compact_mapping", &[]),
         "while parsing a flow sequence, expected ',' or ']'" => msg("yaml.flow_sequence", &[]),
@@ -121,7 +122,7 @@ fn scan_error(e: ScanError, text: &str) -> YamlError {
             _ => info,
         },
     };
-    at(reason, mark)
+    (at(reason, mark), false)
 }
 
 /// The 1-based line of the first line after `mark` whose indentation holds a tab (the mark's line if none).
@@ -400,11 +401,12 @@ impl<'t> Builder<'t> {
     }
 }
 
-/// The first syntax error the parser meets reading on (values no longer built: linear), if any.
+/// The first syntax error the parser meets reading on (values no longer built: linear), if any. A refusal the
+/// parser raises itself comes after the one that stopped the building: that one stands.
 fn syntax_on(mut parser: Parser<std::str::Chars<'_>>, text: &str) -> Option<YamlError> {
     loop {
         match parser.next() {
-            Err(e) => return Some(scan_error(e, text)),
+            Err(e) => return Some(scan_error(e, text)).filter(|(_, refusal)| !refusal).map(|(s, _)| s),
             Ok((Event::StreamEnd, _)) => return None,
             Ok(_) => {}
         }
@@ -449,7 +451,7 @@ fn settle<'t>(text: &'t str, stop: Result<Document, Stop<'t>>, limit: usize) -> 
             Some(s) if s.line.unwrap_or(0) <= refusal.line.unwrap_or(0) && s.line.unwrap_or(0) < limit => s,
             _ => refusal,
         }),
-        Err(Stop::Syntax(syntax)) => Err(earlier(text, syntax.line.unwrap_or(1)).unwrap_or(syntax)),
+        Err(Stop::Syntax(e) | Stop::Refused(e)) => Err(earlier(text, e.line.unwrap_or(1)).unwrap_or(e)),
     }
 }
 
@@ -464,10 +466,12 @@ fn earlier(text: &str, line: usize) -> Option<YamlError> {
 }
 
 /// Where a reading stopped: at a refusal of the contract (with the parser, to read on for syntax), at a syntax
-/// error, or at a refusal nothing after it can outweigh (depth; a tag or directive before a syntax error's line).
+/// error, at a refusal the parser raised itself (no reading on), or at a refusal nothing after it can outweigh
+/// (depth; a tag or directive before a syntax error's line).
 enum Stop<'t> {
     Content(YamlError, Parser<std::str::Chars<'t>>),
     Syntax(YamlError),
+    Refused(YamlError),
     Final(YamlError),
 }
 
@@ -481,13 +485,16 @@ fn read(text: &str, first: Option<Pending>) -> Result<Document, Stop<'_>> {
         let (event, mark) = match parser.next() {
             Ok(next) => next,
             Err(e) => {
-                let syntax = scan_error(e, text);
-                // R26: a tag or directive on a line before the syntax error's was met first (yaml-rust may stop
-                // before the event past it: it reads ahead); a '%' line in a document, on the error's line too.
+                let index = e.marker().index();
+                let (error, refusal) = scan_error(e, text);
+                // R26: a tag or directive on a line before a syntax error's, or before a refusal the parser raises,
+                // was met first (yaml-rust may stop before the event past it: it reads ahead); a '%' line in a
+                // document (a syntax error at a line's start), on the error's line too.
                 return Err(match first {
-                    Some(p) if p.syntax && p.error.line <= syntax.line => Stop::Syntax(p.error),
-                    Some(p) if p.error.line < syntax.line => Stop::Final(p.error),
-                    _ => Stop::Syntax(syntax),
+                    Some(p) if p.syntax && p.error.line <= error.line => Stop::Syntax(p.error),
+                    Some(p) if !p.syntax && (p.error.line < error.line || (refusal && p.index < index)) => Stop::Final(p.error),
+                    _ if refusal => Stop::Refused(error),
+                    _ => Stop::Syntax(error),
                 });
             }
         };
@@ -800,6 +807,16 @@ mod tests {
     fn a_tag_before_a_syntax_error_on_a_later_line_is_met_first() {
         // The parser stops at the unclosed quote (located at the end) before the event past the tag.
         assert_eq!(refused("a: !!str \"x\n  y\n"), (tag("!!str"), Some(1)));
+    }
+
+    #[test]
+    fn a_refusal_yaml_rust_raises_as_an_error_is_ordered_as_a_refusal_not_a_syntax_error() {
+        // An alias to no anchor and a second document yaml-rust cannot start stop its parser; R26 still orders them
+        // as refusals: after a duplicate key or a tag met first on their line, before depth later on it.
+        assert_eq!(refused("{a: 1, a: *nope}\n"), ("duplicate key 'a'".into(), Some(1)));
+        assert_eq!(refused("a: [!!str x, *nope]\n"), (tag("!!str"), Some(1)));
+        assert_eq!(refused(&format!("a: 1\n...\n - {}\n", "[".repeat(70))), (SECOND.into(), Some(3)));
+        assert_eq!(refused(&format!("a: 1\n...\n - {}\n", "[".repeat(300))), (SECOND.into(), Some(3)));
     }
 
     #[test]
