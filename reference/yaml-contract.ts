@@ -72,14 +72,15 @@ export function parseYamlContract(text: string): YamlOutcome {
 
 /**
  * Which errors of a text still count (R25/R26): a syntax error on a line before `syntax`, a refusal of the
- * contract on a line before `refusal`. A prefix read again counts only what lies before where it was cut
- * (the cut's own errors never do), and the prefix of a syntax error counts no syntax error at all.
+ * contract at an offset before `refusalEnd`. A prefix read again counts only what lies before where it was
+ * cut (the cut's own errors never do: a null value where the text stops, a bracket it leaves open), and the
+ * prefix of a syntax error counts no syntax error at all.
  */
 interface Counted {
   syntax: number;
-  refusal: number;
+  refusalEnd: number;
 }
-const EVERYTHING: Counted = { syntax: Number.POSITIVE_INFINITY, refusal: Number.POSITIVE_INFINITY };
+const EVERYTHING: Counted = { syntax: Number.POSITIVE_INFINITY, refusalEnd: Number.POSITIVE_INFINITY };
 
 /**
  * R25/R26: read `text` under the full rules and answer with the refusal met first by line (a syntax error
@@ -95,11 +96,14 @@ function readDocument(text: string, counted: Counted = EVERYTHING): YamlOutcome 
   const pre = checkTokens(tokens);
   if (pre?.deep) {
     // The composer recurses once per level: only the text before the too-deep collection is read again. A syntax
-    // error on an earlier line, or a refusal on an earlier line or on the depth's own line before the collection
-    // (a tag, a duplicate key whose value it is), is met first (R26).
-    const line = lineOf(pre.offset);
-    if (line >= counted.refusal) return undefined;
-    const earlier = readDocument(text.slice(0, pre.offset ?? 0), { syntax: Math.min(counted.syntax, line), refusal: line + 1 });
+    // error on an earlier line, or a refusal before the collection (on an earlier line, or on its own: a tag, a
+    // duplicate key whose value it is), is met first (R26). The brackets still open there are closed where the
+    // text is cut: the engine would report each unclosed one at its last item, maybe on an earlier line.
+    const cut = pre.offset ?? 0;
+    if (cut >= counted.refusalEnd) return undefined;
+    const line = lineOf(cut);
+    const prefix = text.slice(0, cut);
+    const earlier = readDocument(prefix + closingBrackets(prefix), { syntax: Math.min(counted.syntax, line), refusalEnd: cut });
     if (earlier !== undefined) return earlier;
     throw pre;
   }
@@ -109,12 +113,13 @@ function readDocument(text: string, counted: Counted = EVERYTHING): YamlOutcome 
   if (err && errLine !== undefined && errLine < counted.syntax) {
     // The lines before the syntax error's, read alone (as a streaming reader has them), may hold an earlier refusal
     // of the contract; their own syntax errors are not looked at again (one re-read at most: linear, R21).
-    const earlier = errLine > 1 ? readDocument(cutBefore(text, errLine), { syntax: 0, refusal: errLine }) : undefined;
+    const before = errLine > 1 ? cutBefore(text, errLine) : "";
+    const earlier = before ? readDocument(before, { syntax: 0, refusalEnd: before.length }) : undefined;
     return earlier ?? { ok: false, reason: parserMessage(err.message), line: errLine };
   }
   const built = buildValue(docs, text, pre);
   if (built instanceof Refusal) {
-    if (lineOf(built.offset) < counted.refusal) throw built;
+    if ((built.offset ?? 0) < counted.refusalEnd) throw built;
     return undefined;
   }
   if (counted !== EVERYTHING || !built) return undefined;
@@ -155,6 +160,16 @@ function cutBefore(text: string, line: number): string {
     end = nl + 1;
   }
   return text.slice(0, end);
+}
+
+/** The closers of the flow collections still open where `prefix` ends, innermost first (the lexer tells brackets from text). */
+function closingBrackets(prefix: string): string {
+  const open: string[] = [];
+  for (const tok of new (yaml().Lexer)().lex(prefix)) {
+    if (tok === "[" || tok === "{") open.push(tok === "[" ? "]" : "}");
+    else if ((tok === "]" || tok === "}") && open[open.length - 1] === tok) open.pop();
+  }
+  return open.reverse().join("");
 }
 
 /** The YAML engine's own words (R30's one implementation-defined text): its first line, clipped. */
@@ -248,8 +263,7 @@ function readPrefix(text: string, end: number): YamlOutcome | undefined {
   const nl = text.indexOf("\n", Math.max(0, end - 1));
   if (nl === -1) return readDocument(text);
   const prefix = text.slice(0, nl + 1);
-  const line = lineAtOffset(text, nl + 1);
-  return readDocument(prefix, { syntax: line, refusal: line });
+  return readDocument(prefix, { syntax: lineAtOffset(text, nl + 1), refusalEnd: prefix.length });
 }
 const LEXER_CONTROL = new Set(["\x02", "\x18", "\x1f", "\ufeff"]);
 

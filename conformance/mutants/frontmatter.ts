@@ -245,6 +245,40 @@ const depthBeforeTag: Mutation = {
   },
 };
 
+/**
+ * A reader that checks what a collection is for before its depth (a list or mapping in key position is refused as
+ * a key first, as an event reader that looks at each event's role before the stack might): a list key that is
+ * itself the 65th level is refused as a non-string key, not for depth (R26).
+ */
+const keyKindBeforeDepth: Mutation = {
+  result: (r, p, _o, ctx) => {
+    const name = nameOf(p);
+    if (!(r.kind === "error" && name && r.line !== undefined && String(r.reason).startsWith("frontmatter nests deeper"))) return r;
+    const a = readAuthored(ctx.config, name);
+    const line = a?.yaml.split("\n")[r.line - 2] ?? "";
+    // A flow collection right after a flow mapping's opening brace, or after an explicit key's '?': a collection key.
+    return /\{\s*[[{]|\?\s+[-[{]/.test(line) ? refusedAt(r, message("yaml.key_not_string", { got: "a list or mapping" }), r.line) : r;
+  },
+};
+
+/**
+ * A reader that, at the depth refusal, reads the text before the too-deep collection alone with a library and
+ * takes its errors as the document's: the brackets still open there are reported unclosed at their last item,
+ * on an earlier line, and that "syntax error" wins over depth (R26: the cut's own errors never count).
+ */
+const cutLeavesBracketsOpen: Mutation = {
+  result: (r, p, _o, ctx) => {
+    const name = nameOf(p);
+    if (!(r.kind === "error" && name && r.line !== undefined && String(r.reason).startsWith("frontmatter nests deeper"))) return r;
+    const a = readAuthored(ctx.config, name);
+    if (!a) return r;
+    const lines = a.yaml.split("\n");
+    const before = [...lines.slice(0, r.line - 2), /^\s*/.exec(lines[r.line - 2] ?? "")?.[0] ?? ""].join("\n");
+    const err = firstSyntaxError(before);
+    return err && err.line < r.line ? refusedAt(r, err.message, err.line) : r;
+  },
+};
+
 /** A blank name or description (null) reported as a value of the wrong type, not as missing (R20). */
 const blankRequiredAsTypeError: Mutation = {
   result: (r) => {
@@ -374,6 +408,11 @@ const mutations: readonly MutantRow[] = [
     mutation: rulesBeforeSyntax,
   },
   {
+    kills: "F14", id: "cut-leaves-brackets-open",
+    description: "At the depth refusal the text before the too-deep collection is read alone and its errors taken as the document's: brackets still open there are reported unclosed on an earlier line, and that wins over depth (R26).",
+    mutation: cutLeavesBracketsOpen,
+  },
+  {
     kills: "F15", id: "directives-first",
     description: "Directives are refused by a pre-scan before the document is read: a directive behind '...' wins over the first document's duplicate key, tag and depth and over a second document's earlier marker (R26).",
     mutation: directivesFirst,
@@ -387,6 +426,11 @@ const mutations: readonly MutantRow[] = [
     kills: "F15", id: "depth-before-tag",
     description: "Nesting is bounded on the whole text before values are built (a parser's own nesting limit): 1,100 brackets after a tag answer depth, not the tag met first (R26).",
     mutation: depthBeforeTag,
+  },
+  {
+    kills: "F15", id: "key-kind-before-depth",
+    description: "What a collection is for is checked before its depth: a list key that is itself the 65th level is refused as a non-string key, not for depth (R26).",
+    mutation: keyKindBeforeDepth,
   },
 ];
 

@@ -234,6 +234,16 @@ describe("R26: every refusal of the contract and a syntax error, the first by li
     expect(at(`a\n ,: ${deep}\n`)).toEqual({ reason: implicitKey, line: 1 });
     expect(at(`a\n ,: !!str ${deep}\n`)).toEqual({ reason: implicitKey, line: 1 }); // and over a tag on line 2
   });
+  it("brackets the cut before a too-deep collection leaves open are not syntax errors of the lines before it", () => {
+    // The 65th level starts line 2; the flow mapping opened on line 1 is still open there. Read alone, the text up
+    // to that point would report it unclosed at its last item, on line 1: the whole document has no such error.
+    expect(at(`d: ${"{a: ".repeat(63)}\n  {b: 1}${"}".repeat(63)}\n`)).toMatchObject({ line: 2, reason: expect.stringContaining("deeper than 64") });
+    expect(at(`d: ${"[".repeat(63)}\n  [1]${"]".repeat(63)}\n`)).toMatchObject({ line: 2, reason: expect.stringContaining("deeper than 64") });
+  });
+  it("a collection key that is itself the 65th level is refused for depth, one level shallower as a key", () => {
+    expect(at(`d: ${"[".repeat(62)}{[x]: 1}${"]".repeat(62)}\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("deeper than 64") });
+    expect(at(`d: ${"[".repeat(61)}{[x]: 1}${"]".repeat(61)}\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("got a list or mapping") });
+  });
   it("a directive is met where it stands: after a first document's refusals, before the content of the document it opens", () => {
     const deep = `${"[".repeat(65)}${"]".repeat(65)}`;
     expect(at("a: 1\na: 2\n...\n%YAML 1.2\n--- x\n")).toEqual({ reason: "duplicate key 'a'", line: 2 });
