@@ -342,11 +342,12 @@ impl<'t> Builder<'t> {
     }
 
     fn open(&mut self, frame: Frame, mark: &Marker) -> Result<(), Refused> {
-        if let Some(Frame::Map { key: None, .. }) = self.stack.last() {
-            return Err(at(msg("yaml.key_not_string", &[("got", &msg("yaml.key_collection", &[]))]), mark).into());
-        }
+        // R26: depth is checked where a collection opens, before what it is for (a key past the bound is depth).
         if self.stack.len() >= limits().yaml_max_depth {
             return Err(Refused::Deep(too_deep(mark)));
+        }
+        if let Some(Frame::Map { key: None, .. }) = self.stack.last() {
+            return Err(at(msg("yaml.key_not_string", &[("got", &msg("yaml.key_collection", &[]))]), mark).into());
         }
         self.total.nodes += 1;
         self.check_totals(mark)?;
@@ -807,6 +808,15 @@ mod tests {
     fn a_tag_before_a_syntax_error_on_a_later_line_is_met_first() {
         // The parser stops at the unclosed quote (located at the end) before the event past the tag.
         assert_eq!(refused("a: !!str \"x\n  y\n"), (tag("!!str"), Some(1)));
+    }
+
+    #[test]
+    fn a_collection_key_that_is_itself_past_the_bound_is_refused_as_depth() {
+        // The mapping, 62 lists and a flow mapping make 64; its key, a list, is the 65th level.
+        let deep_key = format!("d: {}{{[x]: 1}}{}\n", "[".repeat(62), "]".repeat(62));
+        assert_eq!(refused(&deep_key), (DEPTH.into(), Some(1)));
+        let shallower = format!("d: {}{{[x]: 1}}{}\n", "[".repeat(61), "]".repeat(61));
+        assert_eq!(refused(&shallower).0, "mapping keys must be strings; got a list or mapping (quote it)");
     }
 
     #[test]
