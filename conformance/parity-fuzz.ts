@@ -1,4 +1,4 @@
-// The frontmatter parity fuzz: seeded SKILL.md frontmatter (test/yaml-inputs.ts: realistic seeds, the fixtures'
+// The frontmatter parity fuzz: seeded SKILL.md frontmatter (fuzz/yaml-inputs.ts: realistic seeds, the fixtures'
 // own frontmatter, mutations with every YAML indicator, Unicode spaces, control characters, tags, directives and
 // deep nesting), written as generated cases of the frontmatter suite's shape (one skill per call), run through two
 // implementations by runParity, and each call that differs sorted by what the contract says of it (R30, R35):
@@ -11,8 +11,8 @@
 // Pure over the reports; scripts/conformance.ts (`--parity --fuzz N`) renders them and maps them to an exit code.
 import type { CaseCall, ConformanceCase } from "../schemas/types.gen.ts";
 import { MESSAGES } from "../schemas/messages.ts";
-import { int, mulberry32, pick, type Rng } from "../test/seeded-random.ts";
-import { SEEDS, fixtureSeeds, generated, mutate } from "../test/yaml-inputs.ts";
+import { int, mulberry32, pick, type Rng } from "./fuzz/seeded-random.ts";
+import { SEEDS, fixtureSeeds, generated, mutate } from "./fuzz/yaml-inputs.ts";
 import { normalise, runParity, type ParitySide } from "./parity.ts";
 import type { LoadedCase } from "./runner/index.ts";
 import type { CaseResult } from "./runner/types.ts";
