@@ -8,7 +8,7 @@ import { accessSync, constants, mkdirSync, mkdtempSync, realpathSync, rmSync, st
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { mulberry32, pick } from "../test/seeded-random.ts";
+import { mulberry32, pick } from "../conformance/fuzz/seeded-random.ts";
 
 export interface SkillTree {
   /** The temp dir holding everything (removed by dispose). */

@@ -13,6 +13,7 @@ import { loadModule } from "../conformance/driver/in-process.ts";
 import { spawnImplementation } from "../conformance/driver/subprocess.ts";
 import type { Implementation } from "../schemas/implementation.ts";
 import { DEFAULT_PARITY_LEVEL, PARITY_LEVELS, formatCaseParity, formatParitySummary, runParity, type ParityLevel } from "../conformance/parity.ts";
+import { formatParityFuzz, runParityFuzz } from "../conformance/parity-fuzz.ts";
 import { renderBadge } from "../conformance/report/badge.ts";
 import { formatCase, formatHeader, formatSummary } from "../conformance/report/console.ts";
 import { renderJson } from "../conformance/report/json.ts";
@@ -38,6 +39,9 @@ options
   --json <file>  --junit <file>  --markdown <file>  --badge <file>
   --parity                  with two targets (--exec A --exec B, or --driver/--exec): compare results per case
   --parity-level <level>    exact (default: byte for byte) or semantic (prose compared for the facts it carries)
+  --fuzz <count>            with --parity: instead of a suite, <count> generated frontmatters (conformance/parity-fuzz.ts),
+                            each difference sorted as the contract allows it (R30, R35) or not; one target means A = the reference
+  --seed <n>                the fuzz's seed (default: random; printed, so a run can be repeated)
   --smoke                   handshake, one session, one call, clean shutdown; each step ok/failed
   --help`;
 
@@ -67,6 +71,8 @@ function parse(argv: string[]) {
       markdown: { type: "string" },
       badge: { type: "string" },
       parity: { type: "boolean", default: false },
+      fuzz: { type: "string" },
+      seed: { type: "string" },
       "parity-level": { type: "string", default: DEFAULT_PARITY_LEVEL },
       smoke: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
@@ -181,6 +187,8 @@ export async function main(argv: string[], io: CliIo = { out: (l) => console.log
     return ok ? 0 : 1;
   }
 
+  if (values.fuzz !== undefined || values.seed !== undefined) return fuzz(values, parsed.targets, timeoutMs, io);
+
   let cases;
   try {
     cases = loadCases(values.suite, values.filter);
@@ -255,6 +263,23 @@ export async function main(argv: string[], io: CliIo = { out: (l) => console.log
   const { code, notes } = verdict(report, expected, values.filter !== undefined);
   for (const n of notes) io.err(n);
   return code;
+}
+
+/** --parity --fuzz N [--seed S]: the frontmatter parity fuzz; one target is compared with the reference in-process. */
+async function fuzz(values: ReturnType<typeof parse>["values"], given: Target[], timeoutMs: number | undefined, io: CliIo): Promise<number> {
+  if (!values.parity) return usage(io, "--fuzz and --seed go with --parity");
+  const count = Number(values.fuzz ?? 1000);
+  const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
+  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) return usage(io, "--fuzz wants a count ≥ 1 and --seed an integer");
+  if (given.length < 1 || given.length > 2) return usage(io, "--parity --fuzz compares one target with the reference, or two targets");
+  const targets: Target[] = given.length === 1 ? [{ kind: "module", spec: DEFAULT_MODULE }, given[0]!] : given;
+  const a = opener(targets[0]!, timeoutMs);
+  const b = opener(targets[1]!, timeoutMs);
+  io.out(`parity fuzz: ${count} frontmatters, seed ${seed}\n  A = ${a.label}\n  B = ${b.label}\n`);
+  const report = await runParityFuzz(a, b, { count, seed, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  for (const line of formatParityFuzz(report, { a: a.label, b: b.label })) io.out(line);
+  if (values.json) writeOut(values.json, `${JSON.stringify(report, null, 2)}\n`);
+  return report.ok ? 0 : 1;
 }
 
 function usage(io: CliIo, message: string): 2 {

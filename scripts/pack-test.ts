@@ -193,6 +193,8 @@ function conformanceChecks(sub: string): void {
 
   r = npx(sub, "skill-conformance", "--parity", "--exec", "skill-reference-driver", "--driver", "./my-impl.js");
   check("skill-conformance --parity (stdio vs in-process): no difference, exit 0", r.code === 0, r.out);
+  r = npx(sub, "skill-conformance", "--parity", "--fuzz", "200", "--seed", "1", "--exec", "skill-reference-driver");
+  check("skill-conformance --parity --fuzz 200 (the reference over stdio vs in-process): 200 calls the same, exit 0", r.code === 0 && /same 200,/.test(r.out), r.out);
 
   r = npx(sub, "skill-conformance", "--smoke", "--exec", "skill-reference-driver");
   check("skill-conformance --smoke: every step ok", r.code === 0 && /smoke: ok/.test(r.out), r.out);

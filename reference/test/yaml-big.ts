@@ -6,7 +6,7 @@
 // count (the authority reads only the prefix its lexer guard stops at).
 import { LIMITS } from "../../schemas/index.ts";
 
-import { int, type Rng } from "../../test/seeded-random.ts";
+import { int, type Rng } from "../../conformance/fuzz/seeded-random.ts";
 
 /** One entry with key k<n>, and the values R16 counts in it (key included). */
 function entry(rng: Rng, n: number): [string, number] {

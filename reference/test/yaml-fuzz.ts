@@ -10,8 +10,8 @@ import { emitYaml } from "../emit-yaml.ts";
 import { parseYamlContract, type YamlOutcome } from "../yaml-contract.ts";
 import { parseSubset, type SubsetRefusal, type SubsetResult } from "../yaml-subset.ts";
 import { bigDocument } from "./yaml-big.ts";
-import { int, mulberry32, pick } from "../../test/seeded-random.ts";
-import { SEEDS, fixtureSeeds, generated, mutate } from "../../test/yaml-inputs.ts";
+import { int, mulberry32, pick } from "../../conformance/fuzz/seeded-random.ts";
+import { SEEDS, fixtureSeeds, generated, mutate } from "../../conformance/fuzz/yaml-inputs.ts";
 
 export interface FuzzReport {
   inputs: number;

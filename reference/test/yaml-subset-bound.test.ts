@@ -2,7 +2,7 @@
 // where the authority gives the same reason and line, and declines where an error could take precedence
 // (R25: a syntax error on the bound's line or before it is the answer; one on a later line is not). Also the escapes the fast path decodes in
 // double-quoted scalars. Each expectation is the authority's own answer, not a copy of the fast path's.
-import { mulberry32 } from "../../test/seeded-random.ts";
+import { mulberry32 } from "../../conformance/fuzz/seeded-random.ts";
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../schemas/index.ts";
 import { parseYamlContract } from "../yaml-contract.ts";

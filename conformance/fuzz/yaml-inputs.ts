@@ -4,7 +4,7 @@
 // indicator, YAML 1.1 and contract-refused tokens) and a small grammar. Deterministic for a seeded Rng.
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { dataPath } from "../package-root.ts";
+import { dataPath } from "../../package-root.ts";
 import { int, pick, type Rng } from "./seeded-random.ts";
 
 /** Realistic frontmatter as Claude Code and agentskills.io skills write it. */

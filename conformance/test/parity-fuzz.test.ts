@@ -1,0 +1,70 @@
+// The frontmatter parity fuzz (conformance/parity-fuzz.ts): the same seed gives the same cases; each kind of
+// difference is sorted as R30/R35 allow it or not; the reference against itself differs in nothing; a wrong
+// implementation (a frontmatter mutant) is caught as contract differences, while one that only words its YAML
+// syntax errors differently is not.
+import { describe, expect, it } from "vitest";
+import { loadModule } from "../driver/in-process.ts";
+import { FRONTMATTER_MUTANTS } from "../mutants/frontmatter.ts";
+import { REFERENCE_MODULE, wrapReference } from "../mutants/wrap.ts";
+import { classifyCall, fuzzCases, runParityFuzz } from "../parity-fuzz.ts";
+
+const reference = { open: () => loadModule(REFERENCE_MODULE), label: "reference" };
+const err = (line: number, reason: string) => ({ kind: "error", code: "INVALID_FRONTMATTER", line, reason: `${reason} (line ${line})` });
+
+describe("classifyCall", () => {
+  it("two syntax errors in each parser's words: the same line is wording (R30), another line parser-located (R35)", () => {
+    expect(classifyCall(err(3, "Unexpected flow-map-end token"), err(3, "while parsing a block mapping, did not find expected key"))).toBe("wording");
+    expect(classifyCall(err(3, "Implicit keys need to be on a single line"), err(4, "Nested mappings are not allowed in compact mappings"))).toBe("parser-located");
+  });
+  it("a syntax error on a line at or before the other side's refusal is syntax-first (R35); after it, a contract difference", () => {
+    const dup = err(5, "duplicate key 'a'");
+    expect(classifyCall(err(4, "Unexpected scalar at node end"), dup)).toBe("syntax-first");
+    expect(classifyCall(dup, err(5, "Unexpected scalar at node end"))).toBe("syntax-first");
+    expect(classifyCall(dup, err(6, "Unexpected scalar at node end"))).toBe("contract");
+  });
+  it("a contract-worded refusal on another line, another refusal, another code or kind is a contract difference", () => {
+    const tag = (line: number) => err(line, "a YAML tag (!!str) is not allowed: frontmatter values are JSON data; quote the value if it is text");
+    expect(classifyCall(tag(3), tag(4))).toBe("contract");
+    expect(classifyCall(tag(3), err(3, "frontmatter nests deeper than 64 levels of lists and mappings"))).toBe("contract");
+    expect(classifyCall({ kind: "ok", name: "x" }, err(3, "Unexpected scalar"))).toBe("contract");
+    expect(classifyCall({ kind: "ok", frontmatter: { a: "x" } }, { kind: "ok", frontmatter: { a: "x " } })).toBe("contract");
+    expect(classifyCall({ kind: "ok", name: "x" }, { kind: "ok", name: "x" })).toBe("same");
+  });
+});
+
+describe("the parity fuzz", () => {
+  it("is deterministic for a seed, one skill per call, in batches", () => {
+    const a = fuzzCases(250, 7);
+    expect(a.map((c) => c.calls.length)).toEqual([100, 100, 50]);
+    expect(JSON.stringify(fuzzCases(250, 7))).toBe(JSON.stringify(a));
+    expect(JSON.stringify(fuzzCases(250, 8))).not.toBe(JSON.stringify(a));
+  });
+
+  it("finds nothing between the reference and itself", async () => {
+    const r = await runParityFuzz(reference, reference, { count: 200, seed: 11 });
+    expect(r.calls).toBe(200);
+    expect(r.counts.same).toBe(200);
+    expect(r.ok).toBe(true);
+  });
+
+  it("catches a wrong implementation: tags loaded, values trimmed by JavaScript's trim()", async () => {
+    for (const id of ["tags-resolved", "js-trim"]) {
+      const m = FRONTMATTER_MUTANTS.find((x) => x.id === id)!;
+      const r = await runParityFuzz(reference, { open: () => m.make(), label: id }, { count: 400, seed: 3 });
+      expect(r.counts.contract, id).toBeGreaterThan(0);
+      expect(r.ok, id).toBe(false);
+      expect(r.examples[0]?.class, id).toBe("contract");
+    }
+  });
+
+  it("lets a parser word its syntax errors its own way (R30), but not a contract message", async () => {
+    // Every syntax error (a reason no contract template matches) re-worded: only wording differences.
+    const ownWords = { open: () => wrapReference("own-words", { result: (r) => (r.kind === "error" && r.code === "INVALID_FRONTMATTER" && /^(Unexpected|Implicit|Flow|All mapping|Missing|Nested|Plain value)/.test(String(r.reason)) ? { ...r, reason: String(r.reason).replace(/^[^(]*/, "the parser stops here ") } : r) }), label: "own-words" };
+    const worded = await runParityFuzz(reference, ownWords, { count: 400, seed: 3 });
+    expect(worded.counts.wording).toBeGreaterThan(0);
+    expect(worded.ok).toBe(true);
+    // A contract refusal worded another way is a contract difference.
+    const rephrased = { open: () => wrapReference("rephrased", { result: (r) => (r.kind === "error" && String(r.reason).startsWith("missing required field") ? { ...r, reason: "a required field is absent" } : r) }), label: "rephrased" };
+    expect((await runParityFuzz(reference, rephrased, { count: 400, seed: 3 })).counts.contract).toBeGreaterThan(0);
+  });
+});
