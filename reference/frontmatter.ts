@@ -4,7 +4,7 @@
 // parsed skill (with its warnings) or a located failure out; never throws. Reasons and warnings are rendered
 // from schemas/messages.json (fm.*, R30). A caller may pass a skill's memo slot: the same YAML text under the
 // same dir name then gives a copy of the last result without parsing again (R86).
-import { LIMITS } from "../schemas/index.ts";
+import { FRONTMATTER_FIELDS, LIMITS } from "../schemas/index.ts";
 import type { SkillFrontmatter } from "../schemas/index.ts";
 import { normalizeAllowedTools } from "./allowed-tools.ts";
 import { clip, message } from "./errors.ts";
@@ -30,7 +30,7 @@ export interface ParseFailure {
 
 const NAME_RE = new RegExp(LIMITS.name_pattern);
 /** The optional fields of §4.2–§4.3, in the order their blank form is reported. */
-const OPTIONAL_FIELDS = ["license", "compatibility", "metadata", "allowed-tools", "version", "argument-hint", "disable-model-invocation", "user-invocable", "arguments"] as const;
+const OPTIONAL_FIELDS = FRONTMATTER_FIELDS.filter((f) => f !== "name" && f !== "description");
 /** Whether text[start, end) is a fence line (R2): ---, then only spaces. */
 function isFence(text: string, start: number, end: number): boolean {
   if (end - start < 3 || text.charCodeAt(start) !== 0x2d || text.charCodeAt(start + 1) !== 0x2d || text.charCodeAt(start + 2) !== 0x2d) return false;

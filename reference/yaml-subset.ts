@@ -7,7 +7,7 @@
 // declines), never JavaScript's \s or trim(), which also strip U+00A0, U+3000, VT and more. It exists
 // because discovery parses every SKILL.md, and the general parser costs more than reading the files; so it
 // reads the text in place, by index, and makes no string until it takes a key or a value.
-import { LIMITS } from "../schemas/index.ts";
+import { FRONTMATTER_FIELDS, LIMITS } from "../schemas/index.ts";
 import { message } from "../schemas/messages.ts";
 import { FORBIDDEN_CHAR, FORBIDDEN_OR_SURROGATE } from "./yaml-contract.ts";
 
@@ -148,7 +148,7 @@ function keyEnd(text: string, p: number, e: number): number {
  * speed-up: any other key is sliced from the text, with the same result.
  */
 const FIELD_KEYS: string[][] = [];
-for (const k of ["name", "description", "license", "compatibility", "metadata", "allowed-tools", "version", "argument-hint", "disable-model-invocation", "user-invocable", "arguments"]) {
+for (const k of FRONTMATTER_FIELDS) {
   (FIELD_KEYS[k.length] ??= []).push(k);
 }
 /** The key text[start, colon), as a string. Compared by char code: startsWith at an offset costs more here. */

@@ -53,6 +53,8 @@ export function check(ref: string, value: unknown): { valid: true } | { valid: f
 
 export const LIMITS: Limits = readJson<Limits>("limits.json");
 export const ALIASES: AliasTable = readJson<AliasTable>("aliases.json");
+/** The frontmatter fields the spec defines (§4), in frontmatter.schema.json's order: the order R20's warnings follow. */
+export const FRONTMATTER_FIELDS: readonly string[] = Object.keys(readJson<{ properties: Record<string, unknown> }>("frontmatter.schema.json").properties);
 /** The decisions table, read when asked: nothing at run time needs it, so a driver's start-up does not parse it. */
 export const decisions = (): Decisions => readJson<Decisions>("decisions.json");
 

@@ -11,12 +11,18 @@ import { LIMITS, type CatalogEntry, type OkResult, type SkillResult } from "../.
 import { message } from "../../schemas/messages.ts";
 import { errorResult, isObj, nameOf, okFromAuthored, readAuthored, toMutants, type Mutant, type MutantContext, type MutantRow, type Mutation, type Obj } from "./wrap.ts";
 
-/** Where the reference refused a skill's frontmatter, a careless implementation parses it with the yaml package's options and answers ok. */
-function reparsedBy(options: YAML.ParseOptions & YAML.DocumentOptions & YAML.SchemaOptions & YAML.ToJSOptions): Mutation {
+const VALUE_BOUND = message("yaml.too_many_values", { max: LIMITS.yaml_max_nodes });
+const TOO_DEEP = message("yaml.too_deep", { max: LIMITS.yaml_max_depth });
+
+/**
+ * Where the reference refused a skill's frontmatter (and, with `okToo`, where it loaded it), a careless
+ * implementation parses it with the yaml package's options and answers ok with what the package read.
+ */
+function reparsedBy(options: YAML.ParseOptions & YAML.DocumentOptions & YAML.SchemaOptions & YAML.ToJSOptions, okToo = false): Mutation {
   return {
     result: (r, p, _o, ctx) => {
       const name = nameOf(p);
-      if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && name)) return r;
+      if (!(((r.kind === "error" && r.code === "INVALID_FRONTMATTER") || (okToo && r.kind === "ok")) && name)) return r;
       const a = readAuthored(ctx.config, name);
       if (!a) return r;
       try {
@@ -62,36 +68,7 @@ const libraryDefaults = reparsedBy({});
  * YAML 1.1, as many parsers still read it: yes/no/on/off/y booleans, dates, 010 octal, 1_000 a number, << a merge key;
  * every skill's frontmatter is read that way, refused ones included (then numbers past 2^53, .inf and non-string keys load).
  */
-const yaml11: Mutation = {
-  result: (r, p, _o, ctx) => {
-    const name = nameOf(p);
-    const a = name ? readAuthored(ctx.config, name) : undefined;
-    if (!a || !name || !(r.kind === "ok" || (r.kind === "error" && r.code === "INVALID_FRONTMATTER"))) return r;
-    try {
-      const fm: unknown = YAML.parse(a.yaml, { logLevel: "error", version: "1.1", uniqueKeys: false });
-      return isObj(fm) && fm["name"] === name ? okFromAuthored(a, name, fm) : r;
-    } catch {
-      return r;
-    }
-  },
-};
-
-/**
- * A reader that checks the whole text's syntax before it counts values (what parsing with a library and
- * bounding the result does): a syntax error anywhere wins over the value bound passed lines before it (R25).
- */
-const syntaxCheckedFirst: Mutation = {
-  result: (r, p, _o, ctx) => {
-    const name = nameOf(p);
-    if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && name && /more than \d+ values/.test(String(r.reason)))) return r;
-    const a = readAuthored(ctx.config, name);
-    const err = a ? YAML.parseDocument(a.yaml, { prettyErrors: true }).errors[0] : undefined;
-    if (!err?.linePos) return r;
-    const line = err.linePos[0].line + 1; // + the opening --- line
-    const reason = `${err.message.split("\n")[0]} (line ${line})`;
-    return { ...r, reason, line, output: r.output.replace(/^Reason: .*$/m, `Reason: ${reason}`) } as SkillResult;
-  },
-};
+const yaml11 = reparsedBy({ version: "1.1", uniqueKeys: false }, true);
 
 /** The offset of value number `max` + 1 in document order (R16's count: collections, keys, scalars; aliases not expanded), if any. */
 function offsetPastBound(node: unknown, max: number, seen = { n: 0 }): number | undefined {
@@ -116,16 +93,14 @@ function offsetPastBound(node: unknown, max: number, seen = { n: 0 }): number | 
 const boundCountedFirst: Mutation = {
   result: (r, p, _o, ctx) => {
     const name = nameOf(p);
-    if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && name) || /more than \d+ values/.test(String(r.reason))) return r;
+    if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && name) || String(r.reason).startsWith(VALUE_BOUND)) return r;
     const a = readAuthored(ctx.config, name);
     if (!a) return r;
     const lc = new YAML.LineCounter();
     const doc = YAML.parseDocument(a.yaml, { lineCounter: lc });
-    const offset = offsetPastBound(doc.contents, 10_000);
+    const offset = offsetPastBound(doc.contents, LIMITS.yaml_max_nodes);
     if (offset === undefined || offset < 0) return r;
-    const line = lc.linePos(offset).line + 1; // + the opening --- line
-    const reason = `frontmatter holds more than 10000 values (aliases expanded) (line ${line})`;
-    return { ...r, reason, line, output: r.output.replace(/^Reason: .*$/m, `Reason: ${reason}`) } as SkillResult;
+    return refusedAt(r, VALUE_BOUND, lc.linePos(offset).line + 1); // + the opening --- line
   },
 };
 
@@ -142,25 +117,28 @@ function firstSyntaxError(yaml: string): { line: number; message: string } | und
 }
 
 /**
- * A reader that checks the whole text's syntax before any other rule of the contract (what parsing with a
- * library and then checking the value does): a syntax error anywhere wins over a duplicate key, a long or
- * non-string key, a tag, an unsafe number, an unknown alias or the depth bound met lines before it (R26).
+ * A reader that checks the whole text's syntax before the refusals `applies` accepts (what parsing with a library
+ * and then checking the value does): a syntax error anywhere wins over such a refusal met lines before it. Before
+ * the value bound only, that breaks R25; before every rule (a duplicate key, a long or non-string key, a tag, an
+ * unsafe number, an unknown alias, the depth bound), R26.
  */
-const syntaxBeforeEveryRule: Mutation = {
-  result: (r, p, _o, ctx) => {
-    const name = nameOf(p);
-    if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && name)) return r;
-    const a = readAuthored(ctx.config, name);
-    const err = a ? firstSyntaxError(a.yaml) : undefined;
-    return err && !String(r.reason).startsWith(err.message) ? refusedAt(r, err.message, err.line) : r;
-  },
-};
+function syntaxFirst(applies: (reason: string) => boolean): Mutation {
+  return {
+    result: (r, p, _o, ctx) => {
+      const name = nameOf(p);
+      if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && name && applies(String(r.reason)))) return r;
+      const a = readAuthored(ctx.config, name);
+      const err = a ? firstSyntaxError(a.yaml) : undefined;
+      return err && !String(r.reason).startsWith(err.message) ? refusedAt(r, err.message, err.line) : r;
+    },
+  };
+}
 
-/** The first duplicate key or collection past 64 levels on the tree the parser recovers, in document order. */
+/** The first duplicate key or collection past yaml_max_depth on the tree the parser recovers, in document order. */
 function firstContentFault(node: unknown, lc: YAML.LineCounter, depth = 0): { line: number; message: string } | undefined {
   if (!(YAML.isMap(node) || YAML.isSeq(node))) return undefined;
   const line = (n: unknown): number => lc.linePos((YAML.isNode(n) ? n.range?.[0] : undefined) ?? 0).line + 1;
-  if (depth + 1 > 64) return { line: line(node), message: "frontmatter nests deeper than 64 levels of lists and mappings" };
+  if (depth + 1 > LIMITS.yaml_max_depth) return { line: line(node), message: TOO_DEEP };
   const seen = new Set<string>();
   for (const item of node.items as unknown[]) {
     if (YAML.isPair(item)) {
@@ -241,7 +219,7 @@ const depthBeforeTag: Mutation = {
     // Brackets open inside the top-level mapping (level 1): more than max − 1 of them is past the bound.
     let open = 0;
     const line = a ? firstLineWhere(a.yaml, (l) => [...l].some((c) => (open += c === "[" || c === "{" ? 1 : c === "]" || c === "}" ? -1 : 0) > LIMITS.yaml_max_depth - 1)) : undefined;
-    return line === undefined ? r : refusedAt(r, message("yaml.too_deep", { max: LIMITS.yaml_max_depth }), line);
+    return line === undefined ? r : refusedAt(r, TOO_DEEP, line);
   },
 };
 
@@ -253,7 +231,7 @@ const depthBeforeTag: Mutation = {
 const keyKindBeforeDepth: Mutation = {
   result: (r, p, _o, ctx) => {
     const name = nameOf(p);
-    if (!(r.kind === "error" && name && r.line !== undefined && String(r.reason).startsWith("frontmatter nests deeper"))) return r;
+    if (!(r.kind === "error" && name && r.line !== undefined && String(r.reason).startsWith(TOO_DEEP))) return r;
     const a = readAuthored(ctx.config, name);
     const line = a?.yaml.split("\n")[r.line - 2] ?? "";
     // A flow collection right after a flow mapping's opening brace, or after an explicit key's '?': a collection key.
@@ -269,7 +247,7 @@ const keyKindBeforeDepth: Mutation = {
 const cutLeavesBracketsOpen: Mutation = {
   result: (r, p, _o, ctx) => {
     const name = nameOf(p);
-    if (!(r.kind === "error" && name && r.line !== undefined && String(r.reason).startsWith("frontmatter nests deeper"))) return r;
+    if (!(r.kind === "error" && name && r.line !== undefined && String(r.reason).startsWith(TOO_DEEP))) return r;
     const a = readAuthored(ctx.config, name);
     if (!a) return r;
     const lines = a.yaml.split("\n");
@@ -385,7 +363,7 @@ const mutations: readonly MutantRow[] = [
   {
     kills: "F12", id: "syntax-checked-first",
     description: "The whole frontmatter is parsed for syntax before values are counted: a syntax error on a later line wins over the value bound passed before it (R25).",
-    mutation: syntaxCheckedFirst,
+    mutation: syntaxFirst((reason) => reason.startsWith(VALUE_BOUND)),
   },
   {
     kills: "F12", id: "bound-counted-first",
@@ -400,7 +378,7 @@ const mutations: readonly MutantRow[] = [
   {
     kills: "F14", id: "syntax-before-every-rule",
     description: "The whole frontmatter is parsed for syntax before any other rule of the contract is applied: a syntax error on a later line wins over a duplicate key, a long or non-string key, a tag, an unsafe number, an unknown alias or the depth bound met before it (R26).",
-    mutation: syntaxBeforeEveryRule,
+    mutation: syntaxFirst(() => true),
   },
   {
     kills: "F14", id: "rules-before-syntax",
