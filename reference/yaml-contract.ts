@@ -289,17 +289,25 @@ function checkTokens(tokens: readonly Token[]): Refusal | undefined {
 
 /** The first collection, in document order, nested past yaml_max_depth within one document's syntax tree. */
 function tooDeep(root: Token): Refusal | undefined {
-  const stack: { token: Token; depth: number }[] = [{ token: root, depth: 0 }];
+  // A pair inside a flow sequence ([a: b], [? a]) is a mapping of its own (R15 counts it): it opens where it starts.
+  type PairMap = { type: "pair-map"; offset: number; item: Item };
+  const stack: { token: Token | PairMap; depth: number }[] = [{ token: root, depth: 0 }];
   const max = LIMITS.yaml_max_depth;
   while (stack.length > 0) {
-    const { token, depth } = stack.pop() as { token: Token; depth: number };
-    if (token.type !== "block-map" && token.type !== "block-seq" && token.type !== "flow-collection") continue;
+    const { token, depth } = stack.pop() as { token: Token | PairMap; depth: number };
+    if (token.type !== "block-map" && token.type !== "block-seq" && token.type !== "flow-collection" && token.type !== "pair-map") continue;
     const d = depth + 1;
     if (d > max) return new Refusal(message("yaml.too_deep", { max }), token.offset, true);
+    const items = token.type === "pair-map" ? [token.item] : ((token as Collection).items as Item[]);
+    const pairs = token.type === "flow-collection" && token.start.source === "[";
     // Pushed in reverse, so nodes pop in document order and the first collection past the bound is found first.
-    const items = (token as Collection).items as Item[];
     for (let i = items.length - 1; i >= 0; i--) {
-      const it = items[i] as { key?: Token | null; value?: Token | null };
+      const it = items[i] as Item & { key?: Token | null; value?: Token | null; sep?: CST.SourceToken[] };
+      if (pairs && (it.key || it.start.some((t) => t.source === "?") || it.sep?.some((t) => t.source === ":"))) {
+        const at = it.start.find((t) => t.source === "?")?.offset ?? it.key?.offset ?? it.sep?.[0]?.offset ?? token.offset;
+        stack.push({ token: { type: "pair-map", offset: at, item: { ...it, start: [] } }, depth: d });
+        continue;
+      }
       if (it.value) stack.push({ token: it.value, depth: d });
       if (it.key) stack.push({ token: it.key, depth: d });
     }
@@ -352,7 +360,8 @@ class Builder {
   }
 
   private depthCheck(depth: number, offset: number | undefined): void {
-    if (depth > LIMITS.yaml_max_depth) throw this.refuse(message("yaml.too_deep_expanded", { max: LIMITS.yaml_max_depth }), offset);
+    // The syntax tree's bound (tooDeep) sees every collection written out: past it here, only an alias's copy nests.
+    if (depth > LIMITS.yaml_max_depth) throw this.refuse(message(this.expanding > 0 ? "yaml.too_deep_expanded" : "yaml.too_deep", { max: LIMITS.yaml_max_depth }), offset);
   }
 
   private alias(name: string, offset: number | undefined, depth: number): unknown {

@@ -240,6 +240,12 @@ describe("R26: every refusal of the contract and a syntax error, the first by li
     expect(at(`d: ${"{a: ".repeat(63)}\n  {b: 1}${"}".repeat(63)}\n`)).toMatchObject({ line: 2, reason: expect.stringContaining("deeper than 64") });
     expect(at(`d: ${"[".repeat(63)}\n  [1]${"]".repeat(63)}\n`)).toMatchObject({ line: 2, reason: expect.stringContaining("deeper than 64") });
   });
+  it("a pair in a flow sequence is a mapping of its own: [a: [a: …]] nests two levels a bracket, refused as written depth", () => {
+    const pairs = (k: number) => `d: ${"[a: ".repeat(k)}1${"]".repeat(k)}\n`;
+    expect(at(pairs(31))).toBe("accepted"); // 1 + 31 × 2 = 63 levels
+    expect(at(pairs(32))).toEqual({ reason: "frontmatter nests deeper than 64 levels of lists and mappings", line: 1 }); // not "(aliases expanded)"
+    expect(at(`d: ${"[? a : ".repeat(32)}1${"]".repeat(32)}\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("deeper than 64 levels of lists and mappings") });
+  });
   it("a collection key that is itself the 65th level is refused for depth, one level shallower as a key", () => {
     expect(at(`d: ${"[".repeat(62)}{[x]: 1}${"]".repeat(62)}\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("deeper than 64") });
     expect(at(`d: ${"[".repeat(61)}{[x]: 1}${"]".repeat(61)}\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("got a list or mapping") });
