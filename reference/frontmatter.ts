@@ -119,8 +119,12 @@ function parseYamlPart(yamlText: string, dirName: string): FrontmatterRead {
   let parsed = fast ?? parseYamlContract(yamlText);
   const hint = parsed.ok ? null : hintAsText(yamlText, parsed.line);
   if (hint) {
-    parsed = parseYamlContract(hint.text);
-    if (parsed.ok) leniency.push(message("fm.argument_hint_as_text", { line: hint.line + 1, text: clip(JSON.stringify(hint.value)) }));
+    // R19: read again with the line as text; if that fails too, the first error stands (not the second read's).
+    const again = parseYamlContract(hint.text);
+    if (again.ok) {
+      parsed = again;
+      leniency.push(message("fm.argument_hint_as_text", { line: hint.line + 1, text: clip(JSON.stringify(hint.value)) }));
+    }
   }
   if (!parsed.ok) return { ok: false, code: "INVALID_FRONTMATTER", kind: "yaml", reason: parsed.reason, ...optLine(parsed.line === undefined ? undefined : parsed.line + 1) };
   return validate(parsed.data, parsed, dirName, leniency);

@@ -257,6 +257,24 @@ const cutLeavesBracketsOpen: Mutation = {
   },
 };
 
+/**
+ * A reader that, when reading the argument-hint line as text does not save the frontmatter, reports what the second
+ * reading met instead of the first error (R19: the first error stands).
+ */
+const secondReadingStands: Mutation = {
+  result: (r, p, _o, ctx) => {
+    const name = nameOf(p);
+    if (!(r.kind === "error" && name && r.line !== undefined)) return r;
+    const a = readAuthored(ctx.config, name);
+    const lines = a?.yaml.split("\n") ?? [];
+    const hint = lines[r.line - 2];
+    if (!hint?.startsWith("argument-hint: ")) return r;
+    lines[r.line - 2] = `argument-hint: ${JSON.stringify(hint.slice("argument-hint: ".length).trim())}`;
+    const err = YAML.parseDocument(lines.join("\n"), { prettyErrors: true }).errors[0];
+    return err?.linePos ? refusedAt(r, err.message.split("\n")[0] ?? "", err.linePos[0].line + 1) : r;
+  },
+};
+
 /** A blank name or description (null) reported as a value of the wrong type, not as missing (R20). */
 const blankRequiredAsTypeError: Mutation = {
   result: (r) => {
@@ -320,6 +338,11 @@ const mutations: readonly MutantRow[] = [
     kills: "F07", id: "strict-informational-fields",
     description: "license, version and argument-hint must be strings: argument-hint: [apk-file-or-directory], as Claude Code's docs write it, drops the skill.",
     mutation: refusedWhen((fm) => INFORMATIONAL.some((k) => fm[k] !== undefined && fm[k] !== null && typeof fm[k] !== "string")),
+  },
+  {
+    kills: "F07", id: "second-reading-stands",
+    description: "When the argument-hint line read as text does not save the frontmatter, the second reading's error is reported instead of the first (R19: the first error stands).",
+    mutation: secondReadingStands,
   },
   {
     kills: "F08", id: "blank-fields-refused",
