@@ -275,6 +275,20 @@ const secondReadingStands: Mutation = {
   },
 };
 
+/**
+ * A reader that locates an empty key where its empty scalar is read, the next token (yaml-rust's own place for it):
+ * `? ` alone on a line, then `: x`, is reported on the ':' line instead of the '?' one (R26).
+ */
+const emptyKeyAtItsValue: Mutation = {
+  result: (r, p, _o, ctx) => {
+    const name = nameOf(p);
+    if (!(r.kind === "error" && name && r.line !== undefined && String(r.reason).includes("an empty (null) key"))) return r;
+    const lines = readAuthored(ctx.config, name)?.yaml.split("\n") ?? [];
+    const at = lines.slice(r.line - 1).findIndex((l) => l.trim() !== "");
+    return /^\s*\?\s*$/.test(lines[r.line - 2] ?? "") && at >= 0 ? refusedAt(r, message("yaml.key_not_string", { got: "an empty (null) key" }), r.line + 1 + at) : r;
+  },
+};
+
 /** A blank name or description (null) reported as a value of the wrong type, not as missing (R20). */
 const blankRequiredAsTypeError: Mutation = {
   result: (r) => {
@@ -427,6 +441,11 @@ const mutations: readonly MutantRow[] = [
     kills: "F15", id: "depth-before-tag",
     description: "Nesting is bounded on the whole text before values are built (a parser's own nesting limit): 1,100 brackets after a tag answer depth, not the tag met first (R26).",
     mutation: depthBeforeTag,
+  },
+  {
+    kills: "F15", id: "empty-key-at-its-value",
+    description: "An empty key is located where its empty scalar is read (the next token): '? ' alone on a line is reported on the ':' line after it, not at the '?' (R26).",
+    mutation: emptyKeyAtItsValue,
   },
   {
     kills: "F15", id: "key-kind-before-depth",

@@ -66,6 +66,8 @@ impl From<YamlError> for Refused {
 
 struct Builder<'t> {
     text: &'t str,
+    /// The char index of the last event read (where an empty key's `?` may be found after).
+    prev: usize,
     stack: Vec<Frame>,
     root: Option<Value>,
     anchors: HashMap<usize, (Value, Cost)>,
@@ -188,6 +190,16 @@ fn too_deep(mark: &Marker) -> YamlError {
     at(msg("yaml.too_deep", &[("max", &limits().yaml_max_depth.to_string())]), mark)
 }
 
+/// Where an empty key is: the explicit key's `?` between the event before it (`after`, a char index) and its
+/// empty scalar, when there is one; else the scalar. Scanned again only when such a key is refused.
+fn empty_key_mark(text: &str, after: usize, scalar: &Marker) -> Marker {
+    Scanner::new(text.chars())
+        .take_while(|Token(m, _)| m.index() < scalar.index())
+        .filter(|Token(m, t)| matches!(t, TokenType::Key) && m.index() >= after)
+        .last()
+        .map_or(*scalar, |Token(m, _)| m)
+}
+
 /// The byte offset of char index `index` in `text` (yaml-rust's marks count chars).
 fn byte_at(text: &str, index: usize) -> usize {
     text.char_indices().nth(index).map_or(text.len(), |(b, _)| b)
@@ -301,7 +313,9 @@ impl<'t> Builder<'t> {
             Value::Number(n) => format!("number {}", n.as_f64().map(js_number).unwrap_or_else(|| n.to_string())),
             _ => msg("yaml.key_collection", &[]),
         };
-        Err(at(msg("yaml.key_not_string", &[("got", &shown)]), mark))
+        // An empty key is where the `?` that opens it is (R26); yaml-rust places its empty scalar at the next token.
+        let mark = if v.is_null() { empty_key_mark(self.text, self.prev, mark) } else { *mark };
+        Err(at(msg("yaml.key_not_string", &[("got", &shown)]), &mark))
     }
 
     /// Put a finished value where it belongs: the root, a list, a key, or a key's value.
@@ -480,7 +494,7 @@ enum Stop<'t> {
 /// first event past its place.
 fn read(text: &str, first: Option<Pending>) -> Result<Document, Stop<'_>> {
     let mut parser = Parser::new(text.chars());
-    let mut b = Builder { text, stack: Vec::new(), root: None, anchors: HashMap::new(), total: Cost::default(), key_lines: HashMap::new() };
+    let mut b = Builder { text, prev: 0, stack: Vec::new(), root: None, anchors: HashMap::new(), total: Cost::default(), key_lines: HashMap::new() };
     let mut documents = 0;
     loop {
         let (event, mark) = match parser.next() {
@@ -528,6 +542,7 @@ fn read(text: &str, first: Option<Pending>) -> Result<Document, Stop<'_>> {
             Err(Refused::Deep(e)) => return Err(Stop::Final(e)),
             Err(Refused::Content(e)) => return Err(Stop::Content(e, parser)),
         }
+        b.prev = mark.index();
     }
     Ok(Document { root: b.root, key_lines: b.key_lines })
 }
@@ -827,6 +842,18 @@ mod tests {
         assert_eq!(refused("a: [!!str x, *nope]\n"), (tag("!!str"), Some(1)));
         assert_eq!(refused(&format!("a: 1\n...\n - {}\n", "[".repeat(70))), (SECOND.into(), Some(3)));
         assert_eq!(refused(&format!("a: 1\n...\n - {}\n", "[".repeat(300))), (SECOND.into(), Some(3)));
+    }
+
+    #[test]
+    fn an_empty_key_is_where_its_question_mark_is() {
+        // R26: a key refusal is at the key; an empty explicit key has no character but its '?' (yaml-rust puts the
+        // empty scalar at the next token, the ':' a line down).
+        let null_key = "mapping keys must be strings; got an empty (null) key (quote it)";
+        assert_eq!(refused("a:\n  ? \n  : x\n"), (null_key.into(), Some(2)));
+        assert_eq!(refused("a:\n  - ? \n"), (null_key.into(), Some(2)));
+        assert_eq!(refused("a:\n  - ? \nb: 1\n"), (null_key.into(), Some(2))); // not the next key's line
+        assert_eq!(refused("a: 1\n: x\n"), (null_key.into(), Some(2))); // no '?': where its ':' is
+        assert_eq!(refused("a: {: x}\n"), (null_key.into(), Some(1)));
     }
 
     #[test]
