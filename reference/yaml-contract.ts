@@ -41,9 +41,13 @@ const INT_RE = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
 const SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 
 class Refusal {
-  /** deep: R15's depth bound on the syntax tree, final on its own line (R26): nothing after it is read. */
-  constructor(readonly reason: string, readonly offset: number | undefined, readonly deep = false) {}
+  /**
+   * deep: R15's depth bound on the syntax tree, final on its own line (R26): nothing after it is read. keys: for
+   * that bound, the offsets of the implicit keys (no ?) holding the too-deep collection, whose ':' a reader never reaches.
+   */
+  constructor(readonly reason: string, readonly offset: number | undefined, readonly deep = false, readonly keys: ReadonlySet<number> = NO_KEYS) {}
 }
+const NO_KEYS: ReadonlySet<number> = new Set();
 
 const SURROGATE = /[\ud800-\udfff]/;
 /** Length in code points (the unit every length bound of the contract counts in). */
@@ -79,6 +83,8 @@ export function parseYamlContract(text: string): YamlOutcome {
 interface Counted {
   syntax: number;
   refusalEnd: number;
+  /** Implicit keys cut before their ':' (Refusal.keys): known as keys only there, so their kind is never refused. */
+  cutKeys?: ReadonlySet<number>;
 }
 const EVERYTHING: Counted = { syntax: Number.POSITIVE_INFINITY, refusalEnd: Number.POSITIVE_INFINITY };
 
@@ -103,7 +109,7 @@ function readDocument(text: string, counted: Counted = EVERYTHING): YamlOutcome 
     if (cut >= counted.refusalEnd) return undefined;
     const line = lineOf(cut);
     const prefix = text.slice(0, cut);
-    const earlier = readDocument(prefix + closingBrackets(prefix), { syntax: Math.min(counted.syntax, line), refusalEnd: cut });
+    const earlier = readDocument(prefix + closingBrackets(prefix), { syntax: Math.min(counted.syntax, line), refusalEnd: cut, cutKeys: pre.keys });
     if (earlier !== undefined) return earlier;
     throw pre;
   }
@@ -117,7 +123,7 @@ function readDocument(text: string, counted: Counted = EVERYTHING): YamlOutcome 
     const earlier = before ? readDocument(before, { syntax: 0, refusalEnd: before.length }) : undefined;
     return earlier ?? { ok: false, reason: parserMessage(err.message), line: errLine };
   }
-  const built = buildValue(docs, text, pre);
+  const built = buildValue(docs, text, pre, counted.cutKeys ?? NO_KEYS);
   if (built instanceof Refusal) {
     if ((built.offset ?? 0) < counted.refusalEnd) throw built;
     return undefined;
@@ -133,15 +139,16 @@ function readDocument(text: string, counted: Counted = EVERYTHING): YamlOutcome 
  * that opens the first document before its content; the value's own refusals; then, after the first document,
  * a second document's marker or a directive opening a later one, whichever comes first. Undefined: no document.
  */
-function buildValue(docs: readonly Document.Parsed[], text: string, directive: Refusal | undefined): Refusal | { data: unknown; topKeys: Map<string, number | undefined> } | undefined {
+function buildValue(docs: readonly Document.Parsed[], text: string, directive: Refusal | undefined, cutKeys: ReadonlySet<number>): Refusal | { data: unknown; topKeys: Map<string, number | undefined> } | undefined {
   const doc = docs[0];
   if (directive && (!doc || (directive.offset ?? 0) < doc.range[0])) return directive;
   let data: unknown = null;
-  const builder = doc ? new Builder(doc, text) : undefined;
+  const builder = doc ? new Builder(doc, text, cutKeys) : undefined;
   if (doc && builder) {
     try {
       data = builder.value(doc.contents, 0);
     } catch (e) {
+      if (e === CUT) return undefined;
       if (!(e instanceof Refusal)) throw e;
       return e;
     }
@@ -291,29 +298,35 @@ function checkTokens(tokens: readonly Token[]): Refusal | undefined {
 function tooDeep(root: Token): Refusal | undefined {
   // A pair inside a flow sequence ([a: b], [? a]) is a mapping of its own (R15 counts it): it opens where it starts.
   type PairMap = { type: "pair-map"; offset: number; item: Item };
-  const stack: { token: Token | PairMap; depth: number }[] = [{ token: root, depth: 0 }];
+  // keys: the offsets of the implicit keys (no ?) on the path from the root, shared until one more is entered.
+  type Entry = { token: Token | PairMap; depth: number; keys: readonly number[] };
+  const stack: Entry[] = [{ token: root, depth: 0, keys: [] }];
   const max = LIMITS.yaml_max_depth;
   while (stack.length > 0) {
-    const { token, depth } = stack.pop() as { token: Token | PairMap; depth: number };
+    const { token, depth, keys } = stack.pop() as Entry;
     if (token.type !== "block-map" && token.type !== "block-seq" && token.type !== "flow-collection" && token.type !== "pair-map") continue;
     const d = depth + 1;
-    if (d > max) return new Refusal(message("yaml.too_deep", { max }), token.offset, true);
+    if (d > max) return new Refusal(message("yaml.too_deep", { max }), token.offset, true, new Set(keys));
     const items = token.type === "pair-map" ? [token.item] : ((token as Collection).items as Item[]);
     const pairs = token.type === "flow-collection" && token.start.source === "[";
     // Pushed in reverse, so nodes pop in document order and the first collection past the bound is found first.
     for (let i = items.length - 1; i >= 0; i--) {
       const it = items[i] as Item & { key?: Token | null; value?: Token | null; sep?: CST.SourceToken[] };
-      if (pairs && (it.key || it.start.some((t) => t.source === "?") || it.sep?.some((t) => t.source === ":"))) {
+      const explicit = it.start.some((t) => t.source === "?");
+      if (pairs && (it.key || explicit || it.sep?.some((t) => t.source === ":"))) {
         const at = it.start.find((t) => t.source === "?")?.offset ?? it.key?.offset ?? it.sep?.[0]?.offset ?? token.offset;
-        stack.push({ token: { type: "pair-map", offset: at, item: { ...it, start: [] } }, depth: d });
+        stack.push({ token: { type: "pair-map", offset: at, item: { ...it, start: explicit ? it.start.filter((t) => t.source === "?") : [] } }, depth: d, keys });
         continue;
       }
-      if (it.value) stack.push({ token: it.value, depth: d });
-      if (it.key) stack.push({ token: it.key, depth: d });
+      if (it.value) stack.push({ token: it.value, depth: d, keys });
+      if (it.key) stack.push({ token: it.key, depth: d, keys: explicit || !("offset" in it.key) ? keys : [...keys, it.key.offset] });
     }
   }
   return undefined;
 }
+
+/** Thrown by the Builder at an implicit key cut before its ':' (see map): nothing from there on counts. */
+const CUT = Symbol("cut");
 
 /** Builds the JSON value from the composed document, enforcing R14–R17 as it goes. */
 class Builder {
@@ -326,7 +339,8 @@ class Builder {
   /** Inside an expanded alias, every refusal is reported at the alias (the copy has no place of its own). */
   private aliasAt: number | undefined;
 
-  constructor(private readonly doc: Document, private readonly text: string) {}
+  /** cutKeys: the implicit keys a prefix read again at a depth refusal was cut inside (Refusal.keys). */
+  constructor(private readonly doc: Document, private readonly text: string, private readonly cutKeys: ReadonlySet<number> = NO_KEYS) {}
 
   private refuse(reason: string, offset: number | undefined): Refusal {
     return new Refusal(reason, this.aliasAt ?? offset);
@@ -388,8 +402,14 @@ class Builder {
     for (const pair of n.items) {
       const keyNode = pair.key as YamlNode | null;
       const keyOffset = keyNode?.range?.[0] ?? offset;
-      // A collection key is refused where it opens, before anything inside it (R26's document order).
       if ((isMap(keyNode) || isSeq(keyNode)) && keyNode.tag === undefined) {
+        // Holding the too-deep collection the text was cut at, it is an implicit key whose ':' lies past the cut:
+        // the reader stopped at depth before it knew a key (R26); only what its content holds before the cut counts.
+        if (keyOffset !== undefined && this.cutKeys.has(keyOffset)) {
+          this.value(keyNode, depth);
+          throw CUT;
+        }
+        // A collection key is refused where it opens, before anything inside it (R26's document order).
         throw this.refuse(message("yaml.key_not_string", { got: "a list or mapping" }), keyOffset);
       }
       const key = this.value(keyNode, depth);

@@ -289,6 +289,19 @@ const emptyKeyAtItsValue: Mutation = {
   },
 };
 
+/**
+ * A reader that knows an implicit key when it opens (reading ahead to its ':') and refuses a list or mapping there
+ * before the depth inside it: 70 nested lists written as a key are refused as a non-string key (R26 gives depth).
+ */
+const implicitKeyKnownFirst: Mutation = {
+  result: (r, p, _o, ctx) => {
+    const name = nameOf(p);
+    if (!(r.kind === "error" && name && r.line !== undefined && String(r.reason).startsWith(TOO_DEEP))) return r;
+    const line = readAuthored(ctx.config, name)?.yaml.split("\n")[r.line - 2] ?? "";
+    return /^\s*[[{].*[\]}]:\s/.test(line) ? refusedAt(r, message("yaml.key_not_string", { got: "a list or mapping" }), r.line) : r;
+  },
+};
+
 /** A blank name or description (null) reported as a value of the wrong type, not as missing (R20). */
 const blankRequiredAsTypeError: Mutation = {
   result: (r) => {
@@ -446,6 +459,11 @@ const mutations: readonly MutantRow[] = [
     kills: "F15", id: "empty-key-at-its-value",
     description: "An empty key is located where its empty scalar is read (the next token): '? ' alone on a line is reported on the ':' line after it, not at the '?' (R26).",
     mutation: emptyKeyAtItsValue,
+  },
+  {
+    kills: "F15", id: "implicit-key-known-first",
+    description: "An implicit key is known when it opens (read ahead to its ':'): 70 nested lists written as a key are refused as a non-string key before the depth inside them (R26 gives depth).",
+    mutation: implicitKeyKnownFirst,
   },
   {
     kills: "F15", id: "key-kind-before-depth",

@@ -246,6 +246,14 @@ describe("R26: every refusal of the contract and a syntax error, the first by li
     expect(at(pairs(32))).toEqual({ reason: "frontmatter nests deeper than 64 levels of lists and mappings", line: 1 }); // not "(aliases expanded)"
     expect(at(`d: ${"[? a : ".repeat(32)}1${"]".repeat(32)}\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("deeper than 64 levels of lists and mappings") });
   });
+  it("an implicit key holding the 65th level is refused for depth wherever it stands; a ? key for its kind first", () => {
+    const deep = `${"[".repeat(70)}${"]".repeat(70)}`;
+    const depth = { line: 2, reason: "frontmatter nests deeper than 64 levels of lists and mappings" };
+    expect(at(`a: 1\n${deep}: 1\n`)).toEqual(depth); // the text before the 65th level read alone makes it a key: not counted
+    expect(at(`a:\n  ${deep}: 1\n`)).toEqual(depth);
+    expect(at(`a: 1\n[!!str x, ${deep}]: 1\n`)).toMatchObject({ line: 2, reason: expect.stringContaining("!!str") }); // met before depth
+    expect(at(`a: 1\n? ${deep}\n: 1\n`)).toMatchObject({ line: 2, reason: expect.stringContaining("got a list or mapping") });
+  });
   it("a collection key that is itself the 65th level is refused for depth, one level shallower as a key", () => {
     expect(at(`d: ${"[".repeat(62)}{[x]: 1}${"]".repeat(62)}\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("deeper than 64") });
     expect(at(`d: ${"[".repeat(61)}{[x]: 1}${"]".repeat(61)}\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("got a list or mapping") });
