@@ -5,8 +5,10 @@
 //   wording         both answer a YAML syntax error on the same line, each in its parser's words (R30: allowed)
 //   parser-located  both answer a syntax error, on different lines (R35: a parser locates its own; allowed)
 //   syntax-first    one answers a syntax error on a line at or before the other's refusal: the two parsers
-//                   disagree on where (or whether) the text stops being YAML (R35: reported, allowed)
+//                   disagree on where the text stops being YAML (R35: reported, allowed); not against depth on
+//                   the same line (final there, R26)
 //   contract        anything else: a different kind, code, value, rendering, contract-worded reason or line
+//                   (a syntax error the contract locates, R35, included), or ok against an error
 // Only `contract` differences (and a catalog that differs, or a case a side could not run) fail the run.
 // Pure over the reports; scripts/conformance.ts (`--parity --fuzz N`) renders them and maps them to an exit code.
 import type { CaseCall, ConformanceCase } from "../schemas/types.gen.ts";
@@ -88,39 +90,49 @@ export function fuzzCases(count: number, seed: number, batch = 100): LoadedCase[
   return cases;
 }
 
-/** Templates of the reasons the contract words for a YAML syntax error (R25's list) and for every other INVALID_FRONTMATTER. */
-const SYNTAX_IDS = new Set(["fm.yaml_parser", "yaml.unclosed_quote", "yaml.tab_indent", "yaml.compact_mapping", "yaml.flow_sequence", "yaml.flow_map", "yaml.reserved"]);
+/** The syntax errors the contract words (R25), and among them those whose line it fixes too (R35). */
+const SYNTAX_IDS = new Set(["fm.yaml_parser", "yaml.unclosed_quote", "yaml.tab_indent", "yaml.compact_mapping", "yaml.flow_sequence", "yaml.flow_map", "yaml.reserved", "yaml.directive_in_document"]);
+const LOCATED_IDS = new Set(["yaml.unclosed_quote", "yaml.tab_indent", "yaml.reserved"]);
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const REFUSAL_TEMPLATES: RegExp[] = Object.entries(MESSAGES.messages)
-  .filter(([id, m]) => m.code === "INVALID_FRONTMATTER" && m.use === "reason" && !SYNTAX_IDS.has(id))
-  .map(([, m]) => new RegExp(`^${escapeRe(m.text).replace(/\\\{[a-z_]+\\\}/g, ".*")}$`, "s"));
+/** Every INVALID_FRONTMATTER reason template of the table, fm.yaml_parser (which matches anything) left out. */
+const TEMPLATES: [string, RegExp][] = Object.entries(MESSAGES.messages)
+  .filter(([id, m]) => m.code === "INVALID_FRONTMATTER" && m.use === "reason" && id !== "fm.yaml_parser")
+  .map(([id, m]) => [id, new RegExp(`^${escapeRe(m.text).replace(/\\\{[a-z_]+\\\}/g, ".*")}$`, "s")]);
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
- * A YAML syntax error's line: INVALID_FRONTMATTER whose reason ends with its line (failure.yaml_reason_line) and
- * matches no template of a contract refusal. A refusal worded unlike schemas/messages.json but with that suffix
- * passes for a parser's words here; the suites' exact reasons are what catch such wording.
+ * An INVALID_FRONTMATTER answer with a line, read as the contract sorts it: a YAML syntax error (its reason ends
+ * with its line, failure.yaml_reason_line, and is a syntax template or no template at all: the parser's words) or
+ * a refusal, with the message id its reason matches. A refusal worded unlike schemas/messages.json but with that
+ * suffix passes for a parser's words here; the suites' exact reasons are what catch such wording.
  */
-function syntaxLine(r: unknown): number | undefined {
+function frontmatterError(r: unknown): { line: number; syntax: boolean; id: string | undefined } | undefined {
   if (!isObj(r) || r.kind !== "error" || r.code !== "INVALID_FRONTMATTER" || typeof r.line !== "number") return undefined;
   const reason = String(r.reason ?? "");
   const suffix = ` (line ${r.line})`;
-  if (!reason.endsWith(suffix)) return undefined;
-  return REFUSAL_TEMPLATES.some((t) => t.test(reason.slice(0, -suffix.length))) ? undefined : r.line;
+  const bare = reason.endsWith(suffix) ? reason.slice(0, -suffix.length) : undefined;
+  const id = TEMPLATES.find(([, t]) => t.test(bare ?? reason))?.[0];
+  return { line: r.line, syntax: bare !== undefined && (id === undefined || SYNTAX_IDS.has(id)), id };
 }
 
 /** How two answers to one call differ under the contract (see the header). */
 export function classifyCall(a: unknown, b: unknown): CallClass {
   if (JSON.stringify(a) === JSON.stringify(b)) return "same";
-  const sa = syntaxLine(a);
-  const sb = syntaxLine(b);
-  if (sa !== undefined && sb !== undefined) return sa === sb ? "wording" : "parser-located";
-  const refusalLine = (r: unknown): number | undefined => (isObj(r) && r.kind === "error" && r.code === "INVALID_FRONTMATTER" && typeof r.line === "number" ? r.line : undefined);
-  if (sa !== undefined && (refusalLine(b) ?? -1) >= sa) return "syntax-first";
-  if (sb !== undefined && (refusalLine(a) ?? -1) >= sb) return "syntax-first";
-  return "contract";
+  const ea = frontmatterError(a);
+  const eb = frontmatterError(b);
+  if (!ea || !eb) return "contract";
+  if (ea.syntax && eb.syntax) {
+    if (ea.line === eb.line) return "wording";
+    // The same syntax error whose line the contract fixes (an unclosed quote, a tab in indentation, @ or `), elsewhere.
+    return ea.id !== undefined && ea.id === eb.id && LOCATED_IDS.has(ea.id) ? "contract" : "parser-located";
+  }
+  const [syntax, refusal] = ea.syntax ? [ea, eb] : eb.syntax ? [eb, ea] : [undefined, undefined];
+  if (!syntax || !refusal) return "contract";
+  // Depth is final on its own line (R26): a syntax error there does not outweigh it.
+  if (refusal.id === "yaml.too_deep" && refusal.line === syntax.line) return "contract";
+  return refusal.line >= syntax.line ? "syntax-first" : "contract";
 }
 
 const ORDER: CallClass[] = ["contract", "syntax-first", "parser-located", "wording"];

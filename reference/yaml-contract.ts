@@ -179,9 +179,28 @@ function closingBrackets(prefix: string): string {
   return open.reverse().join("");
 }
 
-/** The YAML engine's own words (R30's one implementation-defined text): its first line, clipped. */
+/**
+ * The syntax errors the contract words itself (R25, R35; a second parser renders them from the table): the
+ * engine's first line, read back into the table's ids. Its words are the table's, so nothing changes but the source.
+ */
+const CONTRACT_SYNTAX: readonly (readonly [RegExp, (m: RegExpExecArray) => string])[] = [
+  [/^Missing closing (["'])quote$/, (m) => message("yaml.unclosed_quote", { quote: m[1] as string })],
+  [/^Tabs are not allowed as indentation$/, () => message("yaml.tab_indent")],
+  [/^Nested mappings are not allowed in compact mappings$/, () => message("yaml.compact_mapping")],
+  [/^Flow sequence in block collection must be sufficiently indented and end with a \]$/, () => message("yaml.flow_sequence")],
+  [/^Flow map in block collection must be sufficiently indented and end with a \}$/, () => message("yaml.flow_map")],
+  [/^Plain value cannot start with reserved character ([@`])$/, (m) => message("yaml.reserved", { indicator: m[1] as string })],
+  [/^Plain value cannot start with directive indicator character %$/, () => message("yaml.directive_in_document")],
+];
+
+/** A syntax error's reason: the contract's words where it has them, else the YAML engine's own (R30's one implementation-defined text), its first line, clipped. */
 function parserMessage(text: string): string {
-  return message("fm.yaml_parser", { parser_message: clip(text.split("\n")[0] || "invalid YAML") });
+  const first = text.split("\n")[0] || "invalid YAML";
+  for (const [re, word] of CONTRACT_SYNTAX) {
+    const m = re.exec(first);
+    if (m) return word(m);
+  }
+  return message("fm.yaml_parser", { parser_message: clip(first) });
 }
 
 /** The offset of the tag property that belongs to the node starting at `offset`: the last tag token at or before it. */

@@ -22,6 +22,17 @@ describe("classifyCall", () => {
     expect(classifyCall(dup, err(5, "Unexpected scalar at node end"))).toBe("syntax-first");
     expect(classifyCall(dup, err(6, "Unexpected scalar at node end"))).toBe("contract");
   });
+  it("a syntax error whose line the contract fixes (R35) on another line is a contract difference; depth outweighs a syntax error on its line (R26)", () => {
+    expect(classifyCall(err(3, "Tabs are not allowed as indentation"), err(4, "Tabs are not allowed as indentation"))).toBe("contract");
+    expect(classifyCall(err(3, "Missing closing \"quote"), err(9, "Missing closing \"quote"))).toBe("contract");
+    expect(classifyCall(err(3, "Plain value cannot start with reserved character @"), err(4, "Plain value cannot start with reserved character @"))).toBe("contract");
+    // The parser locates an unclosed flow collection (R35): allowed.
+    const flow = "Flow sequence in block collection must be sufficiently indented and end with a ]";
+    expect(classifyCall(err(3, flow), err(5, flow))).toBe("parser-located");
+    const deep = err(4, "frontmatter nests deeper than 64 levels of lists and mappings");
+    expect(classifyCall(deep, err(4, "Unexpected scalar at node end"))).toBe("contract");
+    expect(classifyCall(deep, err(3, "Unexpected scalar at node end"))).toBe("syntax-first");
+  });
   it("a contract-worded refusal on another line, another refusal, another code or kind is a contract difference", () => {
     const tag = (line: number) => err(line, "a YAML tag (!!str) is not allowed: frontmatter values are JSON data; quote the value if it is text");
     expect(classifyCall(tag(3), tag(4))).toBe("contract");

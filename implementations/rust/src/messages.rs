@@ -7,47 +7,13 @@ use std::sync::OnceLock;
 
 const CONTRACT_JSON: &str = include_str!("../../../schemas/messages.json");
 
-/// Texts the contract's table does not hold (yet): the frontmatter contract's refusals and leniency
-/// warnings (R12–R22), the reference parser's words for common YAML syntax errors, and catalog marks.
+/// Texts the contract's table does not hold: the words its placeholders document (the {got} of a refused key),
+/// the user-only mark's attribute, and NOT_TRUSTED's literal reason (data, not prose). Everything else is the table's.
 const LOCAL: &[(&str, &str)] = &[
-    // YAML refusals of the frontmatter contract (R12–R16), and the reference parser's words for common syntax errors.
-    ("yaml.forbidden_char", "frontmatter contains the character {char}; only printable text, tabs and line feeds are allowed"),
-    ("yaml.lone_cr", "frontmatter contains a carriage return not followed by a line feed; only printable text, tabs and line feeds are allowed"),
-    ("yaml.directive", "YAML directives (%YAML, %TAG) are not allowed in frontmatter: it is always YAML 1.2, core schema"),
-    ("yaml.second_document", "frontmatter holds more than one YAML document (a '--- ' or '...' line inside it); quote the text or remove the marker"),
-    ("yaml.tag", "a YAML tag ({tag}) is not allowed: frontmatter values are JSON data; quote the value if it is text"),
-    ("yaml.key_not_string", "mapping keys must be strings; got {got} (quote it)"),
+    // messages.json placeholders, "got" in yaml.key_not_string.
     ("yaml.key_null", "an empty (null) key"),
     ("yaml.key_collection", "a list or mapping"),
-    ("yaml.key_too_long", "a mapping key is {length} characters long; the limit is {max}"),
-    ("yaml.duplicate_key", "duplicate key '{key}'"),
-    ("yaml.too_deep", "frontmatter nests deeper than {max} levels of lists and mappings"),
-    ("yaml.too_deep_expanded", "frontmatter nests deeper than {max} levels of lists and mappings (aliases expanded)"),
-    ("yaml.too_many_aliases", "frontmatter expands more than {max} YAML aliases (counting aliases inside expanded ones)"),
-    ("yaml.too_many_values", "frontmatter holds more than {max} values (aliases expanded)"),
-    ("yaml.strings_too_large", "frontmatter strings exceed {max} bytes once aliases are expanded"),
-    ("yaml.unknown_alias", "alias *{anchor} refers to no earlier anchor &{anchor}"),
-    ("yaml.surrogate_escape", "a \\u escape in the surrogate range (D800–DFFF) is not a character; write the character itself or use \\U with 8 digits"),
-    ("yaml.unsafe_integer", "the integer {number} is outside ±9007199254740991 and would change (quote it to keep it as text)"),
-    ("yaml.not_finite", "{number} is not a JSON number (quote it to keep it as text)"),
-    ("yaml.unclosed_quote", "Missing closing {quote}quote"),
-    ("yaml.tab_indent", "Tabs are not allowed as indentation"),
-    ("yaml.compact_mapping", "Nested mappings are not allowed in compact mappings"),
-    ("yaml.flow_sequence", "Flow sequence in block collection must be sufficiently indented and end with a ]"),
-    ("yaml.flow_map", "Flow map in block collection must be sufficiently indented and end with a }"),
-    ("yaml.reserved", "Plain value cannot start with reserved character {char}"),
-    // A '%' line inside an open document: yaml-rust's scanner reads a directive, the reference's parser a plain value.
-    ("yaml.directive_in_document", "Plain value cannot start with directive indicator character %"),
-    // Fields accepted leniently (R19, R20): catalog warnings.
-    ("fm.blank_ignored", "field '{field}' is empty{at}; ignored"),
-    ("fm.disable_model_invocation_empty", "field 'disable-model-invocation' is empty; write true or false"),
-    ("fm.kept_not_string", "field '{field}' should be a string; got {got}{at}; kept as written"),
-    ("fm.kept_list", "field '{field}' should be a string; got {got}{at} (YAML reads [..] as a list; quote it: {field}: \"[...]\"); kept as written"),
-    ("format.at_line", " (line {line})"),
-    ("fm.argument_hint_as_text", "field 'argument-hint' is not valid YAML as written (line {line}); read as the text {text} (quote it)"),
-    ("warning.skill_lenient", "skill {dir}: {leniency}"),
     ("catalog.user_only", " user-only=\"true\""),
-    ("format.catalog_cut", "{head}…"),
     // The literal reason of a NOT_TRUSTED result (messages.json: trust.no_hook "fields").
     ("trust.reason", "untrusted_project_skill"),
 ];

@@ -120,7 +120,7 @@ fn scan_error(e: ScanError, text: &str) -> (YamlError, bool) {
         "while parsing a flow sequence, expected ',' or ']'" => msg("yaml.flow_sequence", &[]),
         "while parsing a flow mapping, did not find expected ',' or '}'" => msg("yaml.flow_map", &[]),
         _ => match info.strip_prefix("unexpected character: `").and_then(|rest| rest.strip_suffix('\'')) {
-            Some(c @ ("@" | "`")) => msg("yaml.reserved", &[("char", c)]),
+            Some(c @ ("@" | "`")) => msg("yaml.reserved", &[("indicator", c)]),
             _ => info,
         },
     };
