@@ -304,7 +304,10 @@ type Item = Collection["items"][number];
  * A directive found here is not final: readDocument weighs it against the first document's refusals (R26).
  */
 function checkTokens(tokens: readonly Token[]): Refusal | undefined {
-  // In document order (R26): a directive after a first document is met after that document's collections.
+  // In document order (R26): a directive after a first document is met after that document's collections. A
+  // directive found first leaves the documents after it unchecked here: the composer still recurses over them,
+  // bounded by the lexer's guards (FLOW_GUARD open brackets, yaml_max_depth dashes on a line; indentation costs
+  // a byte per level per line, so a 1 MiB file nests about 1,400 levels: measured safe).
   for (const t of tokens) {
     if (t.type === "directive") return new Refusal(message("yaml.directive"), t.offset);
     const deep = t.type === "document" && t.value ? tooDeep(t.value) : undefined;
