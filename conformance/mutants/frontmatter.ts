@@ -346,7 +346,7 @@ const mutations: readonly MutantRow[] = [
         const a = readAuthored(ctx.config, name);
         if (!a) return r;
         try {
-          YAML.parse(a.yaml, { maxAliasCount: 100 });
+          YAML.parse(a.yaml, { maxAliasCount: 100, logLevel: "error" });
           return r;
         } catch (e) {
           // Only the library's alias refusal: any other error of its own is not this mutant's mistake.

@@ -247,7 +247,7 @@ const mutations: MutantRow[] = [
         const lines = a.raw.split(/\r?\n/);
         const close = lines.findIndex((l, i) => i > 0 && l.trimEnd() === "---");
         try {
-          const fm: unknown = YAML.parse(lines.slice(1, close).join("\n"), { maxAliasCount: 200 });
+          const fm: unknown = YAML.parse(lines.slice(1, close).join("\n"), { maxAliasCount: 200, logLevel: "error" });
           if (!isObj(fm) || fm.name !== name) return r;
           return okFrom({ ...a, frontmatter: { ok: true, value: fm } }, name, lines.slice(close + 1).join("\n"));
         } catch {

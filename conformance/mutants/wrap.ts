@@ -136,7 +136,7 @@ export function readAuthored(config: SessionConfig, name: string): AuthoredSkill
     const body = lines.slice(close + 1).join("\n");
     const yaml = lines.slice(1, close).join("\n");
     try {
-      return { dir, file, raw, yaml, frontmatter: { ok: true, value: YAML.parse(yaml) }, body };
+      return { dir, file, raw, yaml, frontmatter: { ok: true, value: YAML.parse(yaml, { logLevel: "error" }) }, body };
     } catch (e) {
       return { dir, file, raw, yaml, frontmatter: { ok: false, error: (e as Error).message }, body };
     }
