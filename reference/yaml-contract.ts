@@ -337,7 +337,7 @@ function tooDeep(root: Token): Refusal | undefined {
       const explicit = it.start.some((t) => t.source === "?");
       if (pairs && (it.key || explicit || it.sep?.some((t) => t.source === ":"))) {
         const at = it.start.find((t) => t.source === "?")?.offset ?? it.key?.offset ?? it.sep?.[0]?.offset ?? token.offset;
-        stack.push({ token: { type: "pair-map", offset: at, item: { ...it, start: explicit ? it.start.filter((t) => t.source === "?") : [] } }, depth: d, keys });
+        stack.push({ token: { type: "pair-map", offset: at, item: it }, depth: d, keys });
         continue;
       }
       if (it.value) stack.push({ token: it.value, depth: d, keys });
