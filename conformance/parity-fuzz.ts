@@ -16,11 +16,11 @@ import { MESSAGES } from "../schemas/messages.ts";
 import { int, mulberry32, pick, type Rng } from "./fuzz/seeded-random.ts";
 import { SEEDS, fixtureSeeds, generated, mutate } from "./fuzz/yaml-inputs.ts";
 import { normalise, runParity, type ParitySide } from "./parity.ts";
+import { escapeRe, isObj } from "./parity-semantic.ts";
 import type { LoadedCase } from "./runner/index.ts";
 import type { CaseResult } from "./runner/types.ts";
 
 export type CallClass = "same" | "wording" | "parser-located" | "syntax-first" | "contract";
-export const ALLOWED: readonly CallClass[] = ["same", "wording", "parser-located", "syntax-first"];
 
 export interface FuzzExample {
   case: string;
@@ -93,14 +93,10 @@ export function fuzzCases(count: number, seed: number, batch = 100): LoadedCase[
 /** The syntax errors the contract words (R25), and among them those whose line it fixes too (R35). */
 const SYNTAX_IDS = new Set(["fm.yaml_parser", "yaml.unclosed_quote", "yaml.tab_indent", "yaml.compact_mapping", "yaml.flow_sequence", "yaml.flow_map", "yaml.reserved", "yaml.directive_in_document"]);
 const LOCATED_IDS = new Set(["yaml.unclosed_quote", "yaml.tab_indent", "yaml.reserved"]);
-const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** Every INVALID_FRONTMATTER reason template of the table, fm.yaml_parser (which matches anything) left out. */
 const TEMPLATES: [string, RegExp][] = Object.entries(MESSAGES.messages)
   .filter(([id, m]) => m.code === "INVALID_FRONTMATTER" && m.use === "reason" && id !== "fm.yaml_parser")
   .map(([id, m]) => [id, new RegExp(`^${escapeRe(m.text).replace(/\\\{[a-z_]+\\\}/g, ".*")}$`, "s")]);
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
  * An INVALID_FRONTMATTER answer with a line, read as the contract sorts it: a YAML syntax error (its reason ends
@@ -145,17 +141,19 @@ function catalogKey(catalog: unknown): string {
   return JSON.stringify([c.tool_description, c.entries, Array.isArray(c.warnings) ? c.warnings.length : c.warnings]);
 }
 
+/** Every answer passes the fuzz's expectations, so a failed case is a result the schema refuses: still compared. */
+const ran = (r: CaseResult | undefined): boolean => r?.status === "passed" || r?.status === "failed";
+const why = (r: CaseResult | undefined): string => (!r ? "(not run)" : `${r.status}${r.reason ? `: ${r.reason}` : ""}${r.mismatches?.[0] ? `: ${r.mismatches[0].message}` : ""}`);
+
 /** Sort every call of two runs of the fuzz cases; examples keep the SKILL.md each call read. */
 export function classify(seed: number, cases: readonly LoadedCase[], a: readonly CaseResult[], b: readonly CaseResult[], maxExamples = 5): ParityFuzzReport {
   const counts: Record<CallClass, number> = { same: 0, wording: 0, "parser-located": 0, "syntax-first": 0, contract: 0 };
   const report: ParityFuzzReport = { seed, calls: 0, counts, catalogDiffers: [], faults: [], examples: [], ok: true };
   const byIdB = new Map(b.map((r) => [r.id, r]));
+  const caseById = new Map(cases.map((c) => [c.id, c]));
   for (const ra of a) {
     const rb = byIdB.get(ra.id);
-    const c = cases.find((x) => x.id === ra.id);
-    // Every answer passes the fuzz's expectations, so a failed case is a result the schema refuses: still compared.
-    const ran = (r: CaseResult | undefined): boolean => r?.status === "passed" || r?.status === "failed";
-    const why = (r: CaseResult | undefined): string => (!r ? "(not run)" : `${r.status}${r.reason ? `: ${r.reason}` : ""}${r.mismatches?.[0] ? `: ${r.mismatches[0].message}` : ""}`);
+    const c = caseById.get(ra.id);
     if (!rb || !c || !ran(ra) || !ran(rb) || ra.status !== rb.status) report.faults.push({ case: ra.id, a: why(ra), b: why(rb) });
     if (!rb || !c || !ran(ra) || !ran(rb)) continue;
     if (catalogKey(ra.catalog) !== catalogKey(rb.catalog)) report.catalogDiffers.push(ra.id);

@@ -8,12 +8,13 @@
 import YAML from "yaml";
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
+export const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** Fields whose text is prose: compared for the facts they carry, not their wording. */
 export const PROSE_FIELDS = ["message", "hint", "reason"] as const;
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** `s` as a regular expression that matches it literally (parity.ts and parity-fuzz.ts use it too). */
+export const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Paths a text mentions (after temp-path normalisation: <tmp>/…, or absolute), trailing punctuation cut. */
 function pathsIn(text: string): string[] {

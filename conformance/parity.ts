@@ -6,7 +6,7 @@
 import { realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import type { Implementation } from "../schemas/implementation.ts";
-import { projectCatalog, projectResult } from "./parity-semantic.ts";
+import { escapeRe, projectCatalog, projectResult } from "./parity-semantic.ts";
 import { runSuite, type LoadedCase } from "./runner/index.ts";
 import type { CaseResult, RunReport } from "./runner/types.ts";
 
@@ -83,10 +83,6 @@ export function firstDifference(a: unknown, b: unknown, width = CONTEXT): { posi
 
 /** Why a side failed or errored is shown whole (up to 400 characters); anything else around its first difference. */
 const located = (d: RawDifference): Difference => ({ ...d, ...firstDifference(d.a, d.b, d.path.endsWith(" because") ? 400 : CONTEXT) });
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /** Matchers for "<system temp dir>/<one entry>", the root every case's temp dir lives under. */
 function tempPatterns(): RegExp[] {
