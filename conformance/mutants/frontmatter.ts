@@ -86,35 +86,52 @@ function offsetPastBound(node: unknown, max: number, seen = { n: 0 }): number | 
   return undefined;
 }
 
-/**
- * A reader that counts the values of the parsed tree before it looks at the tree's syntax errors: the value
- * bound wins over a syntax error on its own line or before it (R25 gives those to the syntax error).
- */
-const boundCountedFirst: Mutation = {
-  result: (r, p, _o, ctx) => {
-    const name = nameOf(p);
-    if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && name) || String(r.reason).startsWith(VALUE_BOUND)) return r;
-    const a = readAuthored(ctx.config, name);
-    if (!a) return r;
-    const lc = new YAML.LineCounter();
-    const doc = YAML.parseDocument(a.yaml, { lineCounter: lc });
-    const offset = offsetPastBound(doc.contents, LIMITS.yaml_max_nodes);
-    if (offset === undefined || offset < 0) return r;
-    return refusedAt(r, VALUE_BOUND, lc.linePos(offset).line + 1); // + the opening --- line
-  },
-};
-
 /** The result `r` re-worded as refused for `reason` at SKILL.md line `line`. */
 function refusedAt(r: SkillResult, reason: string, line: number): SkillResult {
   const full = `${reason} (line ${line})`;
   return { ...r, reason: full, line, output: r.output.replace(/^Reason: .*$/m, `Reason: ${full}`) } as SkillResult;
 }
 
-/** The parser's first syntax error in the authored frontmatter (duplicate keys are not its business), as SKILL.md line and message. */
-function firstSyntaxError(yaml: string): { line: number; message: string } | undefined {
-  const err = YAML.parseDocument(yaml, { prettyErrors: true, uniqueKeys: false }).errors[0];
+/**
+ * The yaml package's first error in `yaml`, as SKILL.md line and message (the YAML starts on line 2). Without
+ * uniqueKeys a duplicate key is not its business: the first error is then a syntax error.
+ */
+function firstParseError(yaml: string, uniqueKeys = false): { line: number; message: string } | undefined {
+  const err = YAML.parseDocument(yaml, { prettyErrors: true, uniqueKeys }).errors[0];
   return err?.linePos ? { line: err.linePos[0].line + 1, message: err.message.split("\n")[0] ?? "" } : undefined;
 }
+
+type LineRefusal = Extract<SkillResult, { kind: "error" }> & { line: number };
+
+/**
+ * The shape of every ordering mutant below: an INVALID_FRONTMATTER refusal (with its line) whose reason `applies`
+ * accepts is handed to `mend` with the authored YAML and its lines (lines[i] is SKILL.md line i + 2), which answers
+ * what the wrong reader would, or undefined to leave the result as it is.
+ */
+function onRefusal(applies: (reason: string) => boolean, mend: (r: LineRefusal, yaml: string, lines: string[]) => SkillResult | undefined): Mutation {
+  return {
+    result: (r, p, _o, ctx) => {
+      const name = nameOf(p);
+      if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && r.line !== undefined && name && applies(String(r.reason)))) return r;
+      const a = readAuthored(ctx.config, name);
+      return (a && mend(r as LineRefusal, a.yaml, a.yaml.split("\n"))) || r;
+    },
+  };
+}
+const always = (): boolean => true;
+
+/**
+ * A reader that counts the values of the parsed tree before it looks at the tree's syntax errors: the value
+ * bound wins over a syntax error on its own line or before it (R25 gives those to the syntax error).
+ */
+const boundCountedFirst = onRefusal(
+  (reason) => !reason.startsWith(VALUE_BOUND),
+  (r, yaml) => {
+    const lc = new YAML.LineCounter();
+    const offset = offsetPastBound(YAML.parseDocument(yaml, { lineCounter: lc }).contents, LIMITS.yaml_max_nodes);
+    return offset === undefined || offset < 0 ? undefined : refusedAt(r, VALUE_BOUND, lc.linePos(offset).line + 1); // + the opening --- line
+  },
+);
 
 /**
  * A reader that checks the whole text's syntax before the refusals `applies` accepts (what parsing with a library
@@ -122,17 +139,11 @@ function firstSyntaxError(yaml: string): { line: number; message: string } | und
  * the value bound only, that breaks R25; before every rule (a duplicate key, a long or non-string key, a tag, an
  * unsafe number, an unknown alias, the depth bound), R26.
  */
-function syntaxFirst(applies: (reason: string) => boolean): Mutation {
-  return {
-    result: (r, p, _o, ctx) => {
-      const name = nameOf(p);
-      if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && name && applies(String(r.reason)))) return r;
-      const a = readAuthored(ctx.config, name);
-      const err = a ? firstSyntaxError(a.yaml) : undefined;
-      return err && !String(r.reason).startsWith(err.message) ? refusedAt(r, err.message, err.line) : r;
-    },
-  };
-}
+const syntaxFirst = (applies: (reason: string) => boolean): Mutation =>
+  onRefusal(applies, (r, yaml) => {
+    const err = firstParseError(yaml);
+    return err && !String(r.reason).startsWith(err.message) ? refusedAt(r, err.message, err.line) : undefined;
+  });
 
 /** The first duplicate key or collection past yaml_max_depth on the tree the parser recovers, in document order. */
 function firstContentFault(node: unknown, lc: YAML.LineCounter, depth = 0): { line: number; message: string } | undefined {
@@ -159,21 +170,16 @@ function firstContentFault(node: unknown, lc: YAML.LineCounter, depth = 0): { li
  * syntax errors: a duplicate key or the depth bound wins over a syntax error on its own line or before it
  * (R26 gives those to the syntax error).
  */
-const rulesBeforeSyntax: Mutation = {
-  result: (r, p, _o, ctx) => {
-    const name = nameOf(p);
-    if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && name)) return r;
-    const a = readAuthored(ctx.config, name);
-    if (!a || !firstSyntaxError(a.yaml)) return r;
-    const lc = new YAML.LineCounter();
-    const fault = firstContentFault(YAML.parseDocument(a.yaml, { lineCounter: lc, uniqueKeys: false }).contents, lc);
-    return fault ? refusedAt(r, fault.message, fault.line) : r;
-  },
-};
+const rulesBeforeSyntax = onRefusal(always, (r, yaml) => {
+  if (!firstParseError(yaml)) return undefined;
+  const lc = new YAML.LineCounter();
+  const fault = firstContentFault(YAML.parseDocument(yaml, { lineCounter: lc, uniqueKeys: false }).contents, lc);
+  return fault ? refusedAt(r, fault.message, fault.line) : undefined;
+});
 
-/** The SKILL.md line (1-based) of the first line of the authored YAML that `test` accepts, if any (the YAML starts on line 2). */
-function firstLineWhere(yaml: string, test: (line: string, index: number) => boolean): number | undefined {
-  const i = yaml.split("\n").findIndex(test);
+/** The SKILL.md line (1-based) of the first of `lines` that `test` accepts, if any (the YAML starts on line 2). */
+function firstLineWhere(lines: readonly string[], test: (line: string) => boolean): number | undefined {
+  const i = lines.findIndex(test);
   return i < 0 ? undefined : i + 2;
 }
 
@@ -182,125 +188,94 @@ function firstLineWhere(yaml: string, test: (line: string, index: number) => boo
  * R26 was read closely): a directive behind '...' wins over the first document's duplicate key, tag, depth and a
  * second document's earlier marker.
  */
-const directivesFirst: Mutation = {
-  result: (r, p, _o, ctx) => {
-    const name = nameOf(p);
-    if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && name)) return r;
-    const a = readAuthored(ctx.config, name);
-    const line = a ? firstLineWhere(a.yaml, (l) => /^%(YAML|TAG)\b/.test(l)) : undefined;
-    return line === undefined ? r : refusedAt(r, message("yaml.directive"), line);
-  },
-};
+const directivesFirst = onRefusal(always, (r, _yaml, lines) => {
+  const line = firstLineWhere(lines, (l) => /^%(YAML|TAG)\b/.test(l));
+  return line === undefined ? undefined : refusedAt(r, message("yaml.directive"), line);
+});
 
 /**
  * A reader that checks the document's directives only after its content (a check on the parsed document's
  * directive list): the duplicate key inside a document a leading %YAML opens wins over the directive (R26).
  */
-const directivesLast: Mutation = {
-  result: (r, p, _o, ctx) => {
-    const name = nameOf(p);
-    if (!(r.kind === "error" && name && String(r.reason).startsWith(message("yaml.directive")))) return r;
-    const a = readAuthored(ctx.config, name);
-    const err = a ? YAML.parseDocument(a.yaml, { prettyErrors: true }).errors[0] : undefined;
-    return err?.linePos ? refusedAt(r, err.message.split("\n")[0] ?? "", err.linePos[0].line + 1) : r;
+const directivesLast = onRefusal(
+  (reason) => reason.startsWith(message("yaml.directive")),
+  (r, yaml) => {
+    const err = firstParseError(yaml, true);
+    return err ? refusedAt(r, err.message, err.line) : undefined;
   },
-};
+);
 
 /**
  * A reader whose parser bounds nesting on the whole text before it builds values (a parser's own nesting limit,
  * as yaml-rust's 255 flow levels): a line nesting brackets past the bound answers depth, even where a tag before
  * the deep part is met first (R26).
  */
-const depthBeforeTag: Mutation = {
-  result: (r, p, _o, ctx) => {
-    const name = nameOf(p);
-    if (!(r.kind === "error" && name && String(r.reason).startsWith("a YAML tag"))) return r;
-    const a = readAuthored(ctx.config, name);
+const depthBeforeTag = onRefusal(
+  (reason) => reason.startsWith("a YAML tag"),
+  (r, _yaml, lines) => {
     // Brackets open inside the top-level mapping (level 1): more than max − 1 of them is past the bound.
     let open = 0;
-    const line = a ? firstLineWhere(a.yaml, (l) => [...l].some((c) => (open += c === "[" || c === "{" ? 1 : c === "]" || c === "}" ? -1 : 0) > LIMITS.yaml_max_depth - 1)) : undefined;
-    return line === undefined ? r : refusedAt(r, TOO_DEEP, line);
+    const line = firstLineWhere(lines, (l) => [...l].some((c) => (open += c === "[" || c === "{" ? 1 : c === "]" || c === "}" ? -1 : 0) > LIMITS.yaml_max_depth - 1));
+    return line === undefined ? undefined : refusedAt(r, TOO_DEEP, line);
   },
-};
+);
+
+const KEY_COLLECTION = message("yaml.key_not_string", { got: "a list or mapping" });
+const isTooDeep = (reason: string): boolean => reason.startsWith(TOO_DEEP);
 
 /**
  * A reader that checks what a collection is for before its depth (a list or mapping in key position is refused as
  * a key first, as an event reader that looks at each event's role before the stack might): a list key that is
  * itself the 65th level is refused as a non-string key, not for depth (R26).
  */
-const keyKindBeforeDepth: Mutation = {
-  result: (r, p, _o, ctx) => {
-    const name = nameOf(p);
-    if (!(r.kind === "error" && name && r.line !== undefined && String(r.reason).startsWith(TOO_DEEP))) return r;
-    const a = readAuthored(ctx.config, name);
-    const line = a?.yaml.split("\n")[r.line - 2] ?? "";
-    // A flow collection right after a flow mapping's opening brace, or after an explicit key's '?': a collection key.
-    return /\{\s*[[{]|\?\s+[-[{]/.test(line) ? refusedAt(r, message("yaml.key_not_string", { got: "a list or mapping" }), r.line) : r;
-  },
-};
+const keyKindBeforeDepth = onRefusal(isTooDeep, (r, _yaml, lines) =>
+  // A flow collection right after a flow mapping's opening brace, or after an explicit key's '?': a collection key.
+  /\{\s*[[{]|\?\s+[-[{]/.test(lines[r.line - 2] ?? "") ? refusedAt(r, KEY_COLLECTION, r.line) : undefined,
+);
+
+/**
+ * A reader that knows an implicit key when it opens (reading ahead to its ':') and refuses a list or mapping there
+ * before the depth inside it: 70 nested lists written as a key are refused as a non-string key (R26 gives depth).
+ */
+const implicitKeyKnownFirst = onRefusal(isTooDeep, (r, _yaml, lines) =>
+  /^\s*[[{].*[\]}]:\s/.test(lines[r.line - 2] ?? "") ? refusedAt(r, KEY_COLLECTION, r.line) : undefined,
+);
 
 /**
  * A reader that, at the depth refusal, reads the text before the too-deep collection alone with a library and
  * takes its errors as the document's: the brackets still open there are reported unclosed at their last item,
  * on an earlier line, and that "syntax error" wins over depth (R26: the cut's own errors never count).
  */
-const cutLeavesBracketsOpen: Mutation = {
-  result: (r, p, _o, ctx) => {
-    const name = nameOf(p);
-    if (!(r.kind === "error" && name && r.line !== undefined && String(r.reason).startsWith(TOO_DEEP))) return r;
-    const a = readAuthored(ctx.config, name);
-    if (!a) return r;
-    const lines = a.yaml.split("\n");
-    const before = [...lines.slice(0, r.line - 2), /^\s*/.exec(lines[r.line - 2] ?? "")?.[0] ?? ""].join("\n");
-    const err = firstSyntaxError(before);
-    return err && err.line < r.line ? refusedAt(r, err.message, err.line) : r;
-  },
-};
+const cutLeavesBracketsOpen = onRefusal(isTooDeep, (r, _yaml, lines) => {
+  const before = [...lines.slice(0, r.line - 2), /^\s*/.exec(lines[r.line - 2] ?? "")?.[0] ?? ""].join("\n");
+  const err = firstParseError(before);
+  return err && err.line < r.line ? refusedAt(r, err.message, err.line) : undefined;
+});
 
 /**
  * A reader that, when reading the argument-hint line as text does not save the frontmatter, reports what the second
  * reading met instead of the first error (R19: the first error stands).
  */
-const secondReadingStands: Mutation = {
-  result: (r, p, _o, ctx) => {
-    const name = nameOf(p);
-    if (!(r.kind === "error" && name && r.line !== undefined)) return r;
-    const a = readAuthored(ctx.config, name);
-    const lines = a?.yaml.split("\n") ?? [];
-    const hint = lines[r.line - 2];
-    if (!hint?.startsWith("argument-hint: ")) return r;
-    lines[r.line - 2] = `argument-hint: ${JSON.stringify(hint.slice("argument-hint: ".length).trim())}`;
-    const err = YAML.parseDocument(lines.join("\n"), { prettyErrors: true }).errors[0];
-    return err?.linePos ? refusedAt(r, err.message.split("\n")[0] ?? "", err.linePos[0].line + 1) : r;
-  },
-};
+const secondReadingStands = onRefusal(always, (r, _yaml, lines) => {
+  const hint = lines[r.line - 2];
+  if (!hint?.startsWith("argument-hint: ")) return undefined;
+  const again = [...lines];
+  again[r.line - 2] = `argument-hint: ${JSON.stringify(hint.slice("argument-hint: ".length).trim())}`;
+  const err = firstParseError(again.join("\n"), true);
+  return err ? refusedAt(r, err.message, err.line) : undefined;
+});
 
 /**
  * A reader that locates an empty key where its empty scalar is read, the next token (yaml-rust's own place for it):
  * `? ` alone on a line, then `: x`, is reported on the ':' line instead of the '?' one (R26).
  */
-const emptyKeyAtItsValue: Mutation = {
-  result: (r, p, _o, ctx) => {
-    const name = nameOf(p);
-    if (!(r.kind === "error" && name && r.line !== undefined && String(r.reason).includes("an empty (null) key"))) return r;
-    const lines = readAuthored(ctx.config, name)?.yaml.split("\n") ?? [];
+const emptyKeyAtItsValue = onRefusal(
+  (reason) => reason.includes("an empty (null) key"),
+  (r, _yaml, lines) => {
     const at = lines.slice(r.line - 1).findIndex((l) => l.trim() !== "");
-    return /^\s*\?\s*$/.test(lines[r.line - 2] ?? "") && at >= 0 ? refusedAt(r, message("yaml.key_not_string", { got: "an empty (null) key" }), r.line + 1 + at) : r;
+    return /^\s*\?\s*$/.test(lines[r.line - 2] ?? "") && at >= 0 ? refusedAt(r, message("yaml.key_not_string", { got: "an empty (null) key" }), r.line + 1 + at) : undefined;
   },
-};
-
-/**
- * A reader that knows an implicit key when it opens (reading ahead to its ':') and refuses a list or mapping there
- * before the depth inside it: 70 nested lists written as a key are refused as a non-string key (R26 gives depth).
- */
-const implicitKeyKnownFirst: Mutation = {
-  result: (r, p, _o, ctx) => {
-    const name = nameOf(p);
-    if (!(r.kind === "error" && name && r.line !== undefined && String(r.reason).startsWith(TOO_DEEP))) return r;
-    const line = readAuthored(ctx.config, name)?.yaml.split("\n")[r.line - 2] ?? "";
-    return /^\s*[[{].*[\]}]:\s/.test(line) ? refusedAt(r, message("yaml.key_not_string", { got: "a list or mapping" }), r.line) : r;
-  },
-};
+);
 
 /** A blank name or description (null) reported as a value of the wrong type, not as missing (R20). */
 const blankRequiredAsTypeError: Mutation = {
