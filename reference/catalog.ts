@@ -3,27 +3,38 @@
 // shown cut, in full on activation), and its size in bytes and estimated tokens per skill.
 import { LIMITS } from "../schemas/index.ts";
 import type { Catalog, CatalogEntry } from "../schemas/index.ts";
-import { message } from "../schemas/messages.ts";
+import { UNSAFE_CHARACTER, escapeUnsafe, message } from "../schemas/messages.ts";
 
 /** The §2.2 guidance, verbatim (R34), from the message table like every other model-facing text (R30). */
 export const TOOL_GUIDANCE = message("tool_description.guidance");
 
-/** Escape for text and attribute positions alike, fold newlines and make control characters visible, so a description cannot open a tag, a line, or hide text. */
-const NEEDS_ESCAPE = /[&<>"'\t\r\n\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+/**
+ * R9, written as it is done: entities for & < > " ', then each run of spaces, tabs and line breaks (LF, CR,
+ * U+2028, U+2029) that holds a line break becomes one space, each tab left becomes a space, every other unsafe
+ * character (rules.unsafe_characters, R91) is shown as a \uXXXX escape, and spaces at both ends are removed.
+ * So a description cannot open a tag, start a line, or hide text.
+ */
+const NEEDS_ESCAPE = new RegExp(`[&<>"']|${UNSAFE_CHARACTER.source}`);
+const LINE_BREAK_RUN = /[ \t]*[\r\n\u2028\u2029][ \t\r\n\u2028\u2029]*/g;
+const trimSpaces = (s: string): string => {
+  let a = 0;
+  let b = s.length;
+  while (a < b && s.charCodeAt(a) === 0x20) a++;
+  while (b > a && s.charCodeAt(b - 1) === 0x20) b--;
+  return a === 0 && b === s.length ? s : s.slice(a, b);
+};
 
 export function escapeCatalogText(text: string): string {
-  if (!NEEDS_ESCAPE.test(text)) return text.trim(); // the common case: one scan instead of eight
-  return text
+  if (!NEEDS_ESCAPE.test(text)) return trimSpaces(text); // the common case: one scan instead of eight
+  const folded = text
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
     .replace(/"/g, "&quot;")
     .replace(/'/g, "&#39;")
-    .replace(/\s*[\r\n\u2028\u2029]+\s*/g, " ")
-    // Control and bidi-override characters would reach the model raw (NUL, ESC, RLO): show them as \u escapes.
-    .replace(/\t/g, " ")
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
-    .trim();
+    .replace(LINE_BREAK_RUN, " ")
+    .replace(/\t/g, " ");
+  return trimSpaces(escapeUnsafe(folded));
 }
 
 const UNIT = /&(?:amp|lt|gt|quot|#39);|\\u[0-9a-f]{4}|[\ud800-\udbff][\udc00-\udfff]|[^]/y;

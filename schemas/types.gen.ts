@@ -1096,7 +1096,7 @@ export interface ErrorResult {
   kind: "error";
   code: ErrorCode;
   /**
-   * One line; echoes the requested name where there is one.
+   * One line, with no control character: every value in it has its unsafe characters written as \uXXXX (R91, messages.json rules.values). Echoes the requested name where there is one.
    */
   message: string;
   /**
