@@ -237,9 +237,15 @@ function validate(data: unknown, lines: KeyLines, dirName: string, leniency: str
     }
   }
   if (data["allowed-tools"] !== undefined && data["allowed-tools"] !== null) {
-    const tools = normalizeAllowedTools(data["allowed-tools"]);
+    const authored = data["allowed-tools"];
+    const tools = normalizeAllowedTools(authored);
     if (!tools.ok) return fieldFail(lines, "allowed-tools", tools.reason);
     frontmatter["allowed-tools"] = tools.tools;
+    // R94: bounds apply after normalisation. A string split into a list holds one value per tool plus the list: the
+    // frontmatter as kept must still be within R16's value bound, or its <frontmatter> would not read back (R17).
+    if (typeof authored === "string" && tools.tools.length > 1 && valueCount(frontmatter, LIMITS.yaml_max_nodes) > LIMITS.yaml_max_nodes) {
+      return fieldFail(lines, "allowed-tools", message("fm.allowed_tools_too_many", { max: LIMITS.yaml_max_nodes }));
+    }
   }
   return { ok: true, frontmatter, warnings };
 }
@@ -268,6 +274,24 @@ function hintAsText(yamlText: string, errorLine: number | undefined): { text: st
   return { text: `${yamlText.slice(0, start)}argument-hint: ${JSON.stringify(value)}${yamlText.slice(end)}`, line: errorLine, value };
 }
 
+
+/** R16's count of a JSON value (every mapping, sequence and scalar, keys included), stopping once past `max`. */
+function valueCount(value: unknown, max: number): number {
+  let n = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && n <= max) {
+    const v = stack.pop();
+    n++;
+    if (Array.isArray(v)) for (const x of v) stack.push(x);
+    else if (v !== null && typeof v === "object") {
+      for (const x of Object.values(v)) {
+        n++; // its key
+        stack.push(x);
+      }
+    }
+  }
+  return n;
+}
 
 function fail(kind: ParseFailure["kind"], reason: string, line?: number): ParseFailure {
   return { ok: false, code: "INVALID_FRONTMATTER", kind, reason, ...optLine(line) };

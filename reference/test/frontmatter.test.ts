@@ -2,6 +2,10 @@
 import { describe, expect, it } from "vitest";
 import { parseSkillMd } from "../frontmatter.ts";
 import { splitAllowedTools } from "../allowed-tools.ts";
+import { LIMITS } from "../../schemas/index.ts";
+import { message } from "../../schemas/messages.ts";
+import { emitYaml } from "../emit-yaml.ts";
+import { parseYamlContract } from "../yaml-contract.ts";
 
 const ok = (text: string, dir = "demo") => {
   const r = parseSkillMd(text, dir);
@@ -152,5 +156,19 @@ describe("R93: fields typed as strings keep their source text", () => {
     const r = parse("license: {a: 1}\n");
     expect(r.frontmatter.license).toEqual({ a: 1 });
     expect(r.warnings).toEqual(["field 'license' should be a string; got a mapping (line 4); kept as written"]);
+  });
+});
+
+describe("R94: bounds apply after normalisation", () => {
+  // name, description, allowed-tools: the mapping (1), three keys, two strings, the list (1) and its tools.
+  const skill = (n: number) => `---\nname: demo\ndescription: d\nallowed-tools: ${Array.from({ length: n }, (_, i) => `T${i}`).join(" ")}\n---\nB\n`;
+  it("an allowed-tools string that splits into more values than R16 allows is refused at its line; one fewer is accepted and reads back (R17)", () => {
+    const atBound = parseSkillMd(skill(LIMITS.yaml_max_nodes - 7), "demo");
+    if (!atBound.ok) throw new Error(atBound.reason);
+    const back = parseYamlContract(emitYaml(atBound.frontmatter));
+    expect(back.ok && back.data).toEqual(atBound.frontmatter);
+    const past = parseSkillMd(skill(LIMITS.yaml_max_nodes - 6), "demo");
+    expect(past).toMatchObject({ ok: false, code: "INVALID_FRONTMATTER", line: 4 });
+    expect(!past.ok && past.reason).toBe(message("fm.allowed_tools_too_many", { max: LIMITS.yaml_max_nodes }));
   });
 });
