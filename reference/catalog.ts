@@ -39,24 +39,66 @@ export function escapeCatalogText(text: string): string {
 
 const UNIT = /&(?:amp|lt|gt|quot|#39);|\\u[0-9a-f]{4}|[\ud800-\udbff][\udc00-\udfff]|[^]/y;
 
+/** End of the longest run of whole units of escaped[start…] within maxBytes UTF-8 bytes (R22's unit). */
+function unitsWithin(escaped: string, start: number, maxBytes: number): number {
+  let bytes = 0;
+  let end = start;
+  UNIT.lastIndex = start;
+  for (let m = UNIT.exec(escaped); m !== null; m = UNIT.exec(escaped)) {
+    const b = Buffer.byteLength(m[0], "utf8");
+    if (bytes + b > maxBytes) break;
+    bytes += b;
+    end = UNIT.lastIndex;
+  }
+  return end;
+}
+
 /**
- * R22: the escaped description, cut to catalog_entry_description_max_bytes of whole units (an entity, a
- * \uXXXX escape, or one code point) then "…" (format.catalog_cut) when longer, so a catalog line stays within the token budget.
+ * R95: the phrase that says when to use a skill, as real descriptions write it ("Use when …", "Use this skill
+ * whenever …", "This skill should be used when …", "… when the user asks …", "Trigger when …"), case-insensitive.
+ */
+export const TRIGGER = /\b(?:use (?:this skill |this |it )?(?:when|whenever|for|if|before|after)\b|should be used (?:when|whenever|for|if|before|at)\b|when (?:the )?users?\b|whenever\b|triggers? (?:on|when)\b)/i;
+/** A sentence ends at '.', '!' or '?' followed by whitespace or the end of the text. */
+const SENTENCE_END = /[.!?](?=\s|$)/g;
+
+/** The sentence holding the first TRIGGER match in escaped text: [start, end), end after its closing punctuation. */
+export function triggerSentence(escaped: string): { start: number; end: number } | undefined {
+  const m = TRIGGER.exec(escaped);
+  if (m === null) return undefined;
+  let start = 0;
+  let end = escaped.length;
+  SENTENCE_END.lastIndex = 0;
+  for (let e = SENTENCE_END.exec(escaped); e !== null; e = SENTENCE_END.exec(escaped)) {
+    if (e.index < m.index) start = e.index + 1;
+    else if (e.index >= m.index + m[0].length) {
+      end = e.index + 1;
+      break;
+    }
+  }
+  while (start < m.index && escaped.charCodeAt(start) === 0x20) start++;
+  return { start, end };
+}
+
+/**
+ * R22, R95: the escaped description, cut to catalog_entry_description_max_bytes of whole units (an entity, a
+ * \uXXXX escape, or one code point) then "…" (format.catalog_cut) when longer, so a catalog line stays within the
+ * token budget. When that cut would lose the sentence saying when to use the skill (it starts after the text's
+ * first character and ends past the cut), that sentence is kept instead: the head is cut shorter, then "… " and
+ * the sentence (cut to catalog_trigger_sentence_max_bytes), then "…" if text follows (format.catalog_cut_trigger).
  * The full description stays in the entry and reaches the model on activation.
  */
 export function shownDescription(escaped: string): string {
   const max = LIMITS.catalog_entry_description_max_bytes;
   if (escaped.length <= max / 3 || Buffer.byteLength(escaped, "utf8") <= max) return escaped;
-  let bytes = 0;
-  let end = 0;
-  UNIT.lastIndex = 0;
-  for (let m = UNIT.exec(escaped); m !== null; m = UNIT.exec(escaped)) {
-    const b = Buffer.byteLength(m[0], "utf8");
-    if (bytes + b > max) break;
-    bytes += b;
-    end = UNIT.lastIndex;
-  }
-  return message("format.catalog_cut", { head: escaped.slice(0, end) });
+  const plainEnd = unitsWithin(escaped, 0, max);
+  const t = triggerSentence(escaped);
+  if (t === undefined || t.start === 0 || t.end <= plainEnd) return message("format.catalog_cut", { head: escaped.slice(0, plainEnd) });
+  const sentenceEnd = Math.min(t.end, unitsWithin(escaped, t.start, LIMITS.catalog_trigger_sentence_max_bytes));
+  const sentence = escaped.slice(t.start, sentenceEnd);
+  const headRoom = max - Buffer.byteLength(sentence, "utf8") - Buffer.byteLength(message("format.catalog_cut_trigger", { head: "", trigger: "" }), "utf8");
+  const head = escaped.slice(0, unitsWithin(escaped, 0, Math.min(headRoom, t.start))).replace(/ +$/, "");
+  const shown = message("format.catalog_cut_trigger", { head, trigger: sentence });
+  return sentenceEnd < escaped.length ? message("format.catalog_cut", { head: shown }) : shown;
 }
 
 /** Appends the pieces of entry's catalog line, `<skill name="…"[ user-only="true"]>…</skill>`, to out. */
