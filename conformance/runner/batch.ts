@@ -1,10 +1,10 @@
 // Owns one batch of concurrent calls of a case: every call issued before any is awaited, all awaited
 // together under one deadline, then checked (schema, kind counts, settle order, first / rest / each).
 // What it records is compact: counts, order, and kind / name / code / at_turn per result.
-import { check } from "../../schemas/index.ts";
 import type { ConcurrentCall, ResultExpect, SkillResult } from "../../schemas/index.ts";
 import type { SessionHandle } from "../../schemas/implementation.ts";
 import { checkResult, type Miss } from "./expect.ts";
+import { SCHEMA_RULES, schemaMisses } from "./schema-miss.ts";
 import { template, withIndex } from "./workspace.ts";
 
 /** What a batch needs from the case running it. */
@@ -78,12 +78,13 @@ function checkBatch(call: ConcurrentCall, at: string, params: unknown[], results
   const spec = call.concurrent;
   const exp = call.expect;
   const batch: Miss[] = [];
+  // The first schema-invalid result field by field; the others counted, under the same rule.
   let schemaBad = 0;
   results.forEach((r, k) => {
-    const rv = check("result.schema.json", r);
-    if (!rv.valid && schemaBad++ === 0) batch.push({ at: `${at}[${k}].result`, expected: "a result valid against result.schema.json", actual: rv.errors, what: "schema-invalid result" });
+    const misses = schemaMisses("result.schema.json", r, `${at}[${k}].result`, "schema-invalid result");
+    if (misses.length && schemaBad++ === 0) batch.push(...misses);
   });
-  if (schemaBad > 1) batch.push({ at: `${at}.result`, expected: "every result schema-valid", actual: `${schemaBad} schema-invalid results`, what: "schema-invalid results" });
+  if (schemaBad > 1) batch.push({ at: `${at}.result`, expected: "every result schema-valid", actual: `${schemaBad} schema-invalid results`, what: "schema-invalid results (result.schema.json)", rules: [SCHEMA_RULES["result.schema.json"]] });
 
   const tally = kindTally(seen);
   if (exp.kinds) {

@@ -7,7 +7,6 @@
 //   6. check the hook script was used exactly; close the session; clean up.
 // Every step of the implementation runs under the case's deadline and is followed by the prototype guard.
 // Results are normalised (temp dir → <tmp>) before they are checked or recorded.
-import { check } from "../../schemas/index.ts";
 import type { CaseCall, ConformanceCase, SessionConfig } from "../../schemas/index.ts";
 import type { Implementation, SessionHandle } from "../../schemas/implementation.ts";
 import { brief, runBatch, type StepContext } from "./batch.ts";
@@ -16,6 +15,7 @@ import { ImplFault, faultOf, impl, toFault } from "./faults.ts";
 import { ScriptedHook } from "./hook.ts";
 import type { LoadedCase } from "./load.ts";
 import { restorePrototypes, snapshotPrototypes } from "./prototypes.ts";
+import { schemaMisses } from "./schema-miss.ts";
 import { applySteps, normalise, prepareWorkspace, template, type Workspace } from "./workspace.ts";
 import type { CaseResult, Mismatch } from "./types.ts";
 
@@ -114,6 +114,7 @@ class CaseRun {
       expected: m.expected,
       actual: m.actual,
       ...(call !== undefined ? { call } : {}),
+      ...(m.rules?.length ? { rules: [...m.rules] } : {}),
       message: `${m.at}: ${m.what}: expected ${brief(m.expected)}, got ${brief(m.actual)} [${this.c.id}: ${this.c.spec.join(", ")}]`,
     });
   };
@@ -148,8 +149,7 @@ class CaseRun {
     const catalog = await this.step("catalog", "catalog()", () => this.session!.catalog());
     this.slow("catalog", performance.now() - t, this.c.catalog?.max_ms);
     this.catalogSeen = this.norm(catalog);
-    const v = check("catalog.schema.json", catalog);
-    if (!v.valid) this.miss({ at: "catalog", expected: "a catalog valid against catalog.schema.json", actual: v.errors, what: "schema-invalid catalog" });
+    for (const m of schemaMisses("catalog.schema.json", catalog, "catalog", "schema-invalid catalog")) this.miss(m);
     if (this.c.catalog) for (const m of checkCatalog(this.c.catalog, this.catalogSeen)) this.miss(m);
   }
 
@@ -178,8 +178,7 @@ class CaseRun {
     this.slow(`${at}.time`, performance.now() - t, call.expect.max_ms);
     const seen = this.norm(result);
     this.observed.push(clipLarge(seen));
-    const v = check("result.schema.json", result);
-    if (!v.valid) this.miss({ at: `${at}.result`, expected: "a result valid against result.schema.json", actual: v.errors, what: "schema-invalid result" });
+    for (const m of schemaMisses("result.schema.json", result, `${at}.result`, "schema-invalid result")) this.miss(m);
     const asked = this.hook.since(from);
     this.checkHookPayloads(at, asked);
     for (const m of checkResult(call.expect, seen, asked.map(this.norm), at)) this.miss(m);
@@ -187,8 +186,7 @@ class CaseRun {
 
   private checkHookPayloads(at: string, requests: readonly unknown[]): void {
     for (const [k, req] of requests.entries()) {
-      const v = check("permission-request.schema.json", req);
-      if (!v.valid) this.miss({ at: `${at}.hook_requests[${k}]`, expected: "a request valid against permission-request.schema.json", actual: v.errors, what: "schema-invalid hook payload" });
+      for (const m of schemaMisses("permission-request.schema.json", req, `${at}.hook_requests[${k}]`, "schema-invalid hook payload")) this.miss(m);
     }
   }
 

@@ -9,6 +9,8 @@ export interface Mismatch {
   actual: unknown;
   /** The params of the call the mismatch belongs to (normalised), when it belongs to one. */
   call?: unknown;
+  /** The rule(s) it breaks, when known (a schema-invalid answer: `result.schema`, …). */
+  rules?: string[];
   message: string;
 }
 
