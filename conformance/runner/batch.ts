@@ -16,6 +16,8 @@ export interface StepContext {
   slow: (at: string, took: number, max: number | undefined) => void;
   /** Run one step of the implementation under the case's deadline, then the prototype guard. */
   step: <T>(at: string, what: string, f: () => T | Promise<T>) => Promise<T>;
+  /** Asked once the batch has settled: false when the kit's own answer (an unscripted hook ask) decided its results. */
+  judged: () => boolean;
 }
 
 /** At most this many mismatches are listed for one batch of concurrent calls; the rest are counted. */
@@ -60,7 +62,7 @@ export async function runBatch(call: ConcurrentCall, at: string, ctx: StepContex
   slow(`${at}.time`, performance.now() - t0, exp.max_ms);
 
   const seen = results.map((r) => norm(r));
-  checkBatch(call, at, params, results, seen, settled, miss);
+  checkBatch(call, at, params, results, seen, settled, miss, ctx.judged());
   return compact(spec.count, settled, seen);
 }
 
@@ -73,8 +75,8 @@ function kindTally(seen: readonly unknown[]): Record<string, number> {
   return tally;
 }
 
-/** Schema, kind counts, settle order, then first / rest / each per call; at most BATCH_MISSES_MAX listed. */
-function checkBatch(call: ConcurrentCall, at: string, params: unknown[], results: SkillResult[], seen: unknown[], settled: number[], miss: (m: Miss) => void): void {
+/** Schema, then (when judged) kind counts, settle order, first / rest / each per call; at most BATCH_MISSES_MAX listed. */
+function checkBatch(call: ConcurrentCall, at: string, params: unknown[], results: SkillResult[], seen: unknown[], settled: number[], miss: (m: Miss) => void, judged: boolean): void {
   const spec = call.concurrent;
   const exp = call.expect;
   const batch: Miss[] = [];
@@ -85,6 +87,10 @@ function checkBatch(call: ConcurrentCall, at: string, params: unknown[], results
     if (misses.length && schemaBad++ === 0) batch.push(...misses);
   });
   if (schemaBad > 1) batch.push({ at: `${at}.result`, expected: "every result schema-valid", actual: `${schemaBad} schema-invalid results`, what: "schema-invalid results (result.schema.json)", rules: [SCHEMA_RULES["result.schema.json"]] });
+  if (!judged) {
+    batch.forEach(miss);
+    return;
+  }
 
   const tally = kindTally(seen);
   if (exp.kinds) {

@@ -82,6 +82,7 @@ class CaseRun {
     } catch (e) {
       this.fault = toFault(e);
     } finally {
+      this.hook.ended = true;
       await this.closeSession();
       this.guard("end");
       this.ws.cleanup();
@@ -105,11 +106,14 @@ class CaseRun {
 
   private norm = (v: unknown): unknown => normalise(v, this.ws.spellings);
 
-  /** Record an expectation that did not hold, with the params of the call it belongs to. */
-  private miss = (m: Miss): void => {
+  /** How many findings lead the list (an unscripted hook ask explains what follows it). */
+  private leads = 0;
+
+  /** Record an expectation that did not hold, with the params of the call it belongs to; a `lead` goes first. */
+  private miss = (m: Miss, lead = false): void => {
     const i = /^calls\[(\d+)\]/.exec(m.at)?.[1];
     const call = i === undefined ? undefined : this.calls[Number(i)];
-    this.mismatches.push({
+    this.mismatches.splice(lead ? this.leads++ : this.mismatches.length, 0, {
       at: m.at,
       expected: m.expected,
       actual: m.actual,
@@ -160,7 +164,7 @@ class CaseRun {
     if ("concurrent" in call) {
       this.calls[i] = this.norm(template(call.concurrent.params as unknown, this.ws.dir));
       const from = this.hook.recorded.length;
-      this.observed.push(await runBatch(call, at, this.stepContext()));
+      this.observed.push(await runBatch(call, at, this.stepContext(() => this.judged(from, at))));
       this.checkHookPayloads(at, this.hook.since(from));
       return;
     }
@@ -178,10 +182,21 @@ class CaseRun {
     this.slow(`${at}.time`, performance.now() - t, call.expect.max_ms);
     const seen = this.norm(result);
     this.observed.push(clipLarge(seen));
+    const judged = this.judged(from, at);
     for (const m of schemaMisses("result.schema.json", result, `${at}.result`, "schema-invalid result")) this.miss(m);
     const asked = this.hook.since(from);
     this.checkHookPayloads(at, asked);
-    for (const m of checkResult(call.expect, seen, asked.map(this.norm), at)) this.miss(m);
+    if (judged) for (const m of checkResult(call.expect, seen, asked.map(this.norm), at)) this.miss(m);
+  }
+
+  /**
+   * Whether a call's expectations are judged: not when the implementation asked the hook more often than the case
+   * scripts, since the kit's deny then decided the result. That ask is the finding, reported first.
+   */
+  private judged(from: number, at: string): boolean {
+    const unscripted = this.hook.unscriptedMiss(from, at);
+    if (unscripted) this.miss(unscripted, true);
+    return unscripted === undefined;
   }
 
   private checkHookPayloads(at: string, requests: readonly unknown[]): void {
@@ -190,8 +205,8 @@ class CaseRun {
     }
   }
 
-  private stepContext(): StepContext {
-    return { session: this.session!, tmp: this.ws.dir, norm: this.norm, miss: this.miss, slow: this.slow, step: this.step };
+  private stepContext(judged: () => boolean): StepContext {
+    return { session: this.session!, tmp: this.ws.dir, norm: this.norm, miss: this.miss, slow: this.slow, step: this.step, judged };
   }
 
   private async closeSession(): Promise<void> {
