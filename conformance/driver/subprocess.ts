@@ -152,6 +152,8 @@ export async function spawnImplementation(commandLine: string, opts: SpawnOption
     conn.info = info;
   } catch (err) {
     await conn.dispose();
+    // Reaped, its stderr is drained: a failed handshake shows all the child said, even what came after the deadline.
+    if (err instanceof DriverError && err.blame === "implementation") throw new DriverError(err.message, err.blame, conn.stderrTail());
     throw err;
   }
   return conn;
@@ -204,7 +206,10 @@ class Connection implements SubprocessImplementation {
         this.exitInfo = { code, signal, killed: this.killedByUs };
         live.delete(this.pid);
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-        this.breakWith(new DriverError(`implementation ${how}${code === 127 ? " (command not found?)" : ""}`, "implementation", this.stderrTail()));
+        // 127 is the shell's "command not found": its complaint (the last stderr line) is the whole story, in one line.
+        const shell = code === 127 ? this.stderrTail().trim().split("\n").pop() : undefined;
+        const message = code === 127 ? `implementation exited with code 127 (command not found${shell ? `: ${shell}` : "?"})` : `implementation ${how}`;
+        this.breakWith(new DriverError(message, "implementation", this.stderrTail()));
         resolve(this.exitInfo);
       });
     });

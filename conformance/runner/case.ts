@@ -98,7 +98,7 @@ class CaseRun {
     };
     const f = this.fault;
     if (f) {
-      return { status: "errored", reason: f.message, blame: f.blame, ...(f.stderr !== undefined ? { stderr: f.stderr } : {}), ...(this.mismatches.length ? { mismatches: this.mismatches } : {}), ...extra };
+      return { status: "errored", reason: f.message, blame: f.blame, ...(f.stderr !== undefined ? { stderr: f.stderr } : {}), ...(f.trace !== undefined ? { stack: f.trace } : {}), ...(this.mismatches.length ? { mismatches: this.mismatches } : {}), ...extra };
     }
     if (this.mismatches.length) return { status: "failed", mismatches: this.mismatches, ...extra };
     return { status: "passed", ...extra };

@@ -34,6 +34,12 @@ export interface CaseResult {
   calls?: unknown[];
   /** The catalog the implementation returned (normalised like observed), asked once before the calls. */
   catalog?: unknown;
+  /** errored in-process by a throw: the top frames of its stack. */
+  stack?: string;
+  /** failed / errored: the case file (relative to the directory the kit ran in, when inside it). */
+  file?: string;
+  /** failed / errored: the command that reruns this case alone. */
+  rerun?: string;
   /** Every permission request the scripted hook received: during which call, the payload (normalised), the answer given. */
   hook_requests?: Array<{ call: number; request: unknown; answer: string }>;
 }
@@ -48,11 +54,26 @@ export interface Summary {
   duration_ms: number;
 }
 
+/** Why a run ended before its last case: the implementation could not be opened (handshake failed or never came). */
+export interface RunAbort {
+  reason: string;
+  blame: "implementation" | "kit";
+  stderr?: string;
+  /** The case the attempt was made for. */
+  at: string;
+  /** How long the failed attempt took. */
+  after_ms: number;
+  /** The cases after it, errored without being run. */
+  not_run: number;
+}
+
 export interface RunReport {
   kit: { version: string; specVersion: string };
   implementation: { name: string; version: string; language: string; driver: string };
   suite: string;
   started_at: string;
   summary: Summary;
+  /** Present when the run ended early. */
+  aborted?: RunAbort;
   cases: CaseResult[];
 }
