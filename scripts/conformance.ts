@@ -257,7 +257,7 @@ export async function main(argv: string[], io: CliIo = { out: (l) => console.log
     rerun: rerunCommand(targets[0]!, timeoutMs),
     // A dead driver: one line (and its stderr tail when the reason does not already say it), not one block per case.
     onAbort: (a) => {
-      io.err(`cannot run: ${a.reason} (after ${a.after_ms} ms); ${a.not_run + 1} case${a.not_run ? "s" : ""} not run`);
+      io.err(`run ended at ${a.at}: ${a.reason} (after ${a.after_ms} ms); ${a.not_run} case${a.not_run === 1 ? "" : "s"} not run`);
       const tail = a.stderr?.trim();
       if (tail && !a.reason.includes(tail.split("\n").pop()!)) io.err(tail.split("\n").map((l) => `  | ${l}`).join("\n"));
     },

@@ -161,6 +161,8 @@ export async function spawnImplementation(commandLine: string, opts: SpawnOption
 
 class Connection implements SubprocessImplementation {
   info!: InitializeResult;
+  /** dispose() kills the process group: nothing of a case outlives it. */
+  readonly isolated = true;
   readonly pid: number;
   readonly label: string;
   readonly exited: Promise<ExitInfo>;

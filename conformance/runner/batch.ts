@@ -18,6 +18,8 @@ export interface StepContext {
   step: <T>(at: string, what: string, f: () => T | Promise<T>) => Promise<T>;
   /** Asked once the batch has settled: false when the kit's own answer (an unscripted hook ask) decided its results. */
   judged: () => boolean;
+  /** Track a value the implementation returned until it settles (the case waits for it after close()). */
+  track: <T>(value: T) => T;
 }
 
 /** At most this many mismatches are listed for one batch of concurrent calls; the rest are counted. */
@@ -48,7 +50,7 @@ export async function runBatch(call: ConcurrentCall, at: string, ctx: StepContex
   const pending = params.map((p, k) => {
     let promise: Promise<SkillResult>;
     try {
-      promise = Promise.resolve(session.call(p, options));
+      promise = Promise.resolve(ctx.track(session.call(p, options)));
     } catch (e) {
       promise = Promise.reject(e);
     }

@@ -4,7 +4,8 @@
 //   3. open a session (config templated, the scripted hook if the case has one);
 //   4. read the catalog once and check it;
 //   5. make the calls in order (single calls, or batches issued concurrently: batch.ts), checking each;
-//   6. check the hook script was used exactly; close the session; clean up.
+//   6. check the hook script was used exactly; close the session; wait (bounded) for work it left pending, then
+//      clean up once that work has settled (leftover.ts): a case cut off at its deadline cannot reach the next.
 // Every step of the implementation runs under the case's deadline and is followed by the prototype guard.
 // Results are normalised (temp dir → <tmp>) before they are checked or recorded.
 import type { CaseCall, ConformanceCase, SessionConfig } from "../../schemas/index.ts";
@@ -16,6 +17,7 @@ import { ScriptedHook } from "./hook.ts";
 import type { LoadedCase } from "./load.ts";
 import { restorePrototypes, snapshotPrototypes } from "./prototypes.ts";
 import { schemaMisses } from "./schema-miss.ts";
+import { WorkTracker, type Leftover } from "./leftover.ts";
 import { applySteps, normalise, prepareWorkspace, template, type Workspace } from "./workspace.ts";
 import type { CaseResult, Mismatch } from "./types.ts";
 
@@ -62,6 +64,12 @@ class CaseRun {
   private session: SessionHandle | undefined;
   private catalogSeen: unknown;
   private fault: ImplFault | undefined;
+  /** Every promise the implementation handed this case, until it settles (leftover.ts). */
+  private readonly work = new WorkTracker();
+  /** What was still pending after close() and the grace, when the case was cut off. */
+  private leftover: Leftover | undefined;
+  /** createSession's promise: a session that arrives after the deadline is closed as soon as it does. */
+  private creating: Promise<SessionHandle> | undefined;
 
   constructor(
     private readonly c: ConformanceCase,
@@ -85,8 +93,24 @@ class CaseRun {
       this.hook.ended = true;
       await this.closeSession();
       this.guard("end");
-      this.ws.cleanup();
+      await this.cutOff();
     }
+  }
+
+  /**
+   * After close(): a session created too late is closed when it arrives; the case waits one more deadline for the
+   * work it left pending (close() must answer it: PROTOCOL.md); what is still pending is reported; the temp dir goes
+   * once that work has settled, never under it.
+   */
+  private async cutOff(): Promise<void> {
+    if (!this.session && this.creating) void this.creating.then((s) => s.close()).catch(() => {});
+    this.leftover = await this.work.drain(this.ms);
+    if (this.leftover) {
+      const { pending, waited_ms } = this.leftover;
+      const what = `close() left ${pending} of this case's call(s) unanswered ${waited_ms} ms after it returned (PROTOCOL.md, session/close: a closed session's pending calls must be answered promptly)`;
+      this.fault = this.fault ? new ImplFault(`${this.fault.message}; ${what}`, this.fault.blame, this.fault.stderr, this.fault.trace) : new ImplFault(what, "implementation");
+    }
+    this.work.cleanupWhenSettled(this.ws.dir, this.ws.cleanup);
   }
 
   outcome(): Outcome {
@@ -98,7 +122,7 @@ class CaseRun {
     };
     const f = this.fault;
     if (f) {
-      return { status: "errored", reason: f.message, blame: f.blame, ...(f.stderr !== undefined ? { stderr: f.stderr } : {}), ...(f.trace !== undefined ? { stack: f.trace } : {}), ...(this.mismatches.length ? { mismatches: this.mismatches } : {}), ...extra };
+      return { status: "errored", reason: f.message, blame: f.blame, ...(f.stderr !== undefined ? { stderr: f.stderr } : {}), ...(f.trace !== undefined ? { stack: f.trace } : {}), ...(this.leftover ? { leftover: this.leftover } : {}), ...(this.mismatches.length ? { mismatches: this.mismatches } : {}), ...extra };
     }
     if (this.mismatches.length) return { status: "failed", mismatches: this.mismatches, ...extra };
     return { status: "passed", ...extra };
@@ -136,7 +160,7 @@ class CaseRun {
   /** One step of the implementation: under the deadline, then the guard. */
   private step = async <T>(at: string, what: string, f: () => T | Promise<T>): Promise<T> => {
     try {
-      return await impl(what, this.ms, f, () => this.implementation.stderrTail?.());
+      return await impl(what, this.ms, () => this.work.track(f()), () => this.implementation.stderrTail?.());
     } finally {
       this.guard(at);
     }
@@ -145,7 +169,7 @@ class CaseRun {
   private async openSession(): Promise<void> {
     const config = template(this.c.config, this.ws.dir) as SessionConfig;
     const options = this.hook.hook ? { hook: this.hook.hook } : {};
-    this.session = await this.step("createSession", "createSession", () => this.implementation.createSession(config, options));
+    this.session = await this.step("createSession", "createSession", () => (this.creating = this.implementation.createSession(config, options)));
   }
 
   private async readCatalog(): Promise<void> {
@@ -206,13 +230,13 @@ class CaseRun {
   }
 
   private stepContext(judged: () => boolean): StepContext {
-    return { session: this.session!, tmp: this.ws.dir, norm: this.norm, miss: this.miss, slow: this.slow, step: this.step, judged };
+    return { session: this.session!, tmp: this.ws.dir, norm: this.norm, miss: this.miss, slow: this.slow, step: this.step, judged, track: (p) => this.work.track(p) };
   }
 
   private async closeSession(): Promise<void> {
     if (!this.session) return;
     try {
-      await impl("close()", this.ms, () => this.session!.close(), () => this.implementation.stderrTail?.());
+      await impl("close()", this.ms, () => this.work.track(this.session!.close()), () => this.implementation.stderrTail?.());
     } catch (e) {
       this.fault ??= faultOf(e, "close()");
     }

@@ -23,7 +23,10 @@ export interface SuiteOptions {
   expectedFailures?: ReadonlySet<string>;
   /** Each case as it finishes (not the cases of a run that ended early: see onAbort). */
   onResult?: (r: CaseResult) => void;
-  /** Once, when the implementation cannot be opened: the run ends, the cases left are errored without waiting. */
+  /**
+   * Once, when the run ends early: the implementation cannot be opened, or (in-process) a case left work running that
+   * close() did not stop. The cases left are errored as not run, without waiting.
+   */
   onAbort?: (a: RunAbort) => void;
   driverLabel: string;
   suite: string;
@@ -92,6 +95,9 @@ export async function runSuite(open: () => Promise<Implementation>, cases: reado
       return faultOf(e, "opening the implementation");
     }
   };
+  const notRun = (rest: readonly LoadedCase[], reason: string, blame: CaseResult["blame"]) => {
+    for (const c of rest) results.push(locate({ id: c.id, title: c.title, spec: [...c.spec], status: "errored", duration_ms: 0, reason, ...(blame ? { blame } : {}) }, c, rerun));
+  };
   const record = (r: CaseResult, c: LoadedCase) => {
     const located = locate(r, c, rerun);
     results.push(located);
@@ -105,12 +111,10 @@ export async function runSuite(open: () => Promise<Implementation>, cases: reado
         const o = await tryOpen();
         openMs = performance.now() - t;
         if (o instanceof ImplFault) {
-          aborted = { reason: o.message, blame: o.blame, ...(o.stderr !== undefined ? { stderr: o.stderr } : {}), at: c.id, after_ms: Math.round(openMs), not_run: cases.length - k - 1 };
+          aborted = { reason: o.message, blame: o.blame, ...(o.stderr !== undefined ? { stderr: o.stderr } : {}), at: c.id, after_ms: Math.round(openMs), not_run: cases.length - k };
           // Said once, by onAbort: the case the attempt was for carries the fault, the rest say they were not run.
           results.push(locate({ id: c.id, title: c.title, spec: [...c.spec], status: "errored", duration_ms: Math.round(openMs), reason: o.message, blame: o.blame, ...(o.stderr !== undefined ? { stderr: o.stderr } : {}) }, c, rerun));
-          for (const rest of cases.slice(k + 1)) {
-            results.push(locate({ id: rest.id, title: rest.title, spec: [...rest.spec], status: "errored", duration_ms: 0, reason: `not run: the implementation could not be opened (at ${c.id})`, blame: o.blame }, rest, rerun));
-          }
+          notRun(cases.slice(k + 1), `not run: the implementation could not be opened (at ${c.id})`, o.blame);
           opts.onAbort?.(aborted);
           break;
         }
@@ -120,6 +124,14 @@ export async function runSuite(open: () => Promise<Implementation>, cases: reado
       // The case waited for the implementation to open: its time says so.
       const r = applyBaseline({ ...ran, duration_ms: ran.duration_ms + Math.round(openMs) }, opts.expectedFailures);
       record(r, c);
+      if (ran.leftover && !current.isolated && k + 1 < cases.length) {
+        // In-process work cannot be stopped: running the next case beside it would let it touch that case.
+        const reason = `case ${c.id} left ${ran.leftover.pending} call(s) running after close(), and in-process the kit cannot stop them: make close() answer pending calls (PROTOCOL.md), or run the implementation over stdio`;
+        aborted = { reason, blame: "implementation", at: c.id, after_ms: ran.leftover.waited_ms, not_run: cases.length - k - 1 };
+        notRun(cases.slice(k + 1), `not run: ${reason}`, "implementation");
+        opts.onAbort?.(aborted);
+        break;
+      }
       if (r.status === "errored" || ran.status === "errored") {
         await safeDispose(current);
         current = undefined;

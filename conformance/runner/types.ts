@@ -36,6 +36,8 @@ export interface CaseResult {
   catalog?: unknown;
   /** errored in-process by a throw: the top frames of its stack. */
   stack?: string;
+  /** errored: cut off at its deadline, the case's calls close() left unanswered (leftover.ts). */
+  leftover?: { pending: number; waited_ms: number };
   /** failed / errored: the case file (relative to the directory the kit ran in, when inside it). */
   file?: string;
   /** failed / errored: the command that reruns this case alone. */
@@ -54,16 +56,19 @@ export interface Summary {
   duration_ms: number;
 }
 
-/** Why a run ended before its last case: the implementation could not be opened (handshake failed or never came). */
+/**
+ * Why a run ended before its last case: the implementation could not be opened (handshake failed or never came), or
+ * an in-process case left work running after close() that the kit cannot stop.
+ */
 export interface RunAbort {
   reason: string;
   blame: "implementation" | "kit";
   stderr?: string;
-  /** The case the attempt was made for. */
+  /** The case the run ended at. */
   at: string;
-  /** How long the failed attempt took. */
+  /** How long the failed attempt took (the open, or the wait after close()). */
   after_ms: number;
-  /** The cases after it, errored without being run. */
+  /** The cases errored without being run (the one the open was for included). */
   not_run: number;
 }
 

@@ -29,13 +29,14 @@ describe("a driver that never answers", () => {
     const shown: string[] = [];
     const cases = loadCases("spec");
     const report = await runSuite(
-      () => spawnImplementation(SILENT, { requestTimeoutMs: 400, cwd: REPO }),
+      // A shell starts in milliseconds, so its stderr line is there well before the deadline even on a loaded machine.
+      () => spawnImplementation(`printf 'silent: started\\n' >&2; exec sleep 60`, { requestTimeoutMs: 400, cwd: REPO }),
       cases,
       { driverLabel: "silent", suite: "spec", onAbort: (a) => aborts.push(a), onResult: (r) => shown.push(r.id) },
     );
     expect(report.summary).toMatchObject({ total: 30, errored: 30, passed: 0 });
     expect(aborts).toHaveLength(1);
-    expect(aborts[0]).toMatchObject({ at: "U01", not_run: 29, blame: "implementation" });
+    expect(aborts[0]).toMatchObject({ at: "U01", not_run: 30, blame: "implementation" });
     expect(aborts[0]!.reason).toMatch(/no response to initialize within 400 ms/);
     expect(aborts[0]!.stderr).toContain("silent: started");
     expect(aborts[0]!.after_ms).toBeGreaterThanOrEqual(390);
@@ -53,7 +54,7 @@ describe("a driver that never answers", () => {
     const r = await run("--exec", SILENT);
     expect(r.code).toBe(1);
     expect(r.ms).toBeLessThan(60_000);
-    expect(r.err).toMatch(/^cannot run: opening the implementation: no response to initialize within 20000 ms \(after \d+ ms\); 30 cases not run/);
+    expect(r.err).toMatch(/^run ended at U01: opening the implementation: no response to initialize within 20000 ms \(after \d+ ms\); 30 cases not run/);
     expect(r.out).not.toMatch(/^ERROR/m);
     expect(r.out).toMatch(/0\/30 passed \(0 failed, 30 errored, 0 skipped\)/);
   }, 60_000);
@@ -69,7 +70,7 @@ describe("a driver that never answers", () => {
     const r = await run("--exec", "definitely-not-a-skill-driver-xyz");
     expect(r.code).toBe(1);
     expect(r.err.split("\n")).toHaveLength(1);
-    expect(r.err).toMatch(/^cannot run: opening the implementation: implementation exited with code 127 \(command not found: .*definitely-not-a-skill-driver-xyz.*not found\)/);
+    expect(r.err).toMatch(/^run ended at U01: opening the implementation: implementation exited with code 127 \(command not found: .*definitely-not-a-skill-driver-xyz.*not found\)/);
     expect(r.out).not.toMatch(/code 127/);
   });
 });
