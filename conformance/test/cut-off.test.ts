@@ -4,7 +4,7 @@
 // into the next case (over stdio the kit kills the process instead). A closed in-process session refuses the kit.
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { SkillResult } from "../../schemas/index.ts";
+import { check, type SkillResult } from "../../schemas/index.ts";
 import type { InProcessModule } from "../../schemas/implementation.ts";
 import { DriverError } from "../driver/errors.ts";
 import { fromModule } from "../driver/in-process.ts";
@@ -87,6 +87,7 @@ describe("a case cut off at its deadline, in-process", () => {
     expect(u01!.reason).toMatch(/^not run: case S16 left \d+ call\(s\) running after close\(\)/);
     expect(aborts).toHaveLength(1);
     expect(aborts[0]).toMatchObject({ at: "S16", not_run: 1 });
+    expect(check("report.schema.json", JSON.parse(JSON.stringify(report)))).toEqual({ valid: true });
     // The leftover work finishes in S16's own temp dir, which is removed only once it has.
     await w.idle();
     expect(w.seen.ran).toBe(1000);

@@ -5,7 +5,7 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { SkillResult } from "../../schemas/index.ts";
+import { check, type SkillResult } from "../../schemas/index.ts";
 import type { Implementation } from "../../schemas/implementation.ts";
 import { main } from "../../scripts/conformance.ts";
 import { spawnImplementation } from "../driver/subprocess.ts";
@@ -41,6 +41,7 @@ describe("a driver that never answers", () => {
     expect(aborts[0]!.stderr).toContain("silent: started");
     expect(aborts[0]!.after_ms).toBeGreaterThanOrEqual(390);
     expect(report.aborted).toEqual(aborts[0]);
+    expect(check("report.schema.json", JSON.parse(JSON.stringify(report)))).toEqual({ valid: true });
     // Said once: no per-case lines for a run that never started.
     expect(shown).toEqual([]);
     const [first, ...rest] = report.cases;
