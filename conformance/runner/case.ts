@@ -133,11 +133,20 @@ class CaseRun {
   /** How many findings lead the list (an unscripted hook ask explains what follows it). */
   private leads = 0;
 
-  /** Record an expectation that did not hold, with the params of the call it belongs to; a `lead` goes first. */
-  private miss = (m: Miss, lead = false): void => {
+  /** Record an expectation that did not hold, with the params of the call it belongs to. */
+  private miss = (m: Miss): void => {
+    this.record(m, this.mismatches.length);
+  };
+
+  /** Record a finding that explains what follows it: ahead of every other mismatch (after earlier leads). */
+  private lead = (m: Miss): void => {
+    this.record(m, this.leads++);
+  };
+
+  private record(m: Miss, position: number): void {
     const i = /^calls\[(\d+)\]/.exec(m.at)?.[1];
     const call = i === undefined ? undefined : this.calls[Number(i)];
-    this.mismatches.splice(lead ? this.leads++ : this.mismatches.length, 0, {
+    this.mismatches.splice(position, 0, {
       at: m.at,
       expected: m.expected,
       actual: m.actual,
@@ -145,7 +154,7 @@ class CaseRun {
       ...(m.rules?.length ? { rules: [...m.rules] } : {}),
       message: `${m.at}: ${m.what}: expected ${brief(m.expected)}, got ${brief(m.actual)} [${this.c.id}: ${this.c.spec.join(", ")}]`,
     });
-  };
+  }
 
   private slow = (at: string, took: number, max: number | undefined): void => {
     if (max !== undefined && took > max) this.miss({ at, expected: `an answer within ${max} ms`, actual: `${Math.round(took)} ms`, what: "too slow" });
@@ -219,7 +228,7 @@ class CaseRun {
    */
   private judged(from: number, at: string): boolean {
     const unscripted = this.hook.unscriptedMiss(from, at);
-    if (unscripted) this.miss(unscripted, true);
+    if (unscripted) this.lead(unscripted);
     return unscripted === undefined;
   }
 
