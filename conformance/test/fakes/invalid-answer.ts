@@ -1,8 +1,9 @@
-// A fake implementation for the transport tests: its first answer to U01 is schema-invalid (message a number, an
-// extra field) AND wrong in content (PERMISSION_DENIED where U01 wants INVALID_PARAM); the control call is right.
+// A fake implementation for the transport tests: its catalog is schema-invalid, and its first answer to U01 is
+// schema-invalid (message a number, an extra field) AND wrong in content (PERMISSION_DENIED where U01 wants
+// INVALID_PARAM); the control call is right.
 // Loaded in-process, and served over stdio by scripts/reference-driver.ts, it must get the same verdict both ways.
 import type { InProcessModule } from "../../../schemas/implementation.ts";
-import type { SkillResult } from "../../../schemas/index.ts";
+import type { Catalog, SkillResult } from "../../../schemas/index.ts";
 
 export const implementationInfo: InProcessModule["implementationInfo"] = {
   implementation: { name: "invalid-answer", version: "0.0.0", language: "typescript" },
@@ -11,7 +12,8 @@ export const implementationInfo: InProcessModule["implementationInfo"] = {
 };
 
 export const createSession: InProcessModule["createSession"] = (config) => ({
-  catalog: async () => ({ tool_description: "Activate an installed skill by name.", entries: [], warnings: [] }),
+  // The catalog is schema-invalid too: warnings must be a list.
+  catalog: async () => ({ tool_description: "Activate an installed skill by name.", entries: [], warnings: "none" }) as unknown as Catalog,
   call: async (params) => {
     const name = (params as { name?: unknown } | null)?.name;
     if (name === "hello") {
