@@ -21,7 +21,7 @@ export type AnswerSchema = keyof typeof SCHEMA_RULES;
 /** At most this many offending fields are listed for one answer; the rest are counted in the last one. */
 const FIELDS_MAX = 5;
 
-/** One offending field: where (a JSON pointer), what is there (absent: missing), and what the schema wants. */
+/** One offending field: where (a JSON pointer), what is there (absent: missing), and what the schema wants there. */
 export interface SchemaProblem {
   field: string;
   value?: unknown;
@@ -59,9 +59,9 @@ export function schemaProblems(schema: AnswerSchema, value: unknown): SchemaProb
   const fields = [...byField.values()].filter((f) => !(f.at.field === "" && byField.size > 1 && f.errors.every((e) => e.keyword === "discriminator")));
   return fields.map(({ at, errors }) => {
     const problem = errors.some((e) => e.keyword === "additionalProperties")
-      ? "is not allowed (the object is closed)"
+      ? "absent (the object is closed: no such field)"
       : errors.some((e) => e.keyword === "required")
-        ? "is required"
+        ? "present (a required field)"
         : errors.every((e) => e.keyword === "enum")
           ? `must be one of ${((errors[0]!.params as { allowedValues: unknown[] }).allowedValues).map((v) => JSON.stringify(v)).join(", ")}`
           : formatErrors(errors).replace(/^\S+ /, "").replace(/; got .*$/, "");
@@ -89,7 +89,7 @@ export function schemaMisses(schema: AnswerSchema, value: unknown, at: string, w
   const rules = [SCHEMA_RULES[schema]];
   const out: Miss[] = problems.slice(0, FIELDS_MAX).map((p) => ({
     at: `${at}${pointerToPath(p.field)}`,
-    expected: `${p.field} ${p.problem}`,
+    expected: p.problem,
     actual: p.missing ? "(missing)" : p.value,
     what: `${what} (${schema})`,
     rules,

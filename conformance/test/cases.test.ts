@@ -105,7 +105,8 @@ describe("runCase and runSuite on fakes", () => {
     // Field by field, under the result schema's rule: the two required fields it lacks.
     const schema = r.mismatches!.filter((m) => m.rules?.includes("result.schema") && m.at.startsWith("calls[0]"));
     expect(schema.map((m) => m.at)).toEqual(["calls[0].result.message", "calls[0].result.output"]);
-    expect(schema[0]!.message).toMatch(/schema-invalid result .*is required/);
+    expect(schema[0]).toMatchObject({ expected: "present (a required field)", actual: "(missing)" });
+    expect(schema[0]!.message).toMatch(/^calls\[0\]\.result\.message: schema-invalid result \(result\.schema\.json\)/);
   });
 
   it("a throw is errored (blame implementation); a DriverError keeps its blame and stderr", async () => {
