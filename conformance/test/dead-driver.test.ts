@@ -8,6 +8,9 @@ import { describe, expect, it } from "vitest";
 import { check, type SkillResult } from "../../schemas/index.ts";
 import type { Implementation } from "../../schemas/implementation.ts";
 import { main } from "../../scripts/conformance.ts";
+import { formatCase } from "../report/console.ts";
+import { renderJunit } from "../report/junit.ts";
+import { renderMarkdown } from "../report/markdown.ts";
 import { spawnImplementation } from "../driver/subprocess.ts";
 import { loadCases, runSuite, type RunAbort } from "../runner/index.ts";
 
@@ -41,6 +44,7 @@ describe("a driver that never answers", () => {
     expect(aborts[0]!.stderr).toContain("silent: started");
     expect(aborts[0]!.after_ms).toBeGreaterThanOrEqual(390);
     expect(report.aborted).toEqual(aborts[0]);
+    expect(renderMarkdown(report)).toMatch(/\*\*The run ended at U01\*\*: opening the implementation: no response to initialize within 400 ms/);
     expect(check("report.schema.json", JSON.parse(JSON.stringify(report)))).toEqual({ valid: true });
     // Said once: no per-case lines for a run that never started.
     expect(shown).toEqual([]);
@@ -103,5 +107,11 @@ describe("what a failure carries", () => {
     expect(u01!.rerun).toBe("skill-conformance --driver ./thrower.js --suite spec --filter U01");
     expect(u01!.file).toBe(join("conformance", "cases", "U01.json"));
     expect(u02!.rerun).toBe("skill-conformance --driver ./thrower.js --suite spec --filter U02");
+    // Every renderer carries them.
+    for (const text of [formatCase(u01!), renderJunit(report), renderMarkdown(report)]) {
+      expect(text).toContain("skill-conformance --driver ./thrower.js --suite spec --filter U01");
+      expect(text).toMatch(/stack \(top\):/);
+      expect(text).toContain(join("conformance", "cases", "U01.json"));
+    }
   });
 });
