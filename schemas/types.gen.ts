@@ -974,6 +974,26 @@ export interface ConformanceReport {
     expected_failures?: number;
     duration_ms?: number;
   };
+  /**
+   * Present when the run ended early: the implementation could not be opened (handshake failed or never came), or an in-process case left calls running after close() that the kit cannot stop.
+   */
+  aborted?: {
+    reason: string;
+    blame: "implementation" | "kit";
+    stderr?: string;
+    /**
+     * The case the run ended at.
+     */
+    at: string;
+    /**
+     * How long the failed attempt took (the open, or the wait after close()).
+     */
+    after_ms: number;
+    /**
+     * How many cases were errored without being run.
+     */
+    not_run: number;
+  };
   cases: {
     id: string;
     title?: string;
@@ -982,7 +1002,7 @@ export interface ConformanceReport {
      */
     spec?: string[];
     /**
-     * failed: an expectation did not hold; errored: the driver could not get an answer (crash, hang, protocol or schema violation); expected_failure: failed or errored, and listed in the expected-failures file.
+     * failed: an expectation did not hold, or an answer breaks its schema (the same verdict in-process and over stdio); errored: the driver could not get an answer (crash, throw, hang, protocol violation, calls close() left running); expected_failure: failed or errored, and listed in the expected-failures file.
      */
     status: "passed" | "failed" | "errored" | "skipped" | "expected_failure";
     duration_ms?: number;
@@ -996,11 +1016,34 @@ export interface ConformanceReport {
       call?: {
         [k: string]: unknown;
       };
+      /**
+       * The rule(s) the mismatch breaks, when known (a schema-invalid answer: result.schema, catalog.schema, permission-request.schema; an unscripted hook ask: hook.unscripted-ask).
+       */
+      rules?: string[];
       message: string;
     }[];
     reason?: string;
     blame?: "implementation" | "kit";
     stderr?: string;
+    /**
+     * errored by a throw in-process: the top frames of its stack.
+     */
+    stack?: string;
+    /**
+     * errored: cut off at its deadline, the case's calls close() left unanswered, and how long the kit waited after close().
+     */
+    leftover?: {
+      pending: number;
+      waited_ms: number;
+    };
+    /**
+     * failed / errored: the case file, relative to the directory the kit ran in when inside it.
+     */
+    file?: string;
+    /**
+     * failed / errored: the command that reruns this case alone (--suite and --filter appended to the run's target).
+     */
+    rerun?: string;
     observed?: unknown[];
     /**
      * The params of every call as sent, by call index (temp paths written <tmp>); a batch of concurrent calls has its params template.

@@ -108,6 +108,18 @@ function moduleSpecifier(spec: string): string {
   return spec.startsWith(".") ? fromCwd : spec; // a missing path is reported where the user meant it; else a package name
 }
 
+/** A word for a POSIX shell: as is when plain, else single-quoted. */
+function shellWord(s: string): string {
+  return /^[\w./:=@%+,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command that reruns this target (the runner appends --suite and --filter per failing case). */
+function rerunCommand(t: Target, timeoutMs: number | undefined): string {
+  const cli = process.env.npm_lifecycle_event === "conformance" ? "npm run conformance --" : "skill-conformance";
+  const target = t.kind === "exec" ? ` --exec ${shellWord(t.command)}` : t.spec === DEFAULT_MODULE ? "" : ` --driver ${shellWord(t.spec)}`;
+  return `${cli}${target}${timeoutMs !== undefined ? ` --timeout ${timeoutMs}` : ""}`;
+}
+
 function opener(t: Target, timeoutMs: number | undefined): { open: () => Promise<Implementation>; label: string } {
   if (t.kind === "module") {
     const spec = moduleSpecifier(t.spec);
@@ -242,6 +254,13 @@ export async function main(argv: string[], io: CliIo = { out: (l) => console.log
     driverLabel: t.label,
     suite: values.suite,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    rerun: rerunCommand(targets[0]!, timeoutMs),
+    // A dead driver: one line (and its stderr tail when the reason does not already say it), not one block per case.
+    onAbort: (a) => {
+      io.err(`run ended at ${a.at}: ${a.reason} (after ${a.after_ms} ms); ${a.not_run} case${a.not_run === 1 ? "" : "s"} not run`);
+      const tail = a.stderr?.trim();
+      if (tail && !a.reason.includes(tail.split("\n").pop()!)) io.err(tail.split("\n").map((l) => `  | ${l}`).join("\n"));
+    },
     onResult: (r) => {
       if (!headerShown) {
         headerShown = true;
