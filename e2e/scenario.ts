@@ -92,6 +92,8 @@ export class PolicyView {
     const pending = new Map<string, { tool: string; input: unknown }>();
     for (const m of msgs) {
       if (m.role === "user") {
+        // The loop's note about an unreadable reply is not a new user turn.
+        if (m.notice) continue;
         turn++;
         user = m.content;
         current = [];

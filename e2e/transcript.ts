@@ -87,6 +87,16 @@ export interface ToolEvent {
   read?: ReadRecord;
   /** For bash/read: the session permission policy's answer and the rule that gave it. */
   permission?: { decision: "allow" | "deny"; rule: string };
+  /** Set when the model's call was malformed and not run (R61): the problem the model was told. */
+  malformed?: string;
+}
+
+/** The loop told the model its reply held a tool call nobody could read (R61); the turn went on. */
+export interface NoticeEvent {
+  type: "notice";
+  step: number;
+  turn: number;
+  content: string;
 }
 
 export type TranscriptEvent =
@@ -109,10 +119,13 @@ export type TranscriptEvent =
       reasoning?: Reasoning[];
       /** What the adapter changed about the request (e.g. a dropped field and the retry that followed). */
       adjustments?: string[];
+      /** The reply held a tool call that could not be read at all (R61): the problem; a notice event follows. */
+      unusable?: string;
       /** Provider extras for debugging (stop reason on the wire, a reasoning model's thinking); never read by checkers. */
       raw?: unknown;
     }
   | ToolEvent
+  | NoticeEvent
   | { type: "hook"; request: PermissionRequest; decision: PermissionDecision }
   | {
       type: "end";

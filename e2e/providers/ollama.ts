@@ -6,7 +6,7 @@
 // Owns: ollamaProvider, probeOllama, ollamaHost, toOllamaMessages, and Ollama failures → ProviderError with advice.
 import { Ollama, type Message as OllamaMessage, type Tool as OllamaTool } from "ollama";
 import { replayArguments } from "./arguments.ts";
-import { fromOllamaReply } from "./ollama-response.ts";
+import { fromOllamaReply, unparsedToolCall } from "./ollama-response.ts";
 import { CallTimeoutError, callRetryOptions, connectionCodeOf, finalError, httpStatusOf, withRetry, withTimeout } from "./retry.ts";
 import { ProviderError, type ChatRequest, type ChatResponse, type Message, type ModelProvider, type ToolCall, type ToolSpec } from "./types.ts";
 
@@ -108,13 +108,28 @@ export function ollamaProvider(opts: OllamaOptions): ModelProvider {
     async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
       const turn = req.messages.filter((m) => m.role === "assistant").length;
       const body = chatBody(model, opts, req);
+      // The server's 500 for a tool call it could not parse is the model's output, not a fault: caught before the retry.
+      const once = async (s: AbortSignal) => {
+        try {
+          return await client(host, s).chat(body);
+        } catch (err) {
+          const unparsed = unparsedToolCall(httpStatusOf(err), (err as Error)?.message ?? "");
+          if (unparsed === undefined) throw err;
+          return { unparsed };
+        }
+      };
       let result;
       try {
-        result = await withRetry((_attempt, left) => withTimeout((s) => client(host, s).chat(body), Math.min(timeoutMs, left), signal), callRetryOptions(opts, 3, { timeoutMs, maxMs }, req, signal));
+        result = await withRetry((_attempt, left) => withTimeout(once, Math.min(timeoutMs, left), signal), callRetryOptions(opts, 3, { timeoutMs, maxMs }, req, signal));
       } catch (err) {
         throw finalError(err, (e) => advice(model, host, e));
       }
-      // Only a finished answer or a tool use reaches the loop; anything else is an error of this trial (ollama-response.ts).
+      const sampling = { temperature: true, seed: req.seed !== undefined };
+      if ("unparsed" in result.value) {
+        const unusable = `the server could not parse the tool call the model wrote (${result.value.unparsed.slice(0, 300)})`;
+        return { text: "", toolCalls: [], stopReason: "other", unusable, raw: { status: 500, error: result.value.unparsed }, attempts: result.attempts, sampling };
+      }
+      // What the model produced reaches the loop; a reply that is not a model turn is an error of this trial (ollama-response.ts).
       let parsed;
       try {
         parsed = fromOllamaReply(result.value, turn);
@@ -122,11 +137,7 @@ export function ollamaProvider(opts: OllamaOptions): ModelProvider {
         if (err instanceof ProviderError) err.attempts ??= result.attempts;
         throw err;
       }
-      return {
-        ...parsed,
-        attempts: result.attempts,
-        sampling: { temperature: true, seed: req.seed !== undefined },
-      };
+      return { ...parsed, attempts: result.attempts, sampling };
     },
   };
 }

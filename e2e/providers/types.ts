@@ -25,6 +25,12 @@ export interface ToolCall {
   idSource?: "provider" | "synthesised";
   /** How the arguments arrived when not as a JSON object; absent = an object. */
   argumentsEncoding?: "json-string" | "not-an-object";
+  /**
+   * Why this call cannot be run although the model made it (arguments that are not a JSON object, a call the service
+   * reported as malformed). The loop does not run it: the model gets a tool error naming the problem and goes on
+   * (decision R61). Absent = a well-formed call.
+   */
+  malformed?: string;
 }
 
 /**
@@ -42,7 +48,7 @@ export interface Reasoning {
 
 export type Message =
   | { role: "system"; content: string }
-  | { role: "user"; content: string }
+  | { role: "user"; content: string; /** The loop's note that the model's last reply could not be used (never a scenario prompt). */ notice?: boolean }
   | { role: "assistant"; content: string; toolCalls: ToolCall[]; reasoning?: Reasoning[] }
   | { role: "tool"; toolCallId: string; name: string; content: string; isError?: boolean };
 
@@ -74,6 +80,12 @@ export interface ChatResponse {
   sampling?: SamplingApplied;
   /** The model's reasoning for this turn (kept and replayed; see Reasoning). */
   reasoning?: Reasoning[];
+  /**
+   * Set when the model's reply held a tool call that could not be read at all, so there is no call to answer (Ollama's
+   * HTTP 500 "error parsing tool call", Bedrock's malformed_tool_use / malformed_model_output without a usable block):
+   * the problem, in words. The loop tells the model and goes on, as for a malformed call (decision R61).
+   */
+  unusable?: string;
   /**
    * What the adapter changed about the request or the reply, in words, for the transcript (e.g. "toolResult.status
    * dropped: the service rejected it; retried once"). Empty when nothing was changed.
@@ -107,7 +119,9 @@ export interface ModelProvider {
 /**
  * What went wrong, coarsely, so the CLI can group errors and decide what to tell the user:
  * unreachable (no server / connection refused), model_not_found, auth (credentials / access), throttled, timeout,
- * bad_request (the provider rejected the request), server (5xx), aborted (caller cancelled), bad_response, unknown.
+ * bad_request (the provider rejected the request), server (5xx), aborted (caller cancelled), bad_response (a reply
+ * that is not a model turn), refused (the provider withheld the model's answer: content filter, guardrail),
+ * context_window (the conversation no longer fits the model), unknown.
  */
 export type ProviderErrorCode =
   | "unreachable"
@@ -119,6 +133,8 @@ export type ProviderErrorCode =
   | "server"
   | "aborted"
   | "bad_response"
+  | "refused"
+  | "context_window"
   | "unknown";
 
 /**

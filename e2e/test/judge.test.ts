@@ -1,8 +1,10 @@
 // The judge self-test: every policy of judge-policies.ts and every scenario's own good/bad policy is played through the
 // real loop against the reference implementation, and each trial's outcome must be the one a careful human gives.
 // Most run in-process (the provider is not what is tested there); every scenario's good policy and a sample of the
-// cheats also run over both loopback fakes through the real `ollama` and Bedrock clients, and every transport /
-// malformed-reply fault of fake-servers.ts must come out as an error, never as the model's answer.
+// cheats also run over both loopback fakes through the real `ollama` and Bedrock clients; every fault the model did
+// not produce (transport, a reply that is not a model turn, a provider refusal, the context window) must come out as an
+// error, and every reply that is the model's own output (an empty answer, an answer cut at the token limit, a
+// malformed tool call, Bedrock's malformed_* stop reasons) must be judged: pass or fail, never excluded.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadModule } from "../../conformance/driver/in-process.ts";
@@ -17,7 +19,9 @@ import { SCENARIOS, scenarioById } from "../scenarios/index.ts";
 import type { Outcome, TrialResult } from "../score.ts";
 import {
   BEDROCK_FAULTS,
+  BEDROCK_MODEL_OUTPUT,
   OLLAMA_FAULTS,
+  OLLAMA_MODEL_OUTPUT,
   assistantTurnsIn,
   converseReply,
   fromConverseWire,
@@ -26,6 +30,7 @@ import {
   playPolicy,
   startFakeBedrock,
   startFakeOllama,
+  withoutFailedExchange,
   type FakeServer,
   type Reply,
 } from "./fake-servers.ts";
@@ -40,6 +45,8 @@ interface Expectation {
   /** Over a fake: which wire, and optionally a fault reply given instead of the model's turn `faultAt`. */
   wire?: "ollama" | "bedrock";
   fault?: { reply: Reply; at: number };
+  /** A model-output fault the model then recovers from: the policy no longer sees the failed exchange. */
+  recovers?: boolean;
 }
 
 const ALL: Expectation[] = [
@@ -66,6 +73,10 @@ function wireCases(): Expectation[] {
       out.push({ label: `SK5 fault ${name}`, scenario: scenarioById("SK5")!, play: scenarioById("SK5")!.good, expect: "error", wire, fault: { reply, at: 1 } });
       out.push({ label: `SK1 fault ${name}`, scenario: scenarioById("SK1")!, play: scenarioById("SK1")!.good, expect: "error", wire, fault: { reply, at: 2 } });
     }
+    for (const m of wire === "ollama" ? OLLAMA_MODEL_OUTPUT : BEDROCK_MODEL_OUTPUT) {
+      const s = scenarioById(m.scenario)!;
+      out.push({ label: `${m.scenario} model output: ${m.name}`, scenario: s, play: s.good, expect: m.expect, wire, fault: { reply: m.reply, at: m.at }, ...(m.recovers ? { recovers: true } : {}) });
+    }
   }
   return out;
 }
@@ -80,9 +91,12 @@ async function inProcess(cases: Expectation[], n: number, tag = "judge"): Promis
 }
 
 async function overWire(e: Expectation): Promise<void> {
+  // Given once: an empty Bedrock turn is left out of the history, so the count of assistant turns may not move on.
+  let given = false;
   const respond = (_path: string, body: any): Reply => {
-    if (e.fault && assistantTurnsIn(body) === e.fault.at) return e.fault.reply;
-    const decoded = e.wire === "ollama" ? fromOllamaWire(body) : fromConverseWire(body);
+    if (e.fault && !given && assistantTurnsIn(body) === e.fault.at) return (given = true), e.fault.reply;
+    const wire = e.wire === "ollama" ? fromOllamaWire(body) : fromConverseWire(body);
+    const decoded = e.recovers ? withoutFailedExchange(wire) : wire;
     const step = playPolicy(decoded, () => e.play, [e.scenario]);
     return e.wire === "ollama" ? ollamaReply(step.text ?? "", step.calls ?? []) : converseReply(step.text ?? "", step.calls ?? []);
   };
@@ -122,9 +136,18 @@ describe("judge self-test", () => {
     expect(results.length).toBeGreaterThan(200);
   });
   it("faults are errors of the right kind, never the model's answer", () => {
-    const faults = results.filter(({ e }) => e.fault);
-    expect(faults.length).toBeGreaterThan(40);
-    for (const { e, r } of faults) expect(["transport", "malformed_response"], `${e.wire} ${e.label}: ${r.reason}`).toContain(r.errorKind);
+    const faults = results.filter(({ e }) => e.fault && e.expect === "error");
+    expect(faults.length).toBeGreaterThan(30);
+    for (const { e, r } of faults) expect(["transport", "malformed_response", "refused", "context_window"], `${e.wire} ${e.label}: ${r.reason}`).toContain(r.errorKind);
+    const kindOf = (label: string) => faults.filter(({ e }) => e.wire === "bedrock" && e.label.endsWith(` ${label}`)).map(({ r }) => r.errorKind);
+    expect(kindOf("content_filtered")).toEqual(["refused", "refused"]);
+    expect(kindOf("guardrail_intervened")).toEqual(["refused", "refused"]);
+    expect(kindOf("model_context_window_exceeded")).toEqual(["context_window", "context_window"]);
+  });
+  it("the model's own output is judged on both wires, never excluded", () => {
+    const own = results.filter(({ e }) => e.label.includes(" model output: "));
+    expect(own.length).toBe(OLLAMA_MODEL_OUTPUT.length + BEDROCK_MODEL_OUTPUT.length);
+    for (const { e, r } of own) expect(r.outcome, `${e.wire} ${e.label}: ${r.reason}`).not.toBe("error");
   });
   it("cells count inconclusive trials apart and say how often the situation arose", () => {
     const inconclusive = results.filter(({ r }) => r.outcome === "inconclusive");
