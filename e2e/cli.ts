@@ -2,7 +2,8 @@
 // probe every model before any trial (saying what to start, pull or set), run the trials with progress, print the
 // scenario × model matrix, write JSON/Markdown, and gate CI on --threshold. Also --rescore <dir> (offline), --resume
 // and --list. Ctrl-C stops taking trials and still writes the report, marked interrupted (a second Ctrl-C kills).
-// Owns: main, parseArgs, usage. Exit codes: 0 ok, 1 a cell below --threshold, 2 usage / no model reachable,
+// Owns: main, parseArgs, usage. Exit codes: 0 ok, 1 a cell below --threshold or a scripted self-test trial without
+// the outcome its policy expects (self-test.ts), 2 usage / no model reachable,
 // 3 the implementation could not be loaded, 130 interrupted (the report is still written).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +17,7 @@ import type { ModelProvider } from "./providers/types.ts";
 import { Progress } from "./progress.ts";
 import { buildReport, gate, renderMarkdown, renderText, type Report, type ReportVersions } from "./report.ts";
 import { providerName, rescore, runAll, type RunResult } from "./run.ts";
+import { selfTestProblems } from "./self-test.ts";
 import { SCENARIOS, scenarioById } from "./scenarios/index.ts";
 import type { Scenario } from "./scenario.ts";
 import type { RunSettings } from "./transcript.ts";
@@ -474,11 +476,22 @@ async function runWithProgress(args: CliArgs, scenarios: Scenario[], providers: 
   }
 }
 
-/** Prints the matrix, writes JSON/Markdown, applies the --threshold gate. */
+/** Prints the matrix, writes JSON/Markdown, applies the self-test gate and the --threshold gate. */
 function publish(report: Report, args: CliArgs, io: Io, err: (s: string) => void): number {
   io.stdout(renderText(report) + "\n");
   if (args.json) writeOut(args.json, JSON.stringify(report, null, 2) + "\n");
   if (args.markdown) writeOut(args.markdown, renderMarkdown(report));
+  const selfTest = selfTestProblems(report.trials);
+  if (selfTest.length) {
+    err(`e2e: harness self-test failed: ${selfTest.length} scripted trial(s) did not get the outcome their policy expects:`);
+    for (const line of selfTest) err(`  ${line}`);
+  }
+  const thresholdCode = thresholdGate(report, args, err);
+  return selfTest.length ? 1 : thresholdCode;
+}
+
+/** The --threshold gate: 1 when any cell's pass@k is below it (or n/a), else 0. */
+function thresholdGate(report: Report, args: CliArgs, err: (s: string) => void): number {
   if (args.threshold === undefined) return 0;
   const below = gate(report, args.threshold);
   if (below.length === 0) {

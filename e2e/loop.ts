@@ -196,7 +196,7 @@ async function converse(env: Env, opts: TrialOptions): Promise<"completed" | "tu
       for (const c of res.toolCalls) {
         const ev = await runTool(env, opts, c);
         env.events.push(ev);
-        env.messages.push({ role: "tool", toolCallId: c.id, name: c.name, content: ev.output, ...(ev.isError ? { isError: true } : {}) });
+        env.messages.push({ role: "tool", toolCallId: c.id, name: c.name, content: ev.output, ...(ev.isError ? { isError: true } : {}), ...(ev.skill ? { result: ev.skill } : {}) });
       }
     }
   }

@@ -1,6 +1,8 @@
 // The provider-neutral contract between the fixed agent loop and every model adapter (ollama, bedrock, scripted).
 // Owns: the message/tool/tool-call shapes the loop speaks, the request/response of one model turn, and ProviderError,
 // the one error type adapters throw so the scorer can count transport/model failures apart from scenario failures.
+import type { SkillResult } from "../../schemas/index.ts";
+
 // Everything here is plain JSON data (no class instances besides the error) so transcripts can be saved and re-scored.
 
 /** A tool offered to the model. `parameters` is a JSON Schema object (type: "object"). */
@@ -50,7 +52,15 @@ export type Message =
   | { role: "system"; content: string }
   | { role: "user"; content: string; /** The loop's note that the model's last reply could not be used (never a scenario prompt). */ notice?: boolean }
   | { role: "assistant"; content: string; toolCalls: ToolCall[]; reasoning?: Reasoning[] }
-  | { role: "tool"; toolCallId: string; name: string; content: string; isError?: boolean };
+  | {
+      role: "tool";
+      toolCallId: string;
+      name: string;
+      content: string;
+      isError?: boolean;
+      /** A skill call's structured result, for scripted self-test policies only: no adapter ever sends it to a model. */
+      result?: SkillResult;
+    };
 
 export interface ChatRequest {
   /** The conversation so far; the first message is the system prompt. */

@@ -169,6 +169,19 @@ describe("npm run e2e", () => {
     expect(r.err).toContain("unknown scripted policy");
   });
 
+  it("scripted:good gates by default: over a broken driver every trial errors and the run exits 1, naming them", async () => {
+    const r = await run(["--model", "scripted:good", "-n", "1", "--scenario", "SK1,SK5", "--driver", join(import.meta.dirname, "drivers", "broken.ts")]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/harness self-test failed: 2 scripted trial\(s\) did not get the outcome their policy expects/);
+    expect(r.err).toMatch(/SK1 × scripted:good trial 1: error, expected pass or inconclusive \(implementation error: skill tool implementation failed: broken driver/);
+  });
+
+  it("scripted:bad gates too: its trials must fail", async () => {
+    const r = await run(["--model", "scripted:bad", "-n", "1", "--scenario", "SK5", "--driver", join(import.meta.dirname, "drivers", "broken.ts")]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/SK5 × scripted:bad trial 1: error, expected fail/);
+  });
+
   it("--list names every scripted policy", async () => {
     const r = await run(["--list"]);
     expect(r.out).toContain("scripted:bad-workaround-rm");
