@@ -21,7 +21,8 @@ import { selfTestProblems } from "./self-test.ts";
 import { SCENARIOS, scenarioById } from "./scenarios/index.ts";
 import type { Scenario } from "./scenario.ts";
 import type { RunSettings } from "./transcript.ts";
-import { kitVersion, scenarioVersion } from "./versions.ts";
+import { clearTranscripts, transcriptsConflict } from "./transcripts-dir.ts";
+import { kitVersion, scenarioVersion, versionsFor } from "./versions.ts";
 
 const DEFAULT_IMPL = codePath("reference/index");
 
@@ -59,7 +60,10 @@ Options:
                          under another checker or fixture are named and left out …
   --rescore-current      … unless this flag scores them under the current checker anyway
   --resume               with --transcripts <dir>: skip trials whose complete transcript is there for the same
-                         model, scenario, trial, versions and settings; run only the missing ones
+                         model, scenario, trial, versions and settings; run only the missing ones. Refused when
+                         the directory's transcripts were made with other settings or versions (says which)
+  --overwrite            let a run replace the transcripts in --transcripts <dir> (refused otherwise: a fresh
+                         run into a directory holding transcripts exits 2, saying what differs)
   --concurrency <N>      trials in flight at once per provider (default: ollama 1, bedrock 4, scripted 8)
   --concurrency-ollama <N>, --concurrency-bedrock <N>   per-provider override
   --threshold <p>        CI gate: exit 1 when any cell's pass@k (for any requested k) is below p or n/a
@@ -95,6 +99,8 @@ export interface CliArgs {
   rescore?: string;
   rescoreCurrent: boolean;
   resume: boolean;
+  /** Let the run replace transcripts it would not reuse (otherwise refused: transcripts-dir.ts). */
+  overwrite?: boolean;
   concurrency?: number;
   concurrencyOllama?: number;
   concurrencyBedrock?: number;
@@ -144,6 +150,7 @@ const FLAGS: Record<string, Setter> = {
   "--rescore": (a, r, f) => void (a.rescore = r.value(f)),
   "--rescore-current": (a) => void (a.rescoreCurrent = true),
   "--resume": (a) => void (a.resume = true),
+  "--overwrite": (a) => void (a.overwrite = true),
   "--concurrency": (a, r, f) => void (a.concurrency = r.int(f)),
   "--concurrency-ollama": (a, r, f) => void (a.concurrencyOllama = r.int(f)),
   "--concurrency-bedrock": (a, r, f) => void (a.concurrencyBedrock = r.int(f)),
@@ -326,7 +333,26 @@ function rescoreCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s: s
   return publish(report, args, io, err);
 }
 
+/** Never lose a run: a transcripts directory this run would overwrite or mix into is refused before anything runs. */
+function guardTranscripts(args: CliArgs, err: (s: string) => void): void {
+  if (!args.transcripts) return;
+  const identity = {
+    temperature: args.temperature,
+    ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    settings: runSettings(args),
+    versions: (id: string) => {
+      const s = scenarioById(id);
+      return s ? versionsFor(s) : undefined;
+    },
+  };
+  const conflict = transcriptsConflict(args.transcripts, identity, { resume: args.resume });
+  if (conflict === undefined) return;
+  if (!args.overwrite) throw new UsageError(conflict);
+  if (!args.resume) err(`e2e: --overwrite: removed ${clearTranscripts(args.transcripts)} transcript(s) of the earlier run in ${args.transcripts}`);
+}
+
 async function runCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s: string) => void): Promise<number> {
+  guardTranscripts(args, err);
   const settings = providerSettings(args);
   const providers = await probeAll(modelSpecs(args), settings, args);
   const implementation = await loadImplementation(args);
