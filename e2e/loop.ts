@@ -129,6 +129,7 @@ function metaEvent(opts: TrialOptions, started: number, workspace: string, cwd: 
     temperature: opts.temperature,
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
     ...(provider.sampling ? { sampling: provider.sampling } : {}),
+    ...(provider.served ? { served: provider.served } : {}),
     ...(opts.settings ? { settings: opts.settings } : {}),
     ...(opts.versions ? { versions: opts.versions } : {}),
     implementation: opts.implementation.info.implementation,
@@ -250,6 +251,7 @@ async function callModel(env: Env, opts: TrialOptions, turn: number): Promise<Ch
     ...(res.reasoning?.length ? { reasoning: res.reasoning } : {}),
     ...(res.adjustments?.length ? { adjustments: res.adjustments } : {}),
     ...(res.unusable !== undefined ? { unusable: res.unusable } : {}),
+    ...(res.sent ? { sent: res.sent } : {}),
     ...(res.raw !== undefined ? { raw: res.raw } : {}),
   });
   env.messages.push({ role: "assistant", content: res.text, toolCalls: res.toolCalls, ...(res.reasoning?.length ? { reasoning: res.reasoning } : {}) });

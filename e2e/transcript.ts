@@ -3,6 +3,7 @@
 // Owns: TranscriptEvent, Trial, parseTranscript / serialiseTranscript, and the query helpers. Plain JSON only, so a
 // saved transcript can be re-scored offline with no model, no implementation and no workspace.
 import type { InitializeResult, PermissionDecision, PermissionRequest, SkillResult } from "../schemas/index.ts";
+import type { ServedModel } from "./providers/registry.ts";
 import type { Reasoning, SamplingApplied, StopReason, ToolCall } from "./providers/types.ts";
 import type { Versions } from "./versions.ts";
 
@@ -22,6 +23,8 @@ export interface MetaEvent {
   seed?: number;
   /** What the provider can actually pass on (a Bedrock seed never reaches the model). */
   sampling?: SamplingApplied;
+  /** What served the model (digest, quantisation, server version; model id or ARN and region; base URL), from the probe. */
+  served?: ServedModel;
   /** Provider name (ollama, bedrock, scripted) and every request setting that shapes the model's answers. */
   provider?: string;
   settings?: RunSettings;
@@ -119,6 +122,8 @@ export type TranscriptEvent =
       reasoning?: Reasoning[];
       /** What the adapter changed about the request (e.g. a dropped field and the retry that followed). */
       adjustments?: string[];
+      /** The sampling settings this call's request actually carried, as named on the wire. */
+      sent?: Record<string, unknown>;
       /** The reply held a tool call that could not be read at all (R61): the problem; a notice event follows. */
       unusable?: string;
       /** Provider extras for debugging (stop reason on the wire, a reasoning model's thinking); never read by checkers. */

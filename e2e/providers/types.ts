@@ -2,6 +2,7 @@
 // Owns: the message/tool/tool-call shapes the loop speaks, the request/response of one model turn, and ProviderError,
 // the one error type adapters throw so the scorer can count transport/model failures apart from scenario failures.
 import type { SkillResult } from "../../schemas/index.ts";
+import type { ServedModel } from "./registry.ts";
 
 // Everything here is plain JSON data (no class instances besides the error) so transcripts can be saved and re-scored.
 
@@ -88,6 +89,8 @@ export interface ChatResponse {
   attempts?: number;
   /** Which of the request's sampling settings actually reached the model on this turn. */
   sampling?: SamplingApplied;
+  /** The sampling settings this turn's request actually carried, as named on the wire (e.g. Ollama's options). */
+  sent?: Record<string, unknown>;
   /** The model's reasoning for this turn (kept and replayed; see Reasoning). */
   reasoning?: Reasoning[];
   /**
@@ -119,6 +122,8 @@ export interface ModelProvider {
   readonly kind: "real" | "scripted";
   /** What this provider can pass to the model; per-turn truth is ChatResponse.sampling. */
   readonly sampling?: SamplingApplied;
+  /** What serves the model, as the probe found it (providers/registry.ts); recorded in every transcript's meta. */
+  readonly served?: ServedModel;
   chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse>;
   /** Whether this provider has anything to play for a scenario (a per-scenario bad policy does not); absent → all. */
   appliesTo?(scenario: string): boolean;

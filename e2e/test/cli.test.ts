@@ -26,7 +26,8 @@ describe("model specs", () => {
     expect(parseModelSpec("ollama:qwen3:8b")).toEqual({ provider: "ollama", model: "qwen3:8b" });
     expect(parseModelSpec("bedrock:us.anthropic.claude-opus-4-7")).toEqual({ provider: "bedrock", model: "us.anthropic.claude-opus-4-7" });
     expect(parseModelSpec("bedrock:arn:aws:bedrock:us-east-1:1:inference-profile/x")).toEqual({ provider: "bedrock", model: "arn:aws:bedrock:us-east-1:1:inference-profile/x" });
-    expect(() => parseModelSpec("openai:gpt")).toThrow(/unknown provider/);
+    expect(parseModelSpec("openai:Qwen/Qwen3-8B")).toEqual({ provider: "openai", model: "Qwen/Qwen3-8B" });
+    expect(() => parseModelSpec("nope:gpt")).toThrow(/unknown provider "nope" in "nope:gpt": use ollama, bedrock, openai, scripted/);
     expect(() => parseModelSpec("qwen3")).toThrow();
   });
   it("presets expand to the spec's matrix", () => {
@@ -51,12 +52,16 @@ describe("model specs", () => {
       resume: true,
       callBudgetMs: 60000,
       stallSeconds: 30,
-      concurrencyOllama: 2,
-      concurrencyBedrock: 8,
+      concurrencyBy: { ollama: 2, bedrock: 8 },
       rescoreCurrent: true,
     });
-    expect(concurrencyFor({})).toEqual({ ollama: 1, bedrock: 4, scripted: 8 });
-    expect(concurrencyFor({ concurrency: 3, concurrencyBedrock: 10 })).toEqual({ ollama: 3, bedrock: 10, scripted: 3 });
+    expect(concurrencyFor({})).toEqual({ ollama: 1, bedrock: 4, openai: 2, scripted: 8 });
+    expect(concurrencyFor({ concurrency: 3, concurrencyBy: { bedrock: 10 } })).toEqual({ ollama: 3, bedrock: 10, openai: 3, scripted: 3 });
+    // Provider flags come from the registry: --<provider>-<key>.
+    expect(parseArgs(["--ollama-host", "http://h:1", "--bedrock-region", "eu-west-1", "--openai-base-url=http://v:8000/v1", "--concurrency-openai", "6"])).toMatchObject({
+      providerOptions: { ollama: { host: "http://h:1" }, bedrock: { region: "eu-west-1" }, openai: { "base-url": "http://v:8000/v1" } },
+      concurrencyBy: { openai: 6 },
+    });
   });
   it("--help names the command the way it was started: the installed bin, or npm run e2e in a clone", async () => {
     expect(invokedAs("/p/node_modules/skill-tool-conformance/dist/scripts/e2e.js")).toBe("skill-e2e");
