@@ -89,6 +89,13 @@ export async function startFakeOllama(respond: Responder): Promise<FakeServer> {
   return listen(server, requests, () => server.closeAllConnections());
 }
 
+/** An OpenAI-compatible server (vLLM, llama.cpp, LM Studio, Ollama's /v1): POST /v1/chat/completions, GET /v1/models. */
+export async function startFakeOpenAI(respond: Responder): Promise<FakeServer> {
+  const requests: FakeServer["requests"] = [];
+  const server = http.createServer(handler(requests, respond));
+  return listen(server, requests, () => server.closeAllConnections());
+}
+
 export async function startFakeBedrock(respond: Responder): Promise<FakeServer> {
   const requests: FakeServer["requests"] = [];
   const sessions = new Set<http2.ServerHttp2Session>();
@@ -126,6 +133,40 @@ export function ollamaReply(content: string, toolCalls: { name: string; argument
   };
 }
 
+/** A pulled model as a current Ollama server describes it (/api/tags, /api/show). */
+export interface FakeOllamaModel {
+  name: string;
+  digest: string;
+  details: { parent_model: string; format: string; family: string; families: string[]; parameter_size: string; quantization_level: string };
+  capabilities: string[];
+}
+
+export const QWEN3_8B: FakeOllamaModel = {
+  name: "qwen3:8b",
+  digest: "500a1f067a9f782620b40bee6f7b0c89e17ae61f686b92c24933e4ca4b2b8b41",
+  details: { parent_model: "", format: "gguf", family: "qwen3", families: ["qwen3"], parameter_size: "8.2B", quantization_level: "Q4_K_M" },
+  capabilities: ["completion", "tools", "thinking"],
+};
+
+/**
+ * Answers Ollama's metadata endpoints as a server does — GET /api/tags (name, model, digest, size, details), POST
+ * /api/show (details, capabilities), GET /api/version — and passes everything else (/api/chat) to `chat`.
+ */
+export function ollamaServer(models: FakeOllamaModel[], chat: Responder, version = "0.12.3"): Responder {
+  return (path, body) => {
+    if (path === "GET /api/version") return { status: 200, body: { version } };
+    if (path === "GET /api/tags") {
+      return { status: 200, body: { models: models.map((m) => ({ name: m.name, model: m.name, modified_at: "2026-11-30T10:00:00Z", size: 5225388164, digest: m.digest, details: m.details })) } };
+    }
+    if (path === "POST /api/show") {
+      const m = models.find((x) => x.name === body?.model || x.name === `${body?.model}:latest`);
+      if (!m) return { status: 404, body: { error: `model '${body?.model}' not found` } };
+      return { status: 200, body: { modelfile: "", parameters: "", template: "", details: m.details, model_info: { "general.architecture": m.details.family }, capabilities: m.capabilities, modified_at: "2026-11-30T10:00:00Z" } };
+    }
+    return chat(path, body);
+  };
+}
+
 /** POST /api/show: the model's capabilities, as a current server lists them. */
 export function ollamaShow(capabilities: string[]): Reply {
   return { status: 200, body: { modelfile: "", parameters: "", template: "", details: { family: "fake" }, model_info: {}, capabilities } };
@@ -147,6 +188,39 @@ export function converseReply(text: string, toolCalls: { name: string; arguments
       metrics: { latencyMs: 1 },
     },
   };
+}
+
+let openaiCallSeq = 0;
+/**
+ * A chat-completions reply as a server streams it (SSE, `chat.completion.chunk`): role first, the text in pieces, each
+ * tool call's id and name in its first delta and its arguments — a JSON string — split over several, then the
+ * finish_reason, a usage chunk and `[DONE]`. `stream: false` gives one `chat.completion` body instead.
+ */
+export function chatCompletionReply(
+  content: string,
+  toolCalls: { name: string; arguments: unknown }[] = [],
+  o: { finishReason?: string | null; stream?: boolean; reasoning?: string; sameIndex?: boolean; done?: boolean } = {},
+): Reply {
+  const calls = toolCalls.map((c) => ({ id: `call_${(++openaiCallSeq).toString(36)}`, name: c.name, arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments) }));
+  const finish = o.finishReason === undefined ? (calls.length ? "tool_calls" : "stop") : o.finishReason;
+  const base = { id: "chatcmpl-fake", created: 1764892800, model: "fake-model", system_fingerprint: "fp_fake" };
+  if (o.stream === false) {
+    const message = { role: "assistant", content: calls.length && !content ? null : content, ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) } : {}) };
+    return { status: 200, body: { ...base, object: "chat.completion", choices: [{ index: 0, message, finish_reason: finish }], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } } };
+  }
+  const chunk = (delta: Record<string, unknown>, finish_reason: string | null = null) => ({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason }] });
+  const events: unknown[] = [chunk({ role: "assistant", content: "" })];
+  if (o.reasoning) events.push(chunk({ reasoning_content: o.reasoning }));
+  for (let i = 0; i < content.length; i += 7) events.push(chunk({ content: content.slice(i, i + 7) }));
+  calls.forEach((c, n) => {
+    const index = o.sameIndex ? 0 : n;
+    events.push(chunk({ tool_calls: [{ index, id: c.id, type: "function", function: { name: c.name, arguments: "" } }] }));
+    for (let i = 0; i < c.arguments.length; i += 5) events.push(chunk({ tool_calls: [{ index, function: { arguments: c.arguments.slice(i, i + 5) } }] }));
+  });
+  if (finish !== null) events.push(chunk({}, finish));
+  events.push({ ...base, object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } });
+  const raw = events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("") + (o.done === false ? "" : "data: [DONE]\n\n");
+  return { status: 200, body: null, raw, headers: { "content-type": "text/event-stream" } };
 }
 
 export const throttled: Reply = {
@@ -174,6 +248,29 @@ export function fromOllamaWire(body: any): { messages: Message[]; tools: ToolSpe
     } else if (m.role === "tool") {
       if (!known.has(m.tool_call_id)) throw new Error(`fake ollama: tool result with unknown tool_call_id ${JSON.stringify(m.tool_call_id)}`);
       messages.push({ role: "tool", toolCallId: m.tool_call_id, name: m.tool_name, content: m.content });
+    }
+  }
+  const tools = (body.tools ?? []).map((t: any) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters }));
+  return { messages, tools };
+}
+
+/** Decodes a chat-completions body; tool results are matched by `tool_call_id`, and arguments arrive as JSON strings. */
+export function fromOpenAIWire(body: any): { messages: Message[]; tools: ToolSpec[] } {
+  const messages: Message[] = [];
+  const known = new Map<string, string>();
+  for (const m of body.messages as any[]) {
+    if (m.role === "system") messages.push({ role: "system", content: m.content });
+    else if (m.role === "user") messages.push({ role: "user", content: m.content, ...(isNotice(m.content) ? { notice: true } : {}) });
+    else if (m.role === "assistant") {
+      const calls = (m.tool_calls ?? []).map((c: any) => {
+        if (typeof c.function.arguments !== "string") throw new Error("fake openai: tool call arguments must be a JSON string");
+        return { id: c.id, name: c.function.name, arguments: JSON.parse(c.function.arguments) };
+      });
+      for (const c of calls) known.set(c.id, c.name);
+      messages.push({ role: "assistant", content: m.content ?? "", toolCalls: calls });
+    } else if (m.role === "tool") {
+      if (!known.has(m.tool_call_id)) throw new Error(`fake openai: tool result with unknown tool_call_id ${JSON.stringify(m.tool_call_id)}`);
+      messages.push({ role: "tool", toolCallId: m.tool_call_id, name: known.get(m.tool_call_id)!, content: m.content });
     }
   }
   const tools = (body.tools ?? []).map((t: any) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters }));
@@ -341,3 +438,31 @@ export function withoutFailedExchange(decoded: { messages: Message[]; tools: Too
   });
   return { messages, tools: decoded.tools };
 }
+
+// ---- OpenAI-compatible: faults (errors) and the model's own output (judged), as for the other two wires -----------
+
+const sse = (lines: unknown[], done = true): Reply => ({ status: 200, body: null, raw: lines.map((l) => `data: ${JSON.stringify(l)}\n\n`).join("") + (done ? "data: [DONE]\n\n" : ""), headers: { "content-type": "text/event-stream" } });
+const oaChunk = (delta: Record<string, unknown>, finish_reason: string | null = null) => ({ id: "x", object: "chat.completion.chunk", created: 1, model: "fake-model", choices: [{ index: 0, delta, finish_reason }] });
+
+export const OPENAI_FAULTS: Record<string, Reply> = {
+  "HTTP 500": { status: 500, body: { error: { message: "engine crashed", type: "server_error" } } },
+  "context length exceeded (HTTP 400)": { status: 400, body: { error: { message: "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens.", type: "BadRequestError" } } },
+  "content_filter": chatCompletionReply("Sorry.", [], { finishReason: "content_filter" }),
+  "stream cut before finish_reason": chatCompletionReply("The skill is disabled, so", [], { finishReason: null, done: false }),
+  "error inside the stream": sse([oaChunk({ role: "assistant", content: "" }), { error: { message: "out of memory" } }]),
+  "tool_calls without a call": chatCompletionReply("Let me check.", [], { finishReason: "tool_calls" }),
+  "unknown finish_reason": chatCompletionReply("The skill is disabled.", [], { finishReason: "paused" }),
+  "tool call without a name": sse([oaChunk({ tool_calls: [{ index: 0, id: "c1", type: "function", function: { arguments: "{}" } }] }), oaChunk({}, "tool_calls")]),
+  "body that is not JSON": { status: 200, body: null, raw: "<html>bad gateway</html>" },
+};
+
+export const OPENAI_MODEL_OUTPUT: ModelOutput[] = [
+  { name: "empty answer after DISABLED", scenario: "SK5", at: 1, reply: chatCompletionReply(""), expect: "fail" },
+  { name: "empty answer instead of the notes", scenario: "SK1", at: 3, reply: chatCompletionReply(""), expect: "fail" },
+  { name: "reasoning only, empty content", scenario: "SK5", at: 1, reply: chatCompletionReply("", [], { reasoning: "It is disabled; tell the user." }), expect: "fail" },
+  { name: "cut at the token limit, having said why", scenario: "SK5", at: 1, reply: chatCompletionReply(TOLD_WHY, [], { finishReason: "length" }), expect: "pass" },
+  { name: "cut at the token limit mid-notes", scenario: "SK1", at: 3, reply: chatCompletionReply("## Release v", [], { finishReason: "length" }), expect: "fail" },
+  { name: "skill call with an array naming the disabled skill", scenario: "SK5", at: 1, reply: chatCompletionReply("", [{ name: "skill", arguments: '["deploy-prod"]' }]), expect: "fail" },
+  { name: "arguments cut at the token limit, then recovers", scenario: "SK1", at: 1, reply: chatCompletionReply("", [{ name: "bash", arguments: '{"command": "cat VER' }], { finishReason: "length" }), expect: "pass", recovers: true },
+  { name: "bash call whose arguments are not JSON, then recovers", scenario: "SK1", at: 1, reply: chatCompletionReply("", [{ name: "bash", arguments: "cat VERSION" }]), expect: "pass", recovers: true },
+];

@@ -1,7 +1,8 @@
 // The judge self-test: every policy of judge-policies.ts and every scenario's own good/bad policy is played through the
 // real loop against the reference implementation, and each trial's outcome must be the one a careful human gives.
 // Most run in-process (the provider is not what is tested there); every scenario's good policy and a sample of the
-// cheats also run over both loopback fakes through the real `ollama` and Bedrock clients; every fault the model did
+// cheats also run over the three loopback fakes (through the real `ollama` and Bedrock clients, and the OpenAI-compatible
+// adapter's own fetch); every fault the model did
 // not produce (transport, a reply that is not a model turn, a provider refusal, the context window) must come out as an
 // error, and every reply that is the model's own output (an empty answer, an answer cut at the token limit, a
 // malformed tool call, Bedrock's malformed_* stop reasons) must be judged: pass or fail, never excluded.
@@ -11,6 +12,7 @@ import { loadModule } from "../../conformance/driver/in-process.ts";
 import type { Implementation } from "../../schemas/implementation.ts";
 import { bedrockProvider } from "../providers/bedrock.ts";
 import { ollamaProvider } from "../providers/ollama.ts";
+import { openaiProvider } from "../providers/openai.ts";
 import { policyProvider } from "../providers/scripted.ts";
 import type { ModelProvider } from "../providers/types.ts";
 import { runTrials } from "../run.ts";
@@ -22,6 +24,11 @@ import {
   BEDROCK_MODEL_OUTPUT,
   OLLAMA_FAULTS,
   OLLAMA_MODEL_OUTPUT,
+  OPENAI_FAULTS,
+  OPENAI_MODEL_OUTPUT,
+  chatCompletionReply,
+  fromOpenAIWire,
+  startFakeOpenAI,
   assistantTurnsIn,
   converseReply,
   fromConverseWire,
@@ -37,13 +44,15 @@ import {
 import { JUDGE_CASES } from "./judge-policies.ts";
 import { REVIEW_BEDROCK_FAULTS, REVIEW_CASES, REVIEW_OLLAMA_FAULTS } from "./judge-policies-review.ts";
 
+type Wire = "ollama" | "bedrock" | "openai";
+
 interface Expectation {
   label: string;
   scenario: Scenario;
   play: Policy;
   expect: Outcome;
   /** Over a fake: which wire, and optionally a fault reply given instead of the model's turn `faultAt`. */
-  wire?: "ollama" | "bedrock";
+  wire?: Wire;
   fault?: { reply: Reply; at: number };
   /** A model-output fault the model then recovers from: the policy no longer sees the failed exchange. */
   recovers?: boolean;
@@ -65,15 +74,15 @@ function wireCases(): Expectation[] {
     // Text and several tool calls in one message, an answer split around a call, thinking in the content: through the real clients.
     ...REVIEW_CASES.filter((c) => /^parallel calls: skill|answer split over two|<think> in content|false success mentioning review/.test(c.name)),
   ];
-  for (const wire of ["ollama", "bedrock"] as const) {
+  for (const wire of ["ollama", "bedrock", "openai"] as const) {
     for (const s of SCENARIOS) out.push({ label: `${s.id} good`, scenario: s, play: s.good, expect: "pass", wire });
     for (const c of sample) out.push({ label: `${c.scenario} ${c.name}`, scenario: scenarioById(c.scenario)!, play: c.play, expect: c.expect, wire });
-    const faults = wire === "ollama" ? { ...OLLAMA_FAULTS, ...REVIEW_OLLAMA_FAULTS } : { ...BEDROCK_FAULTS, ...REVIEW_BEDROCK_FAULTS };
+    const faults = { ollama: { ...OLLAMA_FAULTS, ...REVIEW_OLLAMA_FAULTS }, bedrock: { ...BEDROCK_FAULTS, ...REVIEW_BEDROCK_FAULTS }, openai: OPENAI_FAULTS }[wire];
     for (const [name, reply] of Object.entries(faults)) {
       out.push({ label: `SK5 fault ${name}`, scenario: scenarioById("SK5")!, play: scenarioById("SK5")!.good, expect: "error", wire, fault: { reply, at: 1 } });
       out.push({ label: `SK1 fault ${name}`, scenario: scenarioById("SK1")!, play: scenarioById("SK1")!.good, expect: "error", wire, fault: { reply, at: 2 } });
     }
-    for (const m of wire === "ollama" ? OLLAMA_MODEL_OUTPUT : BEDROCK_MODEL_OUTPUT) {
+    for (const m of { ollama: OLLAMA_MODEL_OUTPUT, bedrock: BEDROCK_MODEL_OUTPUT, openai: OPENAI_MODEL_OUTPUT }[wire]) {
       const s = scenarioById(m.scenario)!;
       out.push({ label: `${m.scenario} model output: ${m.name}`, scenario: s, play: s.good, expect: m.expect, wire, fault: { reply: m.reply, at: m.at }, ...(m.recovers ? { recovers: true } : {}) });
     }
@@ -95,17 +104,18 @@ async function overWire(e: Expectation): Promise<void> {
   let given = false;
   const respond = (_path: string, body: any): Reply => {
     if (e.fault && !given && assistantTurnsIn(body) === e.fault.at) return (given = true), e.fault.reply;
-    const wire = e.wire === "ollama" ? fromOllamaWire(body) : fromConverseWire(body);
+    const wire = { ollama: fromOllamaWire, bedrock: fromConverseWire, openai: fromOpenAIWire }[e.wire!](body);
     const decoded = e.recovers ? withoutFailedExchange(wire) : wire;
     const step = playPolicy(decoded, () => e.play, [e.scenario]);
-    return e.wire === "ollama" ? ollamaReply(step.text ?? "", step.calls ?? []) : converseReply(step.text ?? "", step.calls ?? []);
+    return { ollama: ollamaReply, bedrock: converseReply, openai: chatCompletionReply }[e.wire!](step.text ?? "", step.calls ?? []);
   };
-  const fake: FakeServer = e.wire === "ollama" ? await startFakeOllama(respond) : await startFakeBedrock(respond);
+  const fake: FakeServer = await { ollama: startFakeOllama, bedrock: startFakeBedrock, openai: startFakeOpenAI }[e.wire!](respond);
   const fast = { retries: 0, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 10_000 };
-  const provider: ModelProvider =
-    e.wire === "ollama"
-      ? ollamaProvider({ model: "fake:1b", host: fake.url, ...fast })
-      : bedrockProvider({ modelId: "fake.model", region: "us-east-1", endpoint: fake.url, credentials: { accessKeyId: "AKIAFAKE", secretAccessKey: "fake" }, ...fast });
+  const provider: ModelProvider = {
+    ollama: () => ollamaProvider({ model: "fake:1b", host: fake.url, ...fast }),
+    bedrock: () => bedrockProvider({ modelId: "fake.model", region: "us-east-1", endpoint: fake.url, credentials: { accessKeyId: "AKIAFAKE", secretAccessKey: "fake" }, ...fast }),
+    openai: () => openaiProvider({ model: "fake-model", baseUrl: `${fake.url}/v1`, ...fast }),
+  }[e.wire!]();
   try {
     const [r] = await runTrials({ scenarios: [e.scenario], providers: [provider], implementation: impl, n: 1, concurrency: 1, temperature: 0 });
     results.push({ e, r: r! });
@@ -121,7 +131,7 @@ beforeAll(async () => {
   await inProcess(REVIEW, 1, "review");
   const wire = wireCases();
   for (let i = 0; i < wire.length; i += 6) await Promise.all(wire.slice(i, i + 6).map(overWire));
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await impl?.dispose();
@@ -143,10 +153,13 @@ describe("judge self-test", () => {
     expect(kindOf("content_filtered")).toEqual(["refused", "refused"]);
     expect(kindOf("guardrail_intervened")).toEqual(["refused", "refused"]);
     expect(kindOf("model_context_window_exceeded")).toEqual(["context_window", "context_window"]);
+    const openai = (label: string) => faults.filter(({ e }) => e.wire === "openai" && e.label.endsWith(` ${label}`)).map(({ r }) => r.errorKind);
+    expect(openai("content_filter")).toEqual(["refused", "refused"]);
+    expect(openai("context length exceeded (HTTP 400)")).toEqual(["context_window", "context_window"]);
   });
   it("the model's own output is judged on both wires, never excluded", () => {
     const own = results.filter(({ e }) => e.label.includes(" model output: "));
-    expect(own.length).toBe(OLLAMA_MODEL_OUTPUT.length + BEDROCK_MODEL_OUTPUT.length);
+    expect(own.length).toBe(OLLAMA_MODEL_OUTPUT.length + BEDROCK_MODEL_OUTPUT.length + OPENAI_MODEL_OUTPUT.length);
     for (const { e, r } of own) expect(r.outcome, `${e.wire} ${e.label}: ${r.reason}`).not.toBe("error");
   });
   it("cells count inconclusive trials apart and say how often the situation arose", () => {
