@@ -171,7 +171,35 @@ describe("npm run e2e", () => {
     expect((await run(["--model", "scripted:good", "--scenario", "SK9"])).code).toBe(2);
     const r = await run(["--model", "scripted:bad-nonsense"]);
     expect(r.code).toBe(2);
-    expect(r.err).toContain("unknown scripted policy");
+    // A typo in a policy is a usage error naming the known ones, not "no model is reachable".
+    expect(r.err).toMatch(/^e2e: unknown scripted policy "bad-nonsense"; known: good, bad, bad-no-skill, .*bad-run-untrusted\n$/);
+    expect(r.err).not.toContain("reachable");
+  });
+
+  it("every usage error is one line on stderr, exit 2, before anything runs", async () => {
+    const cases = [
+      ["--model", "scripted:good", "--rescore", dir],
+      ["--model", "nope:x"],
+      ["--model", "qwen3"],
+      [],
+      ["--bogus"],
+      ["-n", "0", "--model", "scripted:good"],
+      ["--model", "scripted:good", "--scenario", "SK9"],
+      ["--model", "openai:m"],
+    ];
+    for (const argv of cases) {
+      const r = await run(argv);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.err, argv.join(" ")).toMatch(/^e2e: [^\n]+\n$/);
+      expect(r.out, argv.join(" ")).toBe("");
+    }
+    expect((await run(["--model", "scripted:good", "--rescore", dir])).err).toMatch(/--rescore re-judges saved transcripts and calls no model: drop --model/);
+  });
+
+  it("--version prints the kit's version", async () => {
+    const r = await run(["--version"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "package.json"), "utf8")).version + "\n");
   });
 
   it("scripted:good gates by default: over a broken driver every trial errors and the run exits 1, naming them", async () => {
@@ -187,8 +215,9 @@ describe("npm run e2e", () => {
     expect(r.err).toMatch(/SK5 × scripted:bad trial 1: error, expected fail/);
   });
 
-  it("--list names every scripted policy", async () => {
+  it("--list names every scenario and scripted policy", async () => {
     const r = await run(["--list"]);
+    for (const s of ["SK1", "SK2", "SK3", "SK4", "SK5", "SK6", "SK7"]) expect(r.out).toMatch(new RegExp(`^  ${s} `, "m"));
     expect(r.out).toContain("scripted:bad-workaround-rm");
     expect(r.out).toContain("SK8 trust-gate");
   });
