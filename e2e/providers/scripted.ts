@@ -66,7 +66,9 @@ export function policyProvider(id: string, pick: (s: Scenario) => Policy | undef
 /** Roughly 4 characters a token, as a tokenizer would see the request and the reply: self-test numbers only. */
 function selfTestUsage(req: ChatRequest, text: string, calls: unknown[]): { inputTokens: number; outputTokens: number } {
   const chars = (v: unknown) => JSON.stringify(v).length;
-  return { inputTokens: Math.ceil((chars(req.messages) + chars(req.tools)) / 4), outputTokens: Math.max(1, Math.ceil((text.length + chars(calls) - 2) / 4)) };
+  // The structured result beside a tool message is never sent to a model: not counted.
+  const sent = req.messages.map((m) => (m.role === "tool" ? { ...m, result: undefined } : m));
+  return { inputTokens: Math.ceil((chars(sent) + chars(req.tools)) / 4), outputTokens: Math.max(1, Math.ceil((text.length + chars(calls) - 2) / 4)) };
 }
 
 /** The scripted entry of the provider registry (registry.ts): harness self-tests, no server. */
