@@ -10,7 +10,6 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { codePath, userCwd } from "../package-root.ts";
 import type { Implementation } from "../schemas/implementation.ts";
-type OllamaThink = NonNullable<ProviderSettings["common"]["think"]>;
 import { createProvider, expandModels, probeProvider, PRESETS, PROVIDERS, validateSpec, type ProviderSettings } from "./providers/index.ts";
 import { flagName } from "./providers/registry.ts";
 import { policyNames } from "./providers/scripted.ts";
@@ -27,6 +26,9 @@ import { clearTranscripts, transcriptsConflict } from "./transcripts-dir.ts";
 import { kitVersion, scenarioVersion, versionsFor } from "./versions.ts";
 
 const DEFAULT_IMPL = codePath("reference/index");
+
+/** --think's value: on, off or a level (the providers that have a think setting send it; the rest ignore it). */
+type ThinkLevel = NonNullable<ProviderSettings["common"]["think"]>;
 
 /**
  * The command as the user starts it, for the help text: in a clone, tsx runs scripts/e2e.ts for `npm run e2e --`;
@@ -117,7 +119,7 @@ export interface CliArgs {
   stallSeconds?: number;
   /** Each provider's own flags (--<provider>-<key>), by provider name then key. */
   providerOptions: Record<string, Record<string, string>>;
-  think?: OllamaThink;
+  think?: ThinkLevel;
   numCtx?: number;
   keepWorkspaces: boolean;
   list: boolean;
@@ -169,7 +171,7 @@ const FLAGS: Record<string, Setter> = {
   "--stall": (a, r, f) => void (a.stallSeconds = r.int(f)),
   "--think": (a, r) => {
     const level = r.optional(THINK_LEVELS);
-    a.think = level === undefined || level === "true" ? true : level === "false" ? false : (level as OllamaThink);
+    a.think = level === undefined || level === "true" ? true : level === "false" ? false : (level as ThinkLevel);
   },
   "--no-think": (a) => void (a.think = false),
   "--num-ctx": (a, r, f) => void (a.numCtx = r.int(f, 256)),
