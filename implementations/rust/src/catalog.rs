@@ -102,12 +102,27 @@ pub fn tool_description(entries: &[CatalogEntry]) -> String {
     msg("tool_description.layout", &[("guidance", msg("tool_description.guidance", &[]).as_str()), ("available_skills", &list)])
 }
 
-pub fn build_catalog(entries: &[CatalogEntry], warnings: &[String]) -> Value {
-    json!({
-        "tool_description": tool_description(entries),
-        "entries": entries.iter().map(CatalogEntry::to_json).collect::<Vec<_>>(),
-        "warnings": warnings,
-    })
+/// The catalog as JSON text, `{tool_description, entries, warnings}`, written one entry at a time: the
+/// JSON value of only one entry exists at once, not a second tree of every frontmatter.
+fn text(value: &Value) -> String {
+    serde_json::to_string(value).expect("JSON serialises")
+}
+
+pub fn catalog_json(entries: &[CatalogEntry], warnings: &[String]) -> String {
+    let mut out = String::with_capacity(entries.len() * 1024 + 4096);
+    out.push_str(r#"{"tool_description":"#);
+    out.push_str(&text(&Value::String(tool_description(entries))));
+    out.push_str(r#","entries":["#);
+    for (i, e) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&text(&e.to_json()));
+    }
+    out.push_str(r#"],"warnings":"#);
+    out.push_str(&text(&json!(warnings)));
+    out.push('}');
+    out
 }
 
 #[cfg(test)]

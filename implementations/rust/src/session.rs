@@ -1,6 +1,6 @@
 //! One session of the skill tool (§7, §12, D4): the checks in their fixed order, dedupe by name, and
 //! every outcome a result, never a panic escaping. Calls are served one at a time, in the order made.
-use crate::catalog::build_catalog;
+use crate::catalog::catalog_json;
 use crate::errors::{error_result, Detail};
 use crate::frontmatter::FailureKind;
 use crate::jsval::clip;
@@ -76,7 +76,8 @@ pub struct Session {
     trusted: Option<Vec<String>>,
     loaded: HashMap<String, (u64, SkillEntry)>,
     activations: u64,
-    catalog: Option<Value>,
+    /// The catalog as its JSON text: built and serialised once, then handed out without a copy of its values.
+    catalog: Option<std::rc::Rc<str>>,
     closed: bool,
 }
 
@@ -164,11 +165,19 @@ impl Session {
 
     /// Built once per session, like the discovery it renders (§7: no watching).
     pub fn catalog(&mut self) -> Value {
-        if self.catalog.is_none() {
-            let d = self.registry.scan();
-            self.catalog = Some(build_catalog(&d.entries, &d.warnings));
-        }
-        self.catalog.clone().expect("built")
+        serde_json::from_str(&self.catalog_json()).expect("the catalog's own JSON reads back")
+    }
+
+    /// The catalog as JSON text, what the driver sends. Kept as text, not a `Value`: a `Value` tree of
+    /// 10,000 entries costs more memory than its text and a clone plus a drop on every request.
+    pub fn catalog_json(&mut self) -> std::rc::Rc<str> {
+        let registry = &mut self.registry;
+        self.catalog
+            .get_or_insert_with(|| {
+                let d = registry.scan();
+                catalog_json(&d.entries, &d.warnings).into()
+            })
+            .clone()
     }
 
     pub fn close(&mut self) {
