@@ -117,7 +117,7 @@ pub fn catalog_json(entries: &[CatalogEntry], warnings: &[String]) -> String {
         if i > 0 {
             out.push(',');
         }
-        out.push_str(&text(&e.to_json()));
+        out.push_str(&e.json_text());
     }
     out.push_str(r#"],"warnings":"#);
     out.push_str(&text(&json!(warnings)));
