@@ -725,6 +725,31 @@ mod tests {
     }
 
     #[test]
+    fn the_prescan_is_skipped_only_where_it_would_find_nothing() {
+        let texts = [
+            "name: a\ndescription: b\n".to_string(),
+            "a: !!str x\n".into(),
+            "%YAML 1.2\n---\na: 1\n".into(),
+            "a:\n  - [x, {y: z}]\n  - ? k\n    : v\n".into(),
+            format!("a:\n  {}x\n", "- ".repeat(63)),
+            format!("a:\n  {}x\n", "- ".repeat(64)),
+            format!("a: {}{}\n", "[".repeat(64), "]".repeat(64)),
+            format!("a: {}\n", "[{".repeat(40)),
+            (1..=70).map(|i| format!("{}k{i}:\n", " ".repeat(i))).collect(),
+            (1..=63).map(|i| format!("{}k{i}:\n", " ".repeat(i))).collect(),
+            "allowed-tools: Bash(git log:*) Read\nurl: http://x.y/a-b\n".into(),
+        ];
+        for t in &texts {
+            let full = walk(&mut Scanner::new(t.chars()), t);
+            if !needs_prescan(t) {
+                assert!(full.first.is_none() && full.deep.is_none(), "skipped a prescan that finds something: {t:?}");
+            }
+        }
+        assert!(!needs_prescan(&texts[0]) && !needs_prescan(&texts[10]), "ordinary frontmatter skips it");
+        assert!(needs_prescan(&texts[1]) && needs_prescan(&texts[2]) && needs_prescan(&texts[5]) && needs_prescan(&texts[8]));
+    }
+
+    #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
         let deep = format!("a: {}{}\n", "[".repeat(20000), "]".repeat(20000));
         assert!(parse(&deep).is_err());
