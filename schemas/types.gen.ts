@@ -876,6 +876,10 @@ export interface Limits {
    * R22: the description shown in a catalog line is cut to at most this many UTF-8 bytes (at a code point boundary, then '…'), so a line stays within catalog_tokens_per_skill_budget; the full description is in the entry and on activation.
    */
   catalog_entry_description_max_bytes: number;
+  /**
+   * R95: when a cut description's sentence saying when to use the skill would fall after the cut, it is kept, itself cut to at most this many UTF-8 bytes, after the description's head cut shorter.
+   */
+  catalog_trigger_sentence_max_bytes: number;
 }
 
 /**
@@ -1096,7 +1100,7 @@ export interface ErrorResult {
   kind: "error";
   code: ErrorCode;
   /**
-   * One line; echoes the requested name where there is one.
+   * One line, with no control character: every value in it has its unsafe characters written as \uXXXX (R91, messages.json rules.values). Echoes the requested name where there is one.
    */
   message: string;
   /**

@@ -146,7 +146,7 @@ describe("R19–R20: real skills written for Claude Code load, with warnings", (
   it("a list-valued argument-hint, a number version, a blank license", () => {
     const r = parseSkillMd("---\nname: apk\ndescription: Audit APKs.\nargument-hint: [apk-file-or-directory]\nversion: 1.0\nlicense:\n---\nBody\n", "apk");
     if (!r.ok) throw new Error(r.reason);
-    expect(r.frontmatter).toEqual({ name: "apk", description: "Audit APKs.", "argument-hint": ["apk-file-or-directory"], version: 1 });
+    expect(r.frontmatter).toEqual({ name: "apk", description: "Audit APKs.", "argument-hint": ["apk-file-or-directory"], version: "1.0" });
     expect(r.warnings).toHaveLength(3);
     expect(r.warnings.join("\n")).toMatch(/argument-hint.*line 4/);
   });
