@@ -121,6 +121,15 @@ fn check_argument_form(entry: &SkillEntry, args: Option<&Arguments>) -> Option<V
         Some(error_result("INVALID_PARAM", &message, d))
     };
     let required = |d: &Value| d.get("required") == Some(&Value::Bool(true));
+    // R36: required named arguments missing, from a map or because no arguments came at all: one refusal naming them all.
+    let missing_refusal = |decl: &serde_json::Map<String, Value>, given: &[(String, String)]| {
+        let missing: Vec<&str> = decl.iter().filter(|(n, d)| required(d) && !given.iter().any(|(k, _)| k == *n)).map(|(n, _)| n.as_str()).collect();
+        if missing.is_empty() {
+            return None;
+        }
+        let id = if missing.len() > 1 { "args.required_missing_many" } else { "args.required_missing_one" };
+        refuse(msg(id, &[("name", name), ("names", &missing.join(", "))]), Some(msg("args.expects_named_hint", &[("example", &example(&missing))])))
+    };
     match (args, decl) {
         (Some(Arguments::Positional(_)), Some(_)) => refuse(
             msg("args.expects_named", &[("name", name), ("names", &names)]),
@@ -131,17 +140,9 @@ fn check_argument_form(entry: &SkillEntry, args: Option<&Arguments>) -> Option<V
             if let Some((key, _)) = pairs.iter().find(|(k, _)| !decl.contains_key(k)) {
                 return refuse(msg("args.unknown", &[("name", name), ("key", &clip(key, 64)), ("names", &names)]), None);
             }
-            let missing = decl.iter().find(|(n, d)| required(d) && !pairs.iter().any(|(k, _)| k == *n));
-            missing.and_then(|(arg, _)| refuse(msg("args.required", &[("name", name), ("arg", arg)]), None))
+            missing_refusal(decl, pairs)
         }
-        (None, Some(decl)) => {
-            let missing: Vec<&str> = decl.iter().filter(|(_, d)| required(d)).map(|(n, _)| n.as_str()).collect();
-            if missing.is_empty() {
-                return None;
-            }
-            let id = if missing.len() > 1 { "args.required_missing_many" } else { "args.required_missing_one" };
-            refuse(msg(id, &[("name", name), ("names", &missing.join(", "))]), Some(msg("args.expects_named_hint", &[("example", &example(&missing))])))
-        }
+        (None, Some(decl)) => missing_refusal(decl, &[]),
         _ => None,
     }
 }
