@@ -415,6 +415,10 @@ class Builder {
       const tag = clip(n.tag.replace(/^tag:yaml\.org,2002:/, "!!"), 64);
       throw this.refuse(message("yaml.tag", { tag }), offset === undefined ? offset : tagOffsetBefore(this.text, offset));
     }
+    // R97: a quoted scalar left open is the unclosed quote's to report (the syntax error found where the text ends):
+    // what a parser makes of the text after an open quote (a key of 279 characters, a duplicate) is its own, so
+    // nothing from here on counts in a prefix read again (CUT), and a whole text holding one is a syntax error anyway.
+    if (isScalar(n) && (n.type === "QUOTE_SINGLE" || n.type === "QUOTE_DOUBLE") && offset !== undefined && !this.closedQuote(offset, n.type === "QUOTE_DOUBLE")) throw CUT;
     let out: unknown;
     if (isMap(n)) out = this.map(n, depth + 1);
     else if (isSeq(n)) out = this.seq(n, depth + 1);
@@ -536,6 +540,22 @@ class Builder {
     }
     if (typeof v === "boolean" || v === null) return v;
     throw this.refuse(message("yaml.not_json"), offset);
+  }
+
+  /** Whether the quoted scalar opening at offset has its closing quote (a backslash escapes in double quotes, '' in single). */
+  private closedQuote(offset: number, double: boolean): boolean {
+    const t = this.text;
+    const q = double ? '"' : "'";
+    let i = offset + 1;
+    while (i < t.length) {
+      const c = t[i];
+      if (double && c === "\\") i += 2;
+      else if (c === q) {
+        if (!double && t[i + 1] === "'") i += 2;
+        else return true;
+      } else i++;
+    }
+    return false;
   }
 
   /** The double-quoted scalar's source text, from its opening quote to the closing one. */

@@ -187,7 +187,7 @@ export async function main(argv: string[], io: CliIo = { out: (l) => console.log
     return ok ? 0 : 1;
   }
 
-  if (values.fuzz !== undefined || values.seed !== undefined) return fuzz(values, parsed.targets, timeoutMs, io);
+  if (values.fuzz !== undefined || values.seed !== undefined) return fuzz(values, parsed.targets, timeoutMs, io, parsed.level);
 
   let cases;
   try {
@@ -266,7 +266,7 @@ export async function main(argv: string[], io: CliIo = { out: (l) => console.log
 }
 
 /** --parity --fuzz N [--seed S]: the frontmatter parity fuzz; one target is compared with the reference in-process. */
-async function fuzz(values: ReturnType<typeof parse>["values"], given: Target[], timeoutMs: number | undefined, io: CliIo): Promise<number> {
+async function fuzz(values: ReturnType<typeof parse>["values"], given: Target[], timeoutMs: number | undefined, io: CliIo, level: ParityLevel): Promise<number> {
   if (!values.parity) return usage(io, "--fuzz and --seed go with --parity");
   const count = Number(values.fuzz ?? 1000);
   const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
@@ -275,8 +275,8 @@ async function fuzz(values: ReturnType<typeof parse>["values"], given: Target[],
   const targets: Target[] = given.length === 1 ? [{ kind: "module", spec: DEFAULT_MODULE }, given[0]!] : given;
   const a = opener(targets[0]!, timeoutMs);
   const b = opener(targets[1]!, timeoutMs);
-  io.out(`parity fuzz: ${count} frontmatters, seed ${seed}\n  A = ${a.label}\n  B = ${b.label}\n`);
-  const report = await runParityFuzz(a, b, { count, seed, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  io.out(`parity fuzz (${level}): ${count} frontmatters, seed ${seed}\n  A = ${a.label}\n  B = ${b.label}\n`);
+  const report = await runParityFuzz(a, b, { count, seed, level, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
   for (const line of formatParityFuzz(report, { a: a.label, b: b.label })) io.out(line);
   if (values.json) writeOut(values.json, `${JSON.stringify(report, null, 2)}\n`);
   return report.ok ? 0 : 1;

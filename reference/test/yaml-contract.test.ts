@@ -267,3 +267,18 @@ describe("R26: every refusal of the contract and a syntax error, the first by li
     expect(at("%YAML 1.2\n--- {a: 1, a: 2}\n")).toMatchObject({ line: 1, reason: expect.stringContaining("directive") });
   });
 });
+
+describe("R97: an open quote is a syntax error, whatever the engine makes of the text after it", () => {
+  it("an unterminated quoted flow key is the unclosed quote at the text's end, long or short, single or double", () => {
+    const long = "x".repeat(140);
+    for (const text of [`a: {'${long}: 1}\n`, `a: {'abc: 1}\n`, `a: {"${long}: 1}\n`, `a: {'${long}\nb: 2\n`]) {
+      const r = parseYamlContract(text);
+      expect(r.ok, text).toBe(false);
+      expect(!r.ok && r.reason, text).toMatch(/^Missing closing ["']quote$/);
+      expect(!r.ok && r.line, text).toBe(text.split("\n").length);
+    }
+  });
+  it("a closed quote with escapes is read as before", () => {
+    expect(parseYamlContract(`a: {'it''s': "q\\"x"}\n`)).toMatchObject({ ok: true, data: { a: { "it's": 'q"x' } } });
+  });
+});
