@@ -3,8 +3,8 @@
 //   case.ts   runs ONE case against an Implementation (steps 1–6 in its header), with batch.ts for
 //             concurrent calls, hook.ts for the scripted permission hook, expect.ts for the checks,
 //             workspace.ts for the temp dir, faults.ts for blame and deadlines, prototypes.ts for the guard;
-//   here      runs a suite: cases in order, reopening the implementation after an errored case,
-//             the expected-failures baseline, the summary.
+//   here      runs a suite: cases in order, reopening the implementation after an errored case, the summary.
+// Each case keeps its observed status: the expected-failures baseline is applied by conformance/baseline.ts.
 // It reaches implementations only through schemas/implementation.ts.
 import { KIT_VERSION, SPEC_VERSION } from "../../schemas/index.ts";
 import type { Implementation } from "../../schemas/implementation.ts";
@@ -18,24 +18,10 @@ export { DEFAULT_TIMEOUT_MS, runCase } from "./case.ts";
 export { suites, loadCases, loadCasesFrom, suiteDir, type LoadedCase } from "./load.ts";
 
 export interface SuiteOptions {
-  expectedFailures?: ReadonlySet<string>;
   onResult?: (r: CaseResult) => void;
   driverLabel: string;
   suite: string;
   timeoutMs?: number;
-}
-
-function applyBaseline(r: CaseResult, expected: ReadonlySet<string> | undefined): CaseResult {
-  if (!expected?.has(r.id)) return r;
-  if (r.status === "failed") return { ...r, status: "expected_failure" };
-  if (r.status === "passed") {
-    return {
-      ...r,
-      status: "failed",
-      mismatches: [{ at: "baseline", expected: "failed", actual: "passed", message: `${r.id} is listed as an expected failure but passed: the baseline is stale, remove ${r.id} from it` }],
-    };
-  }
-  return r;
 }
 
 async function safeDispose(i: Implementation | undefined): Promise<void> {
@@ -83,7 +69,7 @@ export async function runSuite(open: () => Promise<Implementation>, cases: reado
         }
         current = o;
       }
-      const r = applyBaseline(await runCase(current, c, opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }), opts.expectedFailures);
+      const r = await runCase(current, c, opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs });
       results.push(r);
       opts.onResult?.(r);
       if (r.status === "errored") {
