@@ -232,6 +232,26 @@ describe("renderers", () => {
     expect(xml).toContain("&lt;/error&gt;");
   });
 
+  it("Markdown code spans show text as it is (no &lt; inside backticks); outside them < is escaped", () => {
+    const tmpReport: RunReport = {
+      ...report,
+      implementation: { ...report.implementation, driver: "./x <tmp> `q`" },
+      cases: [{ id: "U05", title: "a <b>", spec: [], status: "failed", duration_ms: 1, mismatches: [{ at: "calls[0].dir", expected: "<tmp>/skills/a|b", actual: "<tmp>/x", call: { name: "a" }, message: "calls[0].dir: wrong <dir>" }] }],
+    };
+    const md = renderMarkdown(tmpReport);
+    expect(md).toContain('| `calls[0].dir` | `{"name":"a"}` | `"<tmp>/skills/a\\|b"` | `"<tmp>/x"` | calls[0].dir: wrong &lt;dir> |');
+    expect(md).toContain("driver `` ./x <tmp> `q` ``.");
+    expect(md).toContain("### U05: a &lt;b>");
+    expect(md).not.toMatch(/`[^`\n]*&lt;[^`\n]*`/); // no entity inside any code span
+  });
+
+  it("JUnit says where a mismatch is once, not twice", () => {
+    const xml = renderJunit({ ...report, cases: [{ id: "U01", title: "t", spec: [], status: "failed", duration_ms: 1, mismatches: [{ at: "calls[0].code", expected: "A", actual: "B", message: "calls[0].code: wrong code" }, { at: "calls[1].kind", expected: "ok", actual: "error", message: "wrong kind" }] }] });
+    expect(xml).toContain('<failure message="calls[0].code: wrong code"');
+    expect(xml).not.toContain("calls[0].code: calls[0].code:");
+    expect(xml).toContain("calls[1].kind: wrong kind");
+  });
+
   it("markdown and badge", () => {
     expect(renderMarkdown(report)).toContain("### U02");
     expect(renderMarkdown(report)).toContain('| `calls[0].kind` | `{"name":"Hel\\|lo"}` |'); // the call, its | escaped
