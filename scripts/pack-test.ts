@@ -208,7 +208,8 @@ function conformanceChecks(sub: string): void {
   check("skill-conformance --smoke: every step ok", r.code === 0 && /smoke: ok/.test(r.out), r.out);
 
   // Every suite the package ships (security, contract, frontmatter), each found through package-root.ts.
-  r = npx(sub, "skill-conformance", "--suite", "all", "--exec", "skill-reference-driver ./my-impl.js", "--json", "out/all.json");
+  // A generous deadline: S15/S16 and the frontmatter cases are heavy, and this VM is shared (a 5 s catalog timed out at load 17).
+  r = npx(sub, "skill-conformance", "--suite", "all", "--timeout", "20000", "--exec", "skill-reference-driver ./my-impl.js", "--json", "out/all.json");
   const all = readJson(join(sub, "out", "all.json"));
   const sec = all?.summary;
   const ids: string[] = (all?.cases ?? []).map((c: { id: string }) => c.id);
