@@ -201,7 +201,7 @@ function list(suiteNames: string[], io: CliIo): number {
 }
 
 /** Opens each target once (primed) and refuses the kit's reference when the command line did not say --reference. */
-async function openTargets(targets: Target[], p: Parsed): Promise<Array<Opener & { described: string }>> {
+async function openTargets(targets: Target[], p: Parsed, moduleFailureIsUsage = true): Promise<Array<Opener & { described: string }>> {
   const opened = targets.map((t) => primed(opener(t, { cwd: USER_CWD, timeoutMs: p.timeoutMs })));
   const out: Array<Opener & { described: string }> = [];
   for (const [i, o] of opened.entries()) {
@@ -211,7 +211,7 @@ async function openTargets(targets: Target[], p: Parsed): Promise<Array<Opener &
       for (const x of opened) void x.first.then((f) => (f.ok ? f.impl.dispose() : undefined));
       throw new UsageError(`${o.label} answers as the kit's own reference (${describe(first.impl.info)}), not an implementation of yours; to test the reference, say --reference`);
     }
-    if (!first.ok && targets[i]!.kind !== "exec") {
+    if (!first.ok && targets[i]!.kind !== "exec" && moduleFailureIsUsage) {
       // A module that cannot be loaded is a usage problem, not 30 errored cases.
       const msg = first.error instanceof Error ? first.error.message.split("\n")[0] : String(first.error);
       throw new UsageError(`cannot load --driver ${o.label}: ${msg}`);
@@ -287,7 +287,8 @@ async function runFuzz(p: Parsed, io: CliIo): Promise<number> {
 
 async function runSmoke(p: Parsed, io: CliIo): Promise<number> {
   if (p.targets.length !== 1) throw new UsageError("--smoke takes one target");
-  const t = opener(p.targets[0]!, { cwd: USER_CWD, timeoutMs: p.timeoutMs });
+  // Primed like a run (the reference needs --reference here too); a failed open is smoke's failed initialize step.
+  const t = (await openTargets(p.targets, p, false))[0]!;
   io.out(`smoke: ${t.label}`);
   const steps = await smoke(t.open, (s) => io.out(formatSmokeStep(s)));
   const ok = steps.every((s) => s.status === "ok");

@@ -204,7 +204,7 @@ function conformanceChecks(sub: string): void {
   r = npx(sub, "skill-conformance", "--parity", "--fuzz", "200", "--seed", "1", "--reference", "--exec", "skill-reference-driver");
   check("skill-conformance --parity --fuzz 200 (the reference over stdio vs in-process): 200 calls the same, exit 0", r.code === 0 && /same 200,/.test(r.out), r.out);
 
-  r = npx(sub, "skill-conformance", "--smoke", "--exec", "skill-reference-driver");
+  r = npx(sub, "skill-conformance", "--smoke", "--exec", "skill-reference-driver ./my-impl.js");
   check("skill-conformance --smoke: every step ok", r.code === 0 && /smoke: ok/.test(r.out), r.out);
 
   // Every suite the package ships (security, contract, frontmatter), each found through package-root.ts.

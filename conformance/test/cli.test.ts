@@ -159,6 +159,7 @@ describe("npm run conformance", () => {
       [["--reference", "--timeout", "soon"], /--timeout wants a positive number/],
       [["--reference", "--parity-level", "fuzzy"], /--parity-level wants exact or semantic/],
       [["--driver", "reference/index.ts"], /answers as the kit's own reference .* say --reference/], // the reference without the word
+      [["--smoke", "--exec", REFERENCE_STDIO], /answers as the kit's own reference/], // smoke too
     ];
     for (const [argv, message] of cases) {
       const r = await run(...argv);
