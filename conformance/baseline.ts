@@ -68,7 +68,11 @@ function clip(s: string): string {
 
 /** The rule ids a failed case failed on, when its mismatches carry them (the rule issue's reports do). */
 function failingRules(r: CaseResult): string[] {
-  return (r.mismatches ?? []).map((m) => (m as { rule?: unknown }).rule).filter((x): x is string => typeof x === "string");
+  // A mismatch names its rule as rule: "<id>" or rules: ["<id>", …] (both spellings are in flight).
+  return (r.mismatches ?? []).flatMap((m) => {
+    const { rule, rules } = m as { rule?: unknown; rules?: unknown };
+    return [rule, ...(Array.isArray(rules) ? rules : [])].filter((x): x is string => typeof x === "string");
+  });
 }
 
 function listed(r: CaseResult, b: Baseline): boolean {

@@ -45,6 +45,8 @@ describe("the gate", () => {
     const b = baseline("rule:R12\n");
     expect(gate(report({ id: "U01", status: "failed", mismatches: [m("R12")] }), b).verdict.code).toBe(0);
     expect(gate(report({ id: "U01", status: "failed", mismatches: [m("R12"), m("R13")] }), b).verdict.code).toBe(1);
+    const plural = { at: "calls[0]", expected: 1, actual: 2, message: "x", rules: ["R12"] };
+    expect(gate(report({ id: "U01", status: "failed", mismatches: [plural] }), b).verdict.code).toBe(0);
   });
 });
 
