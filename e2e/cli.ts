@@ -77,6 +77,7 @@ Options:
   --num-ctx <N>          Ollama context window (options.num_ctx); default: the model's own (often small)
   --keep-workspaces      do not delete the trial workspaces
   --list                 list scenarios and scripted policies
+  --version              the kit's version
   -h, --help
 `;
 
@@ -113,6 +114,7 @@ export interface CliArgs {
   keepWorkspaces: boolean;
   list: boolean;
   help: boolean;
+  version?: boolean;
 }
 
 /** Reads the flag values; each helper throws a usage error naming the flag. */
@@ -170,6 +172,7 @@ const FLAGS: Record<string, Setter> = {
   "--keep-workspaces": (a) => void (a.keepWorkspaces = true),
   "--list": (a) => void (a.list = true),
   "--help": (a) => void (a.help = true),
+  "--version": (a) => void (a.version = true),
 };
 const ALIASES: Record<string, string> = { "-m": "--model", "--trials": "-n", "-s": "--scenario", "--impl": "--driver", "-j": "--concurrency", "-h": "--help" };
 
@@ -249,6 +252,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   try {
     const { args, scenarios } = readCommandLine(argv);
     if (args.help) return (io.stdout(usage()), 0);
+    if (args.version) return (io.stdout(`skill-e2e ${kitVersion()}\n`), 0);
     if (args.list) return (io.stdout(listing()), 0);
     if (args.rescore) return rescoreCommand(args, scenarios, io, err);
     return await runCommand(args, scenarios, io, err);
