@@ -202,19 +202,24 @@ function list(suiteNames: string[], io: CliIo): number {
 
 /** Opens each target once (primed) and refuses the kit's reference when the command line did not say --reference. */
 async function openTargets(targets: Target[], p: Parsed, moduleFailureIsUsage = true): Promise<Array<Opener & { described: string }>> {
-  const opened = targets.map((t) => primed(opener(t, { cwd: USER_CWD, timeoutMs: p.timeoutMs })));
+  // Every target resolved (and its paths checked) before any is started: a bad second target leaves no first running.
+  const openers = targets.map((t) => opener(t, { cwd: USER_CWD, timeoutMs: p.timeoutMs }));
+  const opened = openers.map(primed);
+  const refuse = async (message: string): Promise<never> => {
+    await Promise.all(opened.map((x) => x.first.then((f) => (f.ok ? f.impl.dispose() : undefined)).catch(() => undefined)));
+    throw new UsageError(message);
+  };
   const out: Array<Opener & { described: string }> = [];
   for (const [i, o] of opened.entries()) {
     const first = await o.first;
     // --reference targets are the reference by name; any other target answering as it needs the word too.
     if (first.ok && targets[i]!.kind !== "reference" && isKitReference(first.impl.info) && !p.reference) {
-      for (const x of opened) void x.first.then((f) => (f.ok ? f.impl.dispose() : undefined));
-      throw new UsageError(`${o.label} answers as the kit's own reference (${describe(first.impl.info)}), not an implementation of yours; to test the reference, say --reference`);
+      await refuse(`${o.label} answers as the kit's own reference (${describe(first.impl.info)}), not an implementation of yours; to test the reference, say --reference`);
     }
     if (!first.ok && targets[i]!.kind !== "exec" && moduleFailureIsUsage) {
       // A module that cannot be loaded is a usage problem, not 30 errored cases.
       const msg = first.error instanceof Error ? first.error.message.split("\n")[0] : String(first.error);
-      throw new UsageError(`cannot load --driver ${o.label}: ${msg}`);
+      await refuse(`cannot load --driver ${o.label}: ${msg}`);
     }
     out.push({ ...o, described: first.ok ? `${describe(first.impl.info)} via ${o.label}` : `${o.label} (did not complete initialize)` });
   }
