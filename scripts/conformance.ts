@@ -200,6 +200,18 @@ function list(suiteNames: string[], io: CliIo): number {
   return 0;
 }
 
+/** A word for a POSIX shell: as is when plain, else single-quoted. */
+function shellWord(s: string): string {
+  return /^[\w./:=@%+,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command that reruns this target (the runner appends --suite and --filter per failing case). */
+function rerunCommand(t: Target, timeoutMs: number | undefined): string {
+  const cli = process.env["npm_lifecycle_event"] === "conformance" ? "npm run conformance --" : "skill-conformance";
+  const target = t.kind === "exec" ? ` --exec ${shellWord(t.command)}` : t.kind === "reference" ? " --reference" : ` --driver ${shellWord(t.spec)}`;
+  return `${cli}${target}${timeoutMs !== undefined ? ` --timeout ${timeoutMs}` : ""}`;
+}
+
 /** Opens each target once (primed) and refuses the kit's reference when the command line did not say --reference. */
 async function openTargets(targets: Target[], p: Parsed, moduleFailureIsUsage = true): Promise<Array<Opener & { described: string }>> {
   // Every target resolved (and its paths checked) before any is started: a bad second target leaves no first running.
@@ -242,6 +254,13 @@ async function runMatrix(p: Parsed, suiteNames: string[], cases: LoadedCase[], b
     driverLabel: t!.label,
     suite,
     ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
+    rerun: rerunCommand(p.targets[0]!, p.timeoutMs),
+    // A dead driver: one line (and its stderr tail when the reason does not already say it), not one block per case.
+    onAbort: (a) => {
+      io.err(`run ended at ${a.at}: ${a.reason} (after ${a.after_ms} ms); ${a.not_run} case${a.not_run === 1 ? "" : "s"} not run`);
+      const tail = a.stderr?.trim();
+      if (tail && !a.reason.includes(tail.split("\n").pop()!)) io.err(tail.split("\n").map((l) => `  | ${l}`).join("\n"));
+    },
     onResult: (r) => io.out(formatCase(r)),
   });
   const { report, verdict } = gate(observed, baseline);
@@ -283,8 +302,8 @@ async function runFuzz(p: Parsed, io: CliIo): Promise<number> {
   // One target: the reference is the oracle (A), the target is what is tested (B).
   const targets: Target[] = p.targets.length === 1 ? [{ kind: "reference" }, p.targets[0]!] : p.targets;
   const [a, b] = await openTargets(targets, p);
-  io.out(`parity fuzz: ${count} frontmatters, seed ${seed}\n  A = ${a!.described}\n  B = ${b!.described}\n`);
-  const report = await runParityFuzz(a!, b!, { count, seed, ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}) });
+  io.out(`parity fuzz (${p.level}): ${count} frontmatters, seed ${seed}\n  A = ${a!.described}\n  B = ${b!.described}\n`);
+  const report = await runParityFuzz(a!, b!, { count, seed, level: p.level, ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}) });
   for (const line of formatParityFuzz(report, { a: a!.label, b: b!.label })) io.out(line);
   if (values.json) writeFileSync(resolve(USER_CWD, values.json), `${JSON.stringify(report, null, 2)}\n`);
   return report.ok ? 0 : 1;
