@@ -1,15 +1,17 @@
 // The compact terminal tables of an e2e report: one row per scenario × model, grouped under each scenario's title,
 // with narrow numeric columns, so the spec's five models with `-k 1,5` fit 120 columns (the old one-cell-per-model
-// matrix was 352). A model id longer than the model column is shortened in the middle; the report's header names
-// every model in full. Also word-wrapping for the prose lines around the tables. Owns: verdictTable, costTable,
+// matrix was 352). The model column takes the room the numbers leave; a longer id is shortened in the middle
+// and the report's header names every model in full. Also word-wrapping for the prose lines around the tables. Owns: verdictTable, costTable,
 // wrapLine, fmtCount, fmtMs, TABLE_WIDTH.
 import type { Report, ReportCell } from "./report.ts";
 
 /** What the terminal report is laid out for. */
 export const TABLE_WIDTH = 120;
-/** The model column never grows past this (an ARN is ~80 characters); longer ids are shortened with "…". */
-const MODEL_COLUMN = 40;
+/** The model column never shrinks below this, even when the table then passes TABLE_WIDTH (many k's). */
+const MIN_MODEL_COLUMN = 24;
 const GAP = "  ";
+/** Model rows sit under their scenario's title. */
+const INDENT = "  ";
 
 /** Display width: code points (every character the report prints is one column wide). */
 const width = (s: string) => [...s].length;
@@ -32,27 +34,34 @@ function modelLabel(m: { id: string; kind: string }): string {
 
 type Align = "left" | "right";
 
-/** Rows under a header; `groups` start with a title line (the scenario) spanning the row. */
+/**
+ * Rows under a header; `groups` start with a title line (the scenario) spanning the row. The first column holds the
+ * model ids: it gets what the other columns leave of TABLE_WIDTH (at least MIN_MODEL_COLUMN), and an id longer than
+ * that is shortened in the middle.
+ */
 function layout(header: string[], align: Align[], groups: { title: string; rows: string[][] }[]): string[] {
   const all = groups.flatMap((g) => g.rows);
   const widths = header.map((h, i) => Math.max(width(h), ...all.map((row) => width(row[i] ?? ""))));
+  const rest = widths.slice(1).reduce((a, w) => a + w + GAP.length, 0);
+  const room = Math.max(MIN_MODEL_COLUMN, Math.min(widths[0]!, TABLE_WIDTH - rest));
+  widths[0] = Math.max(width(header[0]!), room);
+  const fit = (row: string[]) => [INDENT + shorten(row[0]!.slice(INDENT.length), room - INDENT.length), ...row.slice(1)];
   const pad = (c: string, i: number) => {
     const fill = " ".repeat(Math.max(0, (widths[i] ?? 0) - width(c)));
     return align[i] === "right" ? fill + c : c + fill;
   };
   const line = (cols: string[]) => cols.map(pad).join(GAP).trimEnd();
   const out = [line(header), widths.map((w) => "-".repeat(w)).join(GAP)];
-  for (const g of groups) out.push(g.title, ...g.rows.map(line));
+  for (const g of groups) out.push(g.title, ...g.rows.map((row) => line(fit(row))));
   return out;
 }
 
 function cellsByScenario(r: Report): { title: string; cells: { label: string; cell: ReportCell }[] }[] {
-  const column = Math.min(MODEL_COLUMN, Math.max(0, ...r.models.map((m) => width(modelLabel(m)))));
   return r.scenarios.map((s) => ({
     title: `${s.id} ${s.title}`,
     cells: r.models.flatMap((m) => {
       const cell = r.cells.find((c) => c.scenario === s.id && c.model === m.id);
-      return cell ? [{ label: "  " + shorten(modelLabel(m), column), cell }] : [];
+      return cell ? [{ label: INDENT + modelLabel(m), cell }] : [];
     }),
   })).filter((g) => g.cells.length > 0);
 }
