@@ -175,7 +175,7 @@ export function renderText(r: Report): string {
   say(`pass/n over conclusive trials; pass@1 with its 95% Wilson interval (CI); pass@k, pass^k: n/a when n < k; exercised x/y: trials where the tested situation arose; inc = inconclusive, err = errors (both left out of n)`);
   lines.push("", ...verdictTable(r));
   lines.push("");
-  say("cost: tokens in / out (sum over the cell, mean per trial), steps per trial, latency per model call p50 / p95 (retries included), retries:");
+  say("cost and latency: tokens in / out (sum over the cell, mean per trial), steps per trial, latency per model call p50 / p95 (retries included), retries:");
   lines.push(...costTable(r));
   const notes = reasonNotes(r, (c, x) => `  ${c.scenario} × ${c.model}: ${x.count}× ${x.outcome === "error" ? "ERROR" : x.outcome}: ${x.reason}`);
   if (notes.length) lines.push("", "failures and errors:", ...notes.flatMap((n) => wrapLine(n, undefined, "      ")));
