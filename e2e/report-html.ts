@@ -111,17 +111,19 @@ function header(r: Report): string {
   const settings = { temperature: r.temperature, ...(r.seed !== undefined ? { seed: r.seed } : {}), ...(r.settings ?? {}) };
   const versions = Object.entries(r.versions.scenarios).map(([id, v]) => `${id} ${v.checker}/${v.fixture}`).join(", ");
   const selfTests = r.models.filter((m) => m.kind === "scripted").map((m) => `<p class="note"><b>${e(m.id)}</b> is a harness self-test (scripted policy), not a model result.</p>`);
+  const notes = [
+    r.merged ? `Merged from ${r.merged.shards} shard(s): ${r.merged.from.join(", ")}.` : "",
+    r.resumed ? `${r.resumed} trial(s) taken from existing transcripts (--resume).` : "",
+  ].filter(Boolean).map((w) => `<p class="note">${e(w)}</p>`);
   const warn = [
     r.shard ? `SHARD ${r.shard.index}/${r.shard.count}: ${r.shard.trials} of the run's ${r.shard.total} trials; merge every shard with --merge for the run's numbers.` : "",
-    r.merged ? `Merged from ${r.merged.shards} shard(s): ${r.merged.from.join(", ")}.` : "",
     r.interrupted ? `INTERRUPTED: ${r.interrupted.unfinished.length} trial(s) did not finish and are not scored.` : "",
-    r.resumed ? `${r.resumed} trial(s) taken from existing transcripts (--resume).` : "",
     r.rescore?.changed.length ? `CHANGED: ${r.rescore.changed.length} transcript(s) were made under another checker/fixture and are ${r.rescore.scoredUnderCurrent ? "scored under the current one" : "left out"}.` : "",
   ].filter(Boolean).map((w) => `<p class="warn">${e(w)}</p>`);
   return `<header><h1>Skill tool e2e (SK1–SK8)</h1>
 <p>Implementation <b>${e(r.implementation)}</b>, n = ${r.n} trials per cell, k = ${e(r.ks.join(", "))}; ${e(Object.entries(settings).map(([k, v]) => `${k} ${String(v)}`).join("; "))}. Created ${e(r.createdAt)}.</p>
 <p class="small">Versions: kit ${e(r.versions.kit)}; checker/fixture: ${e(versions)}.</p>
-${selfTests.join("\n")}${warn.join("\n")}</header>`;
+${selfTests.join("\n")}${notes.join("\n")}${warn.join("\n")}</header>`;
 }
 
 const LEGEND = `<p class="small">Each cell: passed/n over conclusive trials (pass or fail); the bar is pass@1 with its 95% Wilson interval as a whisker; pass@k (at least one of k passes) and pass^k (all k pass), n/a when n &lt; k; exercised x/y: in x of the y non-error trials the tested situation arose; inconclusive and errored trials are left out of n. Tokens are means per trial; latency is per model call, retries included. Click a cell for its trials.</p>`;

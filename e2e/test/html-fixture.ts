@@ -49,7 +49,7 @@ function poison(line: string): string {
     case "assistant":
       ev.text = `${ev.text}\n${HOSTILE}`;
       ev.reasoning = [{ text: HOSTILE }];
-      ev.toolCalls = ev.toolCalls.map((c: { name: string }) => ({ ...c, name: c.name === "skill" ? c.name : `${c.name}${PAYLOADS[1]}`, arguments: { ...(c as { arguments: object }).arguments, note: HOSTILE } }));
+      ev.toolCalls = ev.toolCalls.map((c: { name: string; arguments: object }) => ({ ...c, name: c.name === "skill" ? c.name : `${c.name}${PAYLOADS[1]}`, arguments: { ...c.arguments, note: HOSTILE } }));
       break;
     case "tool":
       ev.output += `\n${HOSTILE}`;
