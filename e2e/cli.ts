@@ -298,7 +298,7 @@ function readCommandLine(argv: string[]): { args: CliArgs; scenarios: Scenario[]
     }
     if (args.merge) args.merge = args.merge.map((d) => resolve(here, d));
     if (args.resume && !args.transcripts) throw new Error("--resume needs --transcripts <dir> (the directory of the run to finish)");
-    if (args.merge && (args.models.length || args.rescore || args.shard)) throw new Error("--merge reads the shards' transcripts: it takes no --model, --rescore or --shard");
+    if (args.merge && (args.models.length || args.rescore || args.shard || args.transcripts || args.resume)) throw new Error("--merge reads the shards' transcript directories given after it and runs nothing: it takes no --model, --rescore, --shard, --transcripts or --resume");
     if (args.shard && args.rescore) throw new Error("--shard splits a run; --rescore scores one directory whole");
     return { args, scenarios };
   } catch (e) {

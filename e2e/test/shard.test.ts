@@ -190,8 +190,9 @@ describe("--merge", () => {
     expect(r.out.replace(/\n {2}/g, " ")).toMatch(/INTERRUPTED: 2 trial\(s\) did not finish \(1 cut off, 1 not started\) .*rerun the shard that holds them with --resume/);
   });
 
-  it("--merge takes no --model; --shard takes no --rescore", async () => {
+  it("--merge takes no --model or --transcripts; --shard takes no --rescore", async () => {
     expect((await run(["--merge", s1, "--model", "scripted:good"])).code).toBe(2);
+    expect((await run(["--merge", s1, s2, "--transcripts", s1])).err).toMatch(/takes no --model, --rescore, --shard, --transcripts/);
     expect((await run(["--rescore", s1, "--shard", "1/2"])).code).toBe(2);
     expect((await run(["--model", "scripted:good", "--shard", "3/2"])).code).toBe(2);
   });
