@@ -7,7 +7,9 @@
 import { realpathSync } from "node:fs";
 import { sep } from "node:path";
 import type { ModelProvider } from "./providers/types.ts";
-import { buildReport, type Report, type ReportVersions } from "./report.ts";
+import { servedDrift, servedText } from "./provenance.ts";
+import type { ServedModel } from "./providers/registry.ts";
+import { buildReport, type Report, type ReportModel, type ReportVersions } from "./report.ts";
 import { planJobs, rescore, transcriptPath, type RunResult, type RescoreSummary } from "./run.ts";
 import type { Scenario } from "./scenario.ts";
 import { checkShards, findManifests, pickShard, type Shard, type ShardManifest } from "./shard.ts";
@@ -33,7 +35,7 @@ export function shardManifest(a: {
     implementation: a.implementation,
     n: a.n,
     scenarios: a.scenarios.map((s) => s.id),
-    models: a.providers.map((p) => ({ id: p.id, kind: p.kind, ...(p.sampling ? { sampling: p.sampling } : {}) })),
+    models: a.providers.map((p) => ({ id: p.id, kind: p.kind, ...(p.sampling ? { sampling: p.sampling } : {}), ...(p.served ? { served: p.served } : {}) })),
     temperature: a.temperature,
     ...(a.seed !== undefined ? { seed: a.seed } : {}),
     ...(a.settings && Object.keys(a.settings).length ? { settings: a.settings } : {}),
@@ -67,6 +69,16 @@ function rescoreAll(dirs: readonly string[], scenarios: readonly Scenario[], cur
   return all;
 }
 
+/**
+ * A model as the unsharded run's report names it: what the probe found served it (the first shard's record when the
+ * shards' machines differ; the notes and, for other weights, the report say so) and the sampling its requests carried.
+ */
+function modelOf(m: ShardManifest["models"][number], results: readonly RunResult[], served: readonly ServedModel[] | undefined): ReportModel {
+  const sent = results.find((r) => r.model === m.id && r.sent)?.sent;
+  const { served: _own, ...rest } = m;
+  return { ...rest, ...(served?.[0] ? { served: served[0] } : {}), ...(sent ? { sent } : {}) };
+}
+
 export interface MergeResult {
   report: Report;
   /** Things the user should know that are not part of the report (transcripts outside every shard's plan). */
@@ -77,7 +89,7 @@ export interface MergeResult {
 export function mergeShards(dirs: readonly string[], o: { ks: number[]; scenarios: readonly Scenario[]; versions: ReportVersions; current?: boolean }): MergeResult {
   const seenManifest = new Set<string>();
   const found = dirs.flatMap(findManifests).filter((f) => (seenManifest.has(real(f.file)) ? false : (seenManifest.add(real(f.file)), true)));
-  const { plan, trials } = checkShards(found);
+  const { plan, trials, served } = checkShards(found);
   const planned = new Map(trials.map((t) => [keyOf(t), t]));
   const summary = rescoreAll(dirs, o.scenarios, o.current === true);
   const notes: string[] = [];
@@ -98,6 +110,8 @@ export function mergeShards(dirs: readonly string[], o: { ks: number[]; scenario
     .filter((t) => !byKey.has(keyOf(t)) && !changed.has(keyOf(t)))
     .map((t) => ({ scenario: t.scenario, model: t.model, trial: t.trial, started: cutOff.some((f) => f.endsWith(sep + transcriptPath("", t.model, t.scenario, t.trial))) }));
   const results = trials.flatMap((t) => byKey.get(keyOf(t)) ?? []);
+  const drift = servedDrift(results);
+  for (const [model, records] of served) if (records.length > 1) notes.push(`${model} was served differently by the shards' machines: ${records.map(servedText).join(" | ")}`);
   const report = buildReport({
     results,
     ks: o.ks,
@@ -108,9 +122,9 @@ export function mergeShards(dirs: readonly string[], o: { ks: number[]; scenario
     ...(plan.settings ? { settings: plan.settings } : {}),
     scenarios: o.scenarios.map((s) => ({ id: s.id, title: s.title })),
     versions: o.versions,
-    models: plan.models,
+    models: plan.models.map((m) => modelOf(m, results, served.get(m.id))),
     interrupted: { unfinished },
-    ...(summary.changed.length ? { rescore: { changed: summary.changed, scoredUnderCurrent: summary.scoredUnderCurrent, skipped: [] } } : {}),
+    ...(summary.changed.length || drift.length ? { rescore: { changed: summary.changed, scoredUnderCurrent: summary.scoredUnderCurrent, skipped: [], ...(drift.length ? { served: drift } : {}) } } : {}),
     merged: { shards: found[0]!.manifest.shard.count, from: [...dirs] },
   });
   if (plan.kit !== o.versions.kit) notes.push(`the shards ran kit ${plan.kit}; this is kit ${o.versions.kit} (each transcript's checker and fixture are compared as in --rescore)`);

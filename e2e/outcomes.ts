@@ -1,8 +1,9 @@
-// Per-trial outcomes as data for a spreadsheet, pandas or jq: one row per trial (scenario, model, trial index, the
-// judge's outcome and reason line, what it cost, what it was measured with, where its transcript is), written as CSV
-// (RFC 4180) or JSONL with the same columns. A reason line can quote model or skill text, so a CSV text cell that a
-// spreadsheet would run as a formula (starts with = + - @ or a tab / carriage return) gets a leading apostrophe;
-// the JSONL keeps every value as it is. Owns: OUTCOME_COLUMNS, outcomeRows, renderCsv, renderJsonl.
+// Per-trial outcomes as data for a spreadsheet, pandas or jq: one row per trial (scenario, model, the weights that
+// served it, trial index, the judge's outcome and reason line, what it cost, what it was measured with, where its
+// transcript is), written as CSV (RFC 4180) or JSONL with the same columns. A reason line can quote model or skill
+// text, so a CSV text cell that a spreadsheet would run as a formula (starts with = + - @ or a tab / carriage return)
+// gets a leading apostrophe; the JSONL keeps every value as it is. Owns: OUTCOME_COLUMNS, outcomeRows, renderCsv,
+// renderJsonl.
 import type { Report } from "./report.ts";
 
 export const OUTCOME_COLUMNS = [
@@ -10,6 +11,7 @@ export const OUTCOME_COLUMNS = [
   "model",
   "model_kind",
   "provider",
+  "served_id",
   "trial",
   "outcome",
   "error_kind",
@@ -38,6 +40,8 @@ export function outcomeRows(r: Report): OutcomeRow[] {
     model: t.model,
     model_kind: t.modelKind,
     provider: providerOf.get(t.model) ?? t.model.slice(0, Math.max(0, t.model.indexOf(":"))),
+    // Which weights served the trial (Ollama digest, Bedrock ARN or id, an OpenAI-compatible server's root): a tag moves.
+    served_id: t.served?.digest ?? t.served?.modelArn ?? t.served?.root ?? t.served?.modelId ?? null,
     trial: t.trial,
     outcome: t.outcome,
     error_kind: t.errorKind ?? null,

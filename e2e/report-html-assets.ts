@@ -51,7 +51,8 @@ details { margin: .3rem 0; } summary { cursor: pointer; }
 .msg .who, .call .who { font-size: 11px; color: var(--muted); text-transform: none; }
 .msg.user { border-left: 4px solid #0969da; } .msg.assistant { border-left: 4px solid var(--pass); }
 .msg.tool { border-left: 4px solid var(--muted); background: var(--soft); } .msg.tool.iserr { border-left-color: var(--fail); }
-.msg.end { border-left: 4px solid var(--err); } .msg .err { color: var(--fail); }
+.msg.end { border-left: 4px solid var(--err); } .msg .err, .msg p.err { color: var(--fail); }
+.msg.notice { border-left: 4px solid var(--inc); } .served { margin: 0 0 .2rem; font-weight: 600; }
 .call { border-top: 1px dashed var(--line); margin-top: .3rem; padding-top: .2rem; }
 .empty { color: var(--muted); font-style: italic; }
 .reasons { margin: .3rem 0; }

@@ -9,6 +9,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { HTML_CSS, HTML_SCRIPT } from "./report-html-assets.ts";
+import { servedText } from "./provenance.ts";
 import { fmtCount, fmtMs } from "./report-table.ts";
 import type { Report, ReportCell } from "./report.ts";
 import type { RunResult } from "./run.ts";
@@ -101,8 +102,9 @@ function facts(o: Record<string, unknown>): string {
 
 function modelsSection(r: Report): string {
   const rows = r.models.map((m) => {
-    const { id, kind, ...rest } = m;
-    return `<tr><td><code>${e(id)}</code></td><td>${kind === "scripted" ? `<span class="tag">self-test</span>` : "model"}</td><td>${facts(rest as Record<string, unknown>)}</td></tr>`;
+    const { id, kind, served, ...rest } = m;
+    const provenance = served ? `<p class="served">${e(servedText(served))}</p>` : "";
+    return `<tr><td><code>${e(id)}</code></td><td>${kind === "scripted" ? `<span class="tag">self-test</span>` : "model"}</td><td>${provenance}${facts({ ...rest, ...(served ? { served } : {}) } as Record<string, unknown>)}</td></tr>`;
   });
   return `<h2>Models</h2><table class="models"><thead><tr><th>model</th><th>kind</th><th>served as (provider, sampling that reaches the model, provenance)</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
@@ -230,6 +232,8 @@ function eventBlock(ev: TranscriptEvent): string {
       return assistantBlock(ev);
     case "tool":
       return toolBlock(ev);
+    case "notice":
+      return `<div class="msg notice"><div class="who">the loop to the model · step ${ev.step} · turn ${ev.turn}</div><pre>${e(ev.content)}</pre></div>`;
     case "hook":
       return `<div class="msg hook"><div class="who">activation hook</div><pre>${e(json(ev.request))}\n→ ${e(json(ev.decision))}</pre></div>`;
     case "end":
@@ -245,8 +249,10 @@ function assistantBlock(ev: Extract<TranscriptEvent, { type: "assistant" }>): st
   const reasoning = ev.reasoning?.length ? `<details class="reasoning"><summary>reasoning</summary><pre>${e(ev.reasoning.map((x) => x.text ?? (x.redacted !== undefined ? "(redacted reasoning)" : "")).join("\n\n"))}</pre></details>` : "";
   const text = ev.text.trim() !== "" ? `<pre>${e(ev.text)}</pre>` : ev.toolCalls.length ? "" : `<p class="empty">(empty answer)</p>`;
   const calls = ev.toolCalls.map((c) => `<div class="call"><span class="who">tool call</span> <code>${e(c.name)}</code> <span class="small">${e(c.id)}${c.argumentsEncoding ? ` · arguments ${e(c.argumentsEncoding)}` : ""}</span><pre>${e(typeof c.arguments === "string" ? c.arguments : json(c.arguments))}</pre></div>`);
+  const unusable = ev.unusable ? `<p class="err">unreadable tool call: ${e(ev.unusable)}</p>` : "";
   const adj = ev.adjustments?.length ? `<ul class="small">${ev.adjustments.map((a) => `<li>${e(a)}</li>`).join("")}</ul>` : "";
-  return `<div class="msg assistant"><div class="who">${who}</div>${reasoning}${text}${calls.join("")}${adj}</div>`;
+  const sent = ev.sent ? `<p class="small">sent: <code>${e(JSON.stringify(ev.sent))}</code></p>` : "";
+  return `<div class="msg assistant"><div class="who">${who}</div>${reasoning}${text}${calls.join("")}${unusable}${adj}${sent}</div>`;
 }
 
 function toolBlock(ev: Extract<TranscriptEvent, { type: "tool" }>): string {
@@ -255,5 +261,6 @@ function toolBlock(ev: Extract<TranscriptEvent, { type: "tool" }>): string {
   if (ev.permission) parts.push(`${e(ev.permission.decision)} (${e(ev.permission.rule)})`);
   if (ev.bash) parts.push(`exit ${ev.bash.exitCode === null ? "not run" : ev.bash.exitCode}${ev.bash.timedOut ? " · timed out" : ""}${ev.bash.truncated ? " · truncated" : ""}`);
   if (ev.isError) parts.push(`<span class="o error">error</span>`);
+  if (ev.malformed) parts.push(`not run: ${e(ev.malformed)}`);
   return `<div class="msg tool${ev.isError ? " iserr" : ""}"><div class="who">${parts.join(" · ")}</div><pre>${e(ev.output)}</pre></div>`;
 }

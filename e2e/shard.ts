@@ -6,6 +6,7 @@
 // manifest reading and writing, checkShards.
 import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import type { ServedModel } from "./providers/registry.ts";
 import type { SamplingApplied } from "./providers/types.ts";
 import type { RunSettings } from "./transcript.ts";
 
@@ -46,7 +47,8 @@ export interface ShardManifest {
   implementation: string;
   n: number;
   scenarios: string[];
-  models: { id: string; kind: "real" | "scripted"; sampling?: SamplingApplied }[];
+  /** Each model as the shard's probe found it (what served it may differ between shards' machines). */
+  models: { id: string; kind: "real" | "scripted"; sampling?: SamplingApplied; served?: ServedModel }[];
   temperature: number;
   seed?: number;
   settings?: RunSettings;
@@ -91,17 +93,21 @@ function readManifest(file: string): ShardManifest {
   return m;
 }
 
-/** The fields every shard of one run shares, as a comparable string per field. */
+/**
+ * The fields every shard of one run shares, as a comparable string per field. What served each model is left out:
+ * shards on different machines reach different servers; merge.ts compares the weights themselves.
+ */
 function shared(m: ShardManifest): Record<string, string> {
   const { shard: _s, trials: _t, ...rest } = m;
-  return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, JSON.stringify(v)]));
+  const models = rest.models.map(({ served: _served, ...model }) => model);
+  return Object.fromEntries(Object.entries({ ...rest, models }).map(([k, v]) => [k, JSON.stringify(v)]));
 }
 
 /**
  * Checks that the manifests are one run's shards, each exactly once and all of them; returns the run's plan (the
  * shared fields) and every planned trial in the unsharded order. Throws with what is missing, doubled or different.
  */
-export function checkShards(found: readonly { file: string; manifest: ShardManifest }[]): { plan: Omit<ShardManifest, "shard" | "trials">; trials: PlannedTrial[] } {
+export function checkShards(found: readonly { file: string; manifest: ShardManifest }[]): { plan: Omit<ShardManifest, "shard" | "trials">; trials: PlannedTrial[]; served: Map<string, ServedModel[]> } {
   if (found.length === 0) throw new Error("no shard manifest (shard-<i>-of-<n>.json) found: give the --transcripts directories of runs made with --shard i/n");
   const first = found[0]!;
   const base = shared(first.manifest);
@@ -123,5 +129,19 @@ export function checkShards(found: readonly { file: string; manifest: ShardManif
   const trials = found.flatMap((f) => f.manifest.trials).sort((a, b) => a.index - b.index);
   if (trials.length !== first.manifest.total || trials.some((t, i) => t.index !== i)) throw new Error(`the shards' trials do not make up the plan of ${first.manifest.total} trials (made by different commands?)`);
   const { shard: _s, trials: _t, ...plan } = first.manifest;
-  return { plan, trials };
+  return { plan, trials, served: servedByShard(found) };
+}
+
+/** Per model, each distinct record of what served it across the shards (one when every shard reached the same). */
+function servedByShard(found: readonly { manifest: ShardManifest }[]): Map<string, ServedModel[]> {
+  const out = new Map<string, ServedModel[]>();
+  for (const f of found) {
+    for (const m of f.manifest.models) {
+      if (!m.served) continue;
+      const seen = out.get(m.id) ?? [];
+      if (!seen.some((x) => JSON.stringify(x) === JSON.stringify(m.served))) seen.push(m.served);
+      out.set(m.id, seen);
+    }
+  }
+  return out;
 }

@@ -29,7 +29,7 @@ function parseCsv(text: string): string[][] {
 
 const usage = { inputTokens: 1200, outputTokens: 80, steps: 3, retries: 1, latenciesMs: [100, 250, 40], callsWithoutUsage: 0 };
 const trials: RunResult[] = [
-  { scenario: "SK1", model: "ollama:qwen3:8b", modelKind: "real", trial: 1, outcome: "pass", reason: 'activated "release-notes", answered', exercised: true, usage, durationMs: 900, transcript: "/t/ollama_qwen3_8b/SK1-001.jsonl", versions: { kit: "0.1.0", checker: "aaa", fixture: "bbb" } },
+  { scenario: "SK1", model: "ollama:qwen3:8b", modelKind: "real", trial: 1, outcome: "pass", reason: 'activated "release-notes", answered', exercised: true, usage, durationMs: 900, served: { provider: "ollama", model: "qwen3:8b", digest: "500a1f067a9f", quantization: "Q4_K_M" }, transcript: "/t/ollama_qwen3_8b/SK1-001.jsonl", versions: { kit: "0.1.0", checker: "aaa", fixture: "bbb" } },
   { scenario: "SK1", model: "ollama:qwen3:8b", modelKind: "real", trial: 2, outcome: "fail", reason: "answer was:\r\n=HYPERLINK(\"http://x\"), then more", exercised: false, usage },
   { scenario: "SK1", model: "ollama:qwen3:8b", modelKind: "real", trial: 3, outcome: "error", reason: "transport error: connect ECONNREFUSED", errorKind: "transport" },
   { scenario: "SK2", model: "scripted:good", modelKind: "scripted", trial: 1, outcome: "inconclusive", reason: "-1 findings, @ mention", exercised: false, usage },
@@ -53,6 +53,8 @@ describe("per-trial outcomes", () => {
     const at = (r: number, c: string) => rows[r]![OUTCOME_COLUMNS.indexOf(c as never)];
     expect(at(1, "reason")).toBe('activated "release-notes", answered');
     expect(at(1, "provider")).toBe("ollama");
+    expect(at(1, "served_id")).toBe("500a1f067a9f");
+    expect(at(2, "served_id")).toBe("");
     expect(at(1, "latency_ms")).toBe("390");
     expect(at(1, "exercised")).toBe("true");
     expect(at(1, "transcript")).toBe("/t/ollama_qwen3_8b/SK1-001.jsonl");

@@ -2,7 +2,8 @@
 // anyway), runs the page's script and dumps the DOM it ends with. Checked there: the page rendered and its script
 // ran; no markup from the hostile transcript ran (no attribute the payloads set, no element they would add); the
 // matrix holds the JSON report's numbers for every cell; a URL fragment naming a trial opens it (and its cell) and
-// nothing else, and the trial shows its conversation; a screenshot comes out at the window's size.
+// nothing else, and the trial shows its conversation; a screenshot comes out at the window's size. Also the issue's
+// acceptance run: every scenario over a loopback Ollama (the real client), whose digest the report and page carry.
 // Chromium missing: skipped with a message on a dev machine, a failure under CI=true (.ci/run installs it).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -10,6 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../cli.ts";
+import { SCENARIOS } from "../scenarios/index.ts";
+import { fromOllamaWire, ollamaReply, ollamaShow, playPolicy, startFakeOllama } from "./fake-servers.ts";
 import { makeHtmlFixture, type HtmlFixture } from "./html-fixture.ts";
 
 const CHROMIUM = process.env["CHROMIUM"] ?? "chromium";
@@ -117,4 +121,46 @@ describe.runIf(available)("the HTML report in headless Chromium", () => {
     expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([1280, 2000]);
     expect(bytes.length).toBeGreaterThan(50_000); // a blank page compresses to a few kB
   }, 120_000);
+});
+
+describe.runIf(available)("a run over a loopback Ollama, reported as HTML", () => {
+  const DIGEST = "sha256:5f1c2b3a4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8";
+  it("holds every scenario, the model with the digest that served it, and its conversations; renders in Chromium", async () => {
+    // A loopback Ollama that says what it serves (/api/tags, /api/show, /api/version) and plays every good policy.
+    const server = await startFakeOllama((path, body) => {
+      if (path === "GET /api/tags") return { status: 200, body: { models: [{ name: "fake:1b", model: "fake:1b", digest: DIGEST, details: { quantization_level: "Q4_K_M", parameter_size: "1.2B", family: "fake" } }] } };
+      if (path === "POST /api/show") return ollamaShow(["completion", "tools"]);
+      if (path === "GET /api/version") return { status: 200, body: { version: "0.12.3" } };
+      const step = playPolicy(fromOllamaWire(body), (sc) => sc.good, SCENARIOS);
+      return ollamaReply(step.text ?? "", step.calls ?? []);
+    });
+    const html = join(dir, "ollama.html");
+    const json = join(dir, "ollama.json");
+    let out = "";
+    let err = "";
+    try {
+      const code = await main(["--model", "ollama:fake:1b", "--ollama-host", server.url, "-n", "1", "--transcripts", join(dir, "ollama-t"), "--json", json, "--html", html], { stdout: (x) => void (out += x), stderr: { write: (x: string) => ((err += x), true), isTTY: false } });
+      expect(code, err).toBe(0);
+    } finally {
+      await server.close();
+    }
+    const report = JSON.parse(readFileSync(json, "utf8"));
+    expect(report.models[0]).toMatchObject({ id: "ollama:fake:1b", kind: "real", served: { digest: DIGEST, quantization: "Q4_K_M", parameterSize: "1.2B", serverVersion: "0.12.3" } });
+    expect(report.cells).toHaveLength(SCENARIOS.length);
+    const page = readFileSync(html, "utf8");
+    expect(page).toContain(`digest ${DIGEST.slice(0, 12)}, Q4_K_M, 1.2B`);
+    const target = report.cells.findIndex((c: any) => c.scenario === "SK3");
+    const dom = chromium(`${pathToFileURL(html).href}#t-${target}-1`, ["--dump-dom"]);
+    expect(dom).toMatch(/<html lang="en" data-ready="1">/);
+    for (const sc of SCENARIOS) expect(dom).toMatch(new RegExp(`<td class="cell" data-scenario="${sc.id}" data-model="ollama:fake:1b">`));
+    expect(dom).toContain(DIGEST);
+    // SK3's trial is open and shows both user turns and the model's answers as the transcript has them.
+    const events = readFileSync(report.trials.find((t: any) => t.scenario === "SK3").transcript, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const trial = dom.slice(dom.indexOf(`<details class="trial" id="t-${target}-1" open="">`));
+    expect(trial.length).toBeLessThan(dom.length);
+    for (const ev of events.filter((x) => x.type === "user" || (x.type === "assistant" && x.text))) expect(trial).toContain(asText(ev.type === "user" ? ev.content : ev.text));
+    const png = join(dir, "ollama.png");
+    chromium(`${pathToFileURL(html).href}#t-${target}-1`, ["--window-size=1280,1600", `--screenshot=${png}`, "--hide-scrollbars"]);
+    expect(readFileSync(png).readUInt32BE(16)).toBe(1280);
+  }, 180_000);
 });

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli.ts";
+import { findTranscripts } from "../run.ts";
 import { checkShards, parseShard, pickShard, type ShardManifest } from "../shard.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "e2e-shard-test-"));
@@ -52,6 +53,12 @@ describe("shards", () => {
     expect(() => checkShards([m(1, 2), m(1, 2), m(2, 2)])).toThrow(/shard 1\/2 is given twice/);
     expect(() => checkShards([m(1, 2), m(2, 2, { n: 3 })])).toThrow(/not shards of the same run: they differ in n/);
     expect(() => checkShards([m(1, 2), m(2, 2, { temperature: 0 })])).toThrow(/differ in temperature/);
+    // What served a model is each shard's own probe: machines differ (server version, host), so it does not block the
+    // merge; every distinct record is kept for the merge to report.
+    const served = (digest: string, serverVersion: string) => ({ models: [{ id: "ollama:qwen3:8b", kind: "real" as const, served: { provider: "ollama", model: "qwen3:8b", digest, serverVersion } }] });
+    const ok = checkShards([m(1, 2, served("aaa", "0.12.3")), m(2, 2, served("aaa", "0.12.4"))]);
+    expect(ok.served.get("ollama:qwen3:8b")?.map((s) => s.serverVersion)).toEqual(["0.12.3", "0.12.4"]);
+    expect(checkShards([m(1, 2, served("aaa", "1")), m(2, 2, served("aaa", "1"))]).served.get("ollama:qwen3:8b")).toHaveLength(1);
   });
 });
 
@@ -188,6 +195,31 @@ describe("--merge", () => {
     ]);
     expect(report.trials).toHaveLength(16);
     expect(r.out.replace(/\n {2}/g, " ")).toMatch(/INTERRUPTED: 2 trial\(s\) did not finish \(1 cut off, 1 not started\) .*rerun the shard that holds them with --resume/);
+  });
+
+  it("shards whose transcripts were served by different weights merge, and the report says their numbers mix two models", async () => {
+    const root = join(dir, "weights");
+    cpSync(join(dir, "shards"), root, { recursive: true });
+    // As if shard 2's machine had pulled other weights under the same tag: its transcripts' meta and manifest say so.
+    const digest = (d: string) => ({ provider: "scripted", model: "good", digest: d });
+    for (const [sub, d] of [["s1", "1111aaaa"], ["s2", "2222bbbb"]] as const) {
+      for (const f of findTranscripts(join(root, sub)).filter((x) => x.includes("scripted_good"))) {
+        const lines = readFileSync(f, "utf8").split("\n");
+        writeFileSync(f, [JSON.stringify({ ...JSON.parse(lines[0]!), served: digest(d) }), ...lines.slice(1)].join("\n"));
+      }
+      const mf = join(root, sub, `shard-${sub === "s1" ? 1 : 2}-of-2.json`);
+      const manifest = JSON.parse(readFileSync(mf, "utf8"));
+      manifest.models[0].served = digest(d);
+      writeFileSync(mf, JSON.stringify(manifest));
+    }
+    const json = join(dir, "weights.json");
+    const r = await run(["--merge", root, "-k", "1", "--json", json]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/scripted:good was served differently by the shards' machines: digest 1111aaaa \| digest 2222bbbb/);
+    expect(r.out).toMatch(/SERVED BY DIFFERENT WEIGHTS: scripted:good's transcripts were made by 1111aaaa and 2222bbbb/);
+    const report = JSON.parse(readFileSync(json, "utf8"));
+    expect(report.rescore.served).toEqual([{ model: "scripted:good", values: ["1111aaaa", "2222bbbb"] }]);
+    expect(report.models[0].served).toEqual(digest("1111aaaa"));
   });
 
   it("--merge takes no --model or --transcripts; --shard takes no --rescore", async () => {
