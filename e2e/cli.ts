@@ -18,6 +18,7 @@ import { mergeShards, shardManifest } from "./merge.ts";
 import { renderCsv, renderJsonl } from "./outcomes.ts";
 import { Progress } from "./progress.ts";
 import { readConversations, renderHtml } from "./report-html.ts";
+import { outputPathsProblem } from "../conformance/output-paths.ts";
 import { servedDrift } from "./provenance.ts";
 import { buildReport, gate, renderMarkdown, renderText, type Report, type ReportModel, type ReportVersions } from "./report.ts";
 import { providerName, rescore, runAll, type RunResult } from "./run.ts";
@@ -274,9 +275,31 @@ function pickScenarios(ids: string[]): Scenario[] {
   });
 }
 
+const REPORT_KEYS = ["json", "markdown", "html", "csv", "jsonl"] as const;
+
 function writeOut(file: string, text: string): void {
   mkdirSync(dirname(resolve(file)), { recursive: true });
   writeFileSync(file, text);
+}
+
+/** Writes every report asked for; a failure (checked before the run, so rare: a full disk) is one line, exit 2. */
+function writeReports(report: Report, args: CliArgs): void {
+  const render = {
+    json: () => JSON.stringify(report, null, 2) + "\n",
+    markdown: () => renderMarkdown(report),
+    html: () => renderHtml(report, readConversations(report)),
+    csv: () => renderCsv(report),
+    jsonl: () => renderJsonl(report),
+  };
+  for (const key of REPORT_KEYS) {
+    const file = args[key];
+    if (file === undefined) continue;
+    try {
+      writeOut(file, render[key]());
+    } catch (e) {
+      throw new UsageError(`cannot write --${key} ${file}: ${(e as Error).message}${report.transcripts ? ` (the transcripts are in ${report.transcripts}: --rescore them)` : ""}`);
+    }
+  }
 }
 
 /** A usage problem: the message goes to stderr, the exit code is 2 (or the code given). */
@@ -314,6 +337,10 @@ function readCommandLine(argv: string[]): { args: CliArgs; scenarios: Scenario[]
       if (typeof v === "string") args[key] = resolve(here, v);
     }
     if (args.merge) args.merge = args.merge.map((d) => resolve(here, d));
+    // A report that cannot be written is refused before hours of model calls, not found after them.
+    const outputs = REPORT_KEYS.flatMap((k) => (args[k] === undefined ? [] : [[k, args[k]!, args[k]!] as const]));
+    const problem = outputPathsProblem(outputs);
+    if (problem) throw new Error(problem);
     if (args.resume && !args.transcripts) throw new Error("--resume needs --transcripts <dir> (the directory of the run to finish)");
     if (args.merge && (args.models.length || args.rescore || args.shard || args.transcripts || args.resume)) throw new Error("--merge reads the shards' transcript directories given after it and runs nothing: it takes no --model, --rescore, --shard, --transcripts or --resume");
     if (args.shard && args.rescore) throw new Error("--shard splits a run; --rescore scores one directory whole");
@@ -586,11 +613,7 @@ async function runWithProgress(args: CliArgs, scenarios: Scenario[], providers: 
 /** Prints the matrix, writes JSON/Markdown, applies the self-test gate and the --threshold gate. */
 function publish(report: Report, args: CliArgs, io: Io, err: (s: string) => void): number {
   io.stdout(renderText(report) + "\n");
-  if (args.json) writeOut(args.json, JSON.stringify(report, null, 2) + "\n");
-  if (args.markdown) writeOut(args.markdown, renderMarkdown(report));
-  if (args.html) writeOut(args.html, renderHtml(report, readConversations(report)));
-  if (args.csv) writeOut(args.csv, renderCsv(report));
-  if (args.jsonl) writeOut(args.jsonl, renderJsonl(report));
+  writeReports(report, args);
   const selfTest = selfTestProblems(report.trials);
   if (selfTest.length) {
     err(`e2e: harness self-test failed: ${selfTest.length} scripted trial(s) did not get the outcome their policy expects:`);

@@ -6,14 +6,15 @@
 //   exit 1  a case failed, errored or was skipped, an expected failure is stale, or parity found a difference
 //   exit 2  usage error (no target, a missing driver file, an unknown suite or baseline id, an unwritable report
 //           path, the kit's reference without --reference), or the kit itself could not run
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
-import { dirname, relative, resolve } from "node:path";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { PACKAGE_ROOT, dataPath, userCwd } from "../package-root.ts";
 import { KIT_VERSION, SPEC_VERSION } from "../schemas/index.ts";
 import { BaselineError, EMPTY_BASELINE, gate, parseBaseline, type Baseline } from "../conformance/baseline.ts";
 import { DEFAULT_PARITY_LEVEL, PARITY_LEVELS, formatCaseParity, formatParitySummary, runParity, type ParityLevel } from "../conformance/parity.ts";
+import { outputPathsProblem } from "../conformance/output-paths.ts";
 import { formatParityFuzz, runParityFuzz } from "../conformance/parity-fuzz.ts";
 import { renderBadge } from "../conformance/report/badge.ts";
 import { formatCase, formatSummary } from "../conformance/report/console.ts";
@@ -162,25 +163,9 @@ const REPORT_FLAGS = ["json", "junit", "markdown", "badge"] as const;
 
 /** Every report path can be written, checked before the run: a bad path must not cost a finished run. */
 function checkOutputs(values: Parsed["values"]): void {
-  const seen = new Map<string, string>();
-  for (const flag of REPORT_FLAGS) {
-    const file = values[flag];
-    if (file === undefined) continue;
-    if (!file.trim()) throw new UsageError(`--${flag} is empty: give a file name`);
-    const path = resolve(USER_CWD, file);
-    if (seen.has(path)) throw new UsageError(`--${flag} and --${seen.get(path)} name the same file ${file}`);
-    seen.set(path, flag);
-    try {
-      if (existsSync(path) && statSync(path).isDirectory()) throw new Error("it is a directory");
-      mkdirSync(dirname(path), { recursive: true });
-      accessSync(dirname(path), constants.W_OK);
-      if (existsSync(path)) accessSync(path, constants.W_OK);
-    } catch (err) {
-      const e = err as NodeJS.ErrnoException;
-      const why = e.code === "EEXIST" || e.code === "ENOTDIR" ? "a parent of it is a file, not a directory" : (e.code ?? e.message);
-      throw new UsageError(`--${flag} ${file}: cannot be written (${why})`);
-    }
-  }
+  const given = REPORT_FLAGS.flatMap((flag) => (values[flag] === undefined ? [] : [[flag, values[flag]!, resolve(USER_CWD, values[flag]!)] as const]));
+  const problem = outputPathsProblem(given);
+  if (problem) throw new UsageError(problem);
 }
 
 function writeReports(values: Parsed["values"], report: RunReport): void {

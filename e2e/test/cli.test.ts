@@ -1,6 +1,6 @@
 // The CLI end to end (in-process, scripted models, no network): the matrix, JSON/Markdown, the CI gate, re-scoring,
 // model-spec parsing, and the "nothing reachable" path that says what to start or pull and exits non-zero.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -195,6 +195,24 @@ describe("npm run e2e", () => {
       expect(r.out, argv.join(" ")).toBe("");
     }
     expect((await run(["--model", "scripted:good", "--rescore", dir])).err).toMatch(/--rescore re-judges saved transcripts and calls no model: drop --model/);
+  });
+
+  it("a report path that cannot be written is a usage error before any trial, not a crash after the run", async () => {
+    const file = join(dir, "a-file");
+    writeFileSync(file, "x");
+    for (const [argv, msg] of [
+      [["--html", join(file, "r.html")], /--html .*cannot be written \(a parent of it is a file/],
+      [["--json", dir], /--json .*cannot be written \(it is a directory\)/],
+      [["--csv", join(dir, "t.csv"), "--jsonl", join(dir, "t.csv")], /--jsonl and --csv name the same file/],
+    ] as const) {
+      const transcripts = join(dir, `unwritable-${++runs}`);
+      const r = await run(["--model", "scripted:good", "-n", "1", "--scenario", "SK1", ...argv, "--transcripts", transcripts]);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.err, argv.join(" ")).toMatch(/^e2e: [^\n]+\n$/);
+      expect(r.err).toMatch(msg);
+      // Nothing ran: no trial's transcript was written.
+      expect(existsSync(transcripts), argv.join(" ")).toBe(false);
+    }
   });
 
   it("--version prints the kit's version", async () => {
