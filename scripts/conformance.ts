@@ -40,7 +40,8 @@ options
   --filter <ids|globs>      comma-separated case ids or globs (U01,U1*)
   --timeout <ms>            per-request / per-case deadline
   --expected-failures <f>   case ids (of any suite) expected to fail, one per line, # comments; checked before the run
-  --json <file>  --junit <file>  --markdown <file>  --badge <file>     (checked writable before the run)
+  --json <file>  --junit <file>  --markdown <file>  --badge <file>     (checked writable before the run; a suite run's
+                            reports: --parity writes none, --parity --fuzz only --json, --smoke none)
   --parity                  with two targets (--reference --exec B, or --exec A --exec B): compare results per case
   --parity-level <level>    exact (default: byte for byte) or semantic (prose compared for the facts it carries)
   --fuzz <count>            with --parity: instead of a suite, <count> generated frontmatters (conformance/parity-fuzz.ts),
@@ -166,6 +167,12 @@ function checkOutputs(values: Parsed["values"]): void {
   const given = REPORT_FLAGS.flatMap((flag) => (values[flag] === undefined ? [] : [[flag, values[flag]!, resolve(USER_CWD, values[flag]!)] as const]));
   const problem = outputPathsProblem(given);
   if (problem) throw new UsageError(problem);
+}
+
+/** A report or baseline flag a mode does not use is refused, not silently dropped (the user would look for a file never written). */
+function refuseUnused(values: Parsed["values"], mode: string, uses: readonly string[]): void {
+  const unused = [...REPORT_FLAGS, "expected-failures" as const].filter((f) => values[f] !== undefined && !uses.includes(f));
+  if (unused.length) throw new UsageError(`${mode} writes ${uses.length ? uses.map((f) => `--${f}`).join(", ") + " only" : "no report and reads no baseline"}: drop ${unused.map((f) => `--${f}`).join(", ")}`);
 }
 
 function writeReports(values: Parsed["values"], report: RunReport): void {
@@ -321,13 +328,20 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
   if (!p.targets.length) {
     throw new UsageError('no target: name the implementation under test with --exec "<command>" or --driver <module> (the kit\'s own reference: --reference)');
   }
-  if (values.smoke) return runSmoke(p, io);
+  if (values.smoke) {
+    refuseUnused(values, "--smoke", []);
+    return runSmoke(p, io);
+  }
   if (values.fuzz !== undefined || values.seed !== undefined) {
+    refuseUnused(values, "--parity --fuzz", ["json"]);
     checkOutputs(values);
     return runFuzz(p, io);
   }
   const cases = selectCases(suiteNames, values.filter);
-  if (values.parity) return runParityMode(p, suiteNames, cases, io);
+  if (values.parity) {
+    refuseUnused(values, "--parity", []);
+    return runParityMode(p, suiteNames, cases, io);
+  }
   if (p.targets.length !== 1) throw new UsageError("give one target (several only with --parity)");
   const baseline = readBaseline(values["expected-failures"]);
   checkOutputs(values);

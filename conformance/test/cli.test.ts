@@ -160,6 +160,10 @@ describe("npm run conformance", () => {
       [["--reference", "--parity-level", "fuzzy"], /--parity-level wants exact or semantic/],
       [["--driver", "reference/index.ts"], /answers as the kit's own reference .* say --reference/], // the reference without the word
       [["--smoke", "--exec", REFERENCE_STDIO], /answers as the kit's own reference/], // smoke too
+      // A report flag a mode does not write is refused, not silently dropped.
+      [["--parity", "--reference", "--exec", WRONG, "--json", join(dir, "p.json")], /--parity writes no report .*drop --json/],
+      [["--smoke", "--reference", "--markdown", join(dir, "s.md")], /--smoke writes no report .*drop --markdown/],
+      [["--parity", "--fuzz", "2", "--reference", "--junit", join(dir, "f.xml")], /--parity --fuzz writes --json only: drop --junit/],
     ];
     for (const [argv, message] of cases) {
       const r = await run(...argv);
