@@ -402,9 +402,10 @@ function rescoreCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s: s
 }
 
 /** Never lose a run: a transcripts directory this run would overwrite or mix into is refused before anything runs. */
-function guardTranscripts(args: CliArgs, err: (s: string) => void): void {
+function guardTranscripts(args: CliArgs, implementation: Implementation, err: (s: string) => void): void {
   if (!args.transcripts) return;
   const identity = {
+    implementation: implementation.info.implementation,
     temperature: args.temperature,
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     settings: runSettings(args),
@@ -420,10 +421,17 @@ function guardTranscripts(args: CliArgs, err: (s: string) => void): void {
 }
 
 async function runCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s: string) => void): Promise<number> {
-  guardTranscripts(args, err);
   const settings = providerSettings(args);
   const providers = await probeAll(modelSpecs(args, settings), settings);
   const implementation = await loadImplementation(args);
+  // After the load (the transcripts must be of this implementation), before any trial.
+  try {
+    guardTranscripts(args, implementation, err);
+  } catch (e) {
+    for (const p of providers) p.close?.();
+    await implementation.dispose().catch(() => {});
+    throw e;
+  }
   const transcripts = args.transcripts ?? join(tmpdir(), `skill-e2e-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   let summary;
   try {

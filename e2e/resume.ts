@@ -1,9 +1,9 @@
 // Resuming a run: which trials already have a complete transcript for the same model, scenario, trial index,
 // versions and sampling, so `--resume` can skip them (decision R67). A transcript is reusable only when it reached a
 // verdict (completed or hit the step limit); an errored, interrupted, truncated or unreadable one is run again, so an
-// outage or a Ctrl-C is never frozen into the results. Owns: reusableTranscript, TrialKey.
+// outage or a Ctrl-C is never frozen into the results. Owns: reusableTranscript, TrialKey, implementationText.
 import { existsSync, readFileSync } from "node:fs";
-import type { RunSettings, Trial } from "./transcript.ts";
+import type { MetaEvent, RunSettings, Trial } from "./transcript.ts";
 import { parseTranscript } from "./transcript.ts";
 import { sameVersions, type Versions } from "./versions.ts";
 
@@ -15,6 +15,8 @@ export interface TrialKey {
   temperature: number;
   seed?: number;
   settings?: RunSettings;
+  /** The implementation under test ("name version (language)"): another's trial is never reused. */
+  implementation?: string;
 }
 
 /** The saved trial at `file` when it can stand in for running `key` again; else why not. */
@@ -33,7 +35,13 @@ export function reusableTranscript(file: string, key: TrialKey): { trial: Trial 
   if (m.model !== key.model || m.scenario !== key.scenario || m.trial !== key.trial) return { why: "a different model, scenario or trial" };
   if (!sameVersions(m.versions, key.versions)) return { why: "made with another kit, checker or fixture version" };
   if (m.temperature !== key.temperature || m.seed !== key.seed || !sameSettings(m.settings, key.settings)) return { why: "made with other sampling settings" };
+  if (key.implementation !== undefined && implementationText(m.implementation) !== key.implementation) return { why: "made against another implementation" };
   return { trial };
+}
+
+/** "name version (language)": how an implementation under test is named and compared across transcripts. */
+export function implementationText(i: MetaEvent["implementation"] | undefined): string {
+  return i ? `${i.name} ${i.version} (${i.language})` : "unknown";
 }
 
 function sameSettings(a: RunSettings | undefined, b: RunSettings | undefined): boolean {

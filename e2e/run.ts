@@ -10,7 +10,7 @@ import { runTrial, type TrialWatch } from "./loop.ts";
 import type { ServedModel } from "./providers/registry.ts";
 import type { ModelProvider } from "./providers/types.ts";
 import { judge } from "./judge.ts";
-import { reusableTranscript } from "./resume.ts";
+import { implementationText, reusableTranscript } from "./resume.ts";
 import type { Scenario } from "./scenario.ts";
 import { pickShard, type Shard } from "./shard.ts";
 import type { TrialResult } from "./score.ts";
@@ -136,7 +136,7 @@ async function runJob(job: Job, opts: RunOptions): Promise<RunResult | "interrup
   const seed = opts.seed !== undefined ? opts.seed + job.trial - 1 : undefined;
   const file = opts.transcriptsDir ? transcriptPath(opts.transcriptsDir, job.provider.id, job.scenario.id, job.trial) : undefined;
   if (opts.resume && file) {
-    const key = { model: job.provider.id, scenario: job.scenario.id, trial: job.trial, versions, temperature: opts.temperature, ...(seed !== undefined ? { seed } : {}), ...(opts.settings ? { settings: opts.settings } : {}) };
+    const key = { model: job.provider.id, scenario: job.scenario.id, trial: job.trial, versions, temperature: opts.temperature, ...(seed !== undefined ? { seed } : {}), ...(opts.settings ? { settings: opts.settings } : {}), implementation: implementationText(opts.implementation.info.implementation) };
     const saved = reusableTranscript(file, key);
     if ("trial" in saved) return { ...resultOf(saved.trial, job.scenario, file), resumed: true };
   }

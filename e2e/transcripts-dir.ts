@@ -1,9 +1,11 @@
 // Never lose a run (issue 20 item 3, decision R67): before anything runs, the transcripts directory is checked against
 // the run about to write into it. A fresh run refuses a directory that already holds transcripts (it would overwrite
-// them or mix two runs); --resume refuses one whose transcripts were made with other settings or versions (it would
+// them or mix two runs); --resume refuses one whose transcripts were made with other settings, versions or another
+// implementation under test (it would
 // replace them, leaving a mix), naming what differs. --overwrite lets either go ahead. Errored, interrupted and
 // cut-off transcripts are what --resume is for and never block it. Owns: transcriptsConflict, clearTranscripts.
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { implementationText } from "./resume.ts";
 import { findTranscripts } from "./run.ts";
 import { parseTranscript, type MetaEvent, type RunSettings } from "./transcript.ts";
 import { describeChange, type Versions } from "./versions.ts";
@@ -16,6 +18,8 @@ export interface RunIdentity {
   settings: RunSettings;
   /** The current versions of a scenario, or undefined for a scenario this kit does not know. */
   versions(scenario: string): Versions | undefined;
+  /** The implementation under test: a run's trials must all be of one implementation (name, version, language). */
+  implementation?: MetaEvent["implementation"];
 }
 
 function metaOf(file: string): MetaEvent | undefined {
@@ -39,6 +43,9 @@ export function settingsChanges(meta: MetaEvent, run: RunIdentity): string[] {
     const was = meta.settings?.[k];
     const now = run.settings[k];
     if (was !== now) out.push(`${k} ${shown(was)} (this run: ${shown(now)})`);
+  }
+  if (run.implementation && implementationText(meta.implementation) !== implementationText(run.implementation)) {
+    out.push(`implementation ${implementationText(meta.implementation)} (this run: ${implementationText(run.implementation)})`);
   }
   const current = run.versions(meta.scenario);
   if (current) for (const c of describeChange(meta.versions, current)) out.push(`${meta.scenario} ${c}`);

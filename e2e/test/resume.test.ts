@@ -79,6 +79,17 @@ describe("never lose a run", () => {
   });
 });
 
+describe("a run is of one implementation", () => {
+  it("--resume against another implementation is refused, naming both; its trials are never reused", async () => {
+    const transcripts = join(dir, "implementation");
+    const base = ["--model", "scripted:good", "-n", "1", "--scenario", "SK1", "--transcripts", transcripts];
+    expect((await run(base)).code).toBe(0);
+    const other = await run([...base, "--resume", "--driver", join(import.meta.dirname, "drivers", "broken.ts")]);
+    expect(other.code).toBe(2);
+    expect(other.err).toMatch(/^e2e: --resume: the transcripts in \S+ were made with implementation skill-tool-reference \S+ \(typescript\) \(this run: broken-driver 0\.0\.0 \(typescript\)\)/);
+  });
+});
+
 describe("--resume after Ctrl-C", () => {
   it("makes only the missing model calls and ends with the same report as an uninterrupted run", async () => {
     // 1. The reference: one uninterrupted run.
