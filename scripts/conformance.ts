@@ -2,7 +2,8 @@
 // `npm run conformance` (installed: `skill-conformance`): the kit's command line. Thin: parse flags, open the implementation (in-process
 // module or subprocess), call the runner / parity / smoke modules, write the reports, map to an exit code.
 //   exit 0  every case passed or is a listed expected failure (parity: no difference; smoke: every step ok)
-//   exit 1  a case failed, errored or was skipped, an expected failure is stale, or parity found a difference
+//   exit 1  a case failed, errored or was skipped, a scored rule failed (also one only a control call showed), an
+//           expected failure is stale, or parity found a difference
 //   exit 2  usage error, or the kit itself could not run (unreadable file, no cases)
 import { mkdirSync, readFileSync, realpathSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
@@ -15,11 +16,11 @@ import type { Implementation } from "../schemas/implementation.ts";
 import { DEFAULT_PARITY_LEVEL, PARITY_LEVELS, formatCaseParity, formatParitySummary, runParity, type ParityLevel } from "../conformance/parity.ts";
 import { formatParityFuzz, runParityFuzz } from "../conformance/parity-fuzz.ts";
 import { renderBadge } from "../conformance/report/badge.ts";
-import { formatCase, formatHeader, formatSummary } from "../conformance/report/console.ts";
+import { formatCase, formatHeader, formatRules, formatSummary } from "../conformance/report/console.ts";
 import { renderJson } from "../conformance/report/json.ts";
 import { renderJunit } from "../conformance/report/junit.ts";
 import { renderMarkdown } from "../conformance/report/markdown.ts";
-import { loadCases, runSuite } from "../conformance/runner/index.ts";
+import { DEFAULT_PROFILE, PROFILES, RULE_PREFIX, isProfile, loadCases, runSuite, splitBaseline, staleRuleBaseline } from "../conformance/runner/index.ts";
 import type { RunReport } from "../conformance/runner/types.ts";
 import { formatSmokeStep, smoke } from "../conformance/smoke.ts";
 
@@ -33,9 +34,12 @@ target (default: the reference, in-process)
 
 options
   --suite <name>            case suite: spec (default), security, contract, …, or all
+  --profile <p>             which rules are scored: spec (default: the spec's own rules), decisions (+ the kit's
+                            decisions, schemas/decisions.json), exact (+ the reference's rendering, for byte parity);
+                            rules outside the profile are still shown, as not scored
   --filter <ids|globs>      comma-separated case ids or globs (U01,U1*)
   --timeout <ms>            per-request / per-case deadline
-  --expected-failures <f>   ids expected to fail, one per line, # comments
+  --expected-failures <f>   case ids or rule:<rule id> lines expected to fail, one per line, # comments
   --json <file>  --junit <file>  --markdown <file>  --badge <file>
   --parity                  with two targets (--exec A --exec B, or --driver/--exec): compare results per case
   --parity-level <level>    exact (default: byte for byte) or semantic (prose compared for the facts it carries)
@@ -63,6 +67,7 @@ function parse(argv: string[]) {
       driver: { type: "string", multiple: true },
       exec: { type: "string", multiple: true },
       suite: { type: "string", default: "spec" },
+      profile: { type: "string", default: DEFAULT_PROFILE },
       filter: { type: "string" },
       timeout: { type: "string" },
       "expected-failures": { type: "string" },
@@ -90,6 +95,7 @@ function parse(argv: string[]) {
     timeoutMs = Number(values.timeout);
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout wants a positive number of ms, not ${values.timeout}`);
   }
+  if (!isProfile(values.profile)) throw new UsageError(`--profile wants ${PROFILES.join(", ")}, not ${values.profile}`);
   const level = values["parity-level"] as ParityLevel;
   if (!PARITY_LEVELS.includes(level)) throw new UsageError(`--parity-level wants ${PARITY_LEVELS.join(" or ")}, not ${values["parity-level"]}`);
   return { values, targets, timeoutMs, level };
@@ -136,10 +142,22 @@ function writeOut(file: string, text: string): void {
 }
 
 /** Exit code of a run, and the lines explaining it. Stale expected failures make it non-zero. */
-export function verdict(report: RunReport, expected: ReadonlySet<string>, filtered: boolean): { code: 0 | 1; notes: string[] } {
+export function verdict(report: RunReport, expectedAll: ReadonlySet<string>, filtered: boolean): { code: 0 | 1; notes: string[] } {
   const notes: string[] = [];
   const byId = new Map(report.cases.map((c) => [c.id, c]));
   let code: 0 | 1 = 0;
+  const { rules: expectedRules, cases: expected } = splitBaseline(expectedAll);
+  const staleRules = staleRuleBaseline(report, expectedRules, filtered);
+  if (staleRules.length) {
+    notes.push(...staleRules);
+    code = 1;
+  }
+  // A scored rule that failed fails the run even when every case passed: a finding under its own rule (a control call's body).
+  const failedRules = (report.rules ?? []).filter((r) => r.status === "failed");
+  if (failedRules.length) {
+    notes.push(`failing rules: ${failedRules.map((r) => r.id).join(", ")} (list one as ${RULE_PREFIX}<id> in the expected-failures file to accept it)`);
+    code = 1;
+  }
   for (const id of expected) {
     const c = byId.get(id);
     if (c?.status === "passed") {
@@ -151,7 +169,7 @@ export function verdict(report: RunReport, expected: ReadonlySet<string>, filter
     }
   }
   for (const c of report.cases) {
-    if (c.status === "passed" || c.status === "expected_failure") continue;
+    if (c.status === "passed" || c.status === "expected_failure" || c.status === "not_scored") continue;
     // A declared non-support the user has accepted: listed skips do not fail the run (errors always do).
     if (c.status === "skipped" && expected.has(c.id)) {
       notes.push(`accepted skip: ${c.id} (listed in the expected-failures file)`);
@@ -241,16 +259,19 @@ export async function main(argv: string[], io: CliIo = { out: (l) => console.log
     expectedFailures: expected,
     driverLabel: t.label,
     suite: values.suite,
+    profile: values.profile as (typeof PROFILES)[number],
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     onResult: (r) => {
       if (!headerShown) {
         headerShown = true;
-        io.out(`skill-tool conformance, suite "${values.suite}", ${cases.length} case${cases.length === 1 ? "" : "s"}, driver ${t.label}\n`);
+        io.out(`skill-tool conformance, suite "${values.suite}", profile ${values.profile}, ${cases.length} case${cases.length === 1 ? "" : "s"}, driver ${t.label}\n`);
       }
       io.out(formatCase(r));
     },
   });
   if (!headerShown) io.out(formatHeader(report));
+  io.out("");
+  io.out(formatRules(report));
   io.out("");
   io.out(`implementation: ${report.implementation.name} ${report.implementation.version} (${report.implementation.language})`);
   io.out(formatSummary(report.summary));

@@ -200,7 +200,7 @@ function conformanceChecks(sub: string): void {
   check("skill-conformance --smoke: every step ok", r.code === 0 && /smoke: ok/.test(r.out), r.out);
 
   // Every suite the package ships (security, contract, frontmatter), each found through package-root.ts.
-  r = npx(sub, "skill-conformance", "--suite", "all", "--exec", "skill-reference-driver", "--json", "out/all.json");
+  r = npx(sub, "skill-conformance", "--suite", "all", "--profile", "exact", "--exec", "skill-reference-driver", "--json", "out/all.json");
   const all = readJson(join(sub, "out", "all.json"));
   const sec = all?.summary;
   const ids: string[] = (all?.cases ?? []).map((c: { id: string }) => c.id);

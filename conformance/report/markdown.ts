@@ -1,7 +1,9 @@
-// Markdown renderer: a summary, a table of every case, and a details section per failure or error,
-// for a CI job summary ($GITHUB_STEP_SUMMARY) or a PR comment.
+// Markdown renderer: a summary, the failing rules (each once, with the cases that show it and one example), the
+// counts by rule source, a table of every case, and a details section per failure or error, for a CI job summary
+// ($GITHUB_STEP_SUMMARY) or a PR comment.
 import type { CaseResult, RunReport } from "../runner/types.ts";
 import { formatSummary, ms, show } from "./console.ts";
+import { effectNote, failingRules, formatExample, formatRuleCounts, unscoredFailing } from "./rules.ts";
 
 const ICON: Record<CaseResult["status"], string> = {
   passed: "✅ passed",
@@ -9,11 +11,30 @@ const ICON: Record<CaseResult["status"], string> = {
   errored: "💥 errored",
   skipped: "⏭️ skipped",
   expected_failure: "⚠️ expected failure",
+  not_scored: "➖ not scored",
 };
 
 /** Escape text for a table cell. */
 function cell(text: string): string {
   return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\r?\n/g, " ").replace(/</g, "&lt;");
+}
+
+/** The failing rules, each once, then those outside the profile that did not hold, then the counts by source. */
+function ruleSection(report: RunReport): string[] {
+  const out: string[] = [];
+  const bad = failingRules(report);
+  if (bad.length) {
+    out.push("", `## Failing rules (${bad.length})`, "", "| Rule | Source | Level | Status | Cases | Example |", "| --- | --- | --- | --- | --- | --- |");
+    for (const r of bad) {
+      out.push(`| \`${cell(r.id)}\`: ${cell(r.statement)} (${cell(r.cites.join(", "))}) | ${r.source} | ${r.level} | ${r.status === "failed" ? "❌ failed" : "⚠️ expected failure"} | ${cell(r.cases.join(", "))} | ${r.example ? `\`${cell(formatExample(r.example))}\`` : "—"} |`);
+    }
+  }
+  const unscored = unscoredFailing(report);
+  if (unscored.length) {
+    out.push("", `Not scored under profile \`${report.profile}\`, did not hold: ${unscored.map((r) => `\`${cell(r.id)}\` (${r.source}; ${cell(r.cases.join(", "))})`).join(", ")}.`);
+  }
+  out.push("", cell(formatRuleCounts(report)));
+  return out;
 }
 
 function fence(text: string): string {
@@ -29,22 +50,25 @@ export function renderMarkdown(report: RunReport): string {
     "",
     `**${formatSummary(report.summary)}**`,
     "",
-    `Implementation: ${i.name} ${i.version} (${i.language}), driver \`${cell(i.driver)}\`. Kit ${report.kit.version}, spec ${report.kit.specVersion}, suite \`${report.suite}\`, started ${report.started_at}.`,
+    `Implementation: ${i.name} ${i.version} (${i.language}), driver \`${cell(i.driver)}\`. Kit ${report.kit.version}, spec ${report.kit.specVersion}, suite \`${report.suite}\`, profile \`${report.profile}\`, started ${report.started_at}.`,
+    ...ruleSection(report),
     "",
-    "| Case | Title | Spec | Status | Time |",
+    "## Cases",
+    "",
+    "| Case | Title | Rules | Status | Time |",
     "| --- | --- | --- | --- | ---: |",
-    ...report.cases.map((r) => `| ${cell(r.id)} | ${cell(r.title)} | ${cell(r.spec.join(", "))} | ${ICON[r.status]} | ${ms(r.duration_ms)} |`),
+    ...report.cases.map((r) => `| ${cell(r.id)} | ${cell(r.title)} | ${cell((r.rules?.length ? r.rules : r.spec).join(", "))} | ${ICON[r.status]} | ${ms(r.duration_ms)} |`),
   ];
   const bad = report.cases.filter((r) => r.status === "failed" || r.status === "errored" || (r.status === "expected_failure" && (r.mismatches?.length || r.reason)));
   if (bad.length) {
     out.push("", "## Details");
     for (const r of bad) {
-      out.push("", `### ${cell(r.id)}: ${cell(r.title)} (${r.status.replace("_", " ")})`, "", `Spec: ${r.spec.join(", ") || "—"}`);
+      out.push("", `### ${cell(r.id)}: ${cell(r.title)} (${r.status.replace("_", " ")})`, "", `Rules: ${(r.rules ?? []).join(", ") || "—"}. Spec: ${r.spec.join(", ") || "—"}`);
       if (r.mismatches?.length) {
-        out.push("", "| At | Call | Expected | Actual | Message |", "| --- | --- | --- | --- | --- |");
+        out.push("", "| At | Call | Expected | Actual | What | Rules |", "| --- | --- | --- | --- | --- | --- |");
         for (const m of r.mismatches) {
           const call = m.call === undefined ? "—" : `\`${cell(show(m.call))}\``;
-          out.push(`| \`${cell(m.at)}\` | ${call} | \`${cell(show(m.expected))}\` | \`${cell(show(m.actual))}\` | ${cell(m.message)} |`);
+          out.push(`| \`${cell(m.at)}\` | ${call} | \`${cell(show(m.expected))}\` | \`${cell(show(m.actual))}\` | ${cell(m.what ?? m.message)} | ${cell(m.rules ? effectNote(m) : "—")} |`);
         }
       }
       if (r.reason) out.push("", `Reason: ${cell(r.reason)}${r.blame ? ` (blame: ${r.blame})` : ""}`);
