@@ -365,6 +365,10 @@ export interface CatalogExpect {
    */
   tool_description_contains?: string[];
   /**
+   * Substrings the tool description must not contain (e.g. a line break followed by text a description tried to forge).
+   */
+  tool_description_not_contains?: string[];
+  /**
    * catalog() must answer within this many milliseconds (wall clock, as the kit sees it).
    */
   max_ms?: number;
@@ -947,6 +951,10 @@ export interface Limits {
    * R22: the description shown in a catalog line is cut to at most this many UTF-8 bytes (at a code point boundary, then '…'), so a line stays within catalog_tokens_per_skill_budget; the full description is in the entry and on activation.
    */
   catalog_entry_description_max_bytes: number;
+  /**
+   * R95: when a cut description's sentence saying when to use the skill would fall after the cut, it is kept, itself cut to at most this many UTF-8 bytes, after the description's head cut shorter.
+   */
+  catalog_trigger_sentence_max_bytes: number;
 }
 
 /**
@@ -1095,6 +1103,26 @@ export interface ConformanceReport {
     decision: RuleCounts;
     rendering: RuleCounts;
   };
+  /**
+   * Present when the run ended early: the implementation could not be opened (handshake failed or never came), or an in-process case left calls running after close() that the kit cannot stop.
+   */
+  aborted?: {
+    reason: string;
+    blame: "implementation" | "kit";
+    stderr?: string;
+    /**
+     * The case the run ended at.
+     */
+    at: string;
+    /**
+     * How long the failed attempt took (the open, or the wait after close()).
+     */
+    after_ms: number;
+    /**
+     * How many cases were errored without being run.
+     */
+    not_run: number;
+  };
   cases: {
     id: string;
     title?: string;
@@ -1111,7 +1139,7 @@ export interface ConformanceReport {
      */
     checked_rules?: string[];
     /**
-     * failed: a check of a rule the case exists to test did not hold (a check under another rule, e.g. a control call's body, is a finding under that rule, in mismatches with effect incidental, and leaves the case passed); errored: the driver could not get an answer (crash, hang, protocol violation); skipped: the implementation declares false a capability the case needs, or every rule it tests is n/a; expected_failure: failed or errored, and listed (by case, or by rule as rule:<id>) in the expected-failures file; not_scored: the profile scores none of the rules the case tests.
+     * failed: a check of a rule the case exists to test did not hold (a check under another rule, e.g. a control call's body, is a finding under that rule, in mismatches with effect incidental, and leaves the case passed); errored: the driver could not get an answer (crash, throw, hang, protocol violation, calls close() left running); a schema-invalid answer is a failure of its schema's rule (result.schema, catalog.schema, hook.request-schema) with the same verdict in-process and over stdio; skipped: the implementation declares false a capability the case needs, or every rule it tests is n/a; expected_failure: failed or errored, and listed (by case, or by rule as rule:<id>) in the expected-failures file; not_scored: the profile scores none of the rules the case tests.
      */
     status: "passed" | "failed" | "errored" | "skipped" | "expected_failure" | "not_scored";
     duration_ms?: number;
@@ -1122,7 +1150,7 @@ export interface ConformanceReport {
        */
       key?: string;
       /**
-       * The rules that key verifies.
+       * The rules that key verifies (a schema-invalid answer: result.schema, catalog.schema, hook.request-schema; an unscripted hook ask: hook.unscripted-ask).
        */
       rules?: string[];
       /**
@@ -1146,6 +1174,25 @@ export interface ConformanceReport {
     reason?: string;
     blame?: "implementation" | "kit";
     stderr?: string;
+    /**
+     * errored by a throw in-process: the top frames of its stack.
+     */
+    stack?: string;
+    /**
+     * errored: cut off at its deadline, the case's calls close() left unanswered, and how long the kit waited after close().
+     */
+    leftover?: {
+      pending: number;
+      waited_ms: number;
+    };
+    /**
+     * failed / errored: the case file, relative to the directory the kit ran in when inside it.
+     */
+    file?: string;
+    /**
+     * failed / errored: the command that reruns this case alone (--suite and --filter appended to the run's target).
+     */
+    rerun?: string;
     observed?: unknown[];
     /**
      * The params of every call as sent, by call index (temp paths written <tmp>); a batch of concurrent calls has its params template.
@@ -1255,7 +1302,7 @@ export interface ErrorResult {
   kind: "error";
   code: ErrorCode;
   /**
-   * One line; echoes the requested name where there is one.
+   * One line, with no control character: every value in it has its unsafe characters written as \uXXXX (R91, messages.json rules.values). Echoes the requested name where there is one.
    */
   message: string;
   /**

@@ -241,6 +241,7 @@ function catalogMisses(rawExpect: CatalogExpect, catalog: unknown): Miss[] {
   if (exp.entry_max_tokens !== undefined) misses.push(...overBudget(catalog, entries, exp.entry_max_tokens));
   misses.push(...jsonExcludes("catalog", catalog, exp.json_not_contains));
   misses.push(...strings("catalog", isObj(catalog) ? catalog.tool_description : undefined, "tool_description", exp.tool_description_contains, true));
+  misses.push(...strings("catalog", isObj(catalog) ? catalog.tool_description : undefined, "tool_description", exp.tool_description_not_contains, false));
   for (const [name, want] of Object.entries(exp.entries ?? {})) {
     const entry = entries.find((e) => isObj(e) && e.name === name);
     if (entry === undefined) misses.push({ at: `catalog.entries[${name}]`, key: `entries.${name}`, expected: want, actual: undefined, what: "no entry with that name" });

@@ -33,6 +33,7 @@ export const RUNNER_RULES = {
   hookSchema: ["hook.request-schema"],
   prototypes: ["prototype.unchanged"],
   hookScript: ["hook.asked-per-activation"],
+  unscriptedAsk: ["hook.unscripted-ask"],
 } as const satisfies Record<string, readonly string[]>;
 
 /**
@@ -93,7 +94,7 @@ export function effectOf(mismatchRules: readonly string[], own: readonly string[
 }
 
 type Expectish = Record<string, unknown> & { rules?: RuleMap };
-const LISTS = ["output_contains", "output_not_contains", "output_matches", "body_contains", "body_not_contains", "json_not_contains", "warnings_exclude", "warnings_include", "tool_description_contains"];
+const LISTS = ["output_contains", "output_not_contains", "output_matches", "body_contains", "body_not_contains", "json_not_contains", "warnings_exclude", "warnings_include", "tool_description_contains", "tool_description_not_contains"];
 const MAPS = ["fields", "contains", "not_contains", "length", "entries"];
 
 /** The check keys an expectation holds, as the checks name them (fields.body, output_matches.1, names.order, …). */
@@ -125,7 +126,7 @@ export function expectationsOf(c: { catalog?: unknown; calls: ReadonlyArray<{ ex
 /** The rules a case checks: every check's, plus the runner's own checks on every case (and the hook's, when it has one). */
 export function rulesOfCase(c: { catalog?: unknown; calls: ReadonlyArray<{ expect: unknown }>; hook?: unknown }): string[] {
   const ids = new Set<string>([...RUNNER_RULES.resultSchema, ...RUNNER_RULES.catalogSchema, ...RUNNER_RULES.prototypes]);
-  if (c.hook !== undefined) for (const id of [...RUNNER_RULES.hookSchema, ...RUNNER_RULES.hookScript]) ids.add(id);
+  if (c.hook !== undefined) for (const id of [...RUNNER_RULES.hookSchema, ...RUNNER_RULES.hookScript, ...RUNNER_RULES.unscriptedAsk]) ids.add(id);
   for (const { exp } of expectationsOf(c)) for (const k of checkKeys(exp)) for (const id of resolveRules(exp.rules, k)) ids.add(id);
   return [...ids];
 }

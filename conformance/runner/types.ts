@@ -48,6 +48,14 @@ export interface CaseResult {
   calls?: unknown[];
   /** The catalog the implementation returned (normalised like observed), asked once before the calls. */
   catalog?: unknown;
+  /** errored in-process by a throw: the top frames of its stack. */
+  stack?: string;
+  /** errored: cut off at its deadline, the case's calls close() left unanswered (leftover.ts). */
+  leftover?: { pending: number; waited_ms: number };
+  /** failed / errored: the case file (relative to the directory the kit ran in, when inside it). */
+  file?: string;
+  /** failed / errored: the command that reruns this case alone. */
+  rerun?: string;
   /** Every permission request the scripted hook received: during which call, the payload (normalised), the answer given. */
   hook_requests?: Array<{ call: number; request: unknown; answer: string }>;
 }
@@ -85,6 +93,22 @@ export interface RuleResult {
 
 export type RuleCounts = Record<RuleStatus, number>;
 
+/**
+ * Why a run ended before its last case: the implementation could not be opened (handshake failed or never came), or
+ * an in-process case left work running after close() that the kit cannot stop.
+ */
+export interface RunAbort {
+  reason: string;
+  blame: "implementation" | "kit";
+  stderr?: string;
+  /** The case the run ended at. */
+  at: string;
+  /** How long the failed attempt took (the open, or the wait after close()). */
+  after_ms: number;
+  /** The cases errored without being run (the one the open was for included). */
+  not_run: number;
+}
+
 export interface RunReport {
   kit: { version: string; specVersion: string };
   implementation: { name: string; version: string; language: string; driver: string };
@@ -97,5 +121,7 @@ export interface RunReport {
   rules: RuleResult[];
   /** Rule statuses counted by source. */
   rule_counts: Record<"spec" | "decision" | "rendering", RuleCounts>;
+  /** Present when the run ended early. */
+  aborted?: RunAbort;
   cases: CaseResult[];
 }

@@ -104,9 +104,14 @@ describe("runCase and runSuite on fakes", () => {
     const r = await runCase(fake(async () => ({ kind: "error", code: "INVALID_PARAM" }) as unknown as SkillResult), u01);
     // U01 tests name.required, which the answer keeps; the schema violation is a finding under its own rule.
     expect(r.status).toBe("passed");
-    expect(r.mismatches!.find((m) => m.at === "calls[0].result")).toMatchObject({ key: "schema", rules: ["result.schema"], effect: "incidental" });
+    expect(r.mismatches!.find((m) => m.at.startsWith("calls[0].result"))).toMatchObject({ key: "schema", rules: ["result.schema"], effect: "incidental" });
     const report = await runSuite(async () => fake(async () => ({ kind: "error", code: "INVALID_PARAM" }) as unknown as SkillResult), [u01], { driverLabel: "fake", suite: "spec" });
     expect(report.rules.find((x) => x.id === "result.schema")).toMatchObject({ status: "failed", cases: ["U01"] });
+    // Field by field, under the result schema's rule: the two required fields it lacks.
+    const schema = r.mismatches!.filter((m) => m.rules?.includes("result.schema") && m.at.startsWith("calls[0]"));
+    expect(schema.map((m) => m.at)).toEqual(["calls[0].result.message", "calls[0].result.output"]);
+    expect(schema[0]).toMatchObject({ expected: "present (a required field)", actual: "(missing)" });
+    expect(schema[0]!.message).toMatch(/^calls\[0\]\.result\.message: schema-invalid result \(result\.schema\.json\)/);
   });
 
   it("a throw is errored (blame implementation); a DriverError keeps its blame and stderr", async () => {
