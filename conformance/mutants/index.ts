@@ -144,7 +144,7 @@ const mutations: MutantRow[] = [
     mutation: { result: onOk((r) => ({ ...r, output: r.output.replace(/^[\s\S]*<\/skill>\n/, r.body) })) },
   },
   {
-    kills: "U17", rule: "dedupe.already-loaded", id: "no-dedupe", description: "Activations are forgotten: a second call reloads (and asks the hook again) instead of already_loaded.",
+    kills: "U17", rule: "dedupe.already-loaded", id: "no-dedupe", description: "Activations are forgotten: a second call reloads instead of already_loaded.",
     mutation: { freshSessionPerCall: true },
   },
   {
