@@ -1142,6 +1142,10 @@ export interface ConformanceReport {
      * failed: a check of a rule the case exists to test did not hold (a check under another rule, e.g. a control call's body, is a finding under that rule, in mismatches with effect incidental, and leaves the case passed); errored: the driver could not get an answer (crash, throw, hang, protocol violation, calls close() left running); a schema-invalid answer is a failure of its schema's rule (result.schema, catalog.schema, hook.request-schema) with the same verdict in-process and over stdio; skipped: the implementation declares false a capability the case needs, or every rule it tests is n/a; expected_failure: failed or errored, and listed (by case, or by rule as rule:<id>) in the expected-failures file; not_scored: the profile scores none of the rules the case tests.
      */
     status: "passed" | "failed" | "errored" | "skipped" | "expected_failure" | "not_scored";
+    /**
+     * What the expected-failures file made of a listed case that kept its status: stale (it passed: the run fails until the id is removed from the file), accepted_skip (it was skipped, and the skip is accepted).
+     */
+    baseline?: "stale" | "accepted_skip";
     duration_ms?: number;
     mismatches?: {
       at: string;

@@ -2,7 +2,7 @@
 // Actions test reporters and GitLab's junit artifacts read. The first testsuite is the rules (one testcase per
 // rule: failed, expected failure, not scored, n/a and unchecked as skipped), so a reader meets each failing rule
 // once, with its cases and an example; the second is the cases. Everything is escaped for XML 1.0.
-import type { CaseResult, RuleResult, RunReport } from "../runner/types.ts";
+import type { CaseResult, Mismatch, RuleResult, RunReport } from "../runner/types.ts";
 import { show } from "./console.ts";
 import { formatExample } from "./rules.ts";
 
@@ -21,10 +21,15 @@ export function xmlEscape(text: string): string {
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
+/** `at: message`, once: the runner's messages usually start with their own location already. */
+export function located(m: Pick<Mismatch, "at" | "message">): string {
+  return m.message.startsWith(m.at) ? m.message : `${m.at}: ${m.message}`;
+}
+
 function details(r: CaseResult): string {
   const lines: string[] = [];
   for (const m of r.mismatches ?? []) {
-    lines.push(`at ${m.at}: ${m.message}${m.effect && m.effect !== "fails_case" ? ` (${m.effect})` : ""}`);
+    lines.push(located(m));
     if (m.call !== undefined) lines.push(`  call:     ${show(m.call)}`);
     lines.push(`  expected: ${show(m.expected)}`, `  actual:   ${show(m.actual)}`);
   }
@@ -45,7 +50,7 @@ function testcase(r: CaseResult, suite: string): string {
     case "passed":
       return `${open}/>`;
     case "failed":
-      return `${open}>\n      <failure message="${xmlEscape(first ? `${first.at}: ${first.message}` : r.reason ?? "failed")}" type="mismatch">${xmlEscape(details(r))}</failure>\n    </testcase>`;
+      return `${open}>\n      <failure message="${xmlEscape(first ? located(first) : r.reason ?? "failed")}" type="mismatch">${xmlEscape(details(r))}</failure>\n    </testcase>`;
     case "errored":
       return `${open}>\n      <error message="${xmlEscape(r.reason ?? "errored")}" type="${xmlEscape(`driver-${r.blame ?? "error"}`)}">${xmlEscape(details(r))}</error>\n    </testcase>`;
     case "skipped":
@@ -67,6 +72,7 @@ function ruleTestcase(r: RuleResult): string {
 }
 
 function rulesSuite(report: RunReport): string[] {
+  if (!report.rules) return [];
   const name = xmlEscape(`skill-tool conformance rules: ${report.implementation.name} (${report.suite}, profile ${report.profile})`);
   const failed = report.rules.filter((r) => r.status === "failed").length;
   const skipped = report.rules.filter((r) => r.status !== "failed" && r.status !== "passed").length;

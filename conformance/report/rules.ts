@@ -10,16 +10,18 @@ export function show(value: unknown): string {
 
 /** The rules a reader must act on: failed first, then expected failures. */
 export function failingRules(report: Pick<RunReport, "rules">): RuleResult[] {
-  return report.rules.filter((r) => r.status === "failed" || r.status === "expected_failure");
+  return (report.rules ?? []).filter((r) => r.status === "failed" || r.status === "expected_failure");
 }
 
 /** Rules outside the profile that did not hold: shown, not scored. */
 export function unscoredFailing(report: Pick<RunReport, "rules">): RuleResult[] {
-  return report.rules.filter((r) => r.status === "not_scored" && r.cases.length > 0);
+  return (report.rules ?? []).filter((r) => r.status === "not_scored" && r.cases.length > 0);
 }
 
 /** `spec 40 passed, 1 failed; decision 30 passed, 2 not scored; …` */
 export function formatRuleCounts(report: Pick<RunReport, "rule_counts" | "profile">): string {
+  // A report read back from an older kit has no rule counts: nothing to say.
+  if (!report.rule_counts) return `rules: none judged (a report without rules[])`;
   const parts = (Object.entries(report.rule_counts) as Array<[string, Record<string, number>]>).map(([source, c]) => {
     const bits = Object.entries(c).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s.replace("_", " ")}`);
     return `${source}: ${bits.join(", ") || "none"}`;

@@ -3,8 +3,8 @@
 //   case.ts   runs ONE case against an Implementation (steps 1–6 in its header), with batch.ts for
 //             concurrent calls, hook.ts for the scripted permission hook, expect.ts for the checks,
 //             workspace.ts for the temp dir, faults.ts for blame and deadlines, prototypes.ts for the guard;
-//   here      runs a suite: cases in order, reopening the implementation after an errored case,
-//             the expected-failures baseline, the summary.
+//   here      runs a suite: cases in order, reopening the implementation after an errored case, the summary.
+// Each case keeps its observed status: the expected-failures baseline is applied by conformance/baseline.ts.
 // It reaches implementations only through schemas/implementation.ts.
 import { isAbsolute, relative } from "node:path";
 import { userCwd } from "../../package-root.ts";
@@ -12,20 +12,18 @@ import { KIT_VERSION, SPEC_VERSION } from "../../schemas/index.ts";
 import type { Implementation } from "../../schemas/implementation.ts";
 import { runCase } from "./case.ts";
 import { DEFAULT_PROFILE, rulesOfCase, type Profile } from "./rules.ts";
-import { applyRuleBaseline, countRules, judgeRules, splitBaseline } from "./verdicts.ts";
+import { countRules, judgeRules } from "./verdicts.ts";
 import { ImplFault, faultOf } from "./faults.ts";
 import type { LoadedCase } from "./load.ts";
 import type { CaseResult, RunAbort, RunReport, Summary } from "./types.ts";
 
 export type { CaseResult, Mismatch, RuleResult, RunAbort, RunReport, Summary } from "./types.ts";
 export { DEFAULT_PROFILE, PROFILES, isProfile, type Profile } from "./rules.ts";
-export { RULE_PREFIX, failing, splitBaseline, staleRuleBaseline } from "./verdicts.ts";
+export { RULE_PREFIX, failing, rebaseRules, splitBaseline, staleRuleBaseline } from "./verdicts.ts";
 export { DEFAULT_TIMEOUT_MS, runCase } from "./case.ts";
 export { suites, loadCases, loadCasesFrom, suiteDir, type LoadedCase } from "./load.ts";
 
 export interface SuiteOptions {
-  /** Case ids and `rule:<id>` lines expected to fail. */
-  expectedFailures?: ReadonlySet<string>;
   /** Which rule sources are scored (default DEFAULT_PROFILE). */
   profile?: Profile;
   /** Each case as it finishes (not the cases of a run that ended early: see onAbort). */
@@ -43,19 +41,6 @@ export interface SuiteOptions {
    * gets it with `--suite <its suite> --filter <its id>` appended. Default: `skill-conformance`.
    */
   rerun?: string;
-}
-
-function applyBaseline(r: CaseResult, expected: ReadonlySet<string> | undefined): CaseResult {
-  if (!expected?.has(r.id)) return r;
-  if (r.status === "failed") return { ...r, status: "expected_failure" };
-  if (r.status === "passed") {
-    return {
-      ...r,
-      status: "failed",
-      mismatches: [{ at: "baseline", key: "baseline", rules: [], effect: "fails_case", what: "stale baseline", expected: "failed", actual: "passed", message: `${r.id} is listed as an expected failure but passed: the baseline is stale, remove ${r.id} from it` }],
-    };
-  }
-  return r;
 }
 
 async function safeDispose(i: Implementation | undefined): Promise<void> {
@@ -88,7 +73,6 @@ function locate(r: CaseResult, c: LoadedCase, rerun: string): CaseResult {
 export async function runSuite(open: () => Promise<Implementation>, cases: readonly LoadedCase[], opts: SuiteOptions): Promise<RunReport> {
   const started_at = new Date().toISOString();
   const profile = opts.profile ?? DEFAULT_PROFILE;
-  const baseline = splitBaseline(opts.expectedFailures ?? []);
   const t0 = performance.now();
   const results: CaseResult[] = [];
   const rerun = opts.rerun ?? "skill-conformance";
@@ -131,7 +115,7 @@ export async function runSuite(open: () => Promise<Implementation>, cases: reado
       }
       const ran = await runCase(current, c, { profile, ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }) });
       // The case waited for the implementation to open: its time says so.
-      const r = applyRuleBaseline(applyBaseline({ ...ran, duration_ms: ran.duration_ms + Math.round(openMs) }, baseline.cases), baseline.rules);
+      const r = { ...ran, duration_ms: ran.duration_ms + Math.round(openMs) };
       record(r, c);
       if (ran.leftover && !current.isolated && k + 1 < cases.length) {
         // In-process work cannot be stopped: running the next case beside it would let it touch that case.
@@ -154,7 +138,7 @@ export async function runSuite(open: () => Promise<Implementation>, cases: reado
     await safeDispose(current);
   }
   const meta = info?.implementation ?? { name: "unknown", version: "unknown", language: "unknown" };
-  const rules = judgeRules(results, { profile, capabilities: info?.capabilities }, baseline.rules);
+  const rules = judgeRules(results, { profile, capabilities: info?.capabilities });
   return {
     kit: { version: KIT_VERSION, specVersion: SPEC_VERSION },
     implementation: { name: meta.name, version: meta.version, language: meta.language, driver: opts.driverLabel },

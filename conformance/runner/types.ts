@@ -33,6 +33,8 @@ export interface CaseResult {
   /** Every rule some check of the case verifies (its own, its control calls', the runner's). */
   checked_rules: string[];
   status: CaseStatus;
+  /** What the expected-failures baseline made of a listed case that kept its status (conformance/baseline.ts). */
+  baseline?: "stale" | "accepted_skip";
   duration_ms: number;
   /** failed: the expectations that did not hold. */
   mismatches?: Mismatch[];

@@ -21,7 +21,7 @@ const table = rules();
 const byId = new Map(table.map((r) => [r.id, r]));
 
 /** The decisions that settle the tool's contract (not the reference's engineering, the kit's policy or the e2e harness). */
-const NOT_CONTRACT = /^(K\d+|R(1[01]|18|21|23|3[09]|[5-8]\d|70|80|85|86|90|96))$/;
+const NOT_CONTRACT = /^(K\d+|R(1[01]|18|21|23|3[09]|[5-8]\d|70|80|85|86|90|96|100|101))$/;
 
 describe("rules table", () => {
   it("is valid against its schema, with unique ids", () => {
