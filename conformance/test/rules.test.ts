@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { check, decisions, rules } from "../../schemas/index.ts";
 import type { Implementation } from "../../schemas/implementation.ts";
+import { gate, parseBaseline } from "../baseline.ts";
 import { loadModule } from "../driver/in-process.ts";
 import { MUTANTS } from "../mutants/index.ts";
 import { REFERENCE_MODULE } from "../mutants/wrap.ts";
@@ -133,6 +134,17 @@ describe("verdicts by rule", () => {
     expect(noGate.cases.map((c) => [c.id, c.status])).toEqual([["U14", "skipped"], ["U15", "skipped"]]);
     expect(noGate.rules.filter((r) => r.id.startsWith("trust.")).map((r) => r.status)).toEqual(["n/a", "n/a"]);
   }, 30_000);
+
+  it("the gate: a rule only a control call shows fails the run though every case passed; rule:<id> accepts it", async () => {
+    const m = MUTANTS.find((x) => x.id === "body-trimmed")!;
+    const observed = await runSuite(() => m.make(), loadCases("security", "S04"), { driverLabel: "mutant", suite: "security" });
+    expect(observed.cases.map((c) => c.status)).toEqual(["passed"]);
+    const known = { cases: new Set(["S04"]), rules: new Set(table.map((r) => r.id)) };
+    expect(gate(observed, parseBaseline("", "none", known)).verdict).toMatchObject({ code: 1, notes: [expect.stringMatching(/^failing rules: body\.verbatim/)] });
+    const accepted = gate(observed, parseBaseline("rule:body.verbatim # trims\n", "known.txt", known));
+    expect(accepted.verdict.code).toBe(0);
+    expect(accepted.report.rules!.find((r) => r.id === "body.verbatim")!.status).toBe("expected_failure");
+  });
 
   it("a baseline can list a rule: its cases become expected failures; a listed rule that passes is stale", () => {
     const c = { id: "U16", status: "failed", rules: ["body.verbatim"], mismatches: [{ effect: "fails_case", rules: ["body.verbatim"] }] } as unknown as CaseResult;
