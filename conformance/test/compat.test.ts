@@ -1,0 +1,204 @@
+// The compatibility page's core and renderers on canned reports: no network, no driver, no npm.
+// Each test names the wrong behaviour it catches.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { cellsFromReport, errorCells, type ReportLike } from "../compat/cells.ts";
+import { renderHtml } from "../compat/render-html.ts";
+import { anchor, cellText, renderMarkdown } from "../compat/render-markdown.ts";
+import { ruleIndex } from "../compat/rule-table.ts";
+import { findTargets } from "../compat/targets.ts";
+import { percentile, spread } from "../compat/timing.ts";
+import type { CompatResult } from "../compat/types.ts";
+
+const suiteOf = new Map([
+  ["U01", "spec"], ["U16", "spec"], ["U17", "spec"],
+  ["S04", "security"], ["S13", "security"],
+]);
+const SUITES = ["spec", "security"];
+
+/** A body-trimming implementation under rules: body.verbatim fails in U16 (spec) only, S04/S13 keep their property. */
+const withRules: ReportLike = {
+  implementation: { name: "trimmer", version: "1.2.3", language: "typescript" },
+  cases: [
+    { id: "U01", status: "passed" }, { id: "U16", status: "failed" }, { id: "U17", status: "skipped" },
+    { id: "S04", status: "passed" }, { id: "S13", status: "passed" },
+  ],
+  rules: [
+    { id: "body.verbatim", source: "spec", level: "MUST", status: "failed", cases: ["U16", "S04", "S13"] },
+    { id: "output.block-layout", source: "rendering", level: "MUST", status: "not_scored", cases: ["U16"] },
+    { id: "name.kebab-case", source: "spec", level: "MUST", status: "passed", cases: ["U01"] },
+    { id: "dedupe.already-loaded", source: "decision", level: "MUST", status: "n/a", cases: ["U17"] },
+  ],
+};
+
+describe("cellsFromReport", () => {
+  it("counts each suite's cases apart (a run-wide count would put S04's pass into spec's cell)", () => {
+    const [spec, security] = cellsFromReport(withRules, "spec", SUITES, suiteOf);
+    expect(spec).toMatchObject({ suite: "spec", total: 3, passed: 1, failed: 1, skipped: 1, status: "fail", by: "rule" });
+    expect(security).toMatchObject({ suite: "security", total: 2, passed: 2, failed: 0 });
+  });
+
+  it("lists a failing rule under a suite only with that suite's cases (not U16 under security)", () => {
+    const [spec, security] = cellsFromReport(withRules, "spec", SUITES, suiteOf);
+    expect(spec!.failing).toEqual([{ id: "body.verbatim", source: "spec", level: "MUST", cases: ["U16"] }]);
+    // The rule's cases include S04 and S13 (their control calls), so the security cell names it too:
+    // the page shows where the rule shows, while the case counts say the security cases passed.
+    expect(security!.failing.map((f) => f.cases)).toEqual([["S04", "S13"]]);
+  });
+
+  it("never lists not-scored, n/a or passed rules as failing (a renderer reading every rule would)", () => {
+    const ids = cellsFromReport(withRules, "spec", SUITES, suiteOf).flatMap((c) => c.failing.map((f) => f.id));
+    expect(ids).toEqual(["body.verbatim", "body.verbatim"]);
+  });
+
+  it("falls back to failed and errored cases when the report has no rules, marked by case", () => {
+    const old: ReportLike = { cases: [{ id: "U01", status: "errored" }, { id: "U16", status: "failed", title: "First activation → ok" }, { id: "S04", status: "passed" }] };
+    const [spec, security] = cellsFromReport(old, "default", SUITES, suiteOf);
+    expect(spec).toMatchObject({ by: "case", status: "fail", errored: 1, failed: 1 });
+    expect(spec!.failing.map((f) => [f.id, f.source])).toEqual([["U01", "case"], ["U16", "case"]]);
+    expect(security).toMatchObject({ status: "pass", failing: [] });
+    // Rendered as cases, with their titles, and said to be cases: never passed off as rule ids.
+    const md = renderMarkdown({ ...result(), implementations: [{ ...result().implementations[1]!, cells: [spec!] }] });
+    expect(md).toContain("- case `U16`: First activation → ok");
+    expect(md).toContain("*(by case)*");
+  });
+
+  it("sorts failing rules spec, decision, rendering, then by id", () => {
+    const r: ReportLike = {
+      cases: [{ id: "U01", status: "failed" }],
+      rules: [
+        { id: "z.render", source: "rendering", status: "failed", cases: ["U01"] },
+        { id: "b.decide", source: "decision", status: "failed", cases: ["U01"] },
+        { id: "y.spec", source: "spec", status: "failed", cases: ["U01"] },
+        { id: "a.spec", source: "spec", status: "failed", cases: ["U01"] },
+      ],
+    };
+    expect(cellsFromReport(r, "exact", ["spec"], suiteOf)[0]!.failing.map((f) => f.id)).toEqual(["a.spec", "y.spec", "b.decide", "z.render"]);
+  });
+
+  it("a run without a report is an error cell per suite with its reason, never a pass", () => {
+    const cells = errorCells("spec", SUITES, "exit 2: cannot load cases");
+    expect(cells.map((c) => [c.suite, c.status, c.reason])).toEqual([["spec", "error", "exit 2: cannot load cases"], ["security", "error", "exit 2: cannot load cases"]]);
+  });
+});
+
+function result(): CompatResult {
+  const cells = [...cellsFromReport(withRules, "spec", SUITES, suiteOf), ...cellsFromReport(withRules, "exact", SUITES, suiteOf)];
+  return {
+    generated_at: "2026-12-05T00:00:00.000Z",
+    kit: { version: "0.1.0", commit: "0123456789abcdef" },
+    node: "v20.0.0",
+    profiles: ["spec", "exact"],
+    suites: [{ id: "spec", cases: 3 }, { id: "security", cases: 2 }],
+    implementations: [
+      { id: "reference", name: "skill-tool-reference", version: "0.1.0", language: "typescript", driver: "reference/index.ts", status: "ran", cells: cells.map((c) => ({ ...c, status: "pass", failing: [], passed: c.total - c.skipped, failed: 0 })), timing: { skills: 1000, discovery_ms: 40, discovery_runs_ms: [40, 41, 39], listed: 1000, activation_p50_us: 100, activation_p99_us: 300, calls: 200, ok: 200 } },
+      { id: "trimmer", name: "trimmer", version: "1.2.3", language: "typescript", driver: "implementations/trimmer/driver.mjs", pins: { trimmer: "1.2.3" }, status: "ran", cells, timing: { skills: 1000, discovery_ms: 400, discovery_runs_ms: [400, 410, 390], listed: 990, activation_p50_us: 1500, activation_p99_us: 4000, calls: 200, ok: 200 } },
+      { id: "rust", name: "rust", version: "", language: "", driver: "implementations/rust/target/release/skill-driver", status: "not_built", reason: "not built: bash implementations/rust/build.sh", cells: [] },
+    ],
+    rules: { "body.verbatim": { source: "spec", level: "MUST", text: "The body is stored verbatim <exactly>", cite: "§4.5 rule 6" } },
+    duration_ms: 61_000,
+  };
+}
+
+describe("renderMarkdown", () => {
+  const md = renderMarkdown(result());
+
+  it("links a failing cell to its anchor, and the anchor exists once with the rule under it", () => {
+    const a = anchor("trimmer", "spec", "spec");
+    expect(md).toContain(`❌ [1/2](#${a})`);
+    expect(md.split(`<a id="${a}"></a>`).length).toBe(2);
+    const section = md.slice(md.indexOf(`<a id="${a}"></a>`));
+    expect(section).toMatch(/^.*\n\n- `body\.verbatim` \(spec, MUST\): The body is stored verbatim <exactly> \(§4\.5 rule 6\) — cases U16/);
+  });
+
+  it("names rules, not cases, in a failing cell built from rules", () => {
+    const section = md.slice(md.indexOf("## Failing rules by cell"), md.indexOf("## Discovery"));
+    expect(section).not.toMatch(/^- `U16`/m);
+    expect(section).not.toContain("(by case)");
+  });
+
+  it("a passing cell is not linked; n/a cases are shown apart from the score", () => {
+    expect(cellText("reference", { profile: "spec", suite: "spec", total: 3, passed: 2, failed: 0, errored: 0, skipped: 1, status: "pass", by: "rule", failing: [] })).toBe("✅ 2/2 (1 n/a)");
+  });
+
+  it("shows the versions it was made from: kit commit, harness pins, and a not-built implementation with why", () => {
+    expect(md).toContain("commit 0123456789ab");
+    expect(md).toContain("`trimmer@1.2.3`");
+    expect(md).toContain("- **rust**: not built: not built: bash implementations/rust/build.sh");
+  });
+
+  it("puts each timing beside the reference's as a ratio, and says how many skills were listed", () => {
+    expect(md).toMatch(/\| \*\*trimmer\*\* \| 990\/1000 \| 400 ms \| 10\.0× \| 1\.5 ms \| 15\.0× \| 4\.0 ms \| 200\/200 ok \|/);
+    expect(md).toMatch(/\| \*\*reference\*\* \| 1000\/1000 \| 40\.0 ms \| 1\.0× \|/);
+  });
+
+  it("a failed timing says why instead of printing NaN", () => {
+    const r = result();
+    r.implementations[1]!.timing = { ...r.implementations[1]!.timing!, discovery_ms: NaN, error: "catalog() did not answer within 120000 ms" };
+    const out = renderMarkdown(r);
+    expect(out).toContain("not measured: catalog() did not answer within 120000 ms");
+    expect(out).not.toContain("NaN");
+  });
+});
+
+describe("renderHtml", () => {
+  it("escapes what it shows (a rule text with < > is not markup) and links failing cells", () => {
+    const html = renderHtml(result());
+    expect(html).toContain("The body is stored verbatim &lt;exactly&gt;");
+    expect(html).toContain(`<td class="fail"><a href="#${anchor("trimmer", "exact", "spec")}">1/2</a>`);
+    expect(html).toContain(`<section id="${anchor("trimmer", "exact", "spec")}">`);
+  });
+});
+
+describe("ruleIndex", () => {
+  it("reads rows from an array or { rules: [...] }, skipping rows without an id", () => {
+    expect(ruleIndex([{ id: "a", source: "spec", statement: "A.", cite: ["§1", "§2"] }, { source: "x" }])).toEqual({ a: { source: "spec", text: "A.", cite: "§1, §2" } });
+    expect(ruleIndex({ rules: [{ id: "b", level: "SHOULD", text: "B." }] })).toEqual({ b: { level: "SHOULD", text: "B." } });
+    expect(ruleIndex("nonsense")).toEqual({});
+  });
+});
+
+describe("findTargets", () => {
+  it("finds harness folders by package.json, reads their driver and pins, and reports a missing driver instead of dropping it", () => {
+    const root = mkdtempSync(join(tmpdir(), "compat-targets-"));
+    try {
+      for (const [id, pkg, file] of [
+        ["alpha", { dependencies: { alpha: "1.0.0" }, skillConformance: { driver: "d.mjs" } }, "d.mjs"],
+        ["beta", { dependencies: { beta: "2.0.0" }, skillConformance: { exec: "node serve.mjs" } }, undefined],
+        ["gamma", { dependencies: {} }, undefined],
+      ] as const) {
+        mkdirSync(join(root, "implementations", id), { recursive: true });
+        writeFileSync(join(root, "implementations", id, "package.json"), JSON.stringify(pkg));
+        if (file) writeFileSync(join(root, "implementations", id, file), "");
+      }
+      mkdirSync(join(root, "implementations", "notes"));
+      const t = findTargets(root);
+      expect(t.map((x) => x.id)).toEqual(["reference", "rust", "alpha", "beta", "gamma"]);
+      expect(t[1]!.missing).toMatch(/not built/);
+      expect(t[2]).toMatchObject({ kind: "module", display: "implementations/alpha/d.mjs", pins: { alpha: "1.0.0" } });
+      expect(t[3]).toMatchObject({ kind: "exec" });
+      expect(t[3]!.spec).toMatch(/^cd '.*\/implementations\/beta' && node serve\.mjs$/);
+      expect(t[4]!.missing).toBe("no driver module implementations/gamma/driver.mjs");
+      expect(findTargets(root, ["alpha"]).map((x) => x.id)).toEqual(["alpha"]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("timing helpers", () => {
+  it("spread picks distinct names across the whole list, not its first ones", () => {
+    const names = Array.from({ length: 1000 }, (_, i) => `s-${i}`);
+    const picked = spread(names, 4);
+    expect(picked).toEqual(["s-0", "s-250", "s-500", "s-750"]);
+    expect(spread(names.slice(0, 3), 10)).toEqual(["s-0", "s-1", "s-2"]);
+  });
+
+  it("percentile is nearest-rank on a sorted copy", () => {
+    expect(percentile([5, 1, 3, 2, 4], 0.5)).toBe(3);
+    expect(percentile([5, 1, 3, 2, 4], 0.99)).toBe(5);
+    expect(percentile([], 0.5)).toBeNaN();
+  });
+});
