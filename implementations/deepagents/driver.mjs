@@ -15,6 +15,7 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { createFilesystemMiddleware, createSkillsMiddleware, FilesystemBackend } from "deepagents";
 import { SystemMessage } from "@langchain/core/messages";
+import { CallQueue, capabilities, catalogEntry, catalogResult, errorResult, notFoundResult, okResult, requestedName, rootIndexOf } from "../driver-kit/results.mjs";
 
 const require = createRequire(import.meta.url);
 const DEEPAGENTS_VERSION = require("deepagents/package.json").version;
@@ -28,23 +29,11 @@ const SKILL_READ_LIMIT = 1000;
 export const implementationInfo = {
   implementation: { name: "deepagents-skills", version: DEEPAGENTS_VERSION, language: "typescript" },
   specVersion: "1",
-  capabilities: {
-    // No skill tool and no activation step of its own: no permission hook on activation, no caller
-    // distinction, no "already loaded" state, no trust gate, no sensitive patterns, no arguments, no
-    // resource listing; the frontmatter is reduced to the fields it parses.
-    permission_hook: false,
-    user_invocation: false,
-    dedupe: false,
-    trust_gate: false,
-    sensitive_patterns: false,
-    arguments: false,
-    resources: false,
-    frontmatter_passthrough: false,
-    // It parses allowed-tools (a list, or a string split on whitespace) and runs on a real filesystem.
-    allowed_tools: true,
-    symlinks: true,
-    file_modes: true,
-  },
+  // No skill tool and no activation step of its own: no permission hook on activation, no caller distinction,
+  // no "already loaded" state, no trust gate, no sensitive patterns, no arguments, no resource listing; the
+  // frontmatter is reduced to the fields it parses. It parses allowed-tools (a list, or a string split on
+  // whitespace) and runs on a real filesystem. Every other known capability is declared false.
+  capabilities: capabilities(["allowed_tools", "symlinks", "file_modes"]),
 };
 
 async function capturingLogs(fn) {
@@ -87,8 +76,7 @@ export async function createSession(config) {
   const readFile = createFilesystemMiddleware({ backend }).tools.find((t) => t.name === "read_file");
   let state; // the middleware's thread state: skillsMetadata, loaded once per thread as in an agent run
   const loadLogs = [];
-  let tail = Promise.resolve();
-  const pending = [];
+  const queue = new CallQueue();
 
   async function load() {
     if (!state) {
@@ -106,39 +94,33 @@ export async function createSession(config) {
       system = req.systemMessage;
       return {};
     });
-    const entries = st.skillsMetadata
-      .map((m) => {
-        const dir = dirname(m.path);
-        const i = roots.findIndex((r) => withSlash(dir).startsWith(r));
-        return { name: m.name, description: m.description, dir, root_index: i < 0 ? 0 : i, frontmatter: frontmatterOf(m), meta: { shadowed: [] } };
-      })
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return { tool_description: textOf(system).trim(), entries, warnings: [...loadLogs] };
+    const entries = st.skillsMetadata.map((m) => {
+      const dir = dirname(m.path);
+      return catalogEntry({ name: m.name, description: m.description, dir, rootIndex: Math.max(0, rootIndexOf(roots, dir)), frontmatter: frontmatterOf(m) });
+    });
+    return catalogResult(textOf(system).trim(), entries, [...loadLogs]);
   }
 
   async function callOnce(params) {
     const st = await load();
-    const name = params !== null && typeof params === "object" && typeof params.name === "string" ? params.name : String(params?.name ?? "");
+    const name = requestedName(params) ?? String(params?.name ?? "");
     const meta = st.skillsMetadata.find((m) => m.name === name);
-    if (!meta) return { kind: "not_found", name, siblings: [], output: `no skill named "${name}" in the skills list` };
+    if (!meta) return notFoundResult(name, `no skill named "${name}" in the skills list`);
     const output = textOf(await readFile.invoke({ file_path: meta.path, limit: SKILL_READ_LIMIT }));
     const [file] = await backend.downloadFiles([meta.path]);
-    if (!file || file.error || file.content == null) return { kind: "error", code: "IO_ERROR", name, message: `cannot read ${meta.path}: ${file?.error ?? "no content"}`, path: meta.path, output };
+    if (!file || file.error || file.content == null) return errorResult("IO_ERROR", `cannot read ${meta.path}: ${file?.error ?? "no content"}`, output, { name, path: meta.path });
     const text = new TextDecoder().decode(file.content);
     const m = text.match(FRONTMATTER_PATTERN);
     const body = m ? text.slice(m[0].length) : text;
-    return { kind: "ok", name: meta.name, dir: dirname(meta.path), body, frontmatter: frontmatterOf(meta), resources: [], bytes: Buffer.byteLength(body, "utf8"), output };
+    return okResult({ name: meta.name, dir: dirname(meta.path), body, frontmatter: frontmatterOf(meta), output });
   }
 
   function call(params) {
-    const run = tail.then(() => capturingLogs(() => callOnce(params))).then(({ value, logged }) => (logged.length ? { ...value, warnings: logged } : value));
-    tail = run.catch(() => undefined);
-    pending.push(run);
-    return run;
+    return queue.run(() => capturingLogs(() => callOnce(params))).then(({ value, logged }) => (logged.length ? { ...value, warnings: logged } : value));
   }
 
   async function close() {
-    await Promise.allSettled(pending);
+    await queue.close().catch(() => undefined); // queued calls are refused; the one running finishes
   }
 
   return { catalog, call, close };

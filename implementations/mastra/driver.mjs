@@ -12,6 +12,7 @@
 import { createRequire } from "node:module";
 import { Workspace, LocalSkillSource, createSkillTools } from "@mastra/core/workspace";
 import { SkillsProcessor } from "@mastra/core/processors";
+import { CallQueue, capabilities, catalogEntry, catalogResult, errorResult, notFoundResult, okResult, requestedName, rootIndexOf } from "../driver-kit/results.mjs";
 
 const require = createRequire(import.meta.url);
 const MASTRA_VERSION = require("@mastra/core/package.json").version;
@@ -19,23 +20,11 @@ const MASTRA_VERSION = require("@mastra/core/package.json").version;
 export const implementationInfo = {
   implementation: { name: "mastra-workspace-skill", version: MASTRA_VERSION, language: "typescript" },
   specVersion: "1",
-  capabilities: {
-    // Mastra's skill tool has no permission hook, no caller distinction (model vs user), no activation
-    // state (it is stateless by design: every call returns the instructions again), no trust gate,
-    // no sensitive patterns, no allowed-tools field, no arguments, and keeps only six frontmatter fields.
-    permission_hook: false,
-    user_invocation: false,
-    dedupe: false,
-    trust_gate: false,
-    sensitive_patterns: false,
-    allowed_tools: false,
-    arguments: false,
-    frontmatter_passthrough: false,
-    // What it has: it lists references/, scripts/ and assets/ files, and runs on a real filesystem.
-    resources: true,
-    symlinks: true,
-    file_modes: true,
-  },
+  // Mastra's skill tool has no permission hook, no caller distinction (model vs user), no activation state
+  // (stateless by design: every call returns the instructions again), no trust gate, no sensitive patterns,
+  // no allowed-tools field, no arguments, and keeps only six frontmatter fields. It lists references/,
+  // scripts/ and assets/ files and runs on a real filesystem. Every other known capability is declared false.
+  capabilities: capabilities(["resources", "symlinks", "file_modes"]),
 };
 
 /** Everything Mastra writes through console.warn/error while `fn` runs: its only report of broken skills. */
@@ -67,11 +56,6 @@ function recording(skills) {
   return { proxy, seen };
 }
 
-function rootIndex(dir, roots) {
-  const i = roots.findIndex((r) => dir === r || dir.startsWith(r.endsWith("/") ? r : `${r}/`));
-  return i < 0 ? 0 : i;
-}
-
 /** The frontmatter fields Mastra keeps (extractSkillFrontmatter reads exactly these six), undefined ones dropped. */
 function frontmatterOf(skill) {
   const fm = {};
@@ -81,19 +65,13 @@ function frontmatterOf(skill) {
   return fm;
 }
 
-function errorResult(code, message, name) {
-  const line = String(message).split("\n").find((l) => l.trim()) ?? "error";
-  return { kind: "error", code, message: line, ...(typeof name === "string" ? { name } : {}), output: `Error [${code}]: ${line}` };
-}
-
 export async function createSession(config) {
   const roots = config.skill_roots;
   const workspace = new Workspace({ skills: roots, skillSource: new LocalSkillSource() });
   const { proxy, seen } = recording(workspace.skills);
   const tools = createSkillTools(proxy);
   const processor = new SkillsProcessor({ workspace });
-  const calls = []; // one at a time, in call order (the kit's R7): Mastra's tool has no queue of its own
-  let tail = Promise.resolve();
+  const queue = new CallQueue(); // one at a time, in call order (the kit's R7): Mastra's tool has no queue of its own
 
   async function catalog() {
     const system = [];
@@ -101,11 +79,8 @@ export async function createSession(config) {
       await processor.processInputStep({ messageList: { addSystem: (m) => system.push(typeof m === "string" ? m : m.content) }, stepNumber: 0 });
       return workspace.skills.list();
     });
-    const entries = list
-      .map((s) => ({ name: s.name, description: s.description, dir: s.path, root_index: rootIndex(s.path, roots), frontmatter: frontmatterOf(s), meta: { shadowed: [] } }))
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const tool_description = [tools.skill.description, ...system].join("\n\n");
-    return { tool_description, entries, warnings: logged };
+    const entries = list.map((s) => catalogEntry({ name: s.name, description: s.description, dir: s.path, rootIndex: Math.max(0, rootIndexOf(roots, s.path)), frontmatter: frontmatterOf(s) }));
+    return catalogResult([tools.skill.description, ...system].join("\n\n"), entries, logged);
   }
 
   async function callOnce(params) {
@@ -115,31 +90,27 @@ export async function createSession(config) {
       out = await tools.skill.execute(params, {});
     } catch (err) {
       // Mastra throws when two skills of one source type share a name (its tie-break refuses to choose).
-      return errorResult("IO_ERROR", err instanceof Error ? err.message : String(err), params?.name);
+      const message = err instanceof Error ? err.message : String(err);
+      return errorResult("IO_ERROR", message, undefined, { name: requestedName(params) });
     }
-    if (out && typeof out === "object" && out.error === true) return errorResult("INVALID_PARAM", out.message ?? "invalid input", undefined);
-    const name = params.name;
+    // Tool.execute's zod validation answers with an error object instead of calling the tool.
+    if (out && typeof out === "object" && out.error === true) return errorResult("INVALID_PARAM", out.message ?? "invalid input", JSON.stringify(out));
     const skill = seen.last;
-    if (!skill) return { kind: "not_found", name, siblings: [], output: String(out) };
-    const body = skill.instructions;
+    if (!skill) return notFoundResult(requestedName(params) ?? String(params?.name), String(out));
     const resources = [
       ...(skill.references ?? []).map((r) => `references/${r}`),
       ...(skill.scripts ?? []).map((s) => `scripts/${s}`),
       ...(skill.assets ?? []).map((a) => `assets/${a}`),
     ];
-    return { kind: "ok", name: skill.name, dir: skill.path, body, frontmatter: frontmatterOf(skill), resources, bytes: Buffer.byteLength(body, "utf8"), output: String(out) };
+    return okResult({ name: skill.name, dir: skill.path, body: skill.instructions, frontmatter: frontmatterOf(skill), resources, output: String(out) });
   }
 
   function call(params) {
-    const run = tail.then(() => capturingLogs(() => callOnce(params))).then(({ value, logged }) => (logged.length ? { ...value, warnings: logged } : value));
-    tail = run.catch(() => undefined);
-    calls.push(run);
-    return run;
+    return queue.run(() => capturingLogs(() => callOnce(params))).then(({ value, logged }) => (logged.length ? { ...value, warnings: logged } : value));
   }
 
   async function close() {
-    await Promise.allSettled(calls);
-    await workspace.destroy?.().catch?.(() => undefined);
+    await queue.close().catch(() => undefined); // queued calls are refused; the one running finishes
   }
 
   return { catalog, call, close };
