@@ -43,7 +43,7 @@ function versionsSection(r: CompatResult): string[] {
     `\`${i.driver}\``,
   ]);
   const out = ["## Implementations", "", ...table(["implementation", "as it names itself", "language", "harness pinned", "driver"], rows)];
-  for (const i of r.implementations) if (i.status !== "ran" && i.reason) out.push("", `- **${i.id}**: ${i.status.replace("_", " ")}: ${i.reason}`);
+  for (const i of r.implementations) if (i.status !== "ran" && i.reason) out.push("", `- **${i.id}** (${i.status.replace("_", " ")}): ${i.reason}`);
   return out;
 }
 

@@ -50,9 +50,16 @@ export function runSuites(root: string, t: Target, profile: string | undefined, 
   });
 }
 
+/** npm's first error lines, on one line: the cause, not the usage text npm prints after it. */
+export function npmErrorHead(stderr: string, max = 6): string {
+  const lines = stderr.split("\n").map((l) => l.replace(/^npm (error|ERR!)\s?/, "").trim());
+  const cause = lines.slice(0, lines.findIndex((l, i) => i > 0 && /^(Clean install|Usage:)/.test(l)) >>> 0).filter(Boolean);
+  return cause.slice(0, max).join(" ") + (cause.length > max ? " …" : "") || "no output";
+}
+
 /** `npm ci` in a harness folder: its own lockfile, nothing added to the kit's install. */
 export function npmCi(dir: string): { ok: boolean; reason?: string } {
   const r = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, encoding: "utf8", timeout: 10 * 60_000 });
   if (r.status === 0) return { ok: true };
-  return { ok: false, reason: `npm ci failed (${r.error?.message ?? `exit ${r.status}`}): ${tail(r.stderr ?? "")}` };
+  return { ok: false, reason: `npm ci failed (${r.error?.message ?? `exit ${r.status}`}): ${npmErrorHead(r.stderr ?? "")}` };
 }

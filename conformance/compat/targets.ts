@@ -58,7 +58,7 @@ export function findTargets(root: string, only?: readonly string[]): Target[] {
     kind: "exec",
     spec: rustBin,
     display: relative(root, rustBin),
-    ...(existsSync(rustBin) ? {} : { missing: "not built: bash implementations/rust/build.sh" }),
+    ...(existsSync(rustBin) ? {} : { missing: "its driver is built by bash implementations/rust/build.sh, not run here" }),
   });
   const implDir = join(root, "implementations");
   const folders = existsSync(implDir) ? readdirSync(implDir).filter((d) => d !== "rust" && statSync(join(implDir, d)).isDirectory()).sort() : [];

@@ -10,6 +10,7 @@ import { anchor, cellText, renderMarkdown } from "../compat/render-markdown.ts";
 import { ruleIndex } from "../compat/rule-table.ts";
 import { findTargets } from "../compat/targets.ts";
 import { percentile, spread } from "../compat/timing.ts";
+import { npmErrorHead } from "../compat/run-suites.ts";
 import type { CompatResult } from "../compat/types.ts";
 
 const suiteOf = new Map([
@@ -95,7 +96,7 @@ function result(): CompatResult {
     implementations: [
       { id: "reference", name: "skill-tool-reference", version: "0.1.0", language: "typescript", driver: "reference/index.ts", status: "ran", cells: cells.map((c) => ({ ...c, status: "pass", failing: [], passed: c.total - c.skipped, failed: 0 })), timing: { skills: 1000, discovery_ms: 40, discovery_runs_ms: [40, 41, 39], listed: 1000, activation_p50_us: 100, activation_p99_us: 300, calls: 200, ok: 200 } },
       { id: "trimmer", name: "trimmer", version: "1.2.3", language: "typescript", driver: "implementations/trimmer/driver.mjs", pins: { trimmer: "1.2.3" }, status: "ran", cells, timing: { skills: 1000, discovery_ms: 400, discovery_runs_ms: [400, 410, 390], listed: 990, activation_p50_us: 1500, activation_p99_us: 4000, calls: 200, ok: 200 } },
-      { id: "rust", name: "rust", version: "", language: "", driver: "implementations/rust/target/release/skill-driver", status: "not_built", reason: "not built: bash implementations/rust/build.sh", cells: [] },
+      { id: "rust", name: "rust", version: "", language: "", driver: "implementations/rust/target/release/skill-driver", status: "not_built", reason: "its driver is built by bash implementations/rust/build.sh, not run here", cells: [] },
     ],
     rules: { "body.verbatim": { source: "spec", level: "MUST", text: "The body is stored verbatim <exactly>", cite: "§4.5 rule 6" } },
     duration_ms: 61_000,
@@ -126,7 +127,7 @@ describe("renderMarkdown", () => {
   it("shows the versions it was made from: kit commit, harness pins, and a not-built implementation with why", () => {
     expect(md).toContain("commit 0123456789ab");
     expect(md).toContain("`trimmer@1.2.3`");
-    expect(md).toContain("- **rust**: not built: not built: bash implementations/rust/build.sh");
+    expect(md).toContain("- **rust** (not built): its driver is built by bash implementations/rust/build.sh, not run here");
   });
 
   it("puts each timing beside the reference's as a ratio, and says how many skills were listed", () => {
@@ -176,7 +177,7 @@ describe("findTargets", () => {
       mkdirSync(join(root, "implementations", "notes"));
       const t = findTargets(root);
       expect(t.map((x) => x.id)).toEqual(["reference", "rust", "alpha", "beta", "gamma"]);
-      expect(t[1]!.missing).toMatch(/not built/);
+      expect(t[1]!.missing).toMatch(/build\.sh/);
       expect(t[2]).toMatchObject({ kind: "module", display: "implementations/alpha/d.mjs", pins: { alpha: "1.0.0" } });
       expect(t[3]).toMatchObject({ kind: "exec" });
       expect(t[3]!.spec).toMatch(/^cd '.*\/implementations\/beta' && node serve\.mjs$/);
@@ -200,5 +201,23 @@ describe("timing helpers", () => {
     expect(percentile([5, 1, 3, 2, 4], 0.5)).toBe(3);
     expect(percentile([5, 1, 3, 2, 4], 0.99)).toBe(5);
     expect(percentile([], 0.5)).toBeNaN();
+  });
+});
+
+describe("npmErrorHead", () => {
+  it("keeps npm's cause and drops the usage text it prints after (a tail would show only the usage)", () => {
+    const stderr = [
+      "npm error code EUSAGE",
+      "npm error",
+      "npm error `npm ci` can only install packages when your package.json and package-lock.json are in sync.",
+      "npm error Missing: a@ from lock file",
+      "npm error Missing: b@ from lock file",
+      "npm error",
+      "npm error Clean install a project",
+      "npm error Usage:",
+      "npm error npm ci",
+    ].join("\n");
+    expect(npmErrorHead(stderr)).toBe("code EUSAGE `npm ci` can only install packages when your package.json and package-lock.json are in sync. Missing: a@ from lock file Missing: b@ from lock file");
+    expect(npmErrorHead("npm error network ETIMEDOUT\n")).toBe("network ETIMEDOUT");
   });
 });
