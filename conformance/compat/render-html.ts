@@ -1,21 +1,23 @@
 // Owns the compatibility page as one self-contained HTML file (docs/compatibility.html): the same
 // implementation × profile × suite grid as the Markdown, cells coloured, each failing cell opening the
 // rules that fail in it. Pure: CompatResult in, text out; everything shown is escaped.
-import { PROFILE_NOTES, anchor } from "./render-markdown.ts";
+import { PROFILE_NOTES, anchor, scoredOf, unscored } from "./render-markdown.ts";
 import type { Cell, CompatResult, FailingRule } from "./types.ts";
 
 export const esc = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 function cell(impl: string, c: Cell | undefined): string {
   if (!c) return "<td></td>";
-  const scored = c.total - c.skipped;
-  const na = c.skipped ? ` <small>(${c.skipped} n/a)</small>` : "";
-  if (c.status === "pass") return `<td class="pass">${c.passed}/${scored}${na}</td>`;
+  const scored = scoredOf(c);
+  const na = unscored(c) ? ` <small>${esc(unscored(c).trim())}</small>` : "";
+  const href = `#${anchor(impl, c.profile, c.suite)}`;
+  if (c.status === "pass") return `<td class="pass">${c.passed}/${scored}${na}${c.incidental.length ? ` <a href="${href}">+${c.incidental.length} finding${c.incidental.length > 1 ? "s" : ""}</a>` : ""}</td>`;
   const text = c.status === "error" ? "error" : `${c.passed}/${scored}`;
   return `<td class="${c.status}"><a href="#${anchor(impl, c.profile, c.suite)}">${text}</a>${na}</td>`;
 }
 
 function rule(f: FailingRule, r: CompatResult): string {
+  if (f.source === "case") return `<li>case <code>${esc(f.id)}</code>${f.title ? ` ${esc(f.title)}` : ""}</li>`;
   const meta = r.rules?.[f.id];
   const kind = f.source === "case" ? "case" : [f.source, f.level].filter(Boolean).join(", ");
   const what = meta?.text ? ` ${esc(meta.text)}${meta.cite ? ` <small>(${esc(meta.cite)})</small>` : ""}` : "";
@@ -32,8 +34,12 @@ export function renderHtml(r: CompatResult): string {
   });
   const details = impls.flatMap((i) =>
     i.cells
-      .filter((c) => c.status !== "pass")
-      .map((c) => `<section id="${anchor(i.id, c.profile, c.suite)}"><h3>${esc(i.id)} · ${esc(c.profile)} · ${esc(c.suite)}${c.by === "case" ? " <small>(by case)</small>" : ""}</h3><ul>${c.status === "error" ? `<li>no report: ${esc(c.reason ?? "")}</li>` : c.failing.map((f) => rule(f, r)).join("")}</ul></section>`),
+      .filter((c) => c.status !== "pass" || c.incidental.length)
+      .map((c) => {
+        const items = c.status === "error" ? `<li>no report: ${esc(c.reason ?? "")}</li>` : c.failing.map((f) => rule(f, r)).join("");
+        const inc = c.incidental.length ? `<p>Seen only in checks these cases do not exist for (their cases pass):</p><ul>${c.incidental.map((f) => rule(f, r)).join("")}</ul>` : "";
+        return `<section id="${anchor(i.id, c.profile, c.suite)}"><h3>${esc(i.id)} · ${esc(c.profile)} · ${esc(c.suite)}${c.by === "case" ? " <small>(by case)</small>" : ""}</h3><ul>${items}</ul>${inc}</section>`;
+      }),
   );
   const style = "body{font:14px system-ui,sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}td.pass{background:#d8f5d8}td.fail{background:#f8d7d7}td.error{background:#f5e6b8}small{color:#555}";
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Skill tool compatibility</title><style>${style}</style></head><body>

@@ -1,6 +1,7 @@
 // Owns the compatibility page as Markdown (docs/compatibility.md): implementations × profile × suite,
 // Bowtie-style, each failing cell linked to the rules that fail in it, then the timing table beside the
 // reference's and the versions the page was made from. Pure: CompatResult in, text out.
+import { rulesOnce } from "./cells.ts";
 import type { Cell, CompatResult, FailingRule, ImplementationResult, Timing } from "./types.ts";
 
 export const PROFILE_NOTES: Record<string, string> = {
@@ -14,14 +15,26 @@ export function anchor(impl: string, profile: string, suite: string): string {
   return `${impl}-${profile}-${suite}`.toLowerCase().replace(/[^a-z0-9-]+/g, "-");
 }
 
-/** "✅ 30/30", "❌ 1/24 (6 n/a)" linked to the cell's rules, "⚠️ error" linked to the reason. */
+/** Cases the cell scores: not those the implementation declares it cannot run (n/a), nor those the profile does not score. */
+export const scoredOf = (c: Cell): number => c.total - c.skipped - c.not_scored;
+
+/** What a cell leaves out of its score, e.g. " (6 n/a, 2 not scored)". */
+export function unscored(c: Cell): string {
+  const parts = [c.skipped ? `${c.skipped} n/a` : "", c.not_scored ? `${c.not_scored} not scored` : ""].filter(Boolean);
+  return parts.length ? ` (${parts.join(", ")})` : "";
+}
+
+/** "✅ 30/30", "✅ 17/17 +1 finding" (a rule failed only in a control call), "❌ 1/24 (6 n/a)" linked to the
+ *  cell's rules, "⚠️ error" linked to the reason. */
 export function cellText(impl: string, c: Cell): string {
   const link = (t: string) => `[${t}](#${anchor(impl, c.profile, c.suite)})`;
   if (c.status === "error") return link("⚠️ error");
-  const scored = c.total - c.skipped;
-  const na = c.skipped ? ` (${c.skipped} n/a)` : "";
-  if (c.status === "pass") return `✅ ${c.passed}/${scored}${na}`;
-  return `❌ ${link(`${c.passed}/${scored}`)}${na}`;
+  const score = `${c.passed}/${scoredOf(c)}`;
+  if (c.status === "pass") {
+    const n = c.incidental.length;
+    return `✅ ${score}${unscored(c)}${n ? ` ${link(`+${n} finding${n > 1 ? "s" : ""}`)}` : ""}`;
+  }
+  return `❌ ${link(score)}${unscored(c)}`;
 }
 
 function table(head: string[], rows: string[][]): string[] {
@@ -49,7 +62,7 @@ function versionsSection(r: CompatResult): string[] {
 
 function resultsSection(r: CompatResult): string[] {
   const out = ["## Results", ""];
-  out.push("Each cell: cases passed / cases scored in that suite; n/a = cases needing a capability the implementation declares it lacks. A failing cell links to the rules that fail in it.", "");
+  out.push("Each cell: cases passed / cases scored in that suite (n/a: cases needing a capability the implementation declares it lacks; not scored: cases testing only rules outside the profile). A failing cell links to the rules that fail its cases; *+N findings* links to rules that failed only in checks the suite's cases do not exist for (a control call), which leave those cases passed.", "");
   for (const p of r.profiles) {
     out.push(`### Profile \`${p}\`: ${PROFILE_NOTES[p] ?? ""}`, "");
     const rows = ran(r).map((i) => [implLabel(i), ...r.suites.map((s) => {
@@ -69,22 +82,30 @@ function ruleLine(f: FailingRule, r: CompatResult): string {
   return `- \`${f.id}\` (${kind})${what} — cases ${f.cases.join(", ")}`;
 }
 
+function cellDetail(i: ImplementationResult, c: Cell, r: CompatResult): string[] {
+  const out = [`<a id="${anchor(i.id, c.profile, c.suite)}"></a>**${i.id} · profile ${c.profile} · suite ${c.suite}**${c.by === "case" ? " *(by case)*" : ""}`, ""];
+  if (c.status === "error") return [...out, `- the run gave no report: ${c.reason ?? "unknown"}`, ""];
+  out.push(...c.failing.map((f) => ruleLine(f, r)));
+  if (c.incidental.length) out.push(`- seen only in checks these cases do not exist for (their cases pass):`, ...c.incidental.map((f) => `  ${ruleLine(f, r)}`));
+  return [...out, ""];
+}
+
 function failuresSection(r: CompatResult): string[] {
-  const out = ["## Failing rules by cell", ""];
+  const out = ["## Failing rules", ""];
   const byCase = r.implementations.some((i) => i.cells.some((c) => c.by === "case" && c.failing.length));
   if (byCase) out.push("Cells marked *(by case)* come from a kit whose reports did not yet name rules: they list the failing cases instead.", "");
   let any = false;
   for (const i of ran(r)) {
-    const bad = i.cells.filter((c) => c.status !== "pass");
+    const bad = i.cells.filter((c) => c.status !== "pass" || c.incidental.length);
     if (!bad.length) continue;
     any = true;
     out.push(`### ${i.id}`, "");
-    for (const c of bad) {
-      out.push(`<a id="${anchor(i.id, c.profile, c.suite)}"></a>**${i.id} · profile ${c.profile} · suite ${c.suite}**${c.by === "case" ? " *(by case)*" : ""}`, "");
-      if (c.status === "error") out.push(`- the run gave no report: ${c.reason ?? "unknown"}`);
-      else out.push(...c.failing.map((f) => ruleLine(f, r)));
-      out.push("");
+    for (const p of r.profiles) {
+      const once = rulesOnce(i.cells.filter((c) => c.profile === p));
+      if (once.length) out.push(`Profile \`${p}\`, each failing rule once:`, "", ...once.map((f) => ruleLine(f, r)), "");
     }
+    out.push("By cell:", "");
+    for (const c of bad) out.push(...cellDetail(i, c, r));
   }
   if (!any) out.push("None.", "");
   return out;

@@ -18,7 +18,7 @@ export function ruleIndex(table: unknown): NonNullable<CompatResult["rules"]> {
     const entry: NonNullable<CompatResult["rules"]>[string] = {};
     const source = str(row.source), level = str(row.level);
     const text = str(row.statement) ?? str(row.text) ?? str(row.title) ?? str(row.summary);
-    const cite = str(row.cite) ?? str(row.section) ?? str(row.spec) ?? str(row.ref);
+    const cite = str(row.cites) ?? str(row.cite) ?? str(row.section) ?? str(row.spec) ?? str(row.ref);
     if (source) entry.source = source;
     if (level) entry.level = level;
     if (text) entry.text = text;

@@ -20,12 +20,19 @@ export interface Cell {
   passed: number;
   failed: number;
   errored: number;
+  /** n/a: the case needs a capability the implementation declares false. */
   skipped: number;
-  /** pass: nothing failed or errored (skips are declared non-support); fail; error: the run itself broke. */
+  /** The profile scores none of the rules the case exists to test. */
+  not_scored: number;
+  /** pass: no case failed or errored (skips are declared non-support); fail; error: the run itself broke. */
   status: "pass" | "fail" | "error";
   /** Whether failing[] names rules (the report had `rules`) or, as a fallback, cases. */
   by: "rule" | "case";
+  /** The rules that fail this suite's cases (a case exists to test them), each once. */
   failing: FailingRule[];
+  /** Failed rules seen in this suite only in checks its cases do not exist for (a control call): findings
+   *  under their own rule that leave the cases passed. */
+  incidental: FailingRule[];
   /** Set when status is "error": why the run gave no report. */
   reason?: string;
 }

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cellsFromReport, errorCells, type ReportLike } from "../compat/cells.ts";
+import { cellsFromReport, errorCells, rulesOnce, type ReportLike } from "../compat/cells.ts";
 import { renderHtml } from "../compat/render-html.ts";
 import { anchor, cellText, renderMarkdown } from "../compat/render-markdown.ts";
 import { ruleIndex } from "../compat/rule-table.ts";
@@ -19,12 +19,13 @@ const suiteOf = new Map([
 ]);
 const SUITES = ["spec", "security"];
 
-/** A body-trimming implementation under rules: body.verbatim fails in U16 (spec) only, S04/S13 keep their property. */
+/** A body-trimming implementation under rules: body.verbatim fails U16, which exists to test it; S04 and S13
+ *  show it only on their control call and keep the property they exist for. */
 const withRules: ReportLike = {
   implementation: { name: "trimmer", version: "1.2.3", language: "typescript" },
   cases: [
-    { id: "U01", status: "passed" }, { id: "U16", status: "failed" }, { id: "U17", status: "skipped" },
-    { id: "S04", status: "passed" }, { id: "S13", status: "passed" },
+    { id: "U01", status: "passed", rules: ["name.kebab-case"] }, { id: "U16", status: "failed", rules: ["body.verbatim"] }, { id: "U17", status: "skipped", rules: ["dedupe.already-loaded"] },
+    { id: "S04", status: "passed", rules: ["name.no-path"] }, { id: "S13", status: "passed", rules: ["name.no-folding"] },
   ],
   rules: [
     { id: "body.verbatim", source: "spec", level: "MUST", status: "failed", cases: ["U16", "S04", "S13"] },
@@ -41,16 +42,33 @@ describe("cellsFromReport", () => {
     expect(security).toMatchObject({ suite: "security", total: 2, passed: 2, failed: 0 });
   });
 
-  it("lists a failing rule under a suite only with that suite's cases (not U16 under security)", () => {
+  it("a rule fails a suite's cell through the cases that exist to test it; elsewhere it is a finding that leaves the cell passing", () => {
     const [spec, security] = cellsFromReport(withRules, "spec", SUITES, suiteOf);
     expect(spec!.failing).toEqual([{ id: "body.verbatim", source: "spec", level: "MUST", cases: ["U16"] }]);
-    // The rule's cases include S04 and S13 (their control calls), so the security cell names it too:
-    // the page shows where the rule shows, while the case counts say the security cases passed.
-    expect(security!.failing.map((f) => f.cases)).toEqual([["S04", "S13"]]);
+    expect(spec!.incidental).toEqual([]);
+    // S04 and S13 passed: the trimmed control-call body must not turn the security cell red (issue 19's first finding).
+    expect(security).toMatchObject({ status: "pass", failing: [] });
+    expect(security!.incidental).toEqual([{ id: "body.verbatim", source: "spec", level: "MUST", cases: ["S04", "S13"] }]);
+  });
+
+  it("rulesOnce lists each failed rule once per implementation and profile, with every case it shows in", () => {
+    expect(rulesOnce(cellsFromReport(withRules, "spec", SUITES, suiteOf))).toEqual([{ id: "body.verbatim", source: "spec", level: "MUST", cases: ["U16", "S04", "S13"] }]);
+  });
+
+  it("a failed or errored case no failed rule accounts for (a crash) is listed as itself, so a red cell never links to nothing", () => {
+    const r: ReportLike = { cases: [{ id: "U01", status: "errored", rules: ["name.kebab-case"], title: "Empty name" }], rules: [{ id: "name.kebab-case", source: "spec", status: "passed", cases: ["U01"] }] };
+    const [cell] = cellsFromReport(r, "spec", ["spec"], suiteOf);
+    expect(cell).toMatchObject({ status: "fail", errored: 1 });
+    expect(cell!.failing).toEqual([{ id: "U01", source: "case", cases: ["U01"], title: "Empty name" }]);
+  });
+
+  it("counts not-scored cases apart from n/a ones", () => {
+    const r: ReportLike = { cases: [{ id: "U01", status: "not_scored" }, { id: "U16", status: "skipped" }, { id: "U17", status: "passed" }], rules: [] };
+    expect(cellsFromReport(r, "spec", ["spec"], suiteOf)[0]).toMatchObject({ total: 3, not_scored: 1, skipped: 1, passed: 1, status: "pass" });
   });
 
   it("never lists not-scored, n/a or passed rules as failing (a renderer reading every rule would)", () => {
-    const ids = cellsFromReport(withRules, "spec", SUITES, suiteOf).flatMap((c) => c.failing.map((f) => f.id));
+    const ids = cellsFromReport(withRules, "spec", SUITES, suiteOf).flatMap((c) => [...c.failing, ...c.incidental].map((f) => f.id));
     expect(ids).toEqual(["body.verbatim", "body.verbatim"]);
   });
 
@@ -68,7 +86,7 @@ describe("cellsFromReport", () => {
 
   it("sorts failing rules spec, decision, rendering, then by id", () => {
     const r: ReportLike = {
-      cases: [{ id: "U01", status: "failed" }],
+      cases: [{ id: "U01", status: "failed" }], // no case.rules (an older kit): every case of a failed rule counts
       rules: [
         { id: "z.render", source: "rendering", status: "failed", cases: ["U01"] },
         { id: "b.decide", source: "decision", status: "failed", cases: ["U01"] },
@@ -94,7 +112,7 @@ function result(): CompatResult {
     profiles: ["spec", "exact"],
     suites: [{ id: "spec", cases: 3 }, { id: "security", cases: 2 }],
     implementations: [
-      { id: "reference", name: "skill-tool-reference", version: "0.1.0", language: "typescript", driver: "reference/index.ts", status: "ran", cells: cells.map((c) => ({ ...c, status: "pass", failing: [], passed: c.total - c.skipped, failed: 0 })), timing: { skills: 1000, discovery_ms: 40, discovery_runs_ms: [40, 41, 39], listed: 1000, activation_p50_us: 100, activation_p99_us: 300, calls: 200, ok: 200 } },
+      { id: "reference", name: "skill-tool-reference", version: "0.1.0", language: "typescript", driver: "reference/index.ts", status: "ran", cells: cells.map((c) => ({ ...c, status: "pass", failing: [], incidental: [], passed: c.total - c.skipped, failed: 0 })), timing: { skills: 1000, discovery_ms: 40, discovery_runs_ms: [40, 41, 39], listed: 1000, activation_p50_us: 100, activation_p99_us: 300, calls: 200, ok: 200 } },
       { id: "trimmer", name: "trimmer", version: "1.2.3", language: "typescript", driver: "implementations/trimmer/driver.mjs", pins: { trimmer: "1.2.3" }, status: "ran", cells, timing: { skills: 1000, discovery_ms: 400, discovery_runs_ms: [400, 410, 390], listed: 990, activation_p50_us: 1500, activation_p99_us: 4000, calls: 200, ok: 200 } },
       { id: "rust", name: "rust", version: "", language: "", driver: "implementations/rust/target/release/skill-driver", status: "not_built", reason: "its driver is built by bash implementations/rust/build.sh, not run here", cells: [] },
     ],
@@ -115,13 +133,24 @@ describe("renderMarkdown", () => {
   });
 
   it("names rules, not cases, in a failing cell built from rules", () => {
-    const section = md.slice(md.indexOf("## Failing rules by cell"), md.indexOf("## Discovery"));
+    const section = md.slice(md.indexOf("## Failing rules"), md.indexOf("## Discovery"));
     expect(section).not.toMatch(/^- `U16`/m);
     expect(section).not.toContain("(by case)");
   });
 
   it("a passing cell is not linked; n/a cases are shown apart from the score", () => {
-    expect(cellText("reference", { profile: "spec", suite: "spec", total: 3, passed: 2, failed: 0, errored: 0, skipped: 1, status: "pass", by: "rule", failing: [] })).toBe("✅ 2/2 (1 n/a)");
+    expect(cellText("reference", { profile: "spec", suite: "spec", total: 4, passed: 2, failed: 0, errored: 0, skipped: 1, not_scored: 1, status: "pass", by: "rule", failing: [], incidental: [] })).toBe("✅ 2/2 (1 n/a, 1 not scored)");
+  });
+
+  it("a passing cell with a finding links it, and the anchor lists it as seen only in other checks", () => {
+    const a = anchor("trimmer", "spec", "security");
+    expect(md).toContain(`✅ 2/2 [+1 finding](#${a})`);
+    const section = md.slice(md.indexOf(`<a id="${a}"></a>`));
+    expect(section).toMatch(/seen only in checks these cases do not exist for[^\n]*\n  - `body\.verbatim` \(spec, MUST\)[^\n]*— cases S04, S13/);
+  });
+
+  it("lists each failing rule once per profile above the cells", () => {
+    expect(md).toMatch(/Profile `spec`, each failing rule once:\n\n- `body\.verbatim` \(spec, MUST\): The body is stored verbatim <exactly> \(§4\.5 rule 6\) — cases U16, S04, S13\n/);
   });
 
   it("shows the versions it was made from: kit commit, harness pins, and a not-built implementation with why", () => {
@@ -155,7 +184,8 @@ describe("renderHtml", () => {
 
 describe("ruleIndex", () => {
   it("reads rows from an array or { rules: [...] }, skipping rows without an id", () => {
-    expect(ruleIndex([{ id: "a", source: "spec", statement: "A.", cite: ["§1", "§2"] }, { source: "x" }])).toEqual({ a: { source: "spec", text: "A.", cite: "§1, §2" } });
+    // schemas/rules.json's own row shape: id, source, level, cites, statement.
+    expect(ruleIndex([{ id: "a", source: "spec", level: "MUST", statement: "A.", cites: ["§1", "§2"] }, { source: "x" }])).toEqual({ a: { source: "spec", level: "MUST", text: "A.", cite: "§1, §2" } });
     expect(ruleIndex({ rules: [{ id: "b", level: "SHOULD", text: "B." }] })).toEqual({ b: { level: "SHOULD", text: "B." } });
     expect(ruleIndex("nonsense")).toEqual({});
   });
