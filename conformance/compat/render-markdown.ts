@@ -100,10 +100,10 @@ function failuresSection(r: CompatResult): string[] {
     if (!bad.length) continue;
     any = true;
     out.push(`### ${i.id}`, "");
-    for (const p of r.profiles) {
-      const once = rulesOnce(i.cells.filter((c) => c.profile === p));
-      if (once.length) out.push(`Profile \`${p}\`, each failing rule once:`, "", ...once.map((f) => ruleLine(f, r)), "");
-    }
+    // Profiles nest (spec ⊂ decisions ⊂ exact): a rule that fails, fails under every profile that scores it,
+    // so one list per implementation says it all; the rule's source says which profiles score it.
+    const once = rulesOnce(i.cells);
+    if (once.length) out.push("Each failing rule once (a spec rule fails under every profile, a decision rule under decisions and exact, a rendering rule under exact):", "", ...once.map((f) => ruleLine(f, r)), "");
     out.push("By cell:", "");
     for (const c of bad) out.push(...cellDetail(i, c, r));
   }
