@@ -28,7 +28,7 @@ export function supportsProfiles(root: string): boolean {
 }
 
 export function runSuites(root: string, t: Target, profile: string | undefined, jsonFile: string, timeoutMs = 15 * 60_000): Promise<SuiteRun> {
-  const target = t.kind === "module" ? ["--driver", t.spec] : ["--exec", t.spec];
+  const target = t.kind === "reference" ? ["--reference"] : t.kind === "module" ? ["--driver", t.spec] : ["--exec", t.spec];
   const args = cliArgs(root, ["--suite", "all", ...target, ...(profile ? ["--profile", profile] : []), "--json", jsonFile]);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, INIT_CWD: root }, stdio: ["ignore", "ignore", "pipe"] });

@@ -9,8 +9,9 @@ import { join, relative } from "node:path";
 
 export interface Target {
   id: string;
-  /** "module": loaded by --driver (in-process); "exec": a stdio command line. */
-  kind: "module" | "exec";
+  /** "reference": the kit's own (--reference; the CLI refuses it under another name, R100); "module": loaded by
+   *  --driver (in-process); "exec": a stdio command line. */
+  kind: "reference" | "module" | "exec";
   /** Absolute module path, or the command line. */
   spec: string;
   /** How the page names the driver, relative to the repo. */
@@ -51,7 +52,7 @@ export function folderTarget(root: string, id: string): Target | undefined {
 
 /** Every target, reference first, then Rust, then the harness folders by name; `only` filters by id. */
 export function findTargets(root: string, only?: readonly string[]): Target[] {
-  const out: Target[] = [{ id: "reference", kind: "module", spec: join(root, "reference", "index.ts"), display: "reference/index.ts" }];
+  const out: Target[] = [{ id: "reference", kind: "reference", spec: join(root, "reference", "index.ts"), display: "--reference (reference/index.ts)" }];
   const rustBin = join(root, "implementations", "rust", "target", "release", "skill-driver");
   out.push({
     id: "rust",

@@ -24,7 +24,8 @@ export interface TimingOptions {
 export function stdioCommand(root: string, t: Target): string {
   if (t.kind === "exec") return t.spec;
   const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
-  return `${q(process.execPath)} --import tsx ${q(join(root, "scripts", "reference-driver.ts"))} ${q(t.spec)}`;
+  // With no module, reference-driver serves the kit's reference: the one way it answers as the reference.
+  return `${q(process.execPath)} --import tsx ${q(join(root, "scripts", "reference-driver.ts"))}${t.kind === "module" ? ` ${q(t.spec)}` : ""}`;
 }
 
 /** Nearest-rank percentile of samples (any unit). */

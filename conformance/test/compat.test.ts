@@ -208,6 +208,7 @@ describe("findTargets", () => {
       mkdirSync(join(root, "implementations", "notes"));
       const t = findTargets(root);
       expect(t.map((x) => x.id)).toEqual(["reference", "rust", "alpha", "beta", "gamma"]);
+      expect(t[0]).toMatchObject({ kind: "reference" }); // reached as --reference: the CLI refuses it under another name (R100)
       expect(t[1]!.missing).toMatch(/build\.sh/);
       expect(t[2]).toMatchObject({ kind: "module", display: "implementations/alpha/d.mjs", pins: { alpha: "1.0.0" } });
       expect(t[3]).toMatchObject({ kind: "exec" });
