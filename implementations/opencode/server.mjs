@@ -141,8 +141,8 @@ export async function request(srv, method, path, directory, body) {
 }
 
 /** A project directory for one kit session: its opencode.json lists the kit's roots as skills.paths. */
-export function projectDir(paths) {
+export function projectDir(paths, extra = {}) {
   const dir = mkdtempSync(join(tmpdir(), "opencode-driver-project-"));
-  writeFileSync(join(dir, "opencode.json"), JSON.stringify({ skills: { paths } }, null, 2));
+  writeFileSync(join(dir, "opencode.json"), JSON.stringify({ skills: { paths }, ...extra }, null, 2));
   return dir;
 }
