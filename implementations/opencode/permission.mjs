@@ -23,7 +23,8 @@ export function watchPermissions(srv, dir, sessionId, hook, describe) {
         let decision = "deny";
         try {
           const name = ask.patterns?.[0] ?? "";
-          decision = (await hook(await describe(name, ask.always ?? []))).decision ?? "deny";
+          // The kit's PermissionDecision is the bare string ("allow", "allow_once", "deny", "ask").
+          decision = await hook(await describe(name, ask.always ?? []));
         } catch {
           decision = "deny";
         }
