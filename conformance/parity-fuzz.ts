@@ -7,20 +7,25 @@
 //   syntax-first    one answers a syntax error on a line at or before the other's refusal: the two parsers
 //                   disagree on where the text stops being YAML (R35: reported, allowed); not against depth on
 //                   the same line (final there, R26)
+//   prose           the same once prose is compared for the facts it carries (parity-semantic.ts): the two word
+//                   a message, reason, hint, warning or output line differently (R30: a difference at the exact
+//                   level, allowed at the semantic level)
 //   contract        anything else: a different kind, code, value, rendering, contract-worded reason or line
 //                   (a syntax error the contract locates, R35, included), or ok against an error
-// Only `contract` differences (and a catalog that differs, or a case a side could not run) fail the run.
+// Results are compared as JSON values: key order counts only inside a frontmatter (R24). Only `contract`
+// differences (and a catalog that differs, or a case a side could not run) fail the run, and `prose` at the
+// exact level (R30: exact is the default, so wording is reported; --parity-level semantic allows it).
 // Pure over the reports; scripts/conformance.ts (`--parity --fuzz N`) renders them and maps them to an exit code.
 import type { CaseCall, ConformanceCase } from "../schemas/types.gen.ts";
 import { MESSAGES } from "../schemas/messages.ts";
 import { int, mulberry32, pick, type Rng } from "./fuzz/seeded-random.ts";
 import { SEEDS, fixtureSeeds, generated, mutate } from "./fuzz/yaml-inputs.ts";
-import { normalise, runParity, type ParitySide } from "./parity.ts";
-import { escapeRe, isObj } from "./parity-semantic.ts";
+import { DEFAULT_PARITY_LEVEL, canonicalJson, normalise, runParity, type ParityLevel, type ParitySide } from "./parity.ts";
+import { escapeRe, isObj, projectCatalog, projectResult } from "./parity-semantic.ts";
 import type { LoadedCase } from "./runner/index.ts";
 import type { CaseResult } from "./runner/types.ts";
 
-export type CallClass = "same" | "wording" | "parser-located" | "syntax-first" | "contract";
+export type CallClass = "same" | "wording" | "prose" | "parser-located" | "syntax-first" | "contract";
 
 export interface FuzzExample {
   case: string;
@@ -33,6 +38,7 @@ export interface FuzzExample {
 
 export interface ParityFuzzReport {
   seed: number;
+  level: ParityLevel;
   calls: number;
   counts: Record<CallClass, number>;
   /** Cases whose catalogs differ (entries, tool description, number of warnings), and cases a side could not run or
@@ -113,11 +119,18 @@ function frontmatterError(r: unknown): { line: number; syntax: boolean; id: stri
   return { line: r.line, syntax: bare !== undefined && (id === undefined || SYNTAX_IDS.has(id)), id };
 }
 
-/** How two answers to one call differ under the contract (see the header). */
-export function classifyCall(a: unknown, b: unknown): CallClass {
-  if (JSON.stringify(a) === JSON.stringify(b)) return "same";
+/** How two answers to one call differ under the contract (see the header); `params`, the call's input, names what prose may mention. */
+export function classifyCall(a: unknown, b: unknown, params?: unknown): CallClass {
+  if (canonicalJson(a) === canonicalJson(b)) return "same";
   const ea = frontmatterError(a);
   const eb = frontmatterError(b);
+  if (canonicalJson(projectResult(a, params)) === canonicalJson(projectResult(b, params))) {
+    // The same facts: wording, unless a syntax error meets a refusal, or two different contract refusals, on one line (sorted below).
+    if (!ea || !eb) return "prose";
+    if (ea.syntax && eb.syntax) return "wording";
+    // Two refusals with the same facts: one worded in its own words (no template), or the same template, is prose.
+    if (!ea.syntax && !eb.syntax && (ea.id === eb.id || ea.id === undefined || eb.id === undefined)) return "prose";
+  }
   if (!ea || !eb) return "contract";
   if (ea.syntax && eb.syntax) {
     if (ea.line === eb.line) return "wording";
@@ -131,14 +144,16 @@ export function classifyCall(a: unknown, b: unknown): CallClass {
   return refusal.line >= syntax.line ? "syntax-first" : "contract";
 }
 
-const ORDER: CallClass[] = ["contract", "syntax-first", "parser-located", "wording"];
+const ORDER: CallClass[] = ["contract", "prose", "syntax-first", "parser-located", "wording"];
 
-/** A catalog's entries and tool description as they are, its warnings counted: a warning about a skill that is not
- * loaded carries the reason its call returns, which classifyCall sorts (a syntax error's wording is the parser's). */
-function catalogKey(catalog: unknown): string {
-  const c = normalise(catalog);
-  if (!isObj(c)) return JSON.stringify(c);
-  return JSON.stringify([c.tool_description, c.entries, Array.isArray(c.warnings) ? c.warnings.length : c.warnings]);
+/** A catalog's entries and tool description as they are (its <available_skills> lines at the semantic level), its
+ * warnings counted: a warning about a skill that is not loaded carries the reason its call returns, which
+ * classifyCall sorts (a syntax error's wording is the parser's). */
+function catalogKey(catalog: unknown, level: ParityLevel): string {
+  const n = normalise(catalog);
+  const c = level === "semantic" ? projectCatalog(n) : n;
+  if (!isObj(c)) return canonicalJson(c);
+  return canonicalJson([c.tool_description, c.entries, Array.isArray(c.warnings) ? c.warnings.length : c.warnings]);
 }
 
 /** Every answer passes the fuzz's expectations, so a failed case is a result the schema refuses: still compared. */
@@ -146,9 +161,16 @@ const ran = (r: CaseResult | undefined): boolean => r?.status === "passed" || r?
 const why = (r: CaseResult | undefined): string => (!r ? "(not run)" : `${r.status}${r.reason ? `: ${r.reason}` : ""}${r.mismatches?.[0] ? `: ${r.mismatches[0].message}` : ""}`);
 
 /** Sort every call of two runs of the fuzz cases; examples keep the SKILL.md each call read. */
-export function classify(seed: number, cases: readonly LoadedCase[], a: readonly CaseResult[], b: readonly CaseResult[], maxExamples = 5): ParityFuzzReport {
-  const counts: Record<CallClass, number> = { same: 0, wording: 0, "parser-located": 0, "syntax-first": 0, contract: 0 };
-  const report: ParityFuzzReport = { seed, calls: 0, counts, catalogDiffers: [], faults: [], examples: [], ok: true };
+export function classify(
+  seed: number,
+  cases: readonly LoadedCase[],
+  a: readonly CaseResult[],
+  b: readonly CaseResult[],
+  maxExamples = 5,
+  level: ParityLevel = DEFAULT_PARITY_LEVEL,
+): ParityFuzzReport {
+  const counts: Record<CallClass, number> = { same: 0, wording: 0, prose: 0, "parser-located": 0, "syntax-first": 0, contract: 0 };
+  const report: ParityFuzzReport = { seed, level, calls: 0, counts, catalogDiffers: [], faults: [], examples: [], ok: true };
   const byIdB = new Map(b.map((r) => [r.id, r]));
   const caseById = new Map(cases.map((c) => [c.id, c]));
   for (const ra of a) {
@@ -156,12 +178,12 @@ export function classify(seed: number, cases: readonly LoadedCase[], a: readonly
     const c = caseById.get(ra.id);
     if (!rb || !c || !ran(ra) || !ran(rb) || ra.status !== rb.status) report.faults.push({ case: ra.id, a: why(ra), b: why(rb) });
     if (!rb || !c || !ran(ra) || !ran(rb)) continue;
-    if (catalogKey(ra.catalog) !== catalogKey(rb.catalog)) report.catalogDiffers.push(ra.id);
+    if (catalogKey(ra.catalog, level) !== catalogKey(rb.catalog, level)) report.catalogDiffers.push(ra.id);
     const oa = normalise(ra.observed ?? []) as unknown[];
     const ob = normalise(rb.observed ?? []) as unknown[];
     oa.forEach((x, i) => {
       report.calls++;
-      const k = classifyCall(x, ob[i]);
+      const k = classifyCall(x, ob[i], c.calls[i] && "params" in c.calls[i]! ? c.calls[i]!.params : undefined);
       counts[k]++;
       if (k !== "same" && report.examples.filter((e) => e.class === k).length < maxExamples) {
         const step = c.setup?.[i];
@@ -170,15 +192,19 @@ export function classify(seed: number, cases: readonly LoadedCase[], a: readonly
     });
   }
   report.examples.sort((x, y) => ORDER.indexOf(x.class) - ORDER.indexOf(y.class));
-  report.ok = counts.contract === 0 && report.catalogDiffers.length === 0 && report.faults.length === 0;
+  report.ok = counts.contract === 0 && (level === "semantic" || counts.prose === 0) && report.catalogDiffers.length === 0 && report.faults.length === 0;
   return report;
 }
 
 /** Generate, run both sides (each case through runSuite: a driver fault errors only its case), classify. */
-export async function runParityFuzz(sideA: ParitySide, sideB: ParitySide, opts: { count: number; seed: number; timeoutMs?: number; maxExamples?: number }): Promise<ParityFuzzReport> {
+export async function runParityFuzz(
+  sideA: ParitySide,
+  sideB: ParitySide,
+  opts: { count: number; seed: number; level?: ParityLevel; timeoutMs?: number; maxExamples?: number },
+): Promise<ParityFuzzReport> {
   const cases = fuzzCases(opts.count, opts.seed);
   const parity = await runParity(sideA, sideB, cases, { suite: "frontmatter", ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}) });
-  return classify(opts.seed, cases, parity.a.cases, parity.b.cases, opts.maxExamples);
+  return classify(opts.seed, cases, parity.a.cases, parity.b.cases, opts.maxExamples, opts.level ?? DEFAULT_PARITY_LEVEL);
 }
 
 /** The report as console lines: counts, then each example with the SKILL.md it read and both answers. */
@@ -197,8 +223,9 @@ export function formatParityFuzz(r: ParityFuzzReport, labels: { a: string; b: st
   const c = r.counts;
   out.push(
     "",
-    `parity fuzz, seed ${r.seed}: ${r.calls} calls; A = ${labels.a}, B = ${labels.b}`,
-    `  same ${c.same}, wording only ${c.wording} (R30), parser-located ${c["parser-located"]} (R35), syntax-first ${c["syntax-first"]} (R35)`,
+    `parity fuzz (${r.level}), seed ${r.seed}: ${r.calls} calls; A = ${labels.a}, B = ${labels.b}`,
+    `  same ${c.same}, parser wording ${c.wording} (R30), parser-located ${c["parser-located"]} (R35), syntax-first ${c["syntax-first"]} (R35)`,
+    `  prose worded differently ${c.prose} (R30: ${r.level === "semantic" ? "allowed at the semantic level" : "a difference at the exact level; allowed with --parity-level semantic"})`,
     `  contract differences ${c.contract}, catalogs differing ${r.catalogDiffers.length}, case faults ${r.faults.length}: ${r.ok ? "ok" : "FAILED"}`,
   );
   return out;

@@ -109,6 +109,27 @@ export function normalise(value: unknown, patterns: RegExp[] = tempPatterns()): 
 
 type RawDifference = Pick<Difference, "path" | "a" | "b">;
 
+/**
+ * Whether a JSON path lies inside a frontmatter: there key order is contract (R24: authored order, integer-like
+ * keys first), everywhere else a result is a JSON object whose key order means nothing (parity compares values).
+ */
+export const inFrontmatter = (path: string): boolean => /(?:^|\.)frontmatter(?:[.[]|$)/.test(path);
+
+/**
+ * JSON text with every object's keys sorted, except inside a `frontmatter` value, whose order is kept (R24):
+ * two results that differ only in key order have the same text. Keys whose value is undefined are left out, as JSON.stringify does.
+ */
+export function canonicalJson(value: unknown, ordered = false): string {
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v, ordered)).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const o = value as Record<string, unknown>;
+    const keys = Object.keys(o).filter((k) => o[k] !== undefined);
+    if (!ordered) keys.sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k], ordered || k === "frontmatter")}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
 /** Structural differences between two JSON values, each with its JSON path. */
 export function diff(a: unknown, b: unknown, path = "", out: RawDifference[] = []): RawDifference[] {
   if (out.length >= MAX_DIFFS_PER_CASE) return out;
@@ -127,6 +148,11 @@ export function diff(a: unknown, b: unknown, path = "", out: RawDifference[] = [
     if ("kind" in ao && "kind" in bo && ao.kind !== bo.kind) {
       out.push({ path: path.replace(/^\./, "") || "(root)", a, b });
       return out;
+    }
+    // Key order is compared only where it is contract: inside a frontmatter (R24).
+    if (inFrontmatter(path)) {
+      const shared = (x: Record<string, unknown>, y: Record<string, unknown>) => Object.keys(x).filter((k) => k in y).join("\u0000");
+      if (shared(ao, bo) !== shared(bo, ao)) out.push({ path: `${path.replace(/^\./, "")} (key order, R24)`, a: Object.keys(ao), b: Object.keys(bo) });
     }
     for (const k of [...new Set([...Object.keys(ao), ...Object.keys(bo)])].sort()) {
       diff(ao[k], bo[k], /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`, out);

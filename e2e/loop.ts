@@ -6,7 +6,7 @@
 // Owns: runTrial, systemPrompt, skillToolSpec, TrialWatch.
 import { join } from "node:path";
 import type { Implementation, SessionHandle } from "../schemas/implementation.ts";
-import type { PermissionDecision, PermissionRequest, SkillResult } from "../schemas/index.ts";
+import { check, type PermissionDecision, type PermissionRequest, type SkillResult } from "../schemas/index.ts";
 import { ProviderError, type ChatResponse, type Message, type ModelProvider, type ToolCall, type ToolSpec } from "./providers/types.ts";
 import type { Scenario } from "./scenario.ts";
 import { ALLOW_ALL, BASH_TOOL, READ_TOOL, decide, readFile, renderBash, runBash, scriptReader } from "./tools.ts";
@@ -243,6 +243,10 @@ async function runTool(env: Env, opts: TrialOptions, c: ToolCall): Promise<ToolE
   const base = { type: "tool" as const, step: env.step, callId: c.id, tool: c.name, input: c.arguments };
   if (c.name === "skill") {
     const result: SkillResult = await implCall(() => env.session.call(c.arguments, { invocation: "model" }));
+    // The stdio driver passes answers through unjudged (the conformance runner judges them): a trial cannot use one
+    // its schema refuses, on any transport.
+    const valid = check("result.schema.json", result);
+    if (!valid.valid) throw new ImplementationFault(`skill tool implementation answered a schema-invalid result: ${valid.errors}`);
     return { ...base, output: result.output, isError: result.kind === "error", skill: result };
   }
   if (c.name !== "bash" && c.name !== "read") {

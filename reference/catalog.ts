@@ -3,49 +3,102 @@
 // shown cut, in full on activation), and its size in bytes and estimated tokens per skill.
 import { LIMITS } from "../schemas/index.ts";
 import type { Catalog, CatalogEntry } from "../schemas/index.ts";
-import { message } from "../schemas/messages.ts";
+import { UNSAFE_CHARACTER, escapeUnsafe, message } from "../schemas/messages.ts";
 
 /** The §2.2 guidance, verbatim (R34), from the message table like every other model-facing text (R30). */
 export const TOOL_GUIDANCE = message("tool_description.guidance");
 
-/** Escape for text and attribute positions alike, fold newlines and make control characters visible, so a description cannot open a tag, a line, or hide text. */
-const NEEDS_ESCAPE = /[&<>"'\t\r\n\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+/**
+ * R9, written as it is done: entities for & < > " ', then each run of spaces, tabs and line breaks (LF, CR,
+ * U+2028, U+2029) that holds a line break becomes one space, each tab left becomes a space, every other unsafe
+ * character (rules.unsafe_characters, R91) is shown as a \uXXXX escape, and spaces at both ends are removed.
+ * So a description cannot open a tag, start a line, or hide text.
+ */
+const NEEDS_ESCAPE = new RegExp(`[&<>"']|${UNSAFE_CHARACTER.source}`);
+const LINE_BREAK_RUN = /[ \t]*[\r\n\u2028\u2029][ \t\r\n\u2028\u2029]*/g;
+const trimSpaces = (s: string): string => {
+  let a = 0;
+  let b = s.length;
+  while (a < b && s.charCodeAt(a) === 0x20) a++;
+  while (b > a && s.charCodeAt(b - 1) === 0x20) b--;
+  return a === 0 && b === s.length ? s : s.slice(a, b);
+};
 
 export function escapeCatalogText(text: string): string {
-  if (!NEEDS_ESCAPE.test(text)) return text.trim(); // the common case: one scan instead of eight
-  return text
+  if (!NEEDS_ESCAPE.test(text)) return trimSpaces(text); // the common case: one scan instead of eight
+  const folded = text
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
     .replace(/"/g, "&quot;")
     .replace(/'/g, "&#39;")
-    .replace(/\s*[\r\n\u2028\u2029]+\s*/g, " ")
-    // Control and bidi-override characters would reach the model raw (NUL, ESC, RLO): show them as \u escapes.
-    .replace(/\t/g, " ")
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
-    .trim();
+    .replace(LINE_BREAK_RUN, " ")
+    .replace(/\t/g, " ");
+  return trimSpaces(escapeUnsafe(folded));
 }
 
 const UNIT = /&(?:amp|lt|gt|quot|#39);|\\u[0-9a-f]{4}|[\ud800-\udbff][\udc00-\udfff]|[^]/y;
 
+/** End of the longest run of whole units of escaped[start…] within maxBytes UTF-8 bytes (R22's unit). */
+function unitsWithin(escaped: string, start: number, maxBytes: number): number {
+  let bytes = 0;
+  let end = start;
+  UNIT.lastIndex = start;
+  for (let m = UNIT.exec(escaped); m !== null; m = UNIT.exec(escaped)) {
+    const b = Buffer.byteLength(m[0], "utf8");
+    if (bytes + b > maxBytes) break;
+    bytes += b;
+    end = UNIT.lastIndex;
+  }
+  return end;
+}
+
 /**
- * R22: the escaped description, cut to catalog_entry_description_max_bytes of whole units (an entity, a
- * \uXXXX escape, or one code point) then "…" (format.catalog_cut) when longer, so a catalog line stays within the token budget.
+ * R95: the phrase that says when to use a skill, as real descriptions write it ("Use when …", "Use this skill
+ * whenever …", "This skill should be used when …", "… when the user asks …", "Trigger when …"), case-insensitive.
+ */
+export const TRIGGER = /\b(?:use (?:this skill |this |it )?(?:when|whenever|for|if|before|after)\b|should be used (?:when|whenever|for|if|before|at)\b|when (?:the )?users?\b|whenever\b|triggers? (?:on|when)\b)/i;
+/** A sentence ends at '.', '!' or '?' followed by whitespace or the end of the text. */
+const SENTENCE_END = /[.!?](?=\s|$)/g;
+
+/** The sentence holding the first TRIGGER match in escaped text: [start, end), end after its closing punctuation. */
+export function triggerSentence(escaped: string): { start: number; end: number } | undefined {
+  const m = TRIGGER.exec(escaped);
+  if (m === null) return undefined;
+  let start = 0;
+  let end = escaped.length;
+  SENTENCE_END.lastIndex = 0;
+  for (let e = SENTENCE_END.exec(escaped); e !== null; e = SENTENCE_END.exec(escaped)) {
+    if (e.index < m.index) start = e.index + 1;
+    else if (e.index >= m.index + m[0].length) {
+      end = e.index + 1;
+      break;
+    }
+  }
+  while (start < m.index && escaped.charCodeAt(start) === 0x20) start++;
+  return { start, end };
+}
+
+/**
+ * R22, R95: the escaped description, cut to catalog_entry_description_max_bytes of whole units (an entity, a
+ * \uXXXX escape, or one code point) then "…" (format.catalog_cut) when longer, so a catalog line stays within the
+ * token budget. When that cut would lose the sentence saying when to use the skill (it starts after the text's
+ * first character and ends past the cut), that sentence is kept instead: the head is cut shorter, then "… " and
+ * the sentence (cut to catalog_trigger_sentence_max_bytes), then "…" if text follows (format.catalog_cut_trigger).
  * The full description stays in the entry and reaches the model on activation.
  */
 export function shownDescription(escaped: string): string {
   const max = LIMITS.catalog_entry_description_max_bytes;
   if (escaped.length <= max / 3 || Buffer.byteLength(escaped, "utf8") <= max) return escaped;
-  let bytes = 0;
-  let end = 0;
-  UNIT.lastIndex = 0;
-  for (let m = UNIT.exec(escaped); m !== null; m = UNIT.exec(escaped)) {
-    const b = Buffer.byteLength(m[0], "utf8");
-    if (bytes + b > max) break;
-    bytes += b;
-    end = UNIT.lastIndex;
-  }
-  return message("format.catalog_cut", { head: escaped.slice(0, end) });
+  const plainEnd = unitsWithin(escaped, 0, max);
+  const t = triggerSentence(escaped);
+  if (t === undefined || t.start === 0 || t.end <= plainEnd) return message("format.catalog_cut", { head: escaped.slice(0, plainEnd) });
+  const sentenceEnd = Math.min(t.end, unitsWithin(escaped, t.start, LIMITS.catalog_trigger_sentence_max_bytes));
+  const sentence = escaped.slice(t.start, sentenceEnd);
+  const headRoom = max - Buffer.byteLength(sentence, "utf8") - Buffer.byteLength(message("format.catalog_cut_trigger", { head: "", trigger: "" }), "utf8");
+  const head = escaped.slice(0, unitsWithin(escaped, 0, Math.min(headRoom, t.start))).replace(/ +$/, "");
+  const shown = message("format.catalog_cut_trigger", { head, trigger: sentence });
+  return sentenceEnd < escaped.length ? message("format.catalog_cut", { head: shown }) : shown;
 }
 
 /** Appends the pieces of entry's catalog line, `<skill name="…"[ user-only="true"]>…</skill>`, to out. */

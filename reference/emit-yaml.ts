@@ -5,11 +5,16 @@
 // contract parser produces it (R14), so the output always reads back as the same value (R17): quoted strings
 // escape every character the contract refuses raw (DEL, C1, U+FEFF, U+FFFE/F), keys are short enough for
 // YAML's 1024-character implicit keys, numbers are finite.
+import { UNSAFE_CHARACTER } from "../schemas/messages.ts";
 import { isPlainSafe } from "./yaml-subset.ts";
 
-/** Characters JSON leaves raw that a frontmatter may not hold raw (R13): written as \uXXXX escapes. */
-const RAW_FORBIDDEN = /[\x7f-\x9f\ufeff\ufffe\uffff]/g;
-const HAS_RAW_FORBIDDEN = /[\x7f-\x9f\ufeff\ufffe\uffff]/;
+/**
+ * Characters JSON leaves raw that a frontmatter may not hold raw (R13), and the unsafe characters of R91
+ * (U+2028, U+2029, the bidi controls) that would start a line or reorder text in the <frontmatter> the model
+ * reads: written as \uXXXX escapes.
+ */
+const RAW_FORBIDDEN = new RegExp(`[\\x7f-\\x9f\\ufeff\\ufffe\\uffff]|${UNSAFE_CHARACTER.source}`, "g");
+const HAS_RAW_FORBIDDEN = new RegExp(RAW_FORBIDDEN.source);
 const quote = (s: string): string => {
   const json = JSON.stringify(s);
   return HAS_RAW_FORBIDDEN.test(json) ? json.replace(RAW_FORBIDDEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) : json;
@@ -28,7 +33,8 @@ function keyText(k: string): string {
   }
   return text;
 }
-const stringText = (s: string): string => (isPlainSafe(s) ? s : quote(s));
+/** R1/R92: bare when it reads back unchanged and holds no unsafe character (R91); JSON-quoted otherwise. */
+const stringText = (s: string): string => (isPlainSafe(s) && !UNSAFE_CHARACTER.test(s) ? s : quote(s));
 
 function scalarText(v: unknown): string {
   if (typeof v === "string") return stringText(v);

@@ -9,7 +9,7 @@ import type { SkillFrontmatter } from "../schemas/index.ts";
 import { normalizeAllowedTools } from "./allowed-tools.ts";
 import { clip, message } from "./errors.ts";
 import { isPlainObject } from "./params.ts";
-import { FORBIDDEN_CHAR, codePoints, parseYamlContract } from "./yaml-contract.ts";
+import { FORBIDDEN_CHAR, codePoints, parseYamlContract, type TextFields, type TextNote } from "./yaml-contract.ts";
 import { parseSubset } from "./yaml-subset.ts";
 
 export interface ParsedSkill {
@@ -31,6 +31,25 @@ export interface ParseFailure {
 const NAME_RE = new RegExp(LIMITS.name_pattern);
 /** The optional fields of §4.2–§4.3, in the order their blank form is reported. */
 const OPTIONAL_FIELDS = FRONTMATTER_FIELDS.filter((f) => f !== "name" && f !== "description");
+/**
+ * R93: the fields the contract types as strings (frontmatter.schema.json: name, description, compatibility; R19's
+ * license, version, argument-hint) and the values of metadata (frontmatter-fields.md: a map of strings): a plain
+ * scalar YAML reads as a number or boolean keeps its source text there (version: 1.10 is "1.10").
+ */
+const TEXT_FIELDS: TextFields = {
+  top: new Set(["name", "description", "compatibility", "license", "version", "argument-hint"]),
+  within: new Set(["metadata"]),
+};
+/** Whether the fast path's value holds a boolean where R93 wants text (it declines numbers): then the contract reader reads it. */
+function holdsTypedText(data: Record<string, unknown>): boolean {
+  for (const key of TEXT_FIELDS.top) if (typeof data[key] === "boolean") return true;
+  for (const key of TEXT_FIELDS.within) {
+    const m = data[key];
+    if (isPlainObject(m)) for (const k of Object.keys(m)) if (typeof m[k] === "boolean") return true;
+  }
+  return false;
+}
+
 /** Whether text[start, end) is a fence line (R2): ---, then only spaces. */
 function isFence(text: string, start: number, end: number): boolean {
   if (end - start < 3 || text.charCodeAt(start) !== 0x2d || text.charCodeAt(start + 1) !== 0x2d || text.charCodeAt(start + 2) !== 0x2d) return false;
@@ -114,20 +133,20 @@ type FrontmatterRead = { ok: true; frontmatter: SkillFrontmatter; warnings: stri
 function parseYamlPart(yamlText: string, dirName: string): FrontmatterRead {
   const leniency: string[] = [];
   const fast = parseSubset(yamlText);
-  if (fast?.ok) return validate(fast.data, fast, dirName, leniency);
+  if (fast?.ok && !holdsTypedText(fast.data)) return validate(fast.data, fast, dirName, leniency, undefined);
   // A refusal the fast path certified is the authority's own (R18), and gets the same R20 second reading.
-  let parsed = fast ?? parseYamlContract(yamlText);
+  let parsed = fast !== null && !fast.ok ? fast : parseYamlContract(yamlText, TEXT_FIELDS);
   const hint = parsed.ok ? null : hintAsText(yamlText, parsed.line);
   if (hint) {
     // R19: read again with the line as text; if that fails too, the first error stands (not the second read's).
-    const again = parseYamlContract(hint.text);
+    const again = parseYamlContract(hint.text, TEXT_FIELDS);
     if (again.ok) {
       parsed = again;
       leniency.push(message("fm.argument_hint_as_text", { line: hint.line + 1, text: clip(JSON.stringify(hint.value)) }));
     }
   }
   if (!parsed.ok) return { ok: false, code: "INVALID_FRONTMATTER", kind: "yaml", reason: parsed.reason, ...optLine(parsed.line === undefined ? undefined : parsed.line + 1) };
-  return validate(parsed.data, parsed, dirName, leniency);
+  return validate(parsed.data, parsed, dirName, leniency, parsed.asText);
 }
 
 /** Where the line of each top-level key is: asked only to word a failure or a warning (the fast path builds its map then). */
@@ -149,7 +168,7 @@ function atLine(lines: KeyLines, key: string): string {
 }
 
 /** Every known field checked (frontmatter-fields.md, R19, R20); the frontmatter as the tool keeps it. */
-function validate(data: unknown, lines: KeyLines, dirName: string, leniency: string[]): FrontmatterRead {
+function validate(data: unknown, lines: KeyLines, dirName: string, leniency: string[], asText: readonly TextNote[] | undefined): FrontmatterRead {
   if (data === null || data === undefined) return fail("field", message("fm.empty"), 2);
   if (!isPlainObject(data)) return fail("field", message("fm.not_mapping", { got: Array.isArray(data) ? "a list" : typeof data }), 2);
 
@@ -205,6 +224,11 @@ function validate(data: unknown, lines: KeyLines, dirName: string, leniency: str
     delete (frontmatter as Record<string, unknown>)[key];
     warnings.push(message("fm.blank_ignored", { field: key, at: atLine(lines, key) }));
   }
+  // R93: what was read as its source text says so, in document order, with what YAML would have read.
+  for (const note of asText ?? []) {
+    const read = typeof note.value === "number" ? `the number ${String(note.value)}` : `the boolean ${String(note.value)}`;
+    warnings.push(message("fm.kept_as_text", { field: note.field, source: clip(note.source, 40), read: clip(read, 40), at: message("format.at_line", { line: note.line + 1 }) }));
+  }
   // R19: informational fields nothing in the tool acts on are kept as authored, whatever their JSON type.
   for (const key of ["license", "version", "argument-hint"]) {
     const v = data[key];
@@ -213,9 +237,15 @@ function validate(data: unknown, lines: KeyLines, dirName: string, leniency: str
     }
   }
   if (data["allowed-tools"] !== undefined && data["allowed-tools"] !== null) {
-    const tools = normalizeAllowedTools(data["allowed-tools"]);
+    const authored = data["allowed-tools"];
+    const tools = normalizeAllowedTools(authored);
     if (!tools.ok) return fieldFail(lines, "allowed-tools", tools.reason);
     frontmatter["allowed-tools"] = tools.tools;
+    // R94: bounds apply after normalisation. A string split into a list holds one value per tool plus the list: the
+    // frontmatter as kept must still be within R16's value bound, or its <frontmatter> would not read back (R17).
+    if (typeof authored === "string" && tools.tools.length > 1 && valueCount(frontmatter, LIMITS.yaml_max_nodes) > LIMITS.yaml_max_nodes) {
+      return fieldFail(lines, "allowed-tools", message("fm.allowed_tools_too_many", { max: LIMITS.yaml_max_nodes }));
+    }
   }
   return { ok: true, frontmatter, warnings };
 }
@@ -244,6 +274,24 @@ function hintAsText(yamlText: string, errorLine: number | undefined): { text: st
   return { text: `${yamlText.slice(0, start)}argument-hint: ${JSON.stringify(value)}${yamlText.slice(end)}`, line: errorLine, value };
 }
 
+
+/** R16's count of a JSON value (every mapping, sequence and scalar, keys included), stopping once past `max`. */
+function valueCount(value: unknown, max: number): number {
+  let n = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && n <= max) {
+    const v = stack.pop();
+    n++;
+    if (Array.isArray(v)) for (const x of v) stack.push(x);
+    else if (v !== null && typeof v === "object") {
+      for (const x of Object.values(v)) {
+        n++; // its key
+        stack.push(x);
+      }
+    }
+  }
+  return n;
+}
 
 function fail(kind: ParseFailure["kind"], reason: string, line?: number): ParseFailure {
   return { ok: false, code: "INVALID_FRONTMATTER", kind, reason, ...optLine(line) };

@@ -1,15 +1,16 @@
 // The text the model sees (§3.1–§3.3, R1): the <skill> block byte for byte, and the one-line notes
 // of already_loaded and not_found. The wording of every line is schemas/messages.json's (R30).
-import { message } from "../schemas/messages.ts";
+import { escapeUnsafe, message } from "../schemas/messages.ts";
 import type { SkillFrontmatter } from "../schemas/index.ts";
 import { emitYaml } from "./emit-yaml.ts";
 import type { ResourceListing } from "./resources.ts";
 
 const XML_SPECIAL = /[&<>"]/;
 
+/** An attribute's value (R1): &, <, >, " as entities, then every unsafe character as \uXXXX (R91), so it cannot end the attribute or start a line. */
 export function escapeXml(text: string): string {
-  if (!XML_SPECIAL.test(text)) return text; // the common case: one scan instead of four
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  if (!XML_SPECIAL.test(text)) return escapeUnsafe(text); // the common case: one scan instead of four
+  return escapeUnsafe(text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;"));
 }
 
 function section(tag: string, content: string): string {
@@ -30,7 +31,8 @@ export function renderSkill(skill: {
   if (skill.listing.groups.length > 0) {
     const lines: string[] = [];
     for (const g of skill.listing.groups) {
-      lines.push(...g.names);
+      // A resource's name is a file name from the skill's tree: one line each, its unsafe characters escaped (R91).
+      for (const n of g.names) lines.push(escapeUnsafe(n));
       if (g.omitted > 0) lines.push(message("output.resources_more", { count: g.omitted }));
     }
     out += section("resources", lines.join("\n"));

@@ -243,15 +243,11 @@ function checkArgumentForm(name: string, frontmatter: SkillFrontmatter, args: Ar
     for (const key of Object.keys(args)) {
       if (!names.includes(key)) return errorResult("INVALID_PARAM", message("args.unknown", { name, key: clip(key, 64), names: names.join(", ") }), detail);
     }
-    for (const [argName, d] of Object.entries(decl ?? {})) {
-      if (d.required === true && !Object.prototype.hasOwnProperty.call(args, argName)) {
-        return errorResult("INVALID_PARAM", message("args.required", { name, arg: argName }), detail);
-      }
-    }
   }
-  if (args === undefined && hasNamed) {
-    // R36: required named arguments and no arguments at all is refused, like a map that lacks them.
-    const missing = Object.entries(decl ?? {}).filter(([, d]) => d.required === true).map(([n]) => n);
+  if (hasNamed && (args === undefined || typeof args !== "string")) {
+    // R36: a required named argument missing, from a map or because no arguments came at all: one refusal naming them all.
+    const given = args ?? {};
+    const missing = Object.entries(decl ?? {}).filter(([n, d]) => d.required === true && !Object.prototype.hasOwnProperty.call(given, n)).map(([n]) => n);
     if (missing.length > 0) {
       return errorResult("INVALID_PARAM", message(missing.length > 1 ? "args.required_missing_many" : "args.required_missing_one", { name, names: missing.join(", ") }), {
         ...detail, hint: message("args.expects_named_hint", { example: example(missing) }),

@@ -18,8 +18,29 @@ import { lazyModule } from "./lazy-module.ts";
 const yaml = lazyModule<typeof YamlLib>("yaml");
 
 export type YamlOutcome =
-  | { ok: true; data: unknown; keyLines: Map<string, number> }
+  | { ok: true; data: unknown; keyLines: Map<string, number>; asText?: TextNote[] }
   | { ok: false; reason: string; line?: number };
+
+/**
+ * R93: the fields the contract types as strings. A plain scalar YAML would read as a number or a boolean, written
+ * as the value of one of `top`'s keys or of a key of one of `within`'s mappings, is read as its source text (a
+ * string) instead, and noted, so the frontmatter can warn. Without it (the fuzz, the fast path's checks) every
+ * scalar resolves by the core schema.
+ */
+export interface TextFields {
+  readonly top: ReadonlySet<string>;
+  readonly within: ReadonlySet<string>;
+}
+/** One value read as its source text (R93): the field (`metadata.version` inside a mapping), the text, what YAML would have made of it. */
+export interface TextNote {
+  field: string;
+  top: string;
+  source: string;
+  /** What the core schema reads it as: a finite or infinite number, or a boolean. */
+  value: number | boolean;
+  /** Where it is written (its offset while building; its 1-based line within the YAML text once read). */
+  line: number;
+}
 
 /**
  * Characters a frontmatter may hold (R13): YAML 1.2's printable set (§5.1 c-printable) minus what it
@@ -60,14 +81,14 @@ export function codePoints(s: string): number {
 const hex = (c: string): string => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
 
 /** Parse frontmatter YAML under the contract. Lines are 1-based within `text`. */
-export function parseYamlContract(text: string): YamlOutcome {
+export function parseYamlContract(text: string, textFields?: TextFields): YamlOutcome {
   const bad = FORBIDDEN_CHAR.exec(text);
   if (bad) {
     const reason = bad[0] === "\r" ? message("yaml.lone_cr") : message("yaml.forbidden_char", { char: hex(bad[0]) });
     return { ok: false, reason, line: lineAtOffset(text, bad.index) };
   }
   try {
-    return lexerGuards(text) ?? readDocument(text) ?? { ok: true, data: null, keyLines: new Map() };
+    return lexerGuards(text) ?? readDocument(text, EVERYTHING, textFields) ?? { ok: true, data: null, keyLines: new Map() };
   } catch (e) {
     if (e instanceof Refusal) return { ok: false, reason: e.reason, ...(e.offset === undefined ? {} : { line: lineAtOffset(text, e.offset) }) };
     return { ok: false, reason: parserMessage(e instanceof Error ? e.message : String(e)) };
@@ -94,7 +115,7 @@ const EVERYTHING: Counted = { syntax: Number.POSITIVE_INFINITY, refusalEnd: Numb
  * or as a syntax-error outcome; undefined means nothing that counts (a prefix read again) or, for a whole
  * text, an empty document.
  */
-function readDocument(text: string, counted: Counted = EVERYTHING): YamlOutcome | undefined {
+function readDocument(text: string, counted: Counted = EVERYTHING, textFields?: TextFields): YamlOutcome | undefined {
   const { Composer, LineCounter, Parser } = yaml();
   const lc = new LineCounter();
   const tokens = [...new Parser(lc.addNewLine).parse(text)];
@@ -109,7 +130,7 @@ function readDocument(text: string, counted: Counted = EVERYTHING): YamlOutcome 
     if (cut >= counted.refusalEnd) return undefined;
     const line = lineOf(cut);
     const prefix = text.slice(0, cut);
-    const earlier = readDocument(prefix + closingBrackets(prefix), { syntax: Math.min(counted.syntax, line), refusalEnd: cut, cutKeys: pre.keys });
+    const earlier = readDocument(prefix + closingBrackets(prefix), { syntax: Math.min(counted.syntax, line), refusalEnd: cut, cutKeys: pre.keys }, textFields);
     if (earlier !== undefined) return earlier;
     throw pre;
   }
@@ -120,10 +141,10 @@ function readDocument(text: string, counted: Counted = EVERYTHING): YamlOutcome 
     // The lines before the syntax error's, read alone (as a streaming reader has them), may hold an earlier refusal
     // of the contract; their own syntax errors are not looked at again (one re-read at most: linear, R21).
     const before = errLine > 1 ? cutBefore(text, errLine) : "";
-    const earlier = before ? readDocument(before, { syntax: 0, refusalEnd: before.length }) : undefined;
+    const earlier = before ? readDocument(before, { syntax: 0, refusalEnd: before.length }, textFields) : undefined;
     return earlier ?? { ok: false, reason: parserMessage(err.message), line: errLine };
   }
-  const built = buildValue(docs, text, pre, counted.cutKeys ?? NO_KEYS);
+  const built = buildValue(docs, text, pre, counted.cutKeys ?? NO_KEYS, textFields);
   if (built instanceof Refusal) {
     if ((built.offset ?? 0) < counted.refusalEnd) throw built;
     return undefined;
@@ -131,7 +152,8 @@ function readDocument(text: string, counted: Counted = EVERYTHING): YamlOutcome 
   if (counted !== EVERYTHING || !built) return undefined;
   const keyLines = new Map<string, number>();
   for (const [k, off] of built.topKeys) keyLines.set(k, lineOf(off));
-  return { ok: true, data: built.data, keyLines };
+  for (const note of built.asText) note.line = lineOf(note.line);
+  return built.asText.length > 0 ? { ok: true, data: built.data, keyLines, asText: built.asText } : { ok: true, data: built.data, keyLines };
 }
 
 /**
@@ -139,11 +161,17 @@ function readDocument(text: string, counted: Counted = EVERYTHING): YamlOutcome 
  * that opens the first document before its content; the value's own refusals; then, after the first document,
  * a second document's marker or a directive opening a later one, whichever comes first. Undefined: no document.
  */
-function buildValue(docs: readonly Document.Parsed[], text: string, directive: Refusal | undefined, cutKeys: ReadonlySet<number>): Refusal | { data: unknown; topKeys: Map<string, number | undefined> } | undefined {
+function buildValue(
+  docs: readonly Document.Parsed[],
+  text: string,
+  directive: Refusal | undefined,
+  cutKeys: ReadonlySet<number>,
+  textFields: TextFields | undefined,
+): Refusal | { data: unknown; topKeys: Map<string, number | undefined>; asText: TextNote[] } | undefined {
   const doc = docs[0];
   if (directive && (!doc || (directive.offset ?? 0) < doc.range[0])) return directive;
   let data: unknown = null;
-  const builder = doc ? new Builder(doc, text, cutKeys) : undefined;
+  const builder = doc ? new Builder(doc, text, cutKeys, textFields) : undefined;
   if (doc && builder) {
     try {
       data = builder.value(doc.contents, 0);
@@ -155,7 +183,7 @@ function buildValue(docs: readonly Document.Parsed[], text: string, directive: R
   }
   const second = docs[1] ? new Refusal(message("yaml.second_document"), docs[1].range[0]) : undefined;
   const after = directive && (!second || (directive.offset ?? 0) < (second.offset ?? 0)) ? directive : second;
-  return after ?? (builder ? { data, topKeys: builder.topKeys } : undefined);
+  return after ?? (builder ? { data, topKeys: builder.topKeys, asText: builder.asText } : undefined);
 }
 
 /** The text's lines before line `line` (1-based), each with its line feed. */
@@ -353,6 +381,9 @@ const CUT = Symbol("cut");
 /** Builds the JSON value from the composed document, enforcing R14–R17 as it goes. */
 class Builder {
   readonly topKeys = new Map<string, number | undefined>();
+  readonly asText: TextNote[] = [];
+  /** The top-level key whose value is being built (R93's `within`). */
+  private topKey = "";
   private readonly anchors = new Map<string, YamlNode>();
   private expanding = 0;
   private aliases = 0;
@@ -362,7 +393,12 @@ class Builder {
   private aliasAt: number | undefined;
 
   /** cutKeys: the implicit keys a prefix read again at a depth refusal was cut inside (Refusal.keys). */
-  constructor(private readonly doc: Document, private readonly text: string, private readonly cutKeys: ReadonlySet<number> = NO_KEYS) {}
+  constructor(
+    private readonly doc: Document,
+    private readonly text: string,
+    private readonly cutKeys: ReadonlySet<number> = NO_KEYS,
+    private readonly textFields?: TextFields,
+  ) {}
 
   private refuse(reason: string, offset: number | undefined): Refusal {
     return new Refusal(reason, this.aliasAt ?? offset);
@@ -379,6 +415,10 @@ class Builder {
       const tag = clip(n.tag.replace(/^tag:yaml\.org,2002:/, "!!"), 64);
       throw this.refuse(message("yaml.tag", { tag }), offset === undefined ? offset : tagOffsetBefore(this.text, offset));
     }
+    // R97: a quoted scalar left open is the unclosed quote's to report (the syntax error found where the text ends):
+    // what a parser makes of the text after an open quote (a key of 279 characters, a duplicate) is its own, so
+    // nothing from here on counts in a prefix read again (CUT), and a whole text holding one is a syntax error anyway.
+    if (isScalar(n) && (n.type === "QUOTE_SINGLE" || n.type === "QUOTE_DOUBLE") && offset !== undefined && !this.closedQuote(offset, n.type === "QUOTE_DOUBLE")) throw CUT;
     let out: unknown;
     if (isMap(n)) out = this.map(n, depth + 1);
     else if (isSeq(n)) out = this.seq(n, depth + 1);
@@ -443,12 +483,32 @@ class Builder {
         throw this.refuse(message("yaml.key_too_long", { length: codePoints(key), max: LIMITS.yaml_max_key_length }), keyOffset);
       }
       if (Object.prototype.hasOwnProperty.call(out, key)) throw this.refuse(message("yaml.duplicate_key", { key: clip(key, 64) }), keyOffset);
-      const v = this.value(pair.value, depth);
+      if (depth === 1) this.topKey = key;
+      const asText = this.textFields !== undefined && this.expanding === 0 && (depth === 1 ? this.textFields.top.has(key) : depth === 2 && this.textFields.within.has(this.topKey));
+      const v = asText ? this.textValue(pair.value, depth, depth === 1 ? key : `${this.topKey}.${key}`) : this.value(pair.value, depth);
       // defineProperty: a "__proto__" key is data, never the prototype setter (S10).
       Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
       if (depth === 1 && this.expanding === 0) this.topKeys.set(key, keyOffset);
     }
     return out;
+  }
+
+  /** R93: a plain, untagged scalar of a field typed as a string keeps its source text when YAML would read a number or a boolean. */
+  private textValue(node: unknown, depth: number, field: string): unknown {
+    const { isAlias, isScalar } = yaml();
+    // An alias of such a scalar is its anchor's text too (counted as an expansion, like any alias).
+    const target = isAlias(node) ? this.anchors.get(node.source) : node;
+    if (!isScalar(target) || target.type !== "PLAIN" || target.tag !== undefined || typeof target.source !== "string") return this.value(node, depth);
+    const v = target.value;
+    if (typeof v !== "number" && typeof v !== "boolean") return this.value(node, depth);
+    const source = target.source;
+    const offset = (node as YamlNode).range?.[0];
+    if (isAlias(node) && ++this.aliases > LIMITS.yaml_max_aliases) throw this.refuse(message("yaml.too_many_aliases", { max: LIMITS.yaml_max_aliases }), offset);
+    this.count(null, offset);
+    this.stringBytes += Buffer.byteLength(source, "utf8");
+    if (target === node && target.anchor) this.anchors.set(target.anchor, target);
+    this.asText.push({ field, top: this.topKey, source, value: v, line: offset ?? 0 });
+    return source;
   }
 
   private seq(n: YamlNode & { items: unknown[] }, depth: number): unknown[] {
@@ -480,6 +540,22 @@ class Builder {
     }
     if (typeof v === "boolean" || v === null) return v;
     throw this.refuse(message("yaml.not_json"), offset);
+  }
+
+  /** Whether the quoted scalar opening at offset has its closing quote (a backslash escapes in double quotes, '' in single). */
+  private closedQuote(offset: number, double: boolean): boolean {
+    const t = this.text;
+    const q = double ? '"' : "'";
+    let i = offset + 1;
+    while (i < t.length) {
+      const c = t[i];
+      if (double && c === "\\") i += 2;
+      else if (c === q) {
+        if (!double && t[i + 1] === "'") i += 2;
+        else return true;
+      } else i++;
+    }
+    return false;
   }
 
   /** The double-quoted scalar's source text, from its opening quote to the closing one. */

@@ -43,6 +43,11 @@ export interface Implementation {
   createSession(config: SessionConfig, options: SessionOptions): Promise<SessionHandle>;
   /** Release the implementation (reap a child process). Idempotent. */
   dispose(): Promise<void>;
+  /**
+   * Optional: true when dispose() ends every piece of work the implementation still has running (a child process is
+   * killed). In-process work cannot be stopped: a case that leaves some running after close() ends such a run.
+   */
+  readonly isolated?: boolean;
   /** Optional: the tail of what the implementation wrote to stderr, shown with a case it errored (a hang included). */
   stderrTail?(): string;
 }

@@ -25,7 +25,25 @@ function partsOf(template: string): readonly string[] {
   return parts;
 }
 
-/** Fill one template: one left-to-right pass, values never re-scanned (rules.substitution). */
+/**
+ * rules.unsafe_characters (R91): the characters no value may carry into model-facing text raw. Line breaks
+ * (LF, CR, VT, FF, NEL, U+2028, U+2029) would let a value start a line of the tool's own ("Hint: …"); the
+ * other C0 and C1 controls, DEL and the bidi controls would hide or reorder text. One class, shared by the
+ * message table, the catalog (R9) and the <skill> block (R1).
+ */
+export const UNSAFE_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const UNSAFE_CHARACTERS = new RegExp(UNSAFE_CHARACTER.source, "g");
+const hex4 = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/** rules.values (R91): each unsafe character of a value written as \u and four lowercase hex digits; anything else unchanged. */
+export function escapeUnsafe(text: string): string {
+  return UNSAFE_CHARACTER.test(text) ? text.replace(UNSAFE_CHARACTERS, hex4) : text;
+}
+
+/** The two placeholders whose values are the tool's own multi-line text (§2.2), not values: filled as they are. */
+const OWN_TEXT = new Set(["guidance", "available_skills"]);
+
+/** Fill one template: one left-to-right pass, values never re-scanned (rules.substitution), each escaped (rules.values). */
 export function fill(template: string, vars: MessageVars): string {
   const parts = partsOf(template);
   let out = parts[0] as string;
@@ -33,7 +51,7 @@ export function fill(template: string, vars: MessageVars): string {
     const key = parts[i] as string;
     const v = vars[key];
     if (v === undefined) throw new Error(`message placeholder {${key}} has no value`);
-    out += String(v) + (parts[i + 1] as string);
+    out += (typeof v === "number" || OWN_TEXT.has(key) ? String(v) : escapeUnsafe(v)) + (parts[i + 1] as string);
   }
   return out;
 }

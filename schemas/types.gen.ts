@@ -876,6 +876,10 @@ export interface Limits {
    * R22: the description shown in a catalog line is cut to at most this many UTF-8 bytes (at a code point boundary, then '…'), so a line stays within catalog_tokens_per_skill_budget; the full description is in the entry and on activation.
    */
   catalog_entry_description_max_bytes: number;
+  /**
+   * R95: when a cut description's sentence saying when to use the skill would fall after the cut, it is kept, itself cut to at most this many UTF-8 bytes, after the description's head cut shorter.
+   */
+  catalog_trigger_sentence_max_bytes: number;
 }
 
 /**
@@ -970,6 +974,26 @@ export interface ConformanceReport {
     expected_failures?: number;
     duration_ms?: number;
   };
+  /**
+   * Present when the run ended early: the implementation could not be opened (handshake failed or never came), or an in-process case left calls running after close() that the kit cannot stop.
+   */
+  aborted?: {
+    reason: string;
+    blame: "implementation" | "kit";
+    stderr?: string;
+    /**
+     * The case the run ended at.
+     */
+    at: string;
+    /**
+     * How long the failed attempt took (the open, or the wait after close()).
+     */
+    after_ms: number;
+    /**
+     * How many cases were errored without being run.
+     */
+    not_run: number;
+  };
   cases: {
     id: string;
     title?: string;
@@ -978,7 +1002,7 @@ export interface ConformanceReport {
      */
     spec?: string[];
     /**
-     * failed: an expectation did not hold; errored: the driver could not get an answer (crash, hang, protocol or schema violation); expected_failure: failed or errored, and listed in the expected-failures file.
+     * failed: an expectation did not hold, or an answer breaks its schema (the same verdict in-process and over stdio); errored: the driver could not get an answer (crash, throw, hang, protocol violation, calls close() left running); expected_failure: failed or errored, and listed in the expected-failures file.
      */
     status: "passed" | "failed" | "errored" | "skipped" | "expected_failure";
     duration_ms?: number;
@@ -992,11 +1016,34 @@ export interface ConformanceReport {
       call?: {
         [k: string]: unknown;
       };
+      /**
+       * The rule(s) the mismatch breaks, when known (a schema-invalid answer: result.schema, catalog.schema, permission-request.schema; an unscripted hook ask: hook.unscripted-ask).
+       */
+      rules?: string[];
       message: string;
     }[];
     reason?: string;
     blame?: "implementation" | "kit";
     stderr?: string;
+    /**
+     * errored by a throw in-process: the top frames of its stack.
+     */
+    stack?: string;
+    /**
+     * errored: cut off at its deadline, the case's calls close() left unanswered, and how long the kit waited after close().
+     */
+    leftover?: {
+      pending: number;
+      waited_ms: number;
+    };
+    /**
+     * failed / errored: the case file, relative to the directory the kit ran in when inside it.
+     */
+    file?: string;
+    /**
+     * failed / errored: the command that reruns this case alone (--suite and --filter appended to the run's target).
+     */
+    rerun?: string;
     observed?: unknown[];
     /**
      * The params of every call as sent, by call index (temp paths written <tmp>); a batch of concurrent calls has its params template.
@@ -1096,7 +1143,7 @@ export interface ErrorResult {
   kind: "error";
   code: ErrorCode;
   /**
-   * One line; echoes the requested name where there is one.
+   * One line, with no control character: every value in it has its unsafe characters written as \uXXXX (R91, messages.json rules.values). Echoes the requested name where there is one.
    */
   message: string;
   /**

@@ -108,6 +108,18 @@ function moduleSpecifier(spec: string): string {
   return spec.startsWith(".") ? fromCwd : spec; // a missing path is reported where the user meant it; else a package name
 }
 
+/** A word for a POSIX shell: as is when plain, else single-quoted. */
+function shellWord(s: string): string {
+  return /^[\w./:=@%+,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command that reruns this target (the runner appends --suite and --filter per failing case). */
+function rerunCommand(t: Target, timeoutMs: number | undefined): string {
+  const cli = process.env.npm_lifecycle_event === "conformance" ? "npm run conformance --" : "skill-conformance";
+  const target = t.kind === "exec" ? ` --exec ${shellWord(t.command)}` : t.spec === DEFAULT_MODULE ? "" : ` --driver ${shellWord(t.spec)}`;
+  return `${cli}${target}${timeoutMs !== undefined ? ` --timeout ${timeoutMs}` : ""}`;
+}
+
 function opener(t: Target, timeoutMs: number | undefined): { open: () => Promise<Implementation>; label: string } {
   if (t.kind === "module") {
     const spec = moduleSpecifier(t.spec);
@@ -187,7 +199,7 @@ export async function main(argv: string[], io: CliIo = { out: (l) => console.log
     return ok ? 0 : 1;
   }
 
-  if (values.fuzz !== undefined || values.seed !== undefined) return fuzz(values, parsed.targets, timeoutMs, io);
+  if (values.fuzz !== undefined || values.seed !== undefined) return fuzz(values, parsed.targets, timeoutMs, io, parsed.level);
 
   let cases;
   try {
@@ -242,6 +254,13 @@ export async function main(argv: string[], io: CliIo = { out: (l) => console.log
     driverLabel: t.label,
     suite: values.suite,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    rerun: rerunCommand(targets[0]!, timeoutMs),
+    // A dead driver: one line (and its stderr tail when the reason does not already say it), not one block per case.
+    onAbort: (a) => {
+      io.err(`run ended at ${a.at}: ${a.reason} (after ${a.after_ms} ms); ${a.not_run} case${a.not_run === 1 ? "" : "s"} not run`);
+      const tail = a.stderr?.trim();
+      if (tail && !a.reason.includes(tail.split("\n").pop()!)) io.err(tail.split("\n").map((l) => `  | ${l}`).join("\n"));
+    },
     onResult: (r) => {
       if (!headerShown) {
         headerShown = true;
@@ -266,7 +285,7 @@ export async function main(argv: string[], io: CliIo = { out: (l) => console.log
 }
 
 /** --parity --fuzz N [--seed S]: the frontmatter parity fuzz; one target is compared with the reference in-process. */
-async function fuzz(values: ReturnType<typeof parse>["values"], given: Target[], timeoutMs: number | undefined, io: CliIo): Promise<number> {
+async function fuzz(values: ReturnType<typeof parse>["values"], given: Target[], timeoutMs: number | undefined, io: CliIo, level: ParityLevel): Promise<number> {
   if (!values.parity) return usage(io, "--fuzz and --seed go with --parity");
   const count = Number(values.fuzz ?? 1000);
   const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
@@ -275,8 +294,8 @@ async function fuzz(values: ReturnType<typeof parse>["values"], given: Target[],
   const targets: Target[] = given.length === 1 ? [{ kind: "module", spec: DEFAULT_MODULE }, given[0]!] : given;
   const a = opener(targets[0]!, timeoutMs);
   const b = opener(targets[1]!, timeoutMs);
-  io.out(`parity fuzz: ${count} frontmatters, seed ${seed}\n  A = ${a.label}\n  B = ${b.label}\n`);
-  const report = await runParityFuzz(a, b, { count, seed, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  io.out(`parity fuzz (${level}): ${count} frontmatters, seed ${seed}\n  A = ${a.label}\n  B = ${b.label}\n`);
+  const report = await runParityFuzz(a, b, { count, seed, level, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
   for (const line of formatParityFuzz(report, { a: a.label, b: b.label })) io.out(line);
   if (values.json) writeOut(values.json, `${JSON.stringify(report, null, 2)}\n`);
   return report.ok ? 0 : 1;

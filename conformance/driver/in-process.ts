@@ -1,9 +1,10 @@
 // In-process driver: loads a TS/JS module that exports createSession (and optionally implementationInfo)
-// and adapts it to the Implementation interface.
+// and adapts it to the Implementation interface; a closed session refuses the kit's further calls.
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import type { InitializeResult } from "../../schemas/index.ts";
-import type { Implementation, InProcessModule } from "../../schemas/implementation.ts";
+import type { Implementation, InProcessModule, SessionHandle } from "../../schemas/implementation.ts";
+import { DriverError } from "./errors.ts";
 
 export function fromModule(mod: InProcessModule, fallbackName = "in-process"): Implementation {
   const rawInfo = typeof mod.implementationInfo === "function" ? mod.implementationInfo() : mod.implementationInfo;
@@ -15,9 +16,26 @@ export function fromModule(mod: InProcessModule, fallbackName = "in-process"): I
   return {
     info,
     async createSession(config, options) {
-      return await mod.createSession(config, options);
+      return closable(await mod.createSession(config, options));
     },
     async dispose() {},
+  };
+}
+
+/**
+ * The session as the kit sees it: once close() was called, the kit's own catalog() and call() are refused (a kit
+ * fault, never sent on), so nothing of the kit reaches a session it has closed, whatever the implementation does.
+ */
+function closable(session: SessionHandle): SessionHandle {
+  let closed = false;
+  const refuse = (what: string) => Promise.reject(new DriverError(`the kit called ${what} on a session it had closed`, "kit"));
+  return {
+    catalog: () => (closed ? refuse("catalog()") : session.catalog()),
+    call: (params, options) => (closed ? refuse("call()") : session.call(params, options)),
+    close: () => {
+      closed = true;
+      return session.close();
+    },
   };
 }
 

@@ -33,7 +33,10 @@ export interface SpawnOptions {
   env?: Record<string, string | undefined>;
   /** Deadline for every request after initialize. Default 5000 ms. */
   requestTimeoutMs?: number;
-  /** Deadline for the initialize handshake (process start-up included). Default max(requestTimeoutMs, 20000). */
+  /**
+   * Deadline for the initialize handshake (process start-up included). Default: requestTimeoutMs when given (the
+   * CLI's --timeout governs the handshake too), else 20000 ms (a cold start of a big harness).
+   */
   startupTimeoutMs?: number;
   /** How the driver is named in reports and messages. Default: the command line. */
   label?: string;
@@ -75,6 +78,15 @@ function firstErrors(errors: string, max = 4): string {
   return all.slice(0, max).join("; ") + (all.length > max ? ` (and ${all.length - max} more)` : "");
 }
 const SHUTDOWN_GRACE_MS = 1000;
+/** The handshake's deadline when neither startupTimeoutMs nor requestTimeoutMs is given. */
+export const DEFAULT_STARTUP_TIMEOUT_MS = 20_000;
+
+/**
+ * The methods whose result is the implementation's answer, judged by the runner against its own schema and
+ * rules (a schema-invalid result fails the rule it breaks, and the case's other checks still run), exactly as
+ * in-process. Every other result is the protocol's: a schema-invalid one breaks the connection.
+ */
+const ANSWERS: ReadonlySet<Method> = new Set<Method>(["skill/call", "session/catalog"]);
 
 // Every live child's process group, so that no child outlives the kit, whatever way the kit ends.
 const live = new Set<number>();
@@ -132,7 +144,7 @@ export async function spawnImplementation(commandLine: string, opts: SpawnOption
     const info = (await conn.request(
       "initialize",
       { kitVersion: KIT_VERSION, specVersion: SPEC_VERSION },
-      opts.startupTimeoutMs ?? Math.max(opts.requestTimeoutMs ?? 5000, 20_000),
+      opts.startupTimeoutMs ?? opts.requestTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS,
     )) as InitializeResult;
     if (info.specVersion !== SPEC_VERSION) {
       throw conn.fault(`initialize: implementation speaks spec version ${JSON.stringify(info.specVersion)}, the kit expects ${JSON.stringify(SPEC_VERSION)}`);
@@ -140,6 +152,8 @@ export async function spawnImplementation(commandLine: string, opts: SpawnOption
     conn.info = info;
   } catch (err) {
     await conn.dispose();
+    // Reaped, its stderr is drained: a failed handshake shows all the child said, even what came after the deadline.
+    if (err instanceof DriverError && err.blame === "implementation") throw new DriverError(err.message, err.blame, conn.stderrTail());
     throw err;
   }
   return conn;
@@ -147,6 +161,8 @@ export async function spawnImplementation(commandLine: string, opts: SpawnOption
 
 class Connection implements SubprocessImplementation {
   info!: InitializeResult;
+  /** dispose() kills the process group: nothing of a case outlives it. */
+  readonly isolated = true;
   readonly pid: number;
   readonly label: string;
   readonly exited: Promise<ExitInfo>;
@@ -192,7 +208,10 @@ class Connection implements SubprocessImplementation {
         this.exitInfo = { code, signal, killed: this.killedByUs };
         live.delete(this.pid);
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-        this.breakWith(new DriverError(`implementation ${how}${code === 127 ? " (command not found?)" : ""}`, "implementation", this.stderrTail()));
+        // 127 is the shell's "command not found": its complaint (the last stderr line) is the whole story, in one line.
+        const shell = code === 127 ? this.stderrTail().trim().split("\n").pop() : undefined;
+        const message = code === 127 ? `implementation exited with code 127 (command not found${shell ? `: ${shell}` : "?"})` : `implementation ${how}`;
+        this.breakWith(new DriverError(message, "implementation", this.stderrTail()));
         resolve(this.exitInfo);
       });
     });
@@ -359,7 +378,7 @@ class Connection implements SubprocessImplementation {
       p.reject(this.fault(`${p.method} failed: JSON-RPC error ${m.error.code}: ${m.error.message}${m.error.data === undefined ? "" : ` (${excerpt(m.error.data)})`}`));
       return;
     }
-    const ok = checkResult(p.method, m.result);
+    const ok = ANSWERS.has(p.method) ? ({ valid: true } as const) : checkResult(p.method, m.result);
     if (!ok.valid) {
       p.reject(this.fault(`schema-invalid ${p.method} result: ${firstErrors(ok.errors)}; got ${excerpt(m.result, 400)}`));
       return;
@@ -375,10 +394,14 @@ class Connection implements SubprocessImplementation {
       return;
     }
     const params = req.params ?? {};
-    const ok = checkParams("permission/ask", params);
-    if (!ok.valid) {
-      replyError({ code: RpcErrorCode.InvalidParams, message: `invalid permission/ask params: ${ok.errors}` });
-      this.breakWith(this.fault(`permission/ask with invalid params: ${ok.errors}; got ${excerpt(params, 400)}`));
+    // The envelope (which session, a request at all) is the protocol's; the request itself is the implementation's
+    // answer, judged by the runner against permission-request.schema.json exactly as in-process.
+    const envelopeOk = typeof params.sessionId === "string" && Object.hasOwn(params, "request");
+    if (!envelopeOk) {
+      const ok = checkParams("permission/ask", params);
+      const errors = ok.valid ? "" : ok.errors;
+      replyError({ code: RpcErrorCode.InvalidParams, message: `invalid permission/ask params: ${errors}` });
+      this.breakWith(this.fault(`permission/ask with invalid params: ${errors}; got ${excerpt(params, 400)}`));
       return;
     }
     const { sessionId, request } = params as { sessionId: string; request: Parameters<PermissionHook>[0] };

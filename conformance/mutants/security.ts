@@ -134,6 +134,11 @@ function flowDepth(text: string): number {
   return max;
 }
 
+/** What a tool that writes values raw shows: every \uXXXX escape of R91 turned back into its character. */
+const raw = (text: string): string => text.replace(/\\u([0-9a-f]{4})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+const entities = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 const racy = perSession(() => ({ loaded: new Map<string, number>(), bodies: new Map<string, SkillResult>(), activations: 0 }));
 const discovered = perSession(() => new Set<string>());
 
@@ -400,6 +405,41 @@ const mutations: MutantRow[] = [
     description: "A bare string as the tool input is taken as the skill name (and a non-string name is stringified): lenient coercion instead of INVALID_PARAM.",
     mutation: {
       params: (p) => (typeof p === "string" ? { name: p } : isObj(p) && typeof p["name"] === "number" ? { ...p, name: String(p["name"]) } : p),
+    },
+  },
+  {
+    kills: "S18", id: "error-values-raw",
+    description: "An error's output writes the values it echoes (a requested name, a frontmatter name or key, an argument name, an argument-hint) raw: a line feed in one starts a forged 'Hint:' line.",
+    mutation: {
+      result: (r) => (r.kind === "error" ? { ...r, output: raw(r.output) } : r),
+    },
+  },
+  {
+    kills: "S19", id: "warning-values-raw",
+    description: "Catalog warnings write the broken skill's name or key raw: a line feed in one starts a forged line in the warning.",
+    mutation: {
+      catalog: (c) => ({ ...c, warnings: c.warnings.map(raw) }),
+    },
+  },
+  {
+    kills: "S20", id: "description-not-folded",
+    description: "The catalog line escapes the description's markup but keeps its line breaks: a description starts lines of its own in the tool description.",
+    mutation: {
+      catalog: (c) => {
+        let text = c.tool_description;
+        for (const e of c.entries) {
+          const line = new RegExp(`<skill name="${escapeRe(e.name)}"([^>]*)>.*</skill>`);
+          text = text.replace(line, (_m, attrs: string) => `<skill name="${e.name}"${attrs}>${entities(e.description.trim())}</skill>`);
+        }
+        return { ...c, tool_description: text };
+      },
+    },
+  },
+  {
+    kills: "S21", id: "attribute-values-raw",
+    description: "The <skill> block writes the dir attribute, the note's paths and the resource names raw (XML entities only): a line feed in the root's path or a file name starts a forged line.",
+    mutation: {
+      result: (r) => (r.kind === "ok" ? { ...r, output: raw(r.output) } : r),
     },
   },
 ];

@@ -45,7 +45,13 @@ export function formatCase(r: CaseResult): string {
   if (r.reason && r.status !== "passed") lines.push(`        reason: ${r.reason}${r.blame ? ` (blame: ${r.blame})` : ""}`);
   if (r.status === "errored") {
     if (spec) lines.push(spec);
+    if (r.stack) lines.push("        stack (top):", indent(r.stack, "          | "));
     if (r.stderr?.trim()) lines.push("        stderr (tail):", indent(r.stderr, "          | "));
+  }
+  // Where to read the case and how to rerun it alone.
+  if (r.status === "failed" || r.status === "errored") {
+    if (r.file) lines.push(`        case: ${r.file}`);
+    if (r.rerun) lines.push(`        rerun: ${r.rerun}`);
   }
   return lines.join("\n");
 }

@@ -27,7 +27,10 @@ function details(r: CaseResult): string {
   }
   if (r.reason) lines.push(`reason: ${r.reason}${r.blame ? ` (blame: ${r.blame})` : ""}`);
   if (r.spec.length) lines.push(`spec: ${r.spec.join(", ")}`);
+  if (r.stack) lines.push("stack (top):", r.stack);
   if (r.stderr) lines.push("stderr (tail):", r.stderr);
+  if (r.file) lines.push(`case: ${r.file}`);
+  if (r.rerun) lines.push(`rerun: ${r.rerun}`);
   return lines.join("\n");
 }
 

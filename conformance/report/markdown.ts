@@ -31,6 +31,7 @@ export function renderMarkdown(report: RunReport): string {
     "",
     `Implementation: ${i.name} ${i.version} (${i.language}), driver \`${cell(i.driver)}\`. Kit ${report.kit.version}, spec ${report.kit.specVersion}, suite \`${report.suite}\`, started ${report.started_at}.`,
     "",
+    ...(report.aborted ? [`**The run ended at ${cell(report.aborted.at)}**: ${cell(report.aborted.reason)} (after ${ms(report.aborted.after_ms)}); ${report.aborted.not_run} case(s) not run.`, ""] : []),
     "| Case | Title | Spec | Status | Time |",
     "| --- | --- | --- | --- | ---: |",
     ...report.cases.map((r) => `| ${cell(r.id)} | ${cell(r.title)} | ${cell(r.spec.join(", "))} | ${ICON[r.status]} | ${ms(r.duration_ms)} |`),
@@ -48,7 +49,9 @@ export function renderMarkdown(report: RunReport): string {
         }
       }
       if (r.reason) out.push("", `Reason: ${cell(r.reason)}${r.blame ? ` (blame: ${r.blame})` : ""}`);
+      if (r.stack) out.push("", "stack (top):", "", fence(r.stack));
       if (r.stderr?.trim()) out.push("", "stderr (tail):", "", fence(r.stderr));
+      if (r.rerun) out.push("", `Rerun it alone (case file ${r.file ? `\`${r.file}\`` : "—"}):`, "", fence(r.rerun));
     }
   }
   return out.join("\n") + "\n";

@@ -1,10 +1,10 @@
 // Owns one batch of concurrent calls of a case: every call issued before any is awaited, all awaited
 // together under one deadline, then checked (schema, kind counts, settle order, first / rest / each).
 // What it records is compact: counts, order, and kind / name / code / at_turn per result.
-import { check } from "../../schemas/index.ts";
 import type { ConcurrentCall, ResultExpect, SkillResult } from "../../schemas/index.ts";
 import type { SessionHandle } from "../../schemas/implementation.ts";
 import { checkResult, type Miss } from "./expect.ts";
+import { SCHEMA_RULES, schemaMisses } from "./schema-miss.ts";
 import { template, withIndex } from "./workspace.ts";
 
 /** What a batch needs from the case running it. */
@@ -16,6 +16,10 @@ export interface StepContext {
   slow: (at: string, took: number, max: number | undefined) => void;
   /** Run one step of the implementation under the case's deadline, then the prototype guard. */
   step: <T>(at: string, what: string, f: () => T | Promise<T>) => Promise<T>;
+  /** Asked once the batch has settled: false when the kit's own answer (an unscripted hook ask) decided its results. */
+  judged: () => boolean;
+  /** Track a value the implementation returned until it settles (the case waits for it after close()). */
+  track: <T>(value: T) => T;
 }
 
 /** At most this many mismatches are listed for one batch of concurrent calls; the rest are counted. */
@@ -46,7 +50,7 @@ export async function runBatch(call: ConcurrentCall, at: string, ctx: StepContex
   const pending = params.map((p, k) => {
     let promise: Promise<SkillResult>;
     try {
-      promise = Promise.resolve(session.call(p, options));
+      promise = Promise.resolve(ctx.track(session.call(p, options)));
     } catch (e) {
       promise = Promise.reject(e);
     }
@@ -60,7 +64,7 @@ export async function runBatch(call: ConcurrentCall, at: string, ctx: StepContex
   slow(`${at}.time`, performance.now() - t0, exp.max_ms);
 
   const seen = results.map((r) => norm(r));
-  checkBatch(call, at, params, results, seen, settled, miss);
+  checkBatch(call, at, params, results, seen, settled, miss, ctx.judged());
   return compact(spec.count, settled, seen);
 }
 
@@ -73,17 +77,22 @@ function kindTally(seen: readonly unknown[]): Record<string, number> {
   return tally;
 }
 
-/** Schema, kind counts, settle order, then first / rest / each per call; at most BATCH_MISSES_MAX listed. */
-function checkBatch(call: ConcurrentCall, at: string, params: unknown[], results: SkillResult[], seen: unknown[], settled: number[], miss: (m: Miss) => void): void {
+/** Schema, then (when judged) kind counts, settle order, first / rest / each per call; at most BATCH_MISSES_MAX listed. */
+function checkBatch(call: ConcurrentCall, at: string, params: unknown[], results: SkillResult[], seen: unknown[], settled: number[], miss: (m: Miss) => void, judged: boolean): void {
   const spec = call.concurrent;
   const exp = call.expect;
   const batch: Miss[] = [];
+  // The first schema-invalid result field by field; the others counted, under the same rule.
   let schemaBad = 0;
   results.forEach((r, k) => {
-    const rv = check("result.schema.json", r);
-    if (!rv.valid && schemaBad++ === 0) batch.push({ at: `${at}[${k}].result`, expected: "a result valid against result.schema.json", actual: rv.errors, what: "schema-invalid result" });
+    const misses = schemaMisses("result.schema.json", r, `${at}[${k}].result`, "schema-invalid result");
+    if (misses.length && schemaBad++ === 0) batch.push(...misses);
   });
-  if (schemaBad > 1) batch.push({ at: `${at}.result`, expected: "every result schema-valid", actual: `${schemaBad} schema-invalid results`, what: "schema-invalid results" });
+  if (schemaBad > 1) batch.push({ at: `${at}.result`, expected: "every result schema-valid", actual: `${schemaBad} schema-invalid results`, what: "schema-invalid results (result.schema.json)", rules: [SCHEMA_RULES["result.schema.json"]] });
+  if (!judged) {
+    batch.forEach(miss);
+    return;
+  }
 
   const tally = kindTally(seen);
   if (exp.kinds) {

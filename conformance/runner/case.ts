@@ -4,10 +4,10 @@
 //   3. open a session (config templated, the scripted hook if the case has one);
 //   4. read the catalog once and check it;
 //   5. make the calls in order (single calls, or batches issued concurrently: batch.ts), checking each;
-//   6. check the hook script was used exactly; close the session; clean up.
+//   6. check the hook script was used exactly; close the session; wait (bounded) for work it left pending, then
+//      clean up once that work has settled (leftover.ts): a case cut off at its deadline cannot reach the next.
 // Every step of the implementation runs under the case's deadline and is followed by the prototype guard.
 // Results are normalised (temp dir → <tmp>) before they are checked or recorded.
-import { check } from "../../schemas/index.ts";
 import type { CaseCall, ConformanceCase, SessionConfig } from "../../schemas/index.ts";
 import type { Implementation, SessionHandle } from "../../schemas/implementation.ts";
 import { brief, runBatch, type StepContext } from "./batch.ts";
@@ -16,6 +16,8 @@ import { ImplFault, faultOf, impl, toFault } from "./faults.ts";
 import { ScriptedHook } from "./hook.ts";
 import type { LoadedCase } from "./load.ts";
 import { restorePrototypes, snapshotPrototypes } from "./prototypes.ts";
+import { schemaMisses } from "./schema-miss.ts";
+import { WorkTracker, type Leftover } from "./leftover.ts";
 import { applySteps, normalise, prepareWorkspace, template, type Workspace } from "./workspace.ts";
 import type { CaseResult, Mismatch } from "./types.ts";
 
@@ -62,6 +64,12 @@ class CaseRun {
   private session: SessionHandle | undefined;
   private catalogSeen: unknown;
   private fault: ImplFault | undefined;
+  /** Every promise the implementation handed this case, until it settles (leftover.ts). */
+  private readonly work = new WorkTracker();
+  /** What was still pending after close() and the grace, when the case was cut off. */
+  private leftover: Leftover | undefined;
+  /** createSession's promise: a session that arrives after the deadline is closed as soon as it does. */
+  private creating: Promise<SessionHandle> | undefined;
 
   constructor(
     private readonly c: ConformanceCase,
@@ -82,10 +90,27 @@ class CaseRun {
     } catch (e) {
       this.fault = toFault(e);
     } finally {
+      this.hook.ended = true;
       await this.closeSession();
       this.guard("end");
-      this.ws.cleanup();
+      await this.cutOff();
     }
+  }
+
+  /**
+   * After close(): a session created too late is closed when it arrives; the case waits one more deadline for the
+   * work it left pending (close() must answer it: PROTOCOL.md); what is still pending is reported; the temp dir goes
+   * once that work has settled, never under it.
+   */
+  private async cutOff(): Promise<void> {
+    if (!this.session && this.creating) void this.creating.then((s) => s.close()).catch(() => {});
+    this.leftover = await this.work.drain(this.ms);
+    if (this.leftover) {
+      const { pending, waited_ms } = this.leftover;
+      const what = `close() left ${pending} of this case's call(s) unanswered ${waited_ms} ms after it returned (PROTOCOL.md, session/close: a closed session's pending calls must be answered promptly)`;
+      this.fault = this.fault ? new ImplFault(`${this.fault.message}; ${what}`, this.fault.blame, this.fault.stderr, this.fault.trace) : new ImplFault(what, "implementation");
+    }
+    this.work.cleanupWhenSettled(this.ws.dir, this.ws.cleanup);
   }
 
   outcome(): Outcome {
@@ -97,7 +122,7 @@ class CaseRun {
     };
     const f = this.fault;
     if (f) {
-      return { status: "errored", reason: f.message, blame: f.blame, ...(f.stderr !== undefined ? { stderr: f.stderr } : {}), ...(this.mismatches.length ? { mismatches: this.mismatches } : {}), ...extra };
+      return { status: "errored", reason: f.message, blame: f.blame, ...(f.stderr !== undefined ? { stderr: f.stderr } : {}), ...(f.trace !== undefined ? { stack: f.trace } : {}), ...(this.leftover ? { leftover: this.leftover } : {}), ...(this.mismatches.length ? { mismatches: this.mismatches } : {}), ...extra };
     }
     if (this.mismatches.length) return { status: "failed", mismatches: this.mismatches, ...extra };
     return { status: "passed", ...extra };
@@ -105,18 +130,31 @@ class CaseRun {
 
   private norm = (v: unknown): unknown => normalise(v, this.ws.spellings);
 
+  /** How many findings lead the list (an unscripted hook ask explains what follows it). */
+  private leads = 0;
+
   /** Record an expectation that did not hold, with the params of the call it belongs to. */
   private miss = (m: Miss): void => {
+    this.record(m, this.mismatches.length);
+  };
+
+  /** Record a finding that explains what follows it: ahead of every other mismatch (after earlier leads). */
+  private lead = (m: Miss): void => {
+    this.record(m, this.leads++);
+  };
+
+  private record(m: Miss, position: number): void {
     const i = /^calls\[(\d+)\]/.exec(m.at)?.[1];
     const call = i === undefined ? undefined : this.calls[Number(i)];
-    this.mismatches.push({
+    this.mismatches.splice(position, 0, {
       at: m.at,
       expected: m.expected,
       actual: m.actual,
       ...(call !== undefined ? { call } : {}),
+      ...(m.rules?.length ? { rules: [...m.rules] } : {}),
       message: `${m.at}: ${m.what}: expected ${brief(m.expected)}, got ${brief(m.actual)} [${this.c.id}: ${this.c.spec.join(", ")}]`,
     });
-  };
+  }
 
   private slow = (at: string, took: number, max: number | undefined): void => {
     if (max !== undefined && took > max) this.miss({ at, expected: `an answer within ${max} ms`, actual: `${Math.round(took)} ms`, what: "too slow" });
@@ -131,7 +169,7 @@ class CaseRun {
   /** One step of the implementation: under the deadline, then the guard. */
   private step = async <T>(at: string, what: string, f: () => T | Promise<T>): Promise<T> => {
     try {
-      return await impl(what, this.ms, f, () => this.implementation.stderrTail?.());
+      return await impl(what, this.ms, () => this.work.track(f()), () => this.implementation.stderrTail?.());
     } finally {
       this.guard(at);
     }
@@ -140,7 +178,7 @@ class CaseRun {
   private async openSession(): Promise<void> {
     const config = template(this.c.config, this.ws.dir) as SessionConfig;
     const options = this.hook.hook ? { hook: this.hook.hook } : {};
-    this.session = await this.step("createSession", "createSession", () => this.implementation.createSession(config, options));
+    this.session = await this.step("createSession", "createSession", () => (this.creating = this.implementation.createSession(config, options)));
   }
 
   private async readCatalog(): Promise<void> {
@@ -148,8 +186,7 @@ class CaseRun {
     const catalog = await this.step("catalog", "catalog()", () => this.session!.catalog());
     this.slow("catalog", performance.now() - t, this.c.catalog?.max_ms);
     this.catalogSeen = this.norm(catalog);
-    const v = check("catalog.schema.json", catalog);
-    if (!v.valid) this.miss({ at: "catalog", expected: "a catalog valid against catalog.schema.json", actual: v.errors, what: "schema-invalid catalog" });
+    for (const m of schemaMisses("catalog.schema.json", catalog, "catalog", "schema-invalid catalog")) this.miss(m);
     if (this.c.catalog) for (const m of checkCatalog(this.c.catalog, this.catalogSeen)) this.miss(m);
   }
 
@@ -160,7 +197,7 @@ class CaseRun {
     if ("concurrent" in call) {
       this.calls[i] = this.norm(template(call.concurrent.params as unknown, this.ws.dir));
       const from = this.hook.recorded.length;
-      this.observed.push(await runBatch(call, at, this.stepContext()));
+      this.observed.push(await runBatch(call, at, this.stepContext(() => this.judged(from, at))));
       this.checkHookPayloads(at, this.hook.since(from));
       return;
     }
@@ -178,28 +215,37 @@ class CaseRun {
     this.slow(`${at}.time`, performance.now() - t, call.expect.max_ms);
     const seen = this.norm(result);
     this.observed.push(clipLarge(seen));
-    const v = check("result.schema.json", result);
-    if (!v.valid) this.miss({ at: `${at}.result`, expected: "a result valid against result.schema.json", actual: v.errors, what: "schema-invalid result" });
+    const judged = this.judged(from, at);
+    for (const m of schemaMisses("result.schema.json", result, `${at}.result`, "schema-invalid result")) this.miss(m);
     const asked = this.hook.since(from);
     this.checkHookPayloads(at, asked);
-    for (const m of checkResult(call.expect, seen, asked.map(this.norm), at)) this.miss(m);
+    if (judged) for (const m of checkResult(call.expect, seen, asked.map(this.norm), at)) this.miss(m);
+  }
+
+  /**
+   * Whether a call's expectations are judged: not when the implementation asked the hook more often than the case
+   * scripts, since the kit's deny then decided the result. That ask is the finding, reported first.
+   */
+  private judged(from: number, at: string): boolean {
+    const unscripted = this.hook.unscriptedMiss(from, at);
+    if (unscripted) this.lead(unscripted);
+    return unscripted === undefined;
   }
 
   private checkHookPayloads(at: string, requests: readonly unknown[]): void {
     for (const [k, req] of requests.entries()) {
-      const v = check("permission-request.schema.json", req);
-      if (!v.valid) this.miss({ at: `${at}.hook_requests[${k}]`, expected: "a request valid against permission-request.schema.json", actual: v.errors, what: "schema-invalid hook payload" });
+      for (const m of schemaMisses("permission-request.schema.json", req, `${at}.hook_requests[${k}]`, "schema-invalid hook payload")) this.miss(m);
     }
   }
 
-  private stepContext(): StepContext {
-    return { session: this.session!, tmp: this.ws.dir, norm: this.norm, miss: this.miss, slow: this.slow, step: this.step };
+  private stepContext(judged: () => boolean): StepContext {
+    return { session: this.session!, tmp: this.ws.dir, norm: this.norm, miss: this.miss, slow: this.slow, step: this.step, judged, track: (p) => this.work.track(p) };
   }
 
   private async closeSession(): Promise<void> {
     if (!this.session) return;
     try {
-      await impl("close()", this.ms, () => this.session!.close(), () => this.implementation.stderrTail?.());
+      await impl("close()", this.ms, () => this.work.track(this.session!.close()), () => this.implementation.stderrTail?.());
     } catch (e) {
       this.fault ??= faultOf(e, "close()");
     }

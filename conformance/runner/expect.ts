@@ -11,6 +11,8 @@ export interface Miss {
   expected: unknown;
   actual: unknown;
   what: string;
+  /** The rule(s) the mismatch breaks, when the check knows them (schema checks: schema-miss.ts). */
+  rules?: string[];
 }
 
 type Obj = Record<string, unknown>;

@@ -6,16 +6,36 @@ import { KitError } from "./workspace.ts";
 
 /** An error thrown by (or on behalf of) the implementation, or a kit fault, with the blame and any stderr tail. */
 export class ImplFault extends Error {
-  constructor(message: string, readonly blame: "implementation" | "kit", readonly stderr?: string) {
+  constructor(
+    message: string,
+    readonly blame: "implementation" | "kit",
+    readonly stderr?: string,
+    /** A throw in-process: the top frames of its stack, where the implementation threw. */
+    readonly trace?: string,
+  ) {
     super(message);
   }
+}
+
+/** How many frames of an in-process throw's stack a case shows. */
+const STACK_FRAMES = 6;
+
+/** The top frames of a throw's stack ("at …" lines, the message line left out); undefined without one. */
+export function stackTop(e: unknown, frames = STACK_FRAMES): string | undefined {
+  if (!(e instanceof Error) || typeof e.stack !== "string") return undefined;
+  const lines = e.stack
+    .split("\n")
+    .filter((l) => /^\s+at /.test(l))
+    .slice(0, frames)
+    .map((l) => l.trim());
+  return lines.length ? lines.join("\n") : undefined;
 }
 
 export function faultOf(e: unknown, what: string): ImplFault {
   if (e instanceof ImplFault) return e;
   if (e instanceof DriverError) return new ImplFault(`${what}: ${e.message}`, e.blame, e.stderr);
   const msg = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-  return new ImplFault(`${what} threw ${msg}`, "implementation");
+  return new ImplFault(`${what} threw ${msg}`, "implementation", undefined, stackTop(e));
 }
 
 /** Whatever ended a case early, as a fault: the kit's own errors blame the kit. */

@@ -6,23 +6,36 @@
 //   here      runs a suite: cases in order, reopening the implementation after an errored case,
 //             the expected-failures baseline, the summary.
 // It reaches implementations only through schemas/implementation.ts.
+import { isAbsolute, relative } from "node:path";
+import { userCwd } from "../../package-root.ts";
 import { KIT_VERSION, SPEC_VERSION } from "../../schemas/index.ts";
 import type { Implementation } from "../../schemas/implementation.ts";
 import { runCase } from "./case.ts";
 import { ImplFault, faultOf } from "./faults.ts";
 import type { LoadedCase } from "./load.ts";
-import type { CaseResult, RunReport, Summary } from "./types.ts";
+import type { CaseResult, RunAbort, RunReport, Summary } from "./types.ts";
 
-export type { CaseResult, Mismatch, RunReport, Summary } from "./types.ts";
+export type { CaseResult, Mismatch, RunAbort, RunReport, Summary } from "./types.ts";
 export { DEFAULT_TIMEOUT_MS, runCase } from "./case.ts";
 export { suites, loadCases, loadCasesFrom, suiteDir, type LoadedCase } from "./load.ts";
 
 export interface SuiteOptions {
   expectedFailures?: ReadonlySet<string>;
+  /** Each case as it finishes (not the cases of a run that ended early: see onAbort). */
   onResult?: (r: CaseResult) => void;
+  /**
+   * Once, when the run ends early: the implementation cannot be opened, or (in-process) a case left work running that
+   * close() did not stop. The cases left are errored as not run, without waiting.
+   */
+  onAbort?: (a: RunAbort) => void;
   driverLabel: string;
   suite: string;
   timeoutMs?: number;
+  /**
+   * The command line that reruns this run's target (`skill-conformance --exec "…"`): each failed or errored case
+   * gets it with `--suite <its suite> --filter <its id>` appended. Default: `skill-conformance`.
+   */
+  rerun?: string;
 }
 
 function applyBaseline(r: CaseResult, expected: ReadonlySet<string> | undefined): CaseResult {
@@ -52,46 +65,79 @@ export function summarise(cases: readonly CaseResult[], duration_ms: number): Su
   return { total: cases.length, passed: n("passed"), failed: n("failed"), errored: n("errored"), skipped: n("skipped"), expected_failures: n("expected_failure"), duration_ms };
 }
 
-/** Run cases in order; reopen the implementation after an errored case; always dispose at the end. */
+/** Where a failure can be read and rerun: the case file (relative to the user's directory) and the command. */
+function locate(r: CaseResult, c: LoadedCase, rerun: string): CaseResult {
+  if (r.status !== "failed" && r.status !== "errored" && r.status !== "expected_failure") return r;
+  const rel = relative(userCwd(), c.file);
+  const file = rel.startsWith("..") || isAbsolute(rel) ? c.file : rel;
+  return { ...r, file, rerun: `${rerun} --suite ${c.suite} --filter ${c.id}` };
+}
+
+/**
+ * Run cases in order; reopen the implementation after an errored case; always dispose at the end. An implementation
+ * that cannot be opened (a handshake that fails or never comes) ends the run: that case says why, with the time the
+ * attempt took, and the cases left are errored as not run, without waiting for a handshake each.
+ */
 export async function runSuite(open: () => Promise<Implementation>, cases: readonly LoadedCase[], opts: SuiteOptions): Promise<RunReport> {
   const started_at = new Date().toISOString();
   const t0 = performance.now();
   const results: CaseResult[] = [];
+  const rerun = opts.rerun ?? "skill-conformance";
   let current: Implementation | undefined;
   let info: Implementation["info"] | undefined;
-  let openFailure: string | undefined;
+  let aborted: RunAbort | undefined;
   const tryOpen = async (): Promise<Implementation | ImplFault> => {
     try {
       const i = await open();
       info ??= i.info;
       return i;
     } catch (e) {
-      const f = faultOf(e, "opening the implementation");
-      openFailure ??= f.message;
-      return f;
+      return faultOf(e, "opening the implementation");
     }
   };
+  const notRun = (rest: readonly LoadedCase[], reason: string, blame: CaseResult["blame"]) => {
+    for (const c of rest) results.push(locate({ id: c.id, title: c.title, spec: [...c.spec], status: "errored", duration_ms: 0, reason, ...(blame ? { blame } : {}) }, c, rerun));
+  };
+  const record = (r: CaseResult, c: LoadedCase) => {
+    const located = locate(r, c, rerun);
+    results.push(located);
+    opts.onResult?.(located);
+  };
   try {
-    for (const c of cases) {
+    for (const [k, c] of cases.entries()) {
+      let openMs = 0;
       if (!current) {
+        const t = performance.now();
         const o = await tryOpen();
+        openMs = performance.now() - t;
         if (o instanceof ImplFault) {
-          const r: CaseResult = { id: c.id, title: c.title, spec: [...c.spec], status: "errored", duration_ms: 0, reason: o.message, blame: o.blame, ...(o.stderr !== undefined ? { stderr: o.stderr } : {}) };
-          results.push(r);
-          opts.onResult?.(r);
-          continue;
+          aborted = { reason: o.message, blame: o.blame, ...(o.stderr !== undefined ? { stderr: o.stderr } : {}), at: c.id, after_ms: Math.round(openMs), not_run: cases.length - k };
+          // Said once, by onAbort: the case the attempt was for carries the fault, the rest say they were not run.
+          results.push(locate({ id: c.id, title: c.title, spec: [...c.spec], status: "errored", duration_ms: Math.round(openMs), reason: o.message, blame: o.blame, ...(o.stderr !== undefined ? { stderr: o.stderr } : {}) }, c, rerun));
+          notRun(cases.slice(k + 1), `not run: the implementation could not be opened (at ${c.id})`, o.blame);
+          opts.onAbort?.(aborted);
+          break;
         }
         current = o;
       }
-      const r = applyBaseline(await runCase(current, c, opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }), opts.expectedFailures);
-      results.push(r);
-      opts.onResult?.(r);
-      if (r.status === "errored") {
+      const ran = await runCase(current, c, opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs });
+      // The case waited for the implementation to open: its time says so.
+      const r = applyBaseline({ ...ran, duration_ms: ran.duration_ms + Math.round(openMs) }, opts.expectedFailures);
+      record(r, c);
+      if (ran.leftover && !current.isolated && k + 1 < cases.length) {
+        // In-process work cannot be stopped: running the next case beside it would let it touch that case.
+        const reason = `case ${c.id} left ${ran.leftover.pending} call(s) running after close(), and in-process the kit cannot stop them: make close() answer pending calls (PROTOCOL.md), or run the implementation over stdio`;
+        aborted = { reason, blame: "implementation", at: c.id, after_ms: ran.leftover.waited_ms, not_run: cases.length - k - 1 };
+        notRun(cases.slice(k + 1), `not run: ${reason}`, "implementation");
+        opts.onAbort?.(aborted);
+        break;
+      }
+      if (r.status === "errored" || ran.status === "errored") {
         await safeDispose(current);
         current = undefined;
       }
     }
-    if (!info && !openFailure) {
+    if (!info && !aborted) {
       const o = await tryOpen();
       if (!(o instanceof ImplFault)) current = o;
     }
@@ -105,6 +151,7 @@ export async function runSuite(open: () => Promise<Implementation>, cases: reado
     suite: opts.suite,
     started_at,
     summary: summarise(results, Math.round(performance.now() - t0)),
+    ...(aborted ? { aborted } : {}),
     cases: results,
   };
 }

@@ -9,6 +9,8 @@ export interface Mismatch {
   actual: unknown;
   /** The params of the call the mismatch belongs to (normalised), when it belongs to one. */
   call?: unknown;
+  /** The rule(s) it breaks, when known (a schema-invalid answer: `result.schema`, …). */
+  rules?: string[];
   message: string;
 }
 
@@ -32,6 +34,14 @@ export interface CaseResult {
   calls?: unknown[];
   /** The catalog the implementation returned (normalised like observed), asked once before the calls. */
   catalog?: unknown;
+  /** errored in-process by a throw: the top frames of its stack. */
+  stack?: string;
+  /** errored: cut off at its deadline, the case's calls close() left unanswered (leftover.ts). */
+  leftover?: { pending: number; waited_ms: number };
+  /** failed / errored: the case file (relative to the directory the kit ran in, when inside it). */
+  file?: string;
+  /** failed / errored: the command that reruns this case alone. */
+  rerun?: string;
   /** Every permission request the scripted hook received: during which call, the payload (normalised), the answer given. */
   hook_requests?: Array<{ call: number; request: unknown; answer: string }>;
 }
@@ -46,11 +56,29 @@ export interface Summary {
   duration_ms: number;
 }
 
+/**
+ * Why a run ended before its last case: the implementation could not be opened (handshake failed or never came), or
+ * an in-process case left work running after close() that the kit cannot stop.
+ */
+export interface RunAbort {
+  reason: string;
+  blame: "implementation" | "kit";
+  stderr?: string;
+  /** The case the run ended at. */
+  at: string;
+  /** How long the failed attempt took (the open, or the wait after close()). */
+  after_ms: number;
+  /** The cases errored without being run (the one the open was for included). */
+  not_run: number;
+}
+
 export interface RunReport {
   kit: { version: string; specVersion: string };
   implementation: { name: string; version: string; language: string; driver: string };
   suite: string;
   started_at: string;
   summary: Summary;
+  /** Present when the run ended early. */
+  aborted?: RunAbort;
   cases: CaseResult[];
 }

@@ -102,7 +102,11 @@ describe("runCase and runSuite on fakes", () => {
   it("a schema-invalid result is failed, not a crash", async () => {
     const r = await runCase(fake(async () => ({ kind: "error", code: "INVALID_PARAM" }) as unknown as SkillResult), u01);
     expect(r.status).toBe("failed");
-    expect(r.mismatches!.some((m) => m.at === "calls[0].result" && /schema-invalid/.test(m.message))).toBe(true);
+    // Field by field, under the result schema's rule: the two required fields it lacks.
+    const schema = r.mismatches!.filter((m) => m.rules?.includes("result.schema") && m.at.startsWith("calls[0]"));
+    expect(schema.map((m) => m.at)).toEqual(["calls[0].result.message", "calls[0].result.output"]);
+    expect(schema[0]).toMatchObject({ expected: "present (a required field)", actual: "(missing)" });
+    expect(schema[0]!.message).toMatch(/^calls\[0\]\.result\.message: schema-invalid result \(result\.schema\.json\)/);
   });
 
   it("a throw is errored (blame implementation); a DriverError keeps its blame and stderr", async () => {

@@ -6,7 +6,10 @@ import { describe, expect, it } from "vitest";
 import { loadModule } from "../driver/in-process.ts";
 import { FRONTMATTER_MUTANTS } from "../mutants/frontmatter.ts";
 import { REFERENCE_MODULE, wrapReference } from "../mutants/wrap.ts";
-import { classifyCall, fuzzCases, runParityFuzz } from "../parity-fuzz.ts";
+import { canonicalJson, runParity } from "../parity.ts";
+import { classify, classifyCall, fuzzCases, runParityFuzz } from "../parity-fuzz.ts";
+import { projectResult } from "../parity-semantic.ts";
+import { openOwnWords } from "./own-words.ts";
 
 const reference = { open: () => loadModule(REFERENCE_MODULE), label: "reference" };
 const err = (line: number, reason: string) => ({ kind: "error", code: "INVALID_FRONTMATTER", line, reason: `${reason} (line ${line})` });
@@ -74,8 +77,50 @@ describe("the parity fuzz", () => {
     const worded = await runParityFuzz(reference, ownWords, { count: 400, seed: 3 });
     expect(worded.counts.wording).toBeGreaterThan(0);
     expect(worded.ok).toBe(true);
-    // A contract refusal worded another way is a contract difference.
+    // A contract refusal worded another way is prose: a difference at the exact level (the run fails), allowed at the
+    // semantic level (R30); the same refusal on another line is a contract difference at both.
     const rephrased = { open: () => wrapReference("rephrased", { result: (r) => (r.kind === "error" && String(r.reason).startsWith("missing required field") ? { ...r, reason: "a required field is absent" } : r) }), label: "rephrased" };
-    expect((await runParityFuzz(reference, rephrased, { count: 400, seed: 3 })).counts.contract).toBeGreaterThan(0);
+    const cases = fuzzCases(400, 3);
+    const run = await runParity(reference, rephrased, cases, { suite: "frontmatter" });
+    const exact = classify(3, cases, run.a.cases, run.b.cases, 3, "exact");
+    expect(exact.counts.prose).toBeGreaterThan(0);
+    expect(exact.counts.contract).toBe(0);
+    expect(exact.ok).toBe(false);
+    expect(classify(3, cases, run.a.cases, run.b.cases, 3, "semantic").ok).toBe(true);
+    const moved = { open: () => wrapReference("moved", { result: (r) => (r.kind === "error" && String(r.reason).startsWith("missing required field") && r.line !== undefined ? { ...r, line: r.line + 1 } : r) }), label: "moved" };
+    const movedRun = await runParity(reference, moved, cases, { suite: "frontmatter" });
+    expect(classify(3, cases, movedRun.a.cases, movedRun.b.cases, 3, "semantic").counts.contract).toBeGreaterThan(0);
+  }, 240_000);
+});
+
+describe("the parity fuzz against an implementation written from the documents (issue 22)", () => {
+  it("one that words its own messages and orders its keys by the schema has 0 contract differences at both levels; its wording is reported at exact and allowed at semantic", async () => {
+    const seed = 22;
+    const cases = fuzzCases(300, seed);
+    const parity = await runParity(reference, { open: openOwnWords, label: "own-words" }, cases, { suite: "frontmatter" });
+    const exact = classify(seed, cases, parity.a.cases, parity.b.cases, 3, "exact");
+    const semantic = classify(seed, cases, parity.a.cases, parity.b.cases, 3, "semantic");
+    for (const r of [exact, semantic]) {
+      expect(r.counts.contract, JSON.stringify(r.examples.filter((e) => e.class === "contract"), null, 1).slice(0, 3000)).toBe(0);
+      expect(r.catalogDiffers).toEqual([]);
+      expect(r.faults).toEqual([]);
+    }
+    // Not vacuous: its wording differs (and fails the exact level as prose), its key order differs in results that are otherwise the same.
+    expect(exact.counts.prose).toBeGreaterThan(0);
+    expect(exact.ok).toBe(false);
+    expect(semantic.ok).toBe(true);
+    const keyOrderOnly = parity.a.cases.flatMap((ra, i) =>
+      (ra.observed ?? []).filter((x, j) => {
+        // Projected (wording dropped), the two differ in their JSON text and not in their value: key order alone.
+        const [px, py] = [projectResult(x), projectResult(parity.b.cases[i]?.observed?.[j])];
+        return JSON.stringify(px) !== JSON.stringify(py) && canonicalJson(px) === canonicalJson(py);
+      }),
+    );
+    expect(keyOrderOnly.length).toBeGreaterThan(0);
+  }, 240_000);
+
+  it("key order counts inside a frontmatter (R24) and nowhere else", () => {
+    expect(classifyCall({ kind: "ok", name: "x", bytes: 1 }, { bytes: 1, name: "x", kind: "ok" })).toBe("same");
+    expect(classifyCall({ kind: "ok", frontmatter: { name: "x", description: "d" } }, { kind: "ok", frontmatter: { description: "d", name: "x" } })).toBe("contract");
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { Catalog, SkillResult } from "../../schemas/index.ts";
 import { loadModule } from "../driver/in-process.ts";
 import { REFERENCE_MODULE, wrapReference, type Mutation } from "../mutants/wrap.ts";
-import { firstDifference, formatCaseParity, runParity, type ParityLevel, type ParitySide } from "../parity.ts";
+import { diff, firstDifference, formatCaseParity, runParity, type ParityLevel, type ParitySide } from "../parity.ts";
 import { loadCases } from "../runner/index.ts";
 
 const spec = loadCases("spec");
@@ -100,5 +100,15 @@ describe("firstDifference", () => {
   it("marks where a shorter side ends, and compares non-strings as JSON", () => {
     expect(firstDifference("abc", "abcd").context).toEqual({ a: "abc⟦(ends here)⟧", b: "abc⟦d⟧" });
     expect(firstDifference(undefined, 3).context).toEqual({ a: "⟦(absent)⟧", b: "⟦3⟧" });
+  });
+});
+
+describe("key order (issue 22)", () => {
+  it("is no difference in a result, and is one inside a frontmatter, where R24 makes it contract", () => {
+    expect(diff({ kind: "ok", name: "a", bytes: 1 }, { bytes: 1, kind: "ok", name: "a" })).toEqual([]);
+    const a = { kind: "ok", frontmatter: { name: "a", description: "d", metadata: { x: "1", y: "2" } } };
+    const b = { kind: "ok", frontmatter: { description: "d", name: "a", metadata: { y: "2", x: "1" } } };
+    expect(diff([a], [b], "observed").map((d) => d.path)).toEqual(["observed[0].frontmatter (key order, R24)", "observed[0].frontmatter.metadata (key order, R24)"]);
+    expect(diff({ entries: [{ dir: "x", name: "a" }] }, { entries: [{ name: "a", dir: "x" }] }, "catalog")).toEqual([]);
   });
 });

@@ -17,7 +17,7 @@ import { loadCases, loadCasesFrom, runCase, runSuite } from "../runner/index.ts"
 import { KitError, MAX_GENERATED_BYTES, REPO_ROOT, applySteps, fixtureDir, generatedContent, prepareWorkspace } from "../runner/workspace.ts";
 
 const REFERENCE = join(REPO_ROOT, "reference", "index.ts");
-const ids = Array.from({ length: 17 }, (_, i) => `S${String(i + 1).padStart(2, "0")}`);
+const ids = Array.from({ length: 21 }, (_, i) => `S${String(i + 1).padStart(2, "0")}`);
 
 function fake(call: SessionHandle["call"], opts: { catalog?: () => Promise<Catalog> } = {}): Implementation {
   return {
@@ -38,7 +38,7 @@ const base = { title: "t", spec: ["§12"] as [string, ...string[]], fixture: "ba
 describe("security suite", () => {
   const cases = loadCases("security");
 
-  it("loads S01…S17 from conformance/cases-security/, on fixtures/security/", () => {
+  it("loads S01…S21 from conformance/cases-security/, on fixtures/security/", () => {
     expect(cases.map((c) => c.id)).toEqual(ids);
     for (const c of cases) {
       expect(c.suite).toBe("security");
@@ -47,7 +47,7 @@ describe("security suite", () => {
       expect(c.spec.length, c.id).toBeGreaterThan(0);
       expect(c.notes, c.id).toBeTruthy();
     }
-    expect(loadCases("security", "S1*").map((c) => c.id)).toEqual(ids.slice(9));
+    expect(loadCases("security", "S1*").map((c) => c.id)).toEqual(ids.slice(9, 19));
   });
 
   it("expects codes and fields, never message text", () => {
@@ -67,11 +67,11 @@ describe("security suite", () => {
     expect(walk(join(REPO_ROOT, "fixtures", "security"))).toBeLessThan(64 * 1024);
   });
 
-  it("the reference passes 17/17 in-process, within a few seconds, and leaves the prototypes alone", async () => {
+  it("the reference passes 21/21 in-process, within a few seconds, and leaves the prototypes alone", async () => {
     const report = await runSuite(() => loadModule(REFERENCE), cases, { driverLabel: "in-process", suite: "security" });
     const bad = report.cases.filter((c) => c.status !== "passed").map((c) => ({ id: c.id, status: c.status, reason: c.reason, mismatches: c.mismatches?.map((m) => m.message) }));
     expect(bad).toEqual([]);
-    expect(report.summary).toMatchObject({ total: 17, passed: 17, failed: 0, errored: 0, skipped: 0 });
+    expect(report.summary).toMatchObject({ total: 21, passed: 21, failed: 0, errored: 0, skipped: 0 });
     expect(report.suite).toBe("security");
     // ~1.5 s on a quiet machine; the bound only catches a runaway (an expanded bomb, a quadratic scan).
     expect(report.summary.duration_ms).toBeLessThan(15_000);

@@ -1,7 +1,11 @@
 // §2.2 / §7 step 1 / R9: the model-facing description, escaping, and the size report.
 import { describe, expect, it } from "vitest";
-import { check } from "../../schemas/index.ts";
-import { catalogSize, TOOL_GUIDANCE } from "../catalog.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { LIMITS, check } from "../../schemas/index.ts";
+import { message } from "../../schemas/messages.ts";
+import { PACKAGE_ROOT as REPO_ROOT } from "../../package-root.ts";
+import { TRIGGER, catalogLine, catalogSize, escapeCatalogText, shownDescription, TOOL_GUIDANCE } from "../catalog.ts";
 import { open, skillMd, tree } from "./helpers.ts";
 
 describe("the catalog the model sees", () => {
@@ -74,5 +78,47 @@ describe("R22: every catalog line within 100 tokens, the full description on act
     const d = "y".repeat(292);
     const cat = await open({ skill_roots: [tree({ "a/SKILL.md": skillMd("a", d) })] }).session.catalog();
     expect(cat.tool_description).toContain(`<skill name="a">${d}</skill>`);
+  });
+});
+
+describe("R95: a cut description keeps the sentence that says when to use the skill", () => {
+  const lead = "Builds and checks widget pipelines across every supported backend, with caching and retries. ".repeat(3); // ~280 bytes
+  it("keeps the trigger sentence after a shorter head when the plain cut would lose it, within R22's bound", () => {
+    const text = `${lead}Use when the user asks to build a widget. More detail follows here.`;
+    const shown = shownDescription(escapeCatalogText(text));
+    expect(shown).toMatch(/^Builds and checks widget .*… Use when the user asks to build a widget\.…$/);
+    expect(Buffer.byteLength(shown, "utf8")).toBeLessThanOrEqual(LIMITS.catalog_entry_description_max_bytes + 3);
+    // Nothing follows the trigger sentence: no trailing "…".
+    expect(shownDescription(escapeCatalogText(`${lead}Use when the user asks to build a widget.`)).endsWith("build a widget.")).toBe(true);
+  });
+  it("cuts as R22 did when there is no trigger, when it begins the text, or when the plain cut already shows it whole", () => {
+    const plain = (t: string) => shownDescription(escapeCatalogText(t));
+    const noTrigger = lead + "And more. ".repeat(10);
+    expect(plain(noTrigger)).toBe(message("format.catalog_cut", { head: noTrigger.slice(0, 292) }));
+    const first = "Use when building widgets. " + lead;
+    expect(plain(first)).toBe(message("format.catalog_cut", { head: first.slice(0, 292) }));
+    const early = "Widgets. Use when building widgets. " + lead;
+    expect(plain(early)).toBe(message("format.catalog_cut", { head: early.slice(0, 292) }));
+  });
+  it("a trigger sentence longer than catalog_trigger_sentence_max_bytes is itself cut", () => {
+    const text = `${lead}Use this skill whenever ${"the user mentions widgets, ".repeat(12)}and so on.`;
+    const shown = shownDescription(escapeCatalogText(text));
+    expect(shown).toContain("… Use this skill whenever the user mentions widgets");
+    expect(shown.endsWith("…")).toBe(true);
+    expect(Buffer.byteLength(shown, "utf8")).toBeLessThanOrEqual(LIMITS.catalog_entry_description_max_bytes + 3);
+  });
+  it("on real descriptions that lost their trigger phrase to the plain cut (fixtures/catalog/trigger-cut.json), the phrase is shown and each line is within budget", () => {
+    const fixture = JSON.parse(readFileSync(join(REPO_ROOT, "fixtures", "catalog", "trigger-cut.json"), "utf8")) as { skills: { name: string; description: string }[] };
+    expect(fixture.skills.length).toBeGreaterThan(0);
+    for (const s of fixture.skills) {
+      const escaped = escapeCatalogText(s.description);
+      const m = TRIGGER.exec(escaped)!;
+      // Not vacuous: the plain cut (R22 alone) ends before the phrase does.
+      expect(Buffer.byteLength(escaped.slice(0, m.index + m[0].length), "utf8"), s.name).toBeGreaterThan(LIMITS.catalog_entry_description_max_bytes);
+      const shown = shownDescription(escaped);
+      expect(TRIGGER.test(shown), s.name).toBe(true);
+      const line = catalogLine({ name: s.name, description: s.description, frontmatter: {} } as never);
+      expect(Math.ceil((Buffer.byteLength(line, "utf8") + 1) / 4), s.name).toBeLessThanOrEqual(LIMITS.catalog_tokens_per_skill_budget);
+    }
   });
 });

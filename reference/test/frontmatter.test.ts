@@ -2,6 +2,10 @@
 import { describe, expect, it } from "vitest";
 import { parseSkillMd } from "../frontmatter.ts";
 import { splitAllowedTools } from "../allowed-tools.ts";
+import { LIMITS } from "../../schemas/index.ts";
+import { message } from "../../schemas/messages.ts";
+import { emitYaml } from "../emit-yaml.ts";
+import { parseYamlContract } from "../yaml-contract.ts";
 
 const ok = (text: string, dir = "demo") => {
   const r = parseSkillMd(text, dir);
@@ -49,7 +53,7 @@ describe("§4.5 rules 2–5: fields", () => {
     ["missing name", "---\ndescription: d\n---\n", /name/],
     ["empty description", "---\nname: demo\ndescription: '  '\n---\n", /description/],
     ["description too long", `---\nname: demo\ndescription: ${"x".repeat(1025)}\n---\n`, /1024/],
-    ["name not a string", "---\nname: 12\ndescription: d\n---\n", /name/],
+    ["name not a string", "---\nname: [12]\ndescription: d\n---\n", /name/],
     ["YAML that is a list", "---\n- a\n- b\n---\n", /mapping/],
     ["YAML that is a scalar", "---\njust text\n---\n", /mapping/],
     ["empty YAML", "---\n---\nbody", /empty/],
@@ -118,5 +122,53 @@ describe("review fixes: parser", () => {
   });
   it("a fence line may end in spaces, not tabs (R2)", () => {
     expect(bad("---\t\nname: demo\ndescription: d\n---\t\nbody\n").reason).toMatch(/no frontmatter/);
+  });
+});
+
+describe("R93: fields typed as strings keep their source text", () => {
+  const parse = (extra: string) => {
+    const r = parseSkillMd(`---\nname: demo\ndescription: d\n${extra}---\nB\n`, "demo");
+    if (!r.ok) throw new Error(r.reason);
+    return r;
+  };
+  it("version: 1.10 is \"1.10\", in metadata too, each with a warning that says what YAML would have read and where", () => {
+    const r = parse("version: 1.10\nmetadata:\n  version: 1.0\n  n: 2\n");
+    expect(r.frontmatter.version).toBe("1.10");
+    expect(r.frontmatter.metadata).toEqual({ version: "1.0", n: "2" });
+    expect(r.warnings).toEqual([
+      `field 'version' is written 1.10, which YAML reads as the number 1.1; kept as the string "1.10" (line 4)`,
+      `field 'metadata.version' is written 1.0, which YAML reads as the number 1; kept as the string "1.0" (line 6)`,
+      `field 'metadata.n' is written 2, which YAML reads as the number 2; kept as the string "2" (line 7)`,
+    ]);
+  });
+  it("a boolean the fast path reads, a hex number, a number past binary64 and an alias of a number keep their text", () => {
+    const r = parse("license: True\ncompatibility: 0x1F\nversion: 1e400\nmetadata: {a: &x 1.50, b: *x}\n");
+    expect(r.frontmatter).toMatchObject({ license: "True", compatibility: "0x1F", version: "1e400", metadata: { a: "1.50", b: "1.50" } });
+    expect(r.warnings.join("\n")).toContain("the boolean true");
+    expect(r.warnings.join("\n")).toContain("the number Infinity");
+  });
+  it("a quoted value, and a field not typed as a string, are left alone and warn nothing", () => {
+    const r = parse("version: \"1.10\"\nuser-invocable: true\narguments: {n: {required: true}}\n");
+    expect(r.frontmatter).toMatchObject({ version: "1.10", "user-invocable": true, arguments: { n: { required: true } } });
+    expect(r.warnings).toEqual([]);
+  });
+  it("no warning claims what did not happen: a mapping kept as written is kept as written", () => {
+    const r = parse("license: {a: 1}\n");
+    expect(r.frontmatter.license).toEqual({ a: 1 });
+    expect(r.warnings).toEqual(["field 'license' should be a string; got a mapping (line 4); kept as written"]);
+  });
+});
+
+describe("R94: bounds apply after normalisation", () => {
+  // name, description, allowed-tools: the mapping (1), three keys, two strings, the list (1) and its tools.
+  const skill = (n: number) => `---\nname: demo\ndescription: d\nallowed-tools: ${Array.from({ length: n }, (_, i) => `T${i}`).join(" ")}\n---\nB\n`;
+  it("an allowed-tools string that splits into more values than R16 allows is refused at its line; one fewer is accepted and reads back (R17)", () => {
+    const atBound = parseSkillMd(skill(LIMITS.yaml_max_nodes - 7), "demo");
+    if (!atBound.ok) throw new Error(atBound.reason);
+    const back = parseYamlContract(emitYaml(atBound.frontmatter));
+    expect(back.ok && back.data).toEqual(atBound.frontmatter);
+    const past = parseSkillMd(skill(LIMITS.yaml_max_nodes - 6), "demo");
+    expect(past).toMatchObject({ ok: false, code: "INVALID_FRONTMATTER", line: 4 });
+    expect(!past.ok && past.reason).toBe(message("fm.allowed_tools_too_many", { max: LIMITS.yaml_max_nodes }));
   });
 });

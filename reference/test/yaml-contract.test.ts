@@ -146,7 +146,7 @@ describe("R19–R20: real skills written for Claude Code load, with warnings", (
   it("a list-valued argument-hint, a number version, a blank license", () => {
     const r = parseSkillMd("---\nname: apk\ndescription: Audit APKs.\nargument-hint: [apk-file-or-directory]\nversion: 1.0\nlicense:\n---\nBody\n", "apk");
     if (!r.ok) throw new Error(r.reason);
-    expect(r.frontmatter).toEqual({ name: "apk", description: "Audit APKs.", "argument-hint": ["apk-file-or-directory"], version: 1 });
+    expect(r.frontmatter).toEqual({ name: "apk", description: "Audit APKs.", "argument-hint": ["apk-file-or-directory"], version: "1.0" });
     expect(r.warnings).toHaveLength(3);
     expect(r.warnings.join("\n")).toMatch(/argument-hint.*line 4/);
   });
@@ -265,5 +265,20 @@ describe("R26: every refusal of the contract and a syntax error, the first by li
     expect(at("a: 1\n--- x\n...\n%YAML 1.2\n--- y\n")).toMatchObject({ line: 2, reason: expect.stringContaining("more than one YAML document") });
     expect(at("a: 1\n...\n%YAML 1.2\n--- x\n")).toMatchObject({ line: 3, reason: expect.stringContaining("directive") });
     expect(at("%YAML 1.2\n--- {a: 1, a: 2}\n")).toMatchObject({ line: 1, reason: expect.stringContaining("directive") });
+  });
+});
+
+describe("R97: an open quote is a syntax error, whatever the engine makes of the text after it", () => {
+  it("an unterminated quoted flow key is the unclosed quote at the text's end, long or short, single or double", () => {
+    const long = "x".repeat(140);
+    for (const text of [`a: {'${long}: 1}\n`, `a: {'abc: 1}\n`, `a: {"${long}: 1}\n`, `a: {'${long}\nb: 2\n`]) {
+      const r = parseYamlContract(text);
+      expect(r.ok, text).toBe(false);
+      expect(!r.ok && r.reason, text).toMatch(/^Missing closing ["']quote$/);
+      expect(!r.ok && r.line, text).toBe(text.split("\n").length);
+    }
+  });
+  it("a closed quote with escapes is read as before", () => {
+    expect(parseYamlContract(`a: {'it''s': "q\\"x"}\n`)).toMatchObject({ ok: true, data: { a: { "it's": 'q"x' } } });
   });
 });

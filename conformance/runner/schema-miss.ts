@@ -1,0 +1,101 @@
+// Owns judging an answer of the implementation against one of the contract's schemas (a result, the catalog, a
+// hook payload) as mismatches of the schema's rule: one mismatch per offending field, naming the field (ajv's
+// instancePath, written like the kit's other paths) and the value found there. The same answer gets the same
+// mismatches whatever the transport: the stdio driver passes answers through unjudged (driver/subprocess.ts).
+import { formatErrors, validator } from "../../schemas/index.ts";
+import type { ErrorObject } from "ajv/dist/2020.js";
+import type { Miss } from "./expect.ts";
+
+/**
+ * The rule each answer schema stands for. h-rules' schemas/rules.json names rules per checkable statement; until
+ * a schema's rule lands there under another id, these ids are the ones mismatches carry.
+ */
+export const SCHEMA_RULES = {
+  "result.schema.json": "result.schema",
+  "catalog.schema.json": "catalog.schema",
+  "permission-request.schema.json": "permission-request.schema",
+} as const;
+
+export type AnswerSchema = keyof typeof SCHEMA_RULES;
+
+/** At most this many offending fields are listed for one answer; the rest are counted in the last one. */
+const FIELDS_MAX = 5;
+
+/** One offending field: where (a JSON pointer), what is there (absent: missing), and what the schema wants there. */
+export interface SchemaProblem {
+  field: string;
+  value?: unknown;
+  missing?: true;
+  problem: string;
+}
+
+const escapeSeg = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/** The field an error is about: additionalProperties and required name a child of the instance they fail on. */
+function fieldOf(e: ErrorObject): { field: string; value?: unknown; missing?: true } {
+  const params = e.params as { additionalProperty?: string; missingProperty?: string };
+  if (e.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
+    const data = e.data as Record<string, unknown> | undefined;
+    return { field: `${e.instancePath}/${escapeSeg(params.additionalProperty)}`, value: data?.[params.additionalProperty] };
+  }
+  if (e.keyword === "required" && typeof params.missingProperty === "string") {
+    return { field: `${e.instancePath}/${escapeSeg(params.missingProperty)}`, missing: true };
+  }
+  return { field: e.instancePath, value: e.data };
+}
+
+/** The problems of `value` against `schema`, one per offending field, in the order ajv found them; [] when valid. */
+export function schemaProblems(schema: AnswerSchema, value: unknown): SchemaProblem[] {
+  const validate = validator(schema);
+  if (validate(value)) return [];
+  const byField = new Map<string, { at: ReturnType<typeof fieldOf>; errors: ErrorObject[] }>();
+  for (const e of validate.errors ?? []) {
+    const at = fieldOf(e);
+    const entry = byField.get(at.field) ?? { at, errors: [] };
+    entry.errors.push(e);
+    byField.set(at.field, entry);
+  }
+  // A discriminator's complaint at the root repeats the kind's own ("value of tag kind must be in oneOf"): the field wins.
+  const fields = [...byField.values()].filter((f) => !(f.at.field === "" && byField.size > 1 && f.errors.every((e) => e.keyword === "discriminator")));
+  return fields.map(({ at, errors }) => {
+    const problem = errors.some((e) => e.keyword === "additionalProperties")
+      ? "absent (the object is closed: no such field)"
+      : errors.some((e) => e.keyword === "required")
+        ? "present (a required field)"
+        : errors.every((e) => e.keyword === "enum")
+          ? `must be one of ${((errors[0]!.params as { allowedValues: unknown[] }).allowedValues).map((v) => JSON.stringify(v)).join(", ")}`
+          : formatErrors(errors).replace(/^\S+ /, "").replace(/; got .*$/, "");
+    return { field: at.field || "/", ...(at.missing ? { missing: true as const } : { value: at.value }), problem };
+  });
+}
+
+/** A JSON pointer as one of the kit's paths: `/frontmatter/allowed-tools/0` → `.frontmatter.allowed-tools[0]`. */
+export function pointerToPath(pointer: string): string {
+  if (pointer === "/" || pointer === "") return "";
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((seg) => seg.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : `.${seg}`))
+    .join("");
+}
+
+/**
+ * The mismatches of an answer against its schema, at `at` (e.g. `calls[0].result`): one per offending field, under
+ * the schema's rule, the value found there as `actual`; past FIELDS_MAX fields, one more counts the rest.
+ */
+export function schemaMisses(schema: AnswerSchema, value: unknown, at: string, what: string): Miss[] {
+  const problems = schemaProblems(schema, value);
+  const rules = [SCHEMA_RULES[schema]];
+  const out: Miss[] = problems.slice(0, FIELDS_MAX).map((p) => ({
+    at: `${at}${pointerToPath(p.field)}`,
+    expected: p.problem,
+    actual: p.missing ? "(missing)" : p.value,
+    what: `${what} (${schema})`,
+    rules,
+  }));
+  if (problems.length > FIELDS_MAX) {
+    out.push({ at, expected: `a value valid against ${schema}`, actual: problems.slice(FIELDS_MAX).map((p) => p.field), what: `${what}: ${problems.length - FIELDS_MAX} more offending field(s)`, rules });
+  }
+  return out;
+}
