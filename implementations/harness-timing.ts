@@ -127,6 +127,8 @@ export async function measureHarnessTimings(opts: {
   reps?: number;
   calls?: number;
   log?: (line: string) => void;
+  /** Called with the report so far after each figure (a long run keeps what it measured). */
+  onRow?: (report: TimingReport) => void;
 }): Promise<TimingReport> {
   const sizes = opts.sizes ?? [1000, 10000];
   const reps = opts.reps ?? 3;
@@ -184,6 +186,7 @@ export async function measureHarnessTimings(opts: {
             (row.error ? `  (error: ${row.error})` : ""),
         );
         report.results.push(row);
+        opts.onRow?.(report);
       }
     } finally {
       await tree.disposeAsync();
@@ -203,6 +206,9 @@ if (isMain) {
       out: { type: "string", default: "out/harness-timing.json" },
     },
   });
+  const out = resolve(process.env["INIT_CWD"] ?? process.cwd(), values.out!);
+  mkdirSync(dirname(out), { recursive: true });
+  const write = (r: TimingReport) => writeFileSync(out, JSON.stringify(r, null, 2) + "\n");
   const drivers = (positionals.length ? positionals : ["implementations/gemini-cli/driver.mjs", "implementations/opencode/driver.mjs"]).map(
     (module) => ({ module }),
   );
@@ -212,10 +218,9 @@ if (isMain) {
     reps: Number(values.reps),
     calls: Number(values.calls),
     log: (line) => console.error(line),
+    onRow: (partial) => write(partial),
   });
-  const out = resolve(process.env["INIT_CWD"] ?? process.cwd(), values.out!);
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
+  write(report);
   console.log(`wrote ${values.out}`);
   process.exit(0);
 }

@@ -122,6 +122,13 @@ async function start() {
     } catch {}
   };
   process.once("exit", stop);
+  // Killed by a signal, the driver would leave the server orphaned: stop it, then die of the same signal.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+    process.once(signal, () => {
+      stop();
+      process.kill(process.pid, signal);
+    });
+  }
   return Object.assign(shared, { url, home, stop, stderrTail: () => log });
 }
 
