@@ -9,6 +9,7 @@
 import { rmSync } from "node:fs";
 import { dirname, isAbsolute } from "node:path";
 import { MODEL, PROVIDER, harnessVersion, projectDir, request, server } from "./server.mjs";
+import { watchPermissions } from "./permission.mjs";
 import {
   CallQueue,
   capabilities,
@@ -25,7 +26,7 @@ export const implementationInfo = {
   implementation: { name: "opencode skill", version: harnessVersion, language: "typescript" },
   specVersion: "1",
   // Honest: only what OpenCode's skill tool itself does. README.md says why each other one is false.
-  capabilities: capabilities(["symlinks", "file_modes"]),
+  capabilities: capabilities(["symlinks", "file_modes", "permission_hook"]),
 };
 
 // Start the server as soon as the driver loads: it takes seconds, and the first case should not pay for it.
@@ -33,12 +34,13 @@ if (process.env.OPENCODE_DRIVER_LAZY !== "1") server().catch(() => {});
 
 let nextCall = 0;
 
-export async function createSession(config) {
+export async function createSession(config, { hook } = {}) {
   const srv = await server();
   const roots = config.skill_roots;
   // OpenCode scans skills.paths in order and a later skill of the same name replaces an earlier one, so the
   // kit's highest-precedence root goes last.
-  const dir = projectDir([...roots].reverse());
+  // With a hook, OpenCode's own gate asks before every skill activation (permission.mjs answers it).
+  const dir = projectDir([...roots].reverse(), hook ? { permission: { skill: "ask" } } : {});
   const queue = new CallQueue();
   let sessionId = null;
   let skills = null;
@@ -52,12 +54,34 @@ export async function createSession(config) {
     try {
       const session = await openSession();
       const body = { parts: [{ type: "text", text: `kitcall:${id}` }], model: { providerID: PROVIDER, modelID: MODEL }, agent: "build" };
-      await request(srv, "POST", `/session/${session}/message`, dir, body);
+      const stopWatching = hook ? watchPermissions(srv, dir, session, hook, describe) : null;
+      try {
+        await request(srv, "POST", `/session/${session}/message`, dir, body);
+      } finally {
+        await stopWatching?.();
+      }
       const messages = await request(srv, "GET", `/session/${session}/message`, dir);
       return messages.flatMap((m) => m.parts).find((p) => p.type === "tool" && p.callID === id);
     } finally {
       srv.calls.delete(id);
     }
+  }
+
+  /** The kit's payload for OpenCode's ask: OpenCode's name and `always` patterns, the rest from its skill list. */
+  async function describe(name, always) {
+    const info = (await listSkills()).find((s) => s.name === name);
+    return {
+      tool: "skill",
+      action: "activate",
+      path: info ? dirname(info.location) : "",
+      always_patterns: always,
+      metadata: {
+        name,
+        root_index: Math.max(0, info ? rootIndexOf(roots, info.location) : 0),
+        frontmatter: { name, description: info?.description ?? "", allowed_tools: [] },
+        reason: "normal",
+      },
+    };
   }
 
   return {

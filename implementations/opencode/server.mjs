@@ -122,6 +122,13 @@ async function start() {
     } catch {}
   };
   process.once("exit", stop);
+  // Killed by a signal, the driver would leave the server orphaned: stop it, then die of the same signal.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+    process.once(signal, () => {
+      stop();
+      process.kill(process.pid, signal);
+    });
+  }
   return Object.assign(shared, { url, home, stop, stderrTail: () => log });
 }
 
@@ -141,8 +148,8 @@ export async function request(srv, method, path, directory, body) {
 }
 
 /** A project directory for one kit session: its opencode.json lists the kit's roots as skills.paths. */
-export function projectDir(paths) {
+export function projectDir(paths, extra = {}) {
   const dir = mkdtempSync(join(tmpdir(), "opencode-driver-project-"));
-  writeFileSync(join(dir, "opencode.json"), JSON.stringify({ skills: { paths } }, null, 2));
+  writeFileSync(join(dir, "opencode.json"), JSON.stringify({ skills: { paths }, ...extra }, null, 2));
   return dir;
 }
