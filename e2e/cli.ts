@@ -2,26 +2,33 @@
 // probe every model before any trial (saying what to start, pull or set), run the trials with progress, print the
 // scenario × model matrix, write JSON/Markdown, and gate CI on --threshold. Also --rescore <dir> (offline), --resume
 // and --list. Ctrl-C stops taking trials and still writes the report, marked interrupted (a second Ctrl-C kills).
-// Owns: main, parseArgs, usage. Exit codes: 0 ok, 1 a cell below --threshold, 2 usage / no model reachable,
+// Owns: main, parseArgs, usage. Exit codes: 0 ok, 1 a cell below --threshold or a scripted self-test trial without
+// the outcome its policy expects (self-test.ts), 2 usage / no model reachable,
 // 3 the implementation could not be loaded, 130 interrupted (the report is still written).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { codePath, userCwd } from "../package-root.ts";
 import type { Implementation } from "../schemas/implementation.ts";
-import type { OllamaThink } from "./providers/ollama.ts";
-import { expandModels, createProvider, parseModelSpec, probeProvider, PRESETS, type ProviderSettings } from "./providers/index.ts";
+import { createProvider, expandModels, probeProvider, PRESETS, PROVIDERS, validateSpec, type ProviderSettings } from "./providers/index.ts";
+import { flagName } from "./providers/registry.ts";
 import { policyNames } from "./providers/scripted.ts";
 import type { ModelProvider } from "./providers/types.ts";
 import { Progress } from "./progress.ts";
-import { buildReport, gate, renderMarkdown, renderText, type Report, type ReportVersions } from "./report.ts";
+import { servedDrift } from "./provenance.ts";
+import { buildReport, gate, renderMarkdown, renderText, type Report, type ReportModel, type ReportVersions } from "./report.ts";
 import { providerName, rescore, runAll, type RunResult } from "./run.ts";
+import { selfTestProblems } from "./self-test.ts";
 import { SCENARIOS, scenarioById } from "./scenarios/index.ts";
 import type { Scenario } from "./scenario.ts";
 import type { RunSettings } from "./transcript.ts";
-import { kitVersion, scenarioVersion } from "./versions.ts";
+import { clearTranscripts, transcriptsConflict } from "./transcripts-dir.ts";
+import { kitVersion, scenarioVersion, versionsFor } from "./versions.ts";
 
 const DEFAULT_IMPL = codePath("reference/index");
+
+/** --think's value: on, off or a level (the providers that have a think setting send it; the rest ignore it). */
+type ThinkLevel = NonNullable<ProviderSettings["common"]["think"]>;
 
 /**
  * The command as the user starts it, for the help text: in a clone, tsx runs scripts/e2e.ts for `npm run e2e --`;
@@ -37,11 +44,7 @@ Runs the SK1–SK8 model scenarios (spec §13.2) against a skill tool implementa
 scenario × model. Results of scripted:* models are harness self-tests, never model results.
 
 Models (repeat --model, or comma-separate; the provider is split off at the first colon):
-  ollama:<model>        via the local Ollama server ($OLLAMA_HOST or http://127.0.0.1:11434), e.g. ollama:qwen3:8b
-  bedrock:<modelId>     via Bedrock Converse (AWS region/credentials from the standard chain)
-  scripted:good         the deterministic good policy of every scenario (harness self-test)
-  scripted:bad          every scenario's characteristic mistake (each cell should fail)
-  scripted:bad-<name>   one named mistake, run only where defined (--list shows them)
+${PROVIDERS.flatMap((p) => p.help).map((l) => `  ${l}`).join("\n")}
   presets: ${Object.keys(PRESETS).join(", ")}
 
 Options:
@@ -57,9 +60,12 @@ Options:
                          under another checker or fixture are named and left out …
   --rescore-current      … unless this flag scores them under the current checker anyway
   --resume               with --transcripts <dir>: skip trials whose complete transcript is there for the same
-                         model, scenario, trial, versions and settings; run only the missing ones
-  --concurrency <N>      trials in flight at once per provider (default: ollama 1, bedrock 4, scripted 8)
-  --concurrency-ollama <N>, --concurrency-bedrock <N>   per-provider override
+                         model, scenario, trial, versions and settings; run only the missing ones. Refused when
+                         the directory's transcripts were made with other settings or versions (says which)
+  --overwrite            let a run replace the transcripts in --transcripts <dir> (refused otherwise: a fresh
+                         run into a directory holding transcripts exits 2, saying what differs)
+  --concurrency <N>      trials in flight at once per provider (default: ${PROVIDERS.map((p) => `${p.name} ${p.concurrency}`).join(", ")})
+  --concurrency-<provider> <N>   per-provider override (${PROVIDERS.map((p) => `--concurrency-${p.name}`).join(", ")})
   --threshold <p>        CI gate: exit 1 when any cell's pass@k (for any requested k) is below p or n/a
   --temperature <t>      sampling temperature (default 0.7; recorded in every transcript)
   --seed <s>             base seed; trial i uses s+i-1 (default 1; Bedrock Converse has no seed: recorded only)
@@ -69,16 +75,20 @@ Options:
   --retries <N>          retries on throttling / connection errors (default 3 Ollama, 4 Bedrock)
   --call-budget <ms>     total per model call, all attempts and waits (default 2 × timeout + backoff cap)
   --stall <s>            show a model call as stalled after this long (default 60)
-  --ollama-host <url>    overrides $OLLAMA_HOST
-  --bedrock-region <r>   overrides the AWS chain's region
-  --bedrock-endpoint <u> overrides the Bedrock runtime endpoint URL
+${providerFlagHelp()}
   --think [level]        Ollama think for reasoning models: --think (true), --think low|medium|high, --no-think
                          (false); default: the model's own. The probe checks the model has the thinking capability
   --num-ctx <N>          Ollama context window (options.num_ctx); default: the model's own (often small)
   --keep-workspaces      do not delete the trial workspaces
   --list                 list scenarios and scripted policies
+  --version              print the kit's version
   -h, --help
 `;
+
+/** Each provider's own flags, for --help. */
+function providerFlagHelp(): string {
+  return PROVIDERS.flatMap((p) => p.flags.map((f) => `  ${`${flagName(p.name, f.key)} ${f.value}`.padEnd(22)} ${p.name}: ${f.help}`)).join("\n");
+}
 
 export interface CliArgs {
   models: string[];
@@ -93,9 +103,11 @@ export interface CliArgs {
   rescore?: string;
   rescoreCurrent: boolean;
   resume: boolean;
+  /** Let the run replace transcripts it would not reuse (otherwise refused: transcripts-dir.ts). */
+  overwrite?: boolean;
   concurrency?: number;
-  concurrencyOllama?: number;
-  concurrencyBedrock?: number;
+  /** --concurrency-<provider>, by provider name. */
+  concurrencyBy: Record<string, number>;
   threshold?: number;
   temperature: number;
   seed?: number;
@@ -105,14 +117,14 @@ export interface CliArgs {
   retries?: number;
   callBudgetMs?: number;
   stallSeconds?: number;
-  ollamaHost?: string;
-  bedrockRegion?: string;
-  bedrockEndpoint?: string;
-  think?: OllamaThink;
+  /** Each provider's own flags (--<provider>-<key>), by provider name then key. */
+  providerOptions: Record<string, Record<string, string>>;
+  think?: ThinkLevel;
   numCtx?: number;
   keepWorkspaces: boolean;
   list: boolean;
   help: boolean;
+  version?: boolean;
 }
 
 /** Reads the flag values; each helper throws a usage error naming the flag. */
@@ -142,9 +154,8 @@ const FLAGS: Record<string, Setter> = {
   "--rescore": (a, r, f) => void (a.rescore = r.value(f)),
   "--rescore-current": (a) => void (a.rescoreCurrent = true),
   "--resume": (a) => void (a.resume = true),
+  "--overwrite": (a) => void (a.overwrite = true),
   "--concurrency": (a, r, f) => void (a.concurrency = r.int(f)),
-  "--concurrency-ollama": (a, r, f) => void (a.concurrencyOllama = r.int(f)),
-  "--concurrency-bedrock": (a, r, f) => void (a.concurrencyBedrock = r.int(f)),
   "--threshold": (a, r, f) => {
     const t = r.num(f);
     if (t < 0 || t > 1) throw new Error(`--threshold is a pass@k between 0 and 1, got ${t}`);
@@ -158,18 +169,23 @@ const FLAGS: Record<string, Setter> = {
   "--retries": (a, r, f) => void (a.retries = r.int(f, 0)),
   "--call-budget": (a, r, f) => void (a.callBudgetMs = r.int(f)),
   "--stall": (a, r, f) => void (a.stallSeconds = r.int(f)),
-  "--ollama-host": (a, r, f) => void (a.ollamaHost = r.value(f)),
-  "--bedrock-region": (a, r, f) => void (a.bedrockRegion = r.value(f)),
-  "--bedrock-endpoint": (a, r, f) => void (a.bedrockEndpoint = r.value(f)),
   "--think": (a, r) => {
     const level = r.optional(THINK_LEVELS);
-    a.think = level === undefined || level === "true" ? true : level === "false" ? false : (level as OllamaThink);
+    a.think = level === undefined || level === "true" ? true : level === "false" ? false : (level as ThinkLevel);
   },
   "--no-think": (a) => void (a.think = false),
   "--num-ctx": (a, r, f) => void (a.numCtx = r.int(f, 256)),
   "--keep-workspaces": (a) => void (a.keepWorkspaces = true),
   "--list": (a) => void (a.list = true),
   "--help": (a) => void (a.help = true),
+  "--version": (a) => void (a.version = true),
+  // Each provider's flags and concurrency override come from its registry entry.
+  ...Object.fromEntries(
+    PROVIDERS.flatMap((p): [string, Setter][] => [
+      [`--concurrency-${p.name}`, (a, r, f) => void (a.concurrencyBy[p.name] = r.int(f))],
+      ...p.flags.map((fl): [string, Setter] => [flagName(p.name, fl.key), (a, r, f) => void ((a.providerOptions[p.name] ??= {})[fl.key] = r.value(f))]),
+    ]),
+  ),
 };
 const ALIASES: Record<string, string> = { "-m": "--model", "--trials": "-n", "-s": "--scenario", "--impl": "--driver", "-j": "--concurrency", "-h": "--help" };
 
@@ -180,7 +196,7 @@ function positiveK(s: string): number {
 }
 
 export function parseArgs(argv: string[]): CliArgs {
-  const a: CliArgs = { models: [], n: 5, ks: [1], scenarios: [], temperature: 0.7, seed: 1, keepWorkspaces: false, list: false, help: false, resume: false, rescoreCurrent: false };
+  const a: CliArgs = { models: [], n: 5, ks: [1], scenarios: [], temperature: 0.7, seed: 1, keepWorkspaces: false, list: false, help: false, resume: false, rescoreCurrent: false, concurrencyBy: {}, providerOptions: {} };
   // --flag=value becomes two tokens.
   const tokens = argv.flatMap((t) => {
     const eq = t.match(/^(--[a-z-]+)=(.*)$/);
@@ -249,6 +265,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   try {
     const { args, scenarios } = readCommandLine(argv);
     if (args.help) return (io.stdout(usage()), 0);
+    if (args.version) return (io.stdout(`${kitVersion()}\n`), 0);
     if (args.list) return (io.stdout(listing()), 0);
     if (args.rescore) return rescoreCommand(args, scenarios, io, err);
     return await runCommand(args, scenarios, io, err);
@@ -270,6 +287,8 @@ function readCommandLine(argv: string[]): { args: CliArgs; scenarios: Scenario[]
       if (typeof v === "string") args[key] = resolve(here, v);
     }
     if (args.resume && !args.transcripts) throw new Error("--resume needs --transcripts <dir> (the directory of the run to finish)");
+    // --rescore calls no model: a --model beside it would be silently ignored, so it is refused.
+    if (args.rescore && args.models.length) throw new Error("--rescore re-judges saved transcripts and calls no model: drop --model (the transcripts say which model made them)");
     return { args, scenarios };
   } catch (e) {
     throw new UsageError((e as Error).message);
@@ -309,6 +328,7 @@ function rescoreCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s: s
   const results = summary.results.filter((r) => wanted.has(r.scenario) || r.scenario === "?");
   if (results.length === 0 && summary.changed.length === 0) throw new UsageError(`no scorable *.jsonl transcripts under ${args.rescore}`);
   err(`e2e: re-scored ${results.length} transcript(s) from ${args.rescore} (no model was called)`);
+  for (const d of servedDrift(results)) err(`e2e: ${d.model}: the transcripts were made by different weights (${d.values.join(" and ")}); its numbers mix two models`);
   if (summary.changed.length && !args.rescoreCurrent) err(`e2e: ${summary.changed.length} transcript(s) were made under another checker or fixture and are left out (--rescore-current scores them)`);
   const report = buildReport({
     results,
@@ -319,14 +339,33 @@ function rescoreCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s: s
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     scenarios: SCENARIOS.map((s) => ({ id: s.id, title: s.title })),
     versions: currentVersions(),
-    rescore: { changed: summary.changed, scoredUnderCurrent: summary.scoredUnderCurrent, skipped: summary.skipped },
+    rescore: { changed: summary.changed, scoredUnderCurrent: summary.scoredUnderCurrent, skipped: summary.skipped, served: servedDrift(results) },
   });
   return publish(report, args, io, err);
 }
 
+/** Never lose a run: a transcripts directory this run would overwrite or mix into is refused before anything runs. */
+function guardTranscripts(args: CliArgs, err: (s: string) => void): void {
+  if (!args.transcripts) return;
+  const identity = {
+    temperature: args.temperature,
+    ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    settings: runSettings(args),
+    versions: (id: string) => {
+      const s = scenarioById(id);
+      return s ? versionsFor(s) : undefined;
+    },
+  };
+  const conflict = transcriptsConflict(args.transcripts, identity, { resume: args.resume });
+  if (conflict === undefined) return;
+  if (!args.overwrite) throw new UsageError(conflict);
+  if (!args.resume) err(`e2e: --overwrite: removed ${clearTranscripts(args.transcripts)} transcript(s) of the earlier run in ${args.transcripts}`);
+}
+
 async function runCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s: string) => void): Promise<number> {
+  guardTranscripts(args, err);
   const settings = providerSettings(args);
-  const providers = await probeAll(modelSpecs(args), settings, args);
+  const providers = await probeAll(modelSpecs(args, settings), settings);
   const implementation = await loadImplementation(args);
   const transcripts = args.transcripts ?? join(tmpdir(), `skill-e2e-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   let summary;
@@ -347,7 +386,7 @@ async function runCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s:
     settings: runSettings(args),
     scenarios: SCENARIOS.map((s) => ({ id: s.id, title: s.title })),
     versions: currentVersions(),
-    models: providers.map((p) => ({ id: p.id, kind: p.kind, ...(p.sampling ? { sampling: p.sampling } : {}) })),
+    models: providers.map((p) => modelEntry(p, summary.results)),
     transcripts,
     interrupted: { unfinished: summary.unfinished },
     resumed: summary.resumed,
@@ -360,11 +399,20 @@ async function runCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s:
   return code;
 }
 
-function modelSpecs(args: CliArgs): string[] {
+/** A model as the report names it: kind, sampling reach, what served it, and the sampling its requests carried. */
+function modelEntry(p: ModelProvider, results: readonly RunResult[]): ReportModel {
+  const sent = results.find((r) => r.model === p.id && r.sent)?.sent;
+  return { id: p.id, kind: p.kind, ...(p.sampling ? { sampling: p.sampling } : {}), ...(p.served ? { served: p.served } : {}), ...(sent ? { sent } : {}) };
+}
+
+function modelSpecs(args: CliArgs, settings: ProviderSettings): string[] {
   try {
     const specs = expandModels(args.models);
     if (specs.length === 0) throw new Error("no --model given (e.g. --model ollama:qwen3:8b, --model scripted:good; see --help)");
-    specs.forEach(parseModelSpec);
+    for (const spec of specs) {
+      const problem = validateSpec(spec, settings);
+      if (problem) throw new Error(problem);
+    }
     return specs;
   } catch (e) {
     throw new UsageError((e as Error).message);
@@ -372,36 +420,28 @@ function modelSpecs(args: CliArgs): string[] {
 }
 
 function providerSettings(args: CliArgs): ProviderSettings {
-  const common = {
-    ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
-    ...(args.retries !== undefined ? { retries: args.retries } : {}),
-    ...(args.callBudgetMs ? { budgetMs: args.callBudgetMs } : {}),
-  };
   return {
-    scenarios: SCENARIOS,
-    ollama: {
-      ...common,
-      ...(args.ollamaHost ? { host: args.ollamaHost } : {}),
+    common: {
+      ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
+      ...(args.retries !== undefined ? { retries: args.retries } : {}),
+      ...(args.callBudgetMs ? { budgetMs: args.callBudgetMs } : {}),
+      ...(args.maxTokens ? { maxTokens: args.maxTokens } : {}),
       ...(args.think !== undefined ? { think: args.think } : {}),
       ...(args.numCtx !== undefined ? { numCtx: args.numCtx } : {}),
     },
-    bedrock: {
-      ...common,
-      ...(args.bedrockRegion ? { region: args.bedrockRegion } : {}),
-      ...(args.bedrockEndpoint ? { endpoint: args.bedrockEndpoint } : {}),
-      ...(args.maxTokens ? { maxTokens: args.maxTokens } : {}),
-    },
+    options: args.providerOptions,
+    scenarios: SCENARIOS,
   };
 }
 
 /** Probes every model before anything runs; any that cannot be used stops the run with what to start, pull or set. */
-async function probeAll(specs: string[], settings: ProviderSettings, args: CliArgs): Promise<ModelProvider[]> {
+async function probeAll(specs: string[], settings: ProviderSettings): Promise<ModelProvider[]> {
   const problems: string[] = [];
   const providers: ModelProvider[] = [];
   for (const spec of specs) {
     try {
-      const p = await probeProvider(spec, settings, { ...(args.think !== undefined ? { think: args.think } : {}) });
-      if (p.ok) providers.push(createProvider(spec, settings));
+      const p = await probeProvider(spec, settings);
+      if (p.ok) providers.push(createProvider(spec, settings, p.served));
       else problems.push(p.advice);
     } catch (e) {
       problems.push(`${spec}: ${(e as Error).message}`);
@@ -409,7 +449,7 @@ async function probeAll(specs: string[], settings: ProviderSettings, args: CliAr
   }
   if (problems.length) {
     const head = problems.length === specs.length ? "no model is reachable" : `${problems.length} of ${specs.length} models are not usable`;
-    throw new UsageError(`${head}; nothing was run.\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    throw new UsageError(`${head}; nothing was run: ${problems.join("; ")}`);
   }
   return providers;
 }
@@ -427,13 +467,9 @@ async function loadImplementation(args: CliArgs): Promise<Implementation> {
   }
 }
 
-/** Concurrency per provider: --concurrency-<provider>, else --concurrency, else local Ollama 1, Bedrock 4, scripted 8. */
-export function concurrencyFor(args: Pick<CliArgs, "concurrency" | "concurrencyOllama" | "concurrencyBedrock">): Record<string, number> {
-  return {
-    ollama: args.concurrencyOllama ?? args.concurrency ?? 1,
-    bedrock: args.concurrencyBedrock ?? args.concurrency ?? 4,
-    scripted: args.concurrency ?? 8,
-  };
+/** Concurrency per provider: --concurrency-<provider>, else --concurrency, else the provider's default (registry). */
+export function concurrencyFor(args: Pick<CliArgs, "concurrency"> & Partial<Pick<CliArgs, "concurrencyBy">>): Record<string, number> {
+  return Object.fromEntries(PROVIDERS.map((p) => [p.name, args.concurrencyBy?.[p.name] ?? args.concurrency ?? p.concurrency]));
 }
 
 /** Runs the trials with progress on stderr; the first Ctrl-C stops taking trials (the report is still written). */
@@ -474,11 +510,22 @@ async function runWithProgress(args: CliArgs, scenarios: Scenario[], providers: 
   }
 }
 
-/** Prints the matrix, writes JSON/Markdown, applies the --threshold gate. */
+/** Prints the matrix, writes JSON/Markdown, applies the self-test gate and the --threshold gate. */
 function publish(report: Report, args: CliArgs, io: Io, err: (s: string) => void): number {
   io.stdout(renderText(report) + "\n");
   if (args.json) writeOut(args.json, JSON.stringify(report, null, 2) + "\n");
   if (args.markdown) writeOut(args.markdown, renderMarkdown(report));
+  const selfTest = selfTestProblems(report.trials);
+  if (selfTest.length) {
+    err(`e2e: harness self-test failed: ${selfTest.length} scripted trial(s) did not get the outcome their policy expects:`);
+    for (const line of selfTest) err(`  ${line}`);
+  }
+  const thresholdCode = thresholdGate(report, args, err);
+  return selfTest.length ? 1 : thresholdCode;
+}
+
+/** The --threshold gate: 1 when any cell's pass@k is below it (or n/a), else 0. */
+function thresholdGate(report: Report, args: CliArgs, err: (s: string) => void): number {
   if (args.threshold === undefined) return 0;
   const below = gate(report, args.threshold);
   if (below.length === 0) {

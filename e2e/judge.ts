@@ -5,11 +5,18 @@ import type { Scenario } from "./scenario.ts";
 import type { ErrorKind, TrialResult } from "./score.ts";
 import type { EndEvent, Trial } from "./transcript.ts";
 
-/** The kind of a loop error: the provider's bad_response is the model's reply being unusable, other provider errors transport. */
+const PROVIDER_KINDS: Record<string, ErrorKind> = { bad_response: "malformed_response", refused: "refused", context_window: "context_window" };
+const KINDS = new Set<string>(["implementation", "harness", "transport", "malformed_response", "refused", "context_window"]);
+
+/**
+ * The kind of a loop error: a provider error is malformed_response (the server's reply is not a model turn), refused
+ * (the provider withheld the answer), context_window, or else transport. What the model itself produced never gets
+ * here: the adapters hand it to the loop and the checker judges it (e2e/README.md, "What is judged").
+ */
 export function errorKindOf(error: EndEvent["error"]): ErrorKind {
   const kind = error?.kind as string | undefined;
-  if (kind === "model") return error?.code === "bad_response" ? "malformed_response" : "transport";
-  if (kind === "implementation" || kind === "harness" || kind === "transport" || kind === "malformed_response") return kind;
+  if (kind === "model") return PROVIDER_KINDS[error?.code ?? ""] ?? "transport";
+  if (kind !== undefined && KINDS.has(kind)) return kind as ErrorKind;
   return "harness";
 }
 

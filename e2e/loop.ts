@@ -129,6 +129,7 @@ function metaEvent(opts: TrialOptions, started: number, workspace: string, cwd: 
     temperature: opts.temperature,
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
     ...(provider.sampling ? { sampling: provider.sampling } : {}),
+    ...(provider.served ? { served: provider.served } : {}),
     ...(opts.settings ? { settings: opts.settings } : {}),
     ...(opts.versions ? { versions: opts.versions } : {}),
     implementation: opts.implementation.info.implementation,
@@ -188,15 +189,32 @@ async function converse(env: Env, opts: TrialOptions): Promise<"completed" | "tu
       if (env.step >= env.maxSteps) return "turn_limit";
       env.step++;
       const res = await callModel(env, opts, turn);
+      if (res.toolCalls.length === 0 && res.unusable !== undefined) {
+        tellModel(env, turn, res.unusable);
+        continue;
+      }
       if (res.toolCalls.length === 0) break;
       for (const c of res.toolCalls) {
         const ev = await runTool(env, opts, c);
         env.events.push(ev);
-        env.messages.push({ role: "tool", toolCallId: c.id, name: c.name, content: ev.output, ...(ev.isError ? { isError: true } : {}) });
+        env.messages.push({ role: "tool", toolCallId: c.id, name: c.name, content: ev.output, ...(ev.isError ? { isError: true } : {}), ...(ev.skill ? { result: ev.skill } : {}) });
       }
     }
   }
   return "completed";
+}
+
+/** The text the model gets when its reply held a tool call nobody could read (R61); recognisable by its first words. */
+export const NOTICE_PREFIX = "Your previous reply could not be used:";
+
+/**
+ * The model's reply held a tool call that could not be read at all (no call to answer): the model is told what went
+ * wrong, as a real harness would, and the turn goes on (the step limit still counts). Recorded as a notice event.
+ */
+function tellModel(env: Env, turn: number, problem: string): void {
+  const content = `${NOTICE_PREFIX} ${problem}. Call a tool with its arguments as one JSON object, or give your final answer as plain text.`;
+  env.events.push({ type: "notice", step: env.step, turn, content });
+  env.messages.push({ role: "user", content, notice: true });
 }
 
 /** One model call: timed, watched, recorded (with reasoning and any adjustment), and added to the history. */
@@ -232,6 +250,8 @@ async function callModel(env: Env, opts: TrialOptions, turn: number): Promise<Ch
     latencyMs: Date.now() - t0,
     ...(res.reasoning?.length ? { reasoning: res.reasoning } : {}),
     ...(res.adjustments?.length ? { adjustments: res.adjustments } : {}),
+    ...(res.unusable !== undefined ? { unusable: res.unusable } : {}),
+    ...(res.sent ? { sent: res.sent } : {}),
     ...(res.raw !== undefined ? { raw: res.raw } : {}),
   });
   env.messages.push({ role: "assistant", content: res.text, toolCalls: res.toolCalls, ...(res.reasoning?.length ? { reasoning: res.reasoning } : {}) });
@@ -241,6 +261,10 @@ async function callModel(env: Env, opts: TrialOptions, turn: number): Promise<Ch
 /** Runs one tool call: skill through the implementation, bash/read through the permission policy, anything else refused. */
 async function runTool(env: Env, opts: TrialOptions, c: ToolCall): Promise<ToolEvent> {
   const base = { type: "tool" as const, step: env.step, callId: c.id, tool: c.name, input: c.arguments };
+  // The model's malformed call is not run; it is told why and goes on (R61), and the checker sees the call.
+  if (c.malformed !== undefined) {
+    return { ...base, output: `Error: this ${c.name} call was not run: ${c.malformed}. Make the call again with its arguments as one JSON object.`, isError: true, malformed: c.malformed };
+  }
   if (c.name === "skill") {
     const result: SkillResult = await implCall(() => env.session.call(c.arguments, { invocation: "model" }));
     // The stdio driver passes answers through unjudged (the conformance runner judges them): a trial cannot use one

@@ -5,6 +5,8 @@
 // says when the run was interrupted or a re-score met changed checkers. Owns: Report, ReportCell, buildReport,
 // renderText, renderMarkdown, gate.
 import { wilson } from "./interval.ts";
+import { servedText } from "./provenance.ts";
+import type { ServedModel } from "./providers/registry.ts";
 import type { SamplingApplied } from "./providers/types.ts";
 import type { RunResult } from "./run.ts";
 import type { Cell } from "./score.ts";
@@ -31,8 +33,11 @@ export interface Report {
   temperature: number;
   seed?: number;
   scenarios: { id: string; title: string }[];
-  /** Each model with its provider and which sampling settings actually reach it (a Bedrock seed never does). */
-  models: { id: string; kind: "real" | "scripted"; provider: string; sampling?: SamplingApplied; note: string }[];
+  /**
+   * Each model with its provider, which sampling settings reach it (a Bedrock seed never does), what served it
+   * (provenance.ts) and the sampling settings its requests carried, as named on the wire.
+   */
+  models: ({ provider: string; note: string } & ReportModel)[];
   /** Request settings the run was made with (absent keys: the provider's default). */
   settings?: RunSettings;
   versions: ReportVersions;
@@ -44,7 +49,21 @@ export interface Report {
   /** Trials taken from existing transcripts by --resume. */
   resumed?: number;
   /** Present for --rescore: transcripts whose checker or fixture changed, and whether they were scored. */
-  rescore?: { changed: { transcript: string; scenario: string; model: string; trial: number; changes: string[] }[]; scoredUnderCurrent: boolean; skipped: { transcript: string; why: string }[] };
+  rescore?: {
+    changed: { transcript: string; scenario: string; model: string; trial: number; changes: string[] }[];
+    scoredUnderCurrent: boolean;
+    skipped: { transcript: string; why: string }[];
+    /** Models whose transcripts were served by different weights (digest, ARN or root differ). */
+    served?: { model: string; values: string[] }[];
+  };
+}
+
+export interface ReportModel {
+  id: string;
+  kind: "real" | "scripted";
+  sampling?: SamplingApplied;
+  served?: ServedModel;
+  sent?: Record<string, unknown>;
 }
 
 const SELF_TEST = "harness self-test (scripted policy), not a model result";
@@ -59,13 +78,13 @@ export function buildReport(a: {
   settings?: RunSettings;
   scenarios: { id: string; title: string }[];
   versions: ReportVersions;
-  models?: { id: string; kind: "real" | "scripted"; sampling?: SamplingApplied }[];
+  models?: ReportModel[];
   transcripts?: string;
   interrupted?: Report["interrupted"];
   resumed?: number;
   rescore?: Report["rescore"];
 }): Report {
-  const models = a.models ?? uniq(a.results.map((r) => ({ id: r.model, kind: r.modelKind })), (m) => m.id);
+  const models = a.models ?? uniq(a.results.map((r) => ({ id: r.model, kind: r.modelKind, ...(r.served ? { served: r.served } : {}) })), (m) => m.id);
   const used = new Set(a.results.map((r) => r.scenario));
   return {
     kind: "skill-tool-e2e",
@@ -178,6 +197,7 @@ function warnings(r: Report): string[] {
     );
     for (const c of r.rescore.changed) out.push(`  ${c.scenario} × ${c.model} #${c.trial}: ${c.changes.join(", ")}`);
   }
+  for (const d of r.rescore?.served ?? []) out.push(`SERVED BY DIFFERENT WEIGHTS: ${d.model}'s transcripts were made by ${d.values.join(" and ")}; their numbers do not describe one model.`);
   if (r.rescore?.skipped.length) out.push(`not scored: ${r.rescore.skipped.length} partial transcript(s) (${r.rescore.skipped[0]!.why}${r.rescore.skipped.length > 1 ? ", …" : ""}).`);
   return out;
 }
@@ -190,6 +210,7 @@ export function renderText(r: Report): string {
   const lines: string[] = [];
   lines.push(`Skill tool e2e: implementation ${r.implementation}; n=${r.n} per cell; k=${r.ks.join(",")}; ${settingsText(r)}`);
   lines.push(`versions: ${versionsText(r)}`);
+  for (const m of r.models.filter((x) => x.served && x.kind === "real")) lines.push(`served: ${m.id}: ${servedText(m.served!)}`);
   const scripted = r.models.filter((m) => m.kind === "scripted");
   if (scripted.length) lines.push(`NOTE: ${scripted.map((m) => m.id).join(", ")}: ${SELF_TEST}.`);
   lines.push(...warnings(r));
@@ -214,6 +235,7 @@ export function renderMarkdown(r: Report): string {
   out.push(`# Skill tool e2e (SK1–SK8)`, "");
   out.push(`Implementation **${r.implementation}**, n = ${r.n} trials per cell, k = ${r.ks.join(", ")}, ${settingsText(r)}.`, "");
   out.push(`Versions: ${versionsText(r)}.`, "");
+  for (const m of r.models.filter((x) => x.served && x.kind === "real")) out.push(`Served: \`${m.id}\`: ${servedText(m.served!)}.`, "");
   out.push(`Each cell: passed/n · pass@k (pass@1 with its 95% Wilson interval) · pass^k over conclusive trials (pass or fail); "exercised x/y": in x of the y non-error trials the tested situation arose; inconclusive trials (situation never arose, correct answer) and errored trials (transport, malformed model response, harness, implementation) are counted apart and left out of n; n/a when n < k.`, "");
   for (const m of r.models.filter((x) => x.kind === "scripted")) out.push(`> **${m.id}** is a ${SELF_TEST}.`, "");
   for (const w of warnings(r)) out.push(`> ${w.trim()}`, "");

@@ -7,6 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "n
 import { join, relative } from "node:path";
 import type { Implementation } from "../schemas/implementation.ts";
 import { runTrial, type TrialWatch } from "./loop.ts";
+import type { ServedModel } from "./providers/registry.ts";
 import type { ModelProvider } from "./providers/types.ts";
 import { judge } from "./judge.ts";
 import { reusableTranscript } from "./resume.ts";
@@ -54,6 +55,9 @@ export interface RunResult extends TrialResult {
   versions?: Versions;
   /** Taken from an existing transcript by --resume, not run again. */
   resumed?: boolean;
+  /** What served the model for this trial (the transcript's meta), and the sampling settings its first call carried. */
+  served?: ServedModel;
+  sent?: Record<string, unknown>;
 }
 
 export interface RunSummary {
@@ -170,7 +174,15 @@ function resultOf(trial: Trial, scenario: Scenario | undefined, file: string | u
     ...(trial.end ? { durationMs: trial.end.durationMs } : {}),
     usage: trialUsage(trial.events),
     ...(trial.meta.versions ? { versions: trial.meta.versions } : {}),
+    ...(trial.meta.served ? { served: trial.meta.served } : {}),
+    ...sentOf(trial),
   };
+}
+
+/** The sampling settings the trial's first model call carried (the same on every call of a run). */
+function sentOf(trial: Trial): { sent?: Record<string, unknown> } {
+  const first = trial.assistantTurns().find((a) => a.sent);
+  return first?.sent ? { sent: first.sent } : {};
 }
 
 /** Every *.jsonl under dir, sorted. */

@@ -2,7 +2,7 @@
 // and the scripted policies that exercise the checker (one good, several bad). Also the view a scripted policy
 // gets of the conversation — built only from the messages a model would see, so a policy cannot cheat.
 // Owns: Scenario, Verdict, Policy, PolicyView, Step, and the helpers policies use to read skill tool output.
-import type { PermissionDecision, PermissionRequest, SessionConfig } from "../schemas/index.ts";
+import type { PermissionDecision, PermissionRequest, SessionConfig, SkillResult } from "../schemas/index.ts";
 import type { ChatRequest, Message } from "./providers/types.ts";
 import type { ErrorKind, Outcome } from "./score.ts";
 import type { ToolPolicy } from "./tools.ts";
@@ -68,6 +68,48 @@ export interface Exchange {
   tool: string;
   input: unknown;
   output: string;
+  /** A skill call's structured result when the loop recorded one (scripted:* in-process); a wire carries text only. */
+  result?: SkillResult;
+}
+
+/** What a scripted policy needs of a skill result: its kind, error code, siblings, dir and body. */
+export interface SkillView {
+  kind: SkillResult["kind"];
+  code?: string;
+  siblings?: string[];
+  dir?: string;
+  body?: string;
+}
+
+/**
+ * A skill call's result as a policy reads it: from the structured result (kind, code, siblings, dir, body), so a
+ * self-test never depends on an implementation's wording. Only a loopback wire test, where the loop's record does not
+ * travel and the implementation is the kit's reference, falls back to reading the reference's rendering.
+ */
+export function skillResult(e: Exchange | undefined): SkillView | undefined {
+  if (!e || e.tool !== "skill") return undefined;
+  const r = e.result;
+  if (r) {
+    if (r.kind === "ok") return { kind: "ok", dir: r.dir, body: r.body };
+    if (r.kind === "not_found") return { kind: "not_found", siblings: [...r.siblings] };
+    if (r.kind === "error") return { kind: "error", code: r.code };
+    return { kind: r.kind };
+  }
+  const dir = skillDirOf(e.output);
+  if (dir !== undefined) return { kind: "ok", dir, body: e.output };
+  const code = errorCodeOf(e.output);
+  if (code) return { kind: "error", code };
+  if (/Did you mean:/.test(e.output)) return { kind: "not_found", siblings: siblingsOf(e.output) };
+  return /already/i.test(e.output) ? { kind: "already_loaded" } : { kind: "not_found", siblings: [] };
+}
+
+/** The body of the first skill call that loaded one (structured, see skillResult), or "". */
+export function loadedBody(exchanges: readonly Exchange[]): string {
+  for (const e of exchanges) {
+    const r = skillResult(e);
+    if (r?.kind === "ok") return r.body ?? "";
+  }
+  return "";
 }
 
 /** What a scripted policy knows: only what a model would see. */
@@ -92,6 +134,8 @@ export class PolicyView {
     const pending = new Map<string, { tool: string; input: unknown }>();
     for (const m of msgs) {
       if (m.role === "user") {
+        // The loop's note about an unreadable reply is not a new user turn.
+        if (m.notice) continue;
         turn++;
         user = m.content;
         current = [];
@@ -99,7 +143,7 @@ export class PolicyView {
         for (const c of m.toolCalls) pending.set(c.id, { tool: c.name, input: c.arguments });
       } else if (m.role === "tool") {
         const call = pending.get(m.toolCallId);
-        const ex = { tool: call?.tool ?? m.name, input: call?.input, output: m.content };
+        const ex = { tool: call?.tool ?? m.name, input: call?.input, output: m.content, ...(m.result ? { result: m.result } : {}) };
         current.push(ex);
         history.push(ex);
       }

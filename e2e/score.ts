@@ -40,8 +40,12 @@ function check(n: number, c: number, k: number): void {
  */
 export type Outcome = "pass" | "fail" | "inconclusive" | "error";
 
-/** Who is at fault when the outcome is error. */
-export type ErrorKind = "transport" | "malformed_response" | "harness" | "implementation";
+/**
+ * Why nothing the model did is judged, when the outcome is error: transport (the reply never arrived), malformed_response
+ * (the server's reply is not a model turn), refused (the provider withheld the answer: content_filtered,
+ * guardrail_intervened), context_window (the conversation no longer fits the model), harness, implementation.
+ */
+export type ErrorKind = "transport" | "malformed_response" | "refused" | "context_window" | "harness" | "implementation";
 
 export interface TrialResult {
   scenario: string;

@@ -3,6 +3,7 @@
 // Owns: TranscriptEvent, Trial, parseTranscript / serialiseTranscript, and the query helpers. Plain JSON only, so a
 // saved transcript can be re-scored offline with no model, no implementation and no workspace.
 import type { InitializeResult, PermissionDecision, PermissionRequest, SkillResult } from "../schemas/index.ts";
+import type { ServedModel } from "./providers/registry.ts";
 import type { Reasoning, SamplingApplied, StopReason, ToolCall } from "./providers/types.ts";
 import type { Versions } from "./versions.ts";
 
@@ -22,6 +23,8 @@ export interface MetaEvent {
   seed?: number;
   /** What the provider can actually pass on (a Bedrock seed never reaches the model). */
   sampling?: SamplingApplied;
+  /** What served the model (digest, quantisation, server version; model id or ARN and region; base URL), from the probe. */
+  served?: ServedModel;
   /** Provider name (ollama, bedrock, scripted) and every request setting that shapes the model's answers. */
   provider?: string;
   settings?: RunSettings;
@@ -87,6 +90,16 @@ export interface ToolEvent {
   read?: ReadRecord;
   /** For bash/read: the session permission policy's answer and the rule that gave it. */
   permission?: { decision: "allow" | "deny"; rule: string };
+  /** Set when the model's call was malformed and not run (R61): the problem the model was told. */
+  malformed?: string;
+}
+
+/** The loop told the model its reply held a tool call nobody could read (R61); the turn went on. */
+export interface NoticeEvent {
+  type: "notice";
+  step: number;
+  turn: number;
+  content: string;
 }
 
 export type TranscriptEvent =
@@ -109,10 +122,15 @@ export type TranscriptEvent =
       reasoning?: Reasoning[];
       /** What the adapter changed about the request (e.g. a dropped field and the retry that followed). */
       adjustments?: string[];
+      /** The sampling settings this call's request actually carried, as named on the wire. */
+      sent?: Record<string, unknown>;
+      /** The reply held a tool call that could not be read at all (R61): the problem; a notice event follows. */
+      unusable?: string;
       /** Provider extras for debugging (stop reason on the wire, a reasoning model's thinking); never read by checkers. */
       raw?: unknown;
     }
   | ToolEvent
+  | NoticeEvent
   | { type: "hook"; request: PermissionRequest; decision: PermissionDecision }
   | {
       type: "end";

@@ -96,7 +96,9 @@ export function shownDescription(escaped: string): string {
   const sentenceEnd = Math.min(t.end, unitsWithin(escaped, t.start, LIMITS.catalog_trigger_sentence_max_bytes));
   const sentence = escaped.slice(t.start, sentenceEnd);
   const headRoom = max - Buffer.byteLength(sentence, "utf8") - Buffer.byteLength(message("format.catalog_cut_trigger", { head: "", trigger: "" }), "utf8");
-  const head = escaped.slice(0, unitsWithin(escaped, 0, Math.min(headRoom, t.start))).replace(/ +$/, "");
+  // Both bounds in UTF-8 bytes: the room left, and the bytes before the trigger sentence (the head ends no later than it starts).
+  const before = Buffer.byteLength(escaped.slice(0, t.start), "utf8");
+  const head = escaped.slice(0, unitsWithin(escaped, 0, Math.min(headRoom, before))).replace(/ +$/, "");
   const shown = message("format.catalog_cut_trigger", { head, trigger: sentence });
   return sentenceEnd < escaped.length ? message("format.catalog_cut", { head: shown }) : shown;
 }

@@ -14,6 +14,7 @@ import { benchmarks as discovery } from "../bench/discovery.ts";
 import { benchmarks as hostile } from "../bench/hostile.ts";
 import { benchmarks as memory } from "../bench/memory.ts";
 import { benchmarks as startup } from "../bench/startup.ts";
+import { benchmarks as stdioPeers } from "../bench/stdio-peers.ts";
 
 const USAGE = `npm run bench -- [options]
   --reps <n>      repetitions of entries that do not set their own (default 5)
@@ -49,7 +50,7 @@ if (!Number.isInteger(reps) || reps < 1) {
   process.exit(2);
 }
 
-let entries: Benchmark[] = [...matrixBenchmarks(), ...discovery(), ...activation(), ...hostile(), ...memory(), ...startup()];
+let entries: Benchmark[] = [...matrixBenchmarks(), ...discovery(), ...activation(), ...hostile(), ...memory(), ...startup(), ...stdioPeers()];
 if (values.only) {
   const globs = values.only.split(",");
   entries = entries.filter((b) => globs.some((g) => minimatch(b.id, g)));

@@ -6,9 +6,10 @@ import type { ToolCall } from "./types.ts";
 /**
  * A JSON object is kept as is. A string that parses as a JSON object is decoded (some models emit the arguments
  * JSON-encoded; both wires can carry that) and marked "json-string". Anything else (a string that is not a JSON
- * object, an array, a number, null) is kept exactly as sent and marked "not-an-object", so the checker sees it.
+ * object, an array, a number, null) is kept exactly as sent, marked "not-an-object" and `malformed` with the problem:
+ * the loop returns it to the model as a tool error and the checker sees it.
  */
-export function decodeArguments(raw: unknown): Pick<ToolCall, "arguments" | "argumentsEncoding"> {
+export function decodeArguments(raw: unknown): Pick<ToolCall, "arguments" | "argumentsEncoding" | "malformed"> {
   if (isObject(raw)) return { arguments: raw };
   if (typeof raw === "string") {
     try {
@@ -18,7 +19,14 @@ export function decodeArguments(raw: unknown): Pick<ToolCall, "arguments" | "arg
       // not JSON: kept as sent, below
     }
   }
-  return { arguments: raw, argumentsEncoding: "not-an-object" };
+  return { arguments: raw, argumentsEncoding: "not-an-object", malformed: notAnObject(raw) };
+}
+
+/** The problem with arguments that are not a JSON object, in words the model can act on. */
+export function notAnObject(raw: unknown): string {
+  const shown = (typeof raw === "string" ? raw : JSON.stringify(raw) ?? String(raw)).slice(0, 80);
+  const what = typeof raw === "string" ? "text that is not a JSON object" : Array.isArray(raw) ? "a JSON array" : raw === null ? "null" : `a ${typeof raw}`;
+  return `its arguments are ${what} (${shown}), not a JSON object`;
 }
 
 /**

@@ -7,7 +7,8 @@
 // their assistant turn, an empty assistant turn is left out rather than filled with made-up text, and
 // toolResult.status is sent only to the families AWS documents it for (Claude, Nova) — or, when the service rejects
 // it anyway, dropped and the call retried once, recorded in the transcript (decisions R62, R63).
-// Owns: bedrockProvider, probeBedrock, toConverseMessages, toolResultStatusSupported, bedrockAdvice.
+// Owns: BEDROCK (the registry entry), bedrockProvider, probeBedrock, servedBedrock, toConverseMessages,
+// toolResultStatusSupported, bedrockAdvice.
 import {
   BedrockRuntimeClient,
   ConverseCommand,
@@ -17,6 +18,7 @@ import {
   type Tool as ConverseTool,
 } from "@aws-sdk/client-bedrock-runtime";
 import { replayArguments } from "./arguments.ts";
+import type { ProviderContext, ProviderEntry, ServedModel } from "./registry.ts";
 import { fromConverseReply } from "./bedrock-response.ts";
 import { CallTimeoutError, callRetryOptions, connectionCodeOf, finalError, httpStatusOf, isTransientError, withRetry, withTimeout } from "./retry.ts";
 import { ProviderError, type ChatRequest, type ChatResponse, type Message, type ModelProvider, type ToolSpec } from "./types.ts";
@@ -192,6 +194,7 @@ export function bedrockProvider(opts: BedrockOptions): ModelProvider & { close()
         ...(adjustments.length ? { adjustments } : {}),
         attempts: result.attempts,
         sampling: { temperature: true, seed: false },
+        sent: { ...converseInput(modelId, { ...req, messages: [] }, false, opts.maxTokens).inferenceConfig },
       };
     },
     close() {
@@ -243,3 +246,46 @@ export async function probeBedrock(opts: BedrockOptions): Promise<{ ok: true } |
     c.destroy();
   }
 }
+
+/** What serves the model: the model id or ARN as given, the region the AWS chain resolved, an endpoint override. */
+export async function servedBedrock(opts: Pick<BedrockOptions, "modelId" | "region" | "endpoint">): Promise<ServedModel> {
+  const c = bedrockClient(opts);
+  try {
+    const region = await c.config.region().catch(() => undefined);
+    const id = opts.modelId.startsWith("arn:") ? { modelArn: opts.modelId } : { modelId: opts.modelId };
+    return { provider: "bedrock", model: opts.modelId, ...id, ...(region ? { region } : {}), ...(opts.endpoint ? { endpoint: opts.endpoint } : {}) };
+  } finally {
+    c.destroy();
+  }
+}
+
+function bedrockOptions(modelId: string, ctx: ProviderContext): BedrockOptions {
+  const c = ctx.common;
+  return {
+    modelId,
+    ...(ctx.options["region"] ? { region: ctx.options["region"] } : {}),
+    ...(ctx.options["endpoint"] ? { endpoint: ctx.options["endpoint"] } : {}),
+    ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
+    ...(c.retries !== undefined ? { retries: c.retries } : {}),
+    ...(c.budgetMs ? { budgetMs: c.budgetMs } : {}),
+    ...(c.maxTokens ? { maxTokens: c.maxTokens } : {}),
+  };
+}
+
+/** The Bedrock entry of the provider registry (registry.ts). */
+export const BEDROCK: ProviderEntry = {
+  name: "bedrock",
+  help: ["bedrock:<modelId>     via Bedrock Converse (AWS region/credentials from the standard chain); a model id or ARN"],
+  kind: "real",
+  concurrency: 4,
+  flags: [
+    { key: "region", value: "<r>", help: "overrides the AWS chain's region" },
+    { key: "endpoint", value: "<url>", help: "overrides the Bedrock runtime endpoint URL" },
+  ],
+  async probe(model, ctx) {
+    const opts = bedrockOptions(model, ctx);
+    const p = await probeBedrock({ ...opts, timeoutMs: Math.min(opts.timeoutMs ?? 30_000, 30_000) });
+    return p.ok ? { ok: true, served: await servedBedrock(opts) } : p;
+  },
+  create: (model, ctx) => bedrockProvider(bedrockOptions(model, ctx)),
+};

@@ -1,21 +1,27 @@
-// Model specs → providers. A spec is `<provider>:<model>`, split on the FIRST colon only (`ollama:qwen3:8b` is
-// provider ollama, model qwen3:8b). A spec without a colon is a preset name (the spec's §13.2 matrix).
-// Owns: parseModelSpec, PRESETS, expandModels, createProvider, probeProvider.
-import type { Scenario } from "../scenario.ts";
-import { bedrockProvider, probeBedrock, type BedrockOptions } from "./bedrock.ts";
-import { ollamaProvider, probeOllama, type OllamaOptions, type OllamaThink } from "./ollama.ts";
-import { scriptedProvider } from "./scripted.ts";
+// Model specs → providers, through the registry (registry.ts): a spec is `<provider>:<model>`, split on the FIRST colon
+// only (`ollama:qwen3:8b` is provider ollama, model qwen3:8b); a spec without a colon is a preset name (the spec's
+// §13.2 matrix). Every provider is one entry in PROVIDERS; nothing here or in the CLI names one.
+// Owns: PROVIDERS, providerEntry, parseModelSpec, PRESETS, expandModels, createProvider, probeProvider.
+import { BEDROCK } from "./bedrock.ts";
+import { OLLAMA } from "./ollama.ts";
+import { OPENAI } from "./openai.ts";
+import type { ProbeResult, ProviderContext, ProviderEntry, ServedModel } from "./registry.ts";
+import { SCRIPTED } from "./scripted.ts";
 import type { ModelProvider } from "./types.ts";
 
-export type ProviderName = "ollama" | "bedrock" | "scripted";
+/** Every provider the kit knows. Adding one: its file exporting a ProviderEntry, and a line here. */
+export const PROVIDERS: readonly ProviderEntry[] = [OLLAMA, BEDROCK, OPENAI, SCRIPTED];
 
-export function parseModelSpec(spec: string): { provider: ProviderName; model: string } {
+export function providerEntry(name: string): ProviderEntry | undefined {
+  return PROVIDERS.find((p) => p.name === name);
+}
+
+export function parseModelSpec(spec: string): { provider: string; model: string } {
   const i = spec.indexOf(":");
-  if (i <= 0 || i === spec.length - 1) throw new Error(`model spec "${spec}" must be <provider>:<model> (ollama:qwen3:8b, bedrock:<modelId>, scripted:good) or a preset (${Object.keys(PRESETS).join(", ")})`);
+  if (i <= 0 || i === spec.length - 1) throw new Error(`model spec "${spec}" must be <provider>:<model> (${PROVIDERS.map((p) => `${p.name}:…`).join(", ")}) or a preset (${Object.keys(PRESETS).join(", ")})`);
   const provider = spec.slice(0, i);
-  const model = spec.slice(i + 1);
-  if (provider !== "ollama" && provider !== "bedrock" && provider !== "scripted") throw new Error(`unknown provider "${provider}" in "${spec}": use ollama, bedrock or scripted`);
-  return { provider, model };
+  if (!providerEntry(provider)) throw new Error(`unknown provider "${provider}" in "${spec}": use ${PROVIDERS.map((p) => p.name).join(", ")}`);
+  return { provider, model: spec.slice(i + 1) };
 }
 
 /**
@@ -44,26 +50,34 @@ export function expandModels(args: string[]): string[] {
   return out;
 }
 
+/** What every provider is given: the common settings, each provider's own flag values, the scenarios. */
 export interface ProviderSettings {
-  ollama?: Omit<OllamaOptions, "model">;
-  bedrock?: Omit<BedrockOptions, "modelId">;
-  scenarios: readonly Scenario[];
+  common: ProviderContext["common"];
+  /** Flag values by provider name, then flag key. */
+  options: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  scenarios: ProviderContext["scenarios"];
 }
 
-export function createProvider(spec: string, settings: ProviderSettings): ModelProvider {
-  const { provider, model } = parseModelSpec(spec);
-  if (provider === "ollama") return ollamaProvider({ ...settings.ollama, model });
-  if (provider === "bedrock") return bedrockProvider({ ...settings.bedrock, modelId: model });
-  return scriptedProvider(model, settings.scenarios);
+function contextFor(provider: string, settings: ProviderSettings): ProviderContext {
+  return { common: settings.common, options: settings.options[provider] ?? {}, scenarios: settings.scenarios };
 }
 
-/**
- * Can this model be reached and does it have what the run needs (Ollama: the tools capability, and thinking when a
- * think level is asked for)? Says exactly what is missing and what to start, pull or set. Scripted models always can.
- */
-export async function probeProvider(spec: string, settings: ProviderSettings, needs: { think?: OllamaThink } = {}): Promise<{ ok: true } | { ok: false; advice: string }> {
+/** A one-line usage problem with the spec's model part (an unknown scripted policy), else undefined. */
+export function validateSpec(spec: string, settings: ProviderSettings): string | undefined {
   const { provider, model } = parseModelSpec(spec);
-  if (provider === "ollama") return probeOllama(model, settings.ollama?.host, 5000, needs);
-  if (provider === "bedrock") return probeBedrock({ ...settings.bedrock, modelId: model, timeoutMs: Math.min(settings.bedrock?.timeoutMs ?? 30_000, 30_000) });
-  return { ok: true };
+  return providerEntry(provider)!.validate?.(model, contextFor(provider, settings));
+}
+
+/** The provider for a spec; `served` (from its probe) is recorded in every transcript it makes. */
+export function createProvider(spec: string, settings: ProviderSettings, served?: ServedModel): ModelProvider {
+  const { provider, model } = parseModelSpec(spec);
+  const p = providerEntry(provider)!.create(model, contextFor(provider, settings));
+  if (served) Object.defineProperty(p, "served", { value: served, enumerable: true });
+  return p;
+}
+
+/** Can this model be reached and does it have what the run needs? Says what to start, pull or set, and what serves it. */
+export function probeProvider(spec: string, settings: ProviderSettings): Promise<ProbeResult> {
+  const { provider, model } = parseModelSpec(spec);
+  return providerEntry(provider)!.probe(model, contextFor(provider, settings));
 }

@@ -1,8 +1,11 @@
-// Validation of one Ollama /api/chat reply before the loop uses it: only a finished answer (done: true, a known
-// done_reason, some text) or a tool use becomes a ChatResponse; anything else — a 200 body carrying `error`, a reply
-// cut before its `done` line, a missing or null `message`, an empty answer, a reply truncated at the token limit, a
-// malformed tool call — is a ProviderError, so the trial is an error and never scored as the model's behaviour.
-// Wire format: https://github.com/ollama/ollama/blob/main/docs/api.md (POST /api/chat). Owns: fromOllamaReply.
+// Validation of one Ollama /api/chat reply before the loop uses it. What the model produced is handed to the loop and
+// judged: an answer (empty or not), an answer cut at the token limit (done_reason "length", judged on what was
+// produced), a tool call whose arguments are not a JSON object (kept, marked malformed: the loop returns it to the
+// model as a tool error). What is not a model turn is a ProviderError, so the trial is an error: a 200 body carrying
+// `error`, a reply cut before its `done` line, a missing or null `message`, a tool call without a name (the server
+// only reports calls it parsed), a done_reason that is not a chat turn ("load", "unload", unknown). The table is in
+// e2e/README.md ("What is judged"). Wire format: https://github.com/ollama/ollama/blob/main/docs/api.md.
+// Owns: fromOllamaReply, unparsedToolCall.
 import { decodeArguments } from "./arguments.ts";
 import { ProviderError, type ChatResponse, type ToolCall } from "./types.ts";
 
@@ -13,16 +16,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 /**
  * A tool call's arguments by R61 (providers/arguments.ts): an object, or a JSON string of one (recorded). Missing means
- * none. Anything else — text that is not JSON, a JSON array or number — is not a tool call the model finished writing:
- * a malformed reply (R59), so the trial is an error.
+ * none. Anything else — text that is not JSON, a JSON array or number — is the model's malformed call: kept as sent
+ * and marked, so the loop tells the model and the checker sees it.
  */
-function argsOf(a: unknown, i: number): Pick<ToolCall, "arguments" | "argumentsEncoding"> {
+function argsOf(a: unknown): Pick<ToolCall, "arguments" | "argumentsEncoding" | "malformed"> {
   if (a === undefined || a === null) return { arguments: {} };
-  const decoded = decodeArguments(a);
-  if (decoded.argumentsEncoding === "not-an-object") {
-    throw malformed(`tool call ${i} has arguments that are not a JSON object: ${JSON.stringify(a).slice(0, 60)}`);
-  }
-  return decoded;
+  return decodeArguments(a);
 }
 
 /** Tool calls of an Ollama message: the server's ids (synthesised per turn only when it sends none), arguments by R61. */
@@ -34,7 +33,7 @@ function toolCallsOf(message: Record<string, unknown>, turn: number): ToolCall[]
     const fn = isObject(c) ? c["function"] : undefined;
     if (!isObject(fn) || typeof fn["name"] !== "string" || fn["name"] === "") throw malformed(`tool call ${i} has no function name`);
     const own = isObject(c) && typeof c["id"] === "string" && c["id"] !== "" ? c["id"] : undefined;
-    return { id: own ?? `call_${turn}_${i}`, idSource: own ? "provider" : "synthesised", name: fn["name"], ...argsOf(fn["arguments"], i) };
+    return { id: own ?? `call_${turn}_${i}`, idSource: own ? "provider" : "synthesised", name: fn["name"], ...argsOf(fn["arguments"]) };
   });
 }
 
@@ -60,10 +59,20 @@ export function fromOllamaReply(res: unknown, turn: number): Parsed {
   // The model's thinking is kept and replayed on its turn (R60).
   const reasoning = typeof message["thinking"] === "string" && message["thinking"] !== "" ? { reasoning: [{ text: message["thinking"] }] } : {};
   const out = (stopReason: Parsed["stopReason"]): Parsed => ({ text, toolCalls, stopReason, usage, raw: { done_reason: reason }, ...reasoning });
-  // Ollama only reports a tool call it parsed completely, whatever the done_reason.
+  // Ollama only reports a tool call it parsed, whatever the done_reason.
   if (toolCalls.length) return out("tool_use");
-  if (reason === "length") throw malformed(`the answer was cut at the token limit (done_reason "length")${text.trim() ? "" : " with no text"}`);
-  if (reason !== undefined && reason !== null && reason !== "" && reason !== "stop") throw malformed(`done_reason ${JSON.stringify(reason)} is not a finished answer`);
-  if (text.trim() === "") throw malformed("an empty answer: no text and no tool calls");
+  // Cut at the token limit: the model's answer as far as it got, judged like any other (R59).
+  if (reason === "length") return out("max_tokens");
+  if (reason !== undefined && reason !== null && reason !== "" && reason !== "stop") throw malformed(`done_reason ${JSON.stringify(reason)} is not a chat turn`);
+  // An empty answer is the model's answer: the checker scores it (R59).
   return out("end");
+}
+
+/**
+ * Ollama's answer when the model wrote a tool call the server could not parse: HTTP 500 `error parsing tool call:
+ * raw='…', err=…` (ollama/ollama#12064, #17638). That is the model's own output, not a server fault: not retried, and
+ * handed to the loop as an unusable reply so the model is told and goes on. The server's message, else undefined.
+ */
+export function unparsedToolCall(status: number | undefined, message: string): string | undefined {
+  return status === 500 && /error parsing tool call/i.test(message) ? message : undefined;
 }

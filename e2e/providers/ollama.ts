@@ -3,10 +3,12 @@
 // result goes back as a role "tool" message with both `tool_call_id` and `tool_name` (templates match by either);
 // the model's `thinking` is kept and replayed on its assistant turn; `think` takes true/false or a level; num_ctx is
 // passed when given. The probe checks /api/tags and then /api/show's capabilities. OLLAMA_HOST is honoured.
-// Owns: ollamaProvider, probeOllama, ollamaHost, toOllamaMessages, and Ollama failures → ProviderError with advice.
-import { Ollama, type Message as OllamaMessage, type Tool as OllamaTool } from "ollama";
+// Also what served the model (digest, quantisation, parameter size, server version) and the registry entry.
+// Owns: OLLAMA, ollamaProvider, probeOllama, servedOllama, ollamaHost, toOllamaMessages, Ollama failures → ProviderError.
+import { Ollama, type Message as OllamaMessage, type ModelDetails, type Tool as OllamaTool } from "ollama";
+import type { ProviderEntry, ServedModel } from "./registry.ts";
 import { replayArguments } from "./arguments.ts";
-import { fromOllamaReply } from "./ollama-response.ts";
+import { fromOllamaReply, unparsedToolCall } from "./ollama-response.ts";
 import { CallTimeoutError, callRetryOptions, connectionCodeOf, finalError, httpStatusOf, withRetry, withTimeout } from "./retry.ts";
 import { ProviderError, type ChatRequest, type ChatResponse, type Message, type ModelProvider, type ToolCall, type ToolSpec } from "./types.ts";
 
@@ -108,13 +110,29 @@ export function ollamaProvider(opts: OllamaOptions): ModelProvider {
     async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
       const turn = req.messages.filter((m) => m.role === "assistant").length;
       const body = chatBody(model, opts, req);
+      // The server's 500 for a tool call it could not parse is the model's output, not a fault: caught before the retry.
+      const once = async (s: AbortSignal) => {
+        try {
+          return await client(host, s).chat(body);
+        } catch (err) {
+          const unparsed = unparsedToolCall(httpStatusOf(err), (err as Error)?.message ?? "");
+          if (unparsed === undefined) throw err;
+          return { unparsed };
+        }
+      };
       let result;
       try {
-        result = await withRetry((_attempt, left) => withTimeout((s) => client(host, s).chat(body), Math.min(timeoutMs, left), signal), callRetryOptions(opts, 3, { timeoutMs, maxMs }, req, signal));
+        result = await withRetry((_attempt, left) => withTimeout(once, Math.min(timeoutMs, left), signal), callRetryOptions(opts, 3, { timeoutMs, maxMs }, req, signal));
       } catch (err) {
         throw finalError(err, (e) => advice(model, host, e));
       }
-      // Only a finished answer or a tool use reaches the loop; anything else is an error of this trial (ollama-response.ts).
+      const sampling = { temperature: true, seed: req.seed !== undefined };
+      const sent = { ...body.options, ...(body.think !== undefined ? { think: body.think } : {}) };
+      if ("unparsed" in result.value) {
+        const unusable = `the server could not parse the tool call the model wrote (${result.value.unparsed.slice(0, 300)})`;
+        return { text: "", toolCalls: [], stopReason: "other", unusable, raw: { status: 500, error: result.value.unparsed }, attempts: result.attempts, sampling, sent };
+      }
+      // What the model produced reaches the loop; a reply that is not a model turn is an error of this trial (ollama-response.ts).
       let parsed;
       try {
         parsed = fromOllamaReply(result.value, turn);
@@ -122,11 +140,7 @@ export function ollamaProvider(opts: OllamaOptions): ModelProvider {
         if (err instanceof ProviderError) err.attempts ??= result.attempts;
         throw err;
       }
-      return {
-        ...parsed,
-        attempts: result.attempts,
-        sampling: { temperature: true, seed: req.seed !== undefined },
-      };
+      return { ...parsed, attempts: result.attempts, sampling, sent };
     },
   };
 }
@@ -186,3 +200,56 @@ export async function probeOllama(model: string, host = ollamaHost(), timeoutMs 
   }
   return missing.length ? { ok: false, advice: `ollama:${model}: ${missing.join("; ")}` } : { ok: true };
 }
+
+/**
+ * What serves the model (issue 21 item 4): /api/tags (the tag's digest and details), /api/show (details: quantisation,
+ * parameter size, family, format) and /api/version. A server too old for one of them leaves its fields out.
+ */
+export async function servedOllama(model: string, host = ollamaHost(), timeoutMs = 5000): Promise<ServedModel> {
+  const c = (s: AbortSignal) => client(host, s);
+  const [tags, show, version] = await Promise.allSettled([
+    withTimeout((s) => c(s).list(), timeoutMs),
+    withTimeout((s) => c(s).show({ model }), timeoutMs),
+    withTimeout((s) => c(s).version(), timeoutMs),
+  ]);
+  const want = model.includes(":") ? model : `${model}:latest`;
+  const listed = tags.status === "fulfilled" ? tags.value.models.find((m) => m.name === model || m.name === want || m.model === model || m.model === want) : undefined;
+  const details: Partial<ModelDetails> = { ...listed?.details, ...(show.status === "fulfilled" ? show.value.details : {}) };
+  const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
+  const fields = {
+    digest: text(listed?.digest),
+    quantization: text(details.quantization_level),
+    parameterSize: text(details.parameter_size),
+    family: text(details.family),
+    format: text(details.format),
+    serverVersion: version.status === "fulfilled" ? text(version.value.version) : undefined,
+  };
+  return { provider: "ollama", model, endpoint: host, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
+}
+
+/** The Ollama entry of the provider registry (registry.ts). */
+export const OLLAMA: ProviderEntry = {
+  name: "ollama",
+  help: ["ollama:<model>        via the local Ollama server ($OLLAMA_HOST or http://127.0.0.1:11434), e.g. ollama:qwen3:8b"],
+  kind: "real",
+  // One local server swaps models otherwise.
+  concurrency: 1,
+  flags: [{ key: "host", value: "<url>", help: "the Ollama server (overrides $OLLAMA_HOST)" }],
+  async probe(model, ctx) {
+    const host = ollamaHost(ctx.options["host"]);
+    const p = await probeOllama(model, host, 5000, ctx.common.think !== undefined ? { think: ctx.common.think } : {});
+    return p.ok ? { ok: true, served: await servedOllama(model, host) } : p;
+  },
+  create(model, ctx) {
+    const c = ctx.common;
+    return ollamaProvider({
+      model,
+      ...(ctx.options["host"] ? { host: ctx.options["host"] } : {}),
+      ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
+      ...(c.retries !== undefined ? { retries: c.retries } : {}),
+      ...(c.budgetMs ? { budgetMs: c.budgetMs } : {}),
+      ...(c.think !== undefined ? { think: c.think } : {}),
+      ...(c.numCtx !== undefined ? { numCtx: c.numCtx } : {}),
+    });
+  },
+};

@@ -5,6 +5,7 @@
 // plausible usage (characters of the conversation ÷ 4 as input tokens, of its reply as output tokens) so the cost
 // columns of a self-test report are exercised; those numbers describe no model.
 import { PolicyView, type Policy, type Scenario } from "../scenario.ts";
+import type { ProviderEntry } from "./registry.ts";
 import type { ChatRequest, ChatResponse, ModelProvider } from "./types.ts";
 
 export interface PolicyChoice {
@@ -65,5 +66,27 @@ export function policyProvider(id: string, pick: (s: Scenario) => Policy | undef
 /** Roughly 4 characters a token, as a tokenizer would see the request and the reply: self-test numbers only. */
 function selfTestUsage(req: ChatRequest, text: string, calls: unknown[]): { inputTokens: number; outputTokens: number } {
   const chars = (v: unknown) => JSON.stringify(v).length;
-  return { inputTokens: Math.ceil((chars(req.messages) + chars(req.tools)) / 4), outputTokens: Math.max(1, Math.ceil((text.length + chars(calls) - 2) / 4)) };
+  // The structured result beside a tool message is never sent to a model: not counted.
+  const sent = req.messages.map((m) => (m.role === "tool" ? { ...m, result: undefined } : m));
+  return { inputTokens: Math.ceil((chars(sent) + chars(req.tools)) / 4), outputTokens: Math.max(1, Math.ceil((text.length + chars(calls) - 2) / 4)) };
 }
+
+/** The scripted entry of the provider registry (registry.ts): harness self-tests, no server. */
+export const SCRIPTED: ProviderEntry = {
+  name: "scripted",
+  help: [
+    "scripted:good         the deterministic good policy of every scenario (harness self-test)",
+    "scripted:bad          every scenario's characteristic mistake (each cell should fail)",
+    "scripted:bad-<name>   one named mistake, run only where defined (--list shows them)",
+  ],
+  kind: "scripted",
+  concurrency: 8,
+  flags: [],
+  validate(model, ctx) {
+    const known = policyNames(ctx.scenarios).map((p) => p.name);
+    return known.includes(model) ? undefined : `unknown scripted policy "${model}"; known: ${known.join(", ")}`;
+  },
+  // Nothing serves a scripted policy: no provenance to record.
+  probe: async () => ({ ok: true }),
+  create: (model, ctx) => scriptedProvider(model, ctx.scenarios),
+};

@@ -1,6 +1,9 @@
 // The provider-neutral contract between the fixed agent loop and every model adapter (ollama, bedrock, scripted).
 // Owns: the message/tool/tool-call shapes the loop speaks, the request/response of one model turn, and ProviderError,
 // the one error type adapters throw so the scorer can count transport/model failures apart from scenario failures.
+import type { SkillResult } from "../../schemas/index.ts";
+import type { ServedModel } from "./registry.ts";
+
 // Everything here is plain JSON data (no class instances besides the error) so transcripts can be saved and re-scored.
 
 /** A tool offered to the model. `parameters` is a JSON Schema object (type: "object"). */
@@ -25,6 +28,12 @@ export interface ToolCall {
   idSource?: "provider" | "synthesised";
   /** How the arguments arrived when not as a JSON object; absent = an object. */
   argumentsEncoding?: "json-string" | "not-an-object";
+  /**
+   * Why this call cannot be run although the model made it (arguments that are not a JSON object, a call the service
+   * reported as malformed). The loop does not run it: the model gets a tool error naming the problem and goes on
+   * (decision R61). Absent = a well-formed call.
+   */
+  malformed?: string;
 }
 
 /**
@@ -42,9 +51,17 @@ export interface Reasoning {
 
 export type Message =
   | { role: "system"; content: string }
-  | { role: "user"; content: string }
+  | { role: "user"; content: string; /** The loop's note that the model's last reply could not be used (never a scenario prompt). */ notice?: boolean }
   | { role: "assistant"; content: string; toolCalls: ToolCall[]; reasoning?: Reasoning[] }
-  | { role: "tool"; toolCallId: string; name: string; content: string; isError?: boolean };
+  | {
+      role: "tool";
+      toolCallId: string;
+      name: string;
+      content: string;
+      isError?: boolean;
+      /** A skill call's structured result, for scripted self-test policies only: no adapter ever sends it to a model. */
+      result?: SkillResult;
+    };
 
 export interface ChatRequest {
   /** The conversation so far; the first message is the system prompt. */
@@ -72,8 +89,16 @@ export interface ChatResponse {
   attempts?: number;
   /** Which of the request's sampling settings actually reached the model on this turn. */
   sampling?: SamplingApplied;
+  /** The sampling settings this turn's request actually carried, as named on the wire (e.g. Ollama's options). */
+  sent?: Record<string, unknown>;
   /** The model's reasoning for this turn (kept and replayed; see Reasoning). */
   reasoning?: Reasoning[];
+  /**
+   * Set when the model's reply held a tool call that could not be read at all, so there is no call to answer (Ollama's
+   * HTTP 500 "error parsing tool call", Bedrock's malformed_tool_use / malformed_model_output without a usable block):
+   * the problem, in words. The loop tells the model and goes on, as for a malformed call (decision R61).
+   */
+  unusable?: string;
   /**
    * What the adapter changed about the request or the reply, in words, for the transcript (e.g. "toolResult.status
    * dropped: the service rejected it; retried once"). Empty when nothing was changed.
@@ -97,6 +122,8 @@ export interface ModelProvider {
   readonly kind: "real" | "scripted";
   /** What this provider can pass to the model; per-turn truth is ChatResponse.sampling. */
   readonly sampling?: SamplingApplied;
+  /** What serves the model, as the probe found it (providers/registry.ts); recorded in every transcript's meta. */
+  readonly served?: ServedModel;
   chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse>;
   /** Whether this provider has anything to play for a scenario (a per-scenario bad policy does not); absent → all. */
   appliesTo?(scenario: string): boolean;
@@ -107,7 +134,9 @@ export interface ModelProvider {
 /**
  * What went wrong, coarsely, so the CLI can group errors and decide what to tell the user:
  * unreachable (no server / connection refused), model_not_found, auth (credentials / access), throttled, timeout,
- * bad_request (the provider rejected the request), server (5xx), aborted (caller cancelled), bad_response, unknown.
+ * bad_request (the provider rejected the request), server (5xx), aborted (caller cancelled), bad_response (a reply
+ * that is not a model turn), refused (the provider withheld the model's answer: content filter, guardrail),
+ * context_window (the conversation no longer fits the model), unknown.
  */
 export type ProviderErrorCode =
   | "unreachable"
@@ -119,6 +148,8 @@ export type ProviderErrorCode =
   | "server"
   | "aborted"
   | "bad_response"
+  | "refused"
+  | "context_window"
   | "unknown";
 
 /**

@@ -1,7 +1,7 @@
 // SK1 golden: the prompt matches a skill's described trigger; the model calls skill({name}) once, then follows it.
 // Ground truth per trial: the version in VERSION, three changelog entries, and a sign-off token only the skill body
 // carries — so only a model that activated the skill, ran `cat VERSION` and read CHANGES.md can write the answer.
-import { bash, read, say, skill, type Scenario } from "../scenario.ts";
+import { bash, loadedBody, read, say, skill, type Scenario } from "../scenario.ts";
 import { inputName, resultLabel } from "../transcript.ts";
 import { answerOf, anyActivation, fail, firstOk, mentions, pass, showCall, skillTrail, trustedConfig } from "./common.ts";
 import { TrialValues, fillTemplates } from "./nonce.ts";
@@ -61,7 +61,7 @@ export const SK1: Scenario = {
     if (v.step === 2) return read("CHANGES.md");
     const version = /\b(\d+\.\d+\.\d+)\b/.exec(v.exchanges[1]?.output ?? "")?.[1] ?? "?";
     const bullets = (v.exchanges[2]?.output ?? "").split("\n").filter((l) => l.startsWith("- "));
-    const signOff = /`(Signed-off-by: [^`]+)`/.exec(v.exchanges[0]?.output ?? "")?.[1] ?? "";
+    const signOff = /`(Signed-off-by: [^`]+)`/.exec(loadedBody(v.exchanges))?.[1] ?? "";
     return say([`## Release v${version}`, "", ...bullets, "", signOff].join("\n"));
   },
   bad: {

@@ -1,7 +1,7 @@
 // SK2 wrong-name: the prompt names a skill by paraphrase; NOT_FOUND on the first try, recovery via the siblings.
 // Ground truth per trial: the patch under review (a console.log, a debugger statement, or a clean change, in a
 // function named per trial) decides the verdict, and the sign-off token is only in the skill body.
-import { read, say, siblingsOf, skill, type Scenario } from "../scenario.ts";
+import { loadedBody, read, say, skill, skillResult, type Scenario } from "../scenario.ts";
 import { inputName, resultLabel } from "../transcript.ts";
 import { answerParts, fail, firstOk, inconclusive, mentions, pass, show, skillTrail, trustedConfig } from "./common.ts";
 import { TrialValues, fillTemplates } from "./nonce.ts";
@@ -119,14 +119,15 @@ export const SK2: Scenario = {
     const skills = v.calls("skill");
     const last = skills[skills.length - 1];
     if (!last) return skill({ name: "pr-reviewer" });
-    if (skills.length < 3 && /No skill matches/.test(last.output)) {
-      const offered = siblingsOf(last.output);
+    const result = skillResult(last);
+    if (skills.length < 3 && result?.kind === "not_found") {
+      const offered = result.siblings ?? [];
       if (offered[0]) return skill({ name: offered.includes("pr-review") ? "pr-review" : offered[0] });
       return say("No installed skill matches that name.");
     }
     if (v.calls("read").length === 0) return read("change.diff");
     const diff = v.calls("read")[0]!.output;
-    const signOff = /`(-- reviewed with pr-review [^`]+)`/.exec(last.output)?.[1] ?? "";
+    const signOff = /`(-- reviewed with pr-review [^`]+)`/.exec(loadedBody(skills))?.[1] ?? "";
     const added = diff.split("\n").find((l) => l.startsWith("+") && !l.startsWith("+++")) ?? "";
     const bad = /console\.log|debugger/.exec(added)?.[0];
     return say(`${bad ? "VERDICT: request-changes" : "VERDICT: approve"}\n${bad ? `The patch adds a ${bad} statement.` : "The patch adds a guard and no debugging code."}\n${signOff}`);

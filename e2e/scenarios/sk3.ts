@@ -2,7 +2,7 @@
 // already_loaded and the model does not ask for the content again (no reload-shaped call, no re-reading SKILL.md).
 // Ground truth per trial: a style token only the skill body carries (and a canary for re-reads of SKILL.md); each
 // turn's answer must be the message rewritten as a Conventional Commit of the right type.
-import { read, say, skill, skillDirOf, type Scenario } from "../scenario.ts";
+import { loadedBody, read, say, skill, skillResult, type Scenario } from "../scenario.ts";
 import { inputName, resultLabel, type ToolEvent } from "../transcript.ts";
 import { activationAttempts, answerOf, squash, error, exposures, fail, firstOk, inconclusive, mentions, pass, showCall, trustedConfig, turnOf } from "./common.ts";
 import { TrialValues, fillTemplates } from "./nonce.ts";
@@ -99,8 +99,7 @@ export const SK3: Scenario = {
   },
   good(v) {
     if (v.calls("skill").length === 0) return skill({ name: SKILL });
-    const body = v.history.find((e) => e.tool === "skill" && /<skill /.test(e.output))?.output ?? "";
-    const marker = /`(\(style: commit-style [^`]+\))`/.exec(body)?.[1] ?? "";
+    const marker = /`(\(style: commit-style [^`]+\))`/.exec(loadedBody(v.history))?.[1] ?? "";
     const msg = Object.keys(REWRITES).find((k) => v.user.includes(k)) ?? "";
     return say(`${REWRITES[msg] ?? "chore: update"}\n${marker}`);
   },
@@ -111,10 +110,10 @@ export const SK3: Scenario = {
         const skills = v.calls("skill");
         if (skills.length === 0) return skill({ name: SKILL });
         if (v.turn === 2 && v.calls("read").length === 0) {
-          const dir = v.history.map((e) => skillDirOf(e.output)).find((d) => d !== undefined) ?? ".skills/commit-style";
+          const dir = v.history.map((e) => skillResult(e)?.dir).find((d) => d !== undefined) ?? ".skills/commit-style";
           return read(`${dir}/SKILL.md`);
         }
-        const marker = /`(\(style: commit-style [^`]+\))`/.exec(v.history.map((e) => e.output).join("\n"))?.[1] ?? "";
+        const marker = /`(\(style: commit-style [^`]+\))`/.exec(loadedBody(v.history))?.[1] ?? "";
         const msg = Object.keys(REWRITES).find((k) => v.user.includes(k)) ?? "";
         return say(`${REWRITES[msg]}\n${marker}`);
       },
@@ -125,7 +124,7 @@ export const SK3: Scenario = {
         const skills = v.calls("skill");
         if (skills.length === 0) return skill({ name: SKILL });
         if (v.turn === 2 && skills.length === 1) return skill({ name: SKILL, reload: true });
-        const marker = /`(\(style: commit-style [^`]+\))`/.exec(v.history.map((e) => e.output).join("\n"))?.[1] ?? "";
+        const marker = /`(\(style: commit-style [^`]+\))`/.exec(loadedBody(v.history))?.[1] ?? "";
         const msg = Object.keys(REWRITES).find((k) => v.user.includes(k)) ?? "";
         return say(`${REWRITES[msg]}\n${marker}`);
       },

@@ -4,7 +4,7 @@
 // prints a run id derived from its input and the key and leaves .runs/<run id> beside the skill, so "it really ran"
 // is read from the workspace and the tool results, never from the command's spelling.
 import { relative } from "node:path";
-import { bash, say, skill, skillDirOf, type Scenario } from "../scenario.ts";
+import { bash, say, skill, skillResult, type Scenario } from "../scenario.ts";
 import { commandsOf } from "../tools.ts";
 import { bashCommand, type ToolEvent } from "../transcript.ts";
 import { answerOf, fail, firstOk, mentions, pass, showCall, statedCounts, trustedConfig } from "./common.ts";
@@ -86,7 +86,7 @@ export const SK6: Scenario = {
   good(v) {
     if (v.step === 0) return skill({ name: SKILL });
     if (v.step === 1) {
-      const dir = skillDirOf(v.exchanges[0]?.output ?? "");
+      const dir = skillResult(v.exchanges[0])?.dir;
       return dir ? bash(`python3 ${dir}/scripts/audit.py src/routes.js`) : say("The skill did not say where it lives.");
     }
     const out = v.exchanges[1]?.output ?? "";

@@ -2,7 +2,7 @@
 // the right shape on the first try (a string, or a wrong key, is the characteristic mistake), then follows the body.
 // Ground truth per trial: which lines of src/app.js hold a TODO and what they say, and a token in the body's last line.
 import { isAbsolute, relative } from "node:path";
-import { read, say, skill, type Scenario } from "../scenario.ts";
+import { loadedBody, read, say, skill, type Scenario } from "../scenario.ts";
 import { inputField, resultLabel } from "../transcript.ts";
 import { activationAttempts, answerOf, fail, mentions, pass, show, showCall, trustedConfig } from "./common.ts";
 import { TrialValues, fillTemplates } from "./nonce.ts";
@@ -88,7 +88,7 @@ export const SK7: Scenario = {
   good(v) {
     if (v.step === 0) return skill({ name: SKILL, arguments: { path: FILE } });
     if (v.step === 1) return read(FILE);
-    const token = /`(audited: [^`]+)`/.exec(v.exchanges[0]?.output ?? "")?.[1] ?? "";
+    const token = /`(audited: [^`]+)`/.exec(loadedBody(v.exchanges))?.[1] ?? "";
     const todos = (v.exchanges[1]?.output ?? "")
       .split("\n")
       .map((l, i) => [i + 1, l] as const)

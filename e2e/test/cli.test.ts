@@ -26,7 +26,8 @@ describe("model specs", () => {
     expect(parseModelSpec("ollama:qwen3:8b")).toEqual({ provider: "ollama", model: "qwen3:8b" });
     expect(parseModelSpec("bedrock:us.anthropic.claude-opus-4-7")).toEqual({ provider: "bedrock", model: "us.anthropic.claude-opus-4-7" });
     expect(parseModelSpec("bedrock:arn:aws:bedrock:us-east-1:1:inference-profile/x")).toEqual({ provider: "bedrock", model: "arn:aws:bedrock:us-east-1:1:inference-profile/x" });
-    expect(() => parseModelSpec("openai:gpt")).toThrow(/unknown provider/);
+    expect(parseModelSpec("openai:Qwen/Qwen3-8B")).toEqual({ provider: "openai", model: "Qwen/Qwen3-8B" });
+    expect(() => parseModelSpec("nope:gpt")).toThrow(/unknown provider "nope" in "nope:gpt": use ollama, bedrock, openai, scripted/);
     expect(() => parseModelSpec("qwen3")).toThrow();
   });
   it("presets expand to the spec's matrix", () => {
@@ -51,12 +52,16 @@ describe("model specs", () => {
       resume: true,
       callBudgetMs: 60000,
       stallSeconds: 30,
-      concurrencyOllama: 2,
-      concurrencyBedrock: 8,
+      concurrencyBy: { ollama: 2, bedrock: 8 },
       rescoreCurrent: true,
     });
-    expect(concurrencyFor({})).toEqual({ ollama: 1, bedrock: 4, scripted: 8 });
-    expect(concurrencyFor({ concurrency: 3, concurrencyBedrock: 10 })).toEqual({ ollama: 3, bedrock: 10, scripted: 3 });
+    expect(concurrencyFor({})).toEqual({ ollama: 1, bedrock: 4, openai: 2, scripted: 8 });
+    expect(concurrencyFor({ concurrency: 3, concurrencyBy: { bedrock: 10 } })).toEqual({ ollama: 3, bedrock: 10, openai: 3, scripted: 3 });
+    // Provider flags come from the registry: --<provider>-<key>.
+    expect(parseArgs(["--ollama-host", "http://h:1", "--bedrock-region", "eu-west-1", "--openai-base-url=http://v:8000/v1", "--concurrency-openai", "6"])).toMatchObject({
+      providerOptions: { ollama: { host: "http://h:1" }, bedrock: { region: "eu-west-1" }, openai: { "base-url": "http://v:8000/v1" } },
+      concurrencyBy: { openai: 6 },
+    });
   });
   it("--help names the command the way it was started: the installed bin, or npm run e2e in a clone", async () => {
     expect(invokedAs("/p/node_modules/skill-tool-conformance/dist/scripts/e2e.js")).toBe("skill-e2e");
@@ -166,11 +171,53 @@ describe("npm run e2e", () => {
     expect((await run(["--model", "scripted:good", "--scenario", "SK9"])).code).toBe(2);
     const r = await run(["--model", "scripted:bad-nonsense"]);
     expect(r.code).toBe(2);
-    expect(r.err).toContain("unknown scripted policy");
+    // A typo in a policy is a usage error naming the known ones, not "no model is reachable".
+    expect(r.err).toMatch(/^e2e: unknown scripted policy "bad-nonsense"; known: good, bad, bad-no-skill, .*bad-run-untrusted\n$/);
+    expect(r.err).not.toContain("reachable");
   });
 
-  it("--list names every scripted policy", async () => {
+  it("every usage error is one line on stderr, exit 2, before anything runs", async () => {
+    const cases = [
+      ["--model", "scripted:good", "--rescore", dir],
+      ["--model", "nope:x"],
+      ["--model", "qwen3"],
+      [],
+      ["--bogus"],
+      ["-n", "0", "--model", "scripted:good"],
+      ["--model", "scripted:good", "--scenario", "SK9"],
+      ["--model", "openai:m"],
+    ];
+    for (const argv of cases) {
+      const r = await run(argv);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.err, argv.join(" ")).toMatch(/^e2e: [^\n]+\n$/);
+      expect(r.out, argv.join(" ")).toBe("");
+    }
+    expect((await run(["--model", "scripted:good", "--rescore", dir])).err).toMatch(/--rescore re-judges saved transcripts and calls no model: drop --model/);
+  });
+
+  it("--version prints the kit's version", async () => {
+    const r = await run(["--version"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "package.json"), "utf8")).version + "\n");
+  });
+
+  it("scripted:good gates by default: over a broken driver every trial errors and the run exits 1, naming them", async () => {
+    const r = await run(["--model", "scripted:good", "-n", "1", "--scenario", "SK1,SK5", "--driver", join(import.meta.dirname, "drivers", "broken.ts")]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/harness self-test failed: 2 scripted trial\(s\) did not get the outcome their policy expects/);
+    expect(r.err).toMatch(/SK1 × scripted:good trial 1: error, expected pass or inconclusive \(implementation error: skill tool implementation failed: broken driver/);
+  });
+
+  it("scripted:bad gates too: its trials must fail", async () => {
+    const r = await run(["--model", "scripted:bad", "-n", "1", "--scenario", "SK5", "--driver", join(import.meta.dirname, "drivers", "broken.ts")]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/SK5 × scripted:bad trial 1: error, expected fail/);
+  });
+
+  it("--list names every scenario and scripted policy", async () => {
     const r = await run(["--list"]);
+    for (const s of ["SK1", "SK2", "SK3", "SK4", "SK5", "SK6", "SK7"]) expect(r.out).toMatch(new RegExp(`^  ${s} `, "m"));
     expect(r.out).toContain("scripted:bad-workaround-rm");
     expect(r.out).toContain("SK8 trust-gate");
   });

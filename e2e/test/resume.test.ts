@@ -50,6 +50,35 @@ function comparable(report: any) {
   };
 }
 
+describe("never lose a run", () => {
+  const scripted = (transcripts: string, ...more: string[]) => ["--model", "scripted:good", "-n", "1", "--scenario", "SK1", "--transcripts", transcripts, ...more];
+  it("a second run into a finished transcripts directory is refused in one line, exit 2, before anything runs", async () => {
+    const transcripts = join(dir, "finished");
+    expect((await run(scripted(transcripts))).code).toBe(0);
+    const before = readFileSync(join(transcripts, "scripted_good", "SK1-001.jsonl"), "utf8");
+    const same = await run(scripted(transcripts));
+    expect(same.code).toBe(2);
+    expect(same.err).toMatch(/^e2e: --transcripts \S+ already holds 1 transcript\(s\) \(made with the same settings\); add --resume to finish that run, --overwrite to replace it, or choose another directory\n$/);
+    expect(same.out).toBe("");
+    const other = await run(scripted(transcripts, "--temperature", "0.2", "--max-steps", "9"));
+    expect(other.code).toBe(2);
+    expect(other.err).toMatch(/made with temperature 0\.7 \(this run: 0\.2\), maxSteps unset \(this run: 9\)\)/);
+    expect(readFileSync(join(transcripts, "scripted_good", "SK1-001.jsonl"), "utf8")).toBe(before);
+  });
+  it("--resume refuses changed settings and says which; --overwrite replaces the run", async () => {
+    const transcripts = join(dir, "settings");
+    expect((await run(scripted(transcripts))).code).toBe(0);
+    const resumed = await run(scripted(transcripts, "--resume", "--seed", "7"));
+    expect(resumed.code).toBe(2);
+    expect(resumed.err).toMatch(/^e2e: --resume: the transcripts in \S+ were made with seed 1 \(this run: 7\); run with the same settings/);
+    expect((await run(scripted(transcripts, "--resume"))).code).toBe(0);
+    const over = await run(scripted(transcripts, "--temperature", "0.2", "--overwrite"));
+    expect(over.code).toBe(0);
+    expect(over.err).toMatch(/--overwrite: removed 1 transcript\(s\) of the earlier run/);
+    expect(JSON.parse(readFileSync(join(transcripts, "scripted_good", "SK1-001.jsonl"), "utf8").split("\n")[0]!).temperature).toBe(0.2);
+  });
+});
+
 describe("--resume after Ctrl-C", () => {
   it("makes only the missing model calls and ends with the same report as an uninterrupted run", async () => {
     // 1. The reference: one uninterrupted run.
@@ -115,7 +144,12 @@ describe("--resume after Ctrl-C", () => {
     writeFileSync(t1, [JSON.stringify(meta), ...lines.slice(1)].join("\n"));
     const t2 = join(transcripts, "ollama_fake_1b", "SK1-002.jsonl");
     writeFileSync(t2, readFileSync(t2, "utf8").split("\n").filter((l) => !l.includes('"type":"end"')).join("\n"));
-    expect((await run(["--model", "ollama:fake:1b", "--ollama-host", f.url, "-n", "2", "--scenario", "SK1", "--transcripts", transcripts, "--resume"])).code).toBe(0);
+    // A changed checker would replace trial 1's transcript: refused, in one line naming the change, until --overwrite.
+    const refused = await run(["--model", "ollama:fake:1b", "--ollama-host", f.url, "-n", "2", "--scenario", "SK1", "--transcripts", transcripts, "--resume"]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/^e2e: --resume: the transcripts in \S+ were made with SK1 checker 000000000000 → [0-9a-f]{12}; run with the same settings, or add --overwrite to run those trials again\n$/);
+    expect(f.total()).toBe(0);
+    expect((await run(["--model", "ollama:fake:1b", "--ollama-host", f.url, "-n", "2", "--scenario", "SK1", "--transcripts", transcripts, "--resume", "--overwrite"])).code).toBe(0);
     expect(f.calls).toEqual(perTrial);
     // With nothing left to do, a second resume calls the model not at all.
     f.reset();

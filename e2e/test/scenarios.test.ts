@@ -29,7 +29,8 @@ beforeAll(async () => {
     temperature: 0,
     transcriptsDir: dir,
   });
-});
+  // ~25 policies × 8 scenarios of real bash and git: seconds alone, longer on a loaded machine.
+}, 120_000);
 
 afterAll(async () => {
   await impl?.dispose();

@@ -6,6 +6,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { bedrockProvider, toolResultStatusSupported, type BedrockOptions } from "../providers/bedrock.ts";
 import { ollamaProvider, probeOllama } from "../providers/ollama.ts";
 import type { ChatRequest, ChatResponse, Message } from "../providers/types.ts";
+import { join } from "node:path";
+import { loadModule } from "../../conformance/driver/in-process.ts";
+import { runTrial } from "../loop.ts";
+import { scenarioById } from "../scenarios/index.ts";
 import { converseReply, ollamaReply, ollamaShow, queue, startFakeBedrock, startFakeOllama, type FakeServer, type Reply } from "./fake-servers.ts";
 
 const fast = { retries: 1, baseDelayMs: 5, maxDelayMs: 10, timeoutMs: 5000 };
@@ -217,17 +221,62 @@ describe("one rule for string-encoded tool arguments, on both providers", () => 
     expect(b.requests[1]!.body.messages[1].content[0].toolUse.input).toEqual(decoded);
   });
 
-  // R59: arguments that are not a JSON object are a tool call the model never finished: a malformed reply on both
-  // wires (the trial is an error), never a call scored as the model's behaviour.
+  // R61: arguments that are not a JSON object are the model's own malformed call: kept as sent, marked with the
+  // problem (the loop returns it to the model as a tool error), and replayed as {} because both wires need an object.
   it.each([
-    ["a non-JSON string", "release-notes"],
-    ["a JSON array string", '["x"]'],
-  ])("%s is a malformed reply over Ollama and Bedrock alike", async (_label, wire) => {
-    const o = await fakeOllama(queue([ollamaReply("", [{ name: "skill", arguments: wire }])]));
-    const b = await fakeBedrock(queue([converseReply("", [{ name: "skill", arguments: wire }])]));
+    ["a non-JSON string", "release-notes", /text that is not a JSON object/],
+    ["a JSON array string", '["x"]', /text that is not a JSON object/],
+  ])("%s is the model's malformed call over Ollama and Bedrock alike", async (_label, wire, problem) => {
+    const o = await fakeOllama(queue([ollamaReply("", [{ name: "skill", arguments: wire }]), ollamaReply("done")]));
+    const b = await fakeBedrock(queue([converseReply("", [{ name: "skill", arguments: wire }]), converseReply("done")]));
+    const op = ollamaProvider({ model: "m", host: o.url, ...fast });
+    const bp = bedrock(b.url, "us.anthropic.claude-opus-4-7");
     const start: Message[] = [{ role: "user", content: "go" }];
-    const eo = await ollamaProvider({ model: "m", host: o.url, ...fast }).chat(req(start)).catch((e) => e);
-    const eb = await bedrock(b.url, "us.anthropic.claude-opus-4-7").chat(req(start)).catch((e) => e);
-    for (const e of [eo, eb]) expect(e).toMatchObject({ code: "bad_response" });
+    const [ro, rb] = [await op.chat(req(start)), await bp.chat(req(start))];
+    for (const r of [ro, rb]) {
+      expect(r.stopReason).toBe("tool_use");
+      expect(r.toolCalls[0]).toMatchObject({ name: "skill", arguments: wire, argumentsEncoding: "not-an-object", malformed: expect.stringMatching(problem) });
+    }
+    await op.chat(req(continued(start, ro)));
+    await bp.chat(req(continued(start, rb)));
+    expect(o.requests[1]!.body.messages[2].tool_calls[0].function.arguments).toEqual({});
+    expect(b.requests[1]!.body.messages[1].content[0].toolUse.input).toEqual({});
+  });
+});
+
+describe("the model's own output reaches the loop (R59, R61)", () => {
+  const SK1 = scenarioById("SK1")!;
+  it.each(["ollama", "bedrock"] as const)("over %s, a malformed call is answered with a tool error naming the problem, and the trial goes on", async (name) => {
+    const bad = { name: "bash", arguments: '{"command": "cat VERSION' };
+    const s = name === "ollama" ? await fakeOllama(queue([ollamaReply("", [bad]), ollamaReply("All done.")])) : await fakeBedrock(queue([converseReply("", [bad]), converseReply("All done.")]));
+    const provider = name === "ollama" ? ollamaProvider({ model: "m", host: s.url, ...fast }) : bedrock(s.url, "us.anthropic.claude-opus-4-7");
+    const impl = await loadModule(join(import.meta.dirname, "..", "..", "reference", "index.ts"));
+    try {
+      const events = await runTrial({ scenario: SK1, provider, implementation: impl, trial: 1, temperature: 0 });
+      const told = name === "ollama" ? s.requests[1]!.body.messages.at(-1).content : s.requests[1]!.body.messages.at(-1).content[0].toolResult.content[0].text;
+      expect(told).toMatch(/^Error: this bash call was not run: its arguments are text that is not a JSON object \(\{"command": "cat VERSION\), not a JSON object/);
+      expect(events.find((e) => e.type === "tool")).toMatchObject({ tool: "bash", input: bad.arguments, isError: true, malformed: expect.any(String) });
+      expect(events.at(-1)).toMatchObject({ type: "end", outcome: "completed" });
+      expect(s.requests.length).toBe(2);
+    } finally {
+      await impl.dispose();
+    }
+  });
+
+  it("over Ollama, the server's 500 for a tool call it could not parse is not retried: the model is told and goes on", async () => {
+    const unparsed: Reply = { status: 500, body: { error: "error parsing tool call: raw='{\"command\": \"ls}]', err=invalid character ']'" } };
+    const s = await fakeOllama(queue([unparsed, ollamaReply("All done.")]));
+    const impl = await loadModule(join(import.meta.dirname, "..", "..", "reference", "index.ts"));
+    try {
+      const events = await runTrial({ scenario: SK1, provider: ollamaProvider({ model: "m", host: s.url, ...fast }), implementation: impl, trial: 1, temperature: 0 });
+      expect(s.requests.length).toBe(2);
+      const note = s.requests[1]!.body.messages.at(-1);
+      expect(note.role).toBe("user");
+      expect(note.content).toMatch(/^Your previous reply could not be used: the server could not parse the tool call the model wrote \(error parsing tool call/);
+      expect(events.filter((e) => e.type === "notice")).toHaveLength(1);
+      expect(events.at(-1)).toMatchObject({ type: "end", outcome: "completed" });
+    } finally {
+      await impl.dispose();
+    }
   });
 });

@@ -3,6 +3,7 @@
 //! reads back unchanged and JSON-quoted otherwise, lists and maps inside lists in JSON flow style, {} and
 //! [] for empty ones.
 use crate::jsval::{is_js_space, js_number, json_string, stringify};
+use crate::messages::is_unsafe;
 use crate::yaml::resolve_plain;
 use serde_json::{Map, Value};
 
@@ -32,8 +33,9 @@ fn quote(s: &str) -> String {
     json.chars().map(|c| if refused_raw(c) { format!("\\u{:04x}", c as u32) } else { c.to_string() }).collect()
 }
 
+/// Refused raw in frontmatter (R13), or unsafe in the <frontmatter> the model reads (R91: U+2028/9, bidi controls).
 fn refused_raw(c: char) -> bool {
-    matches!(c, '\u{7f}'..='\u{9f}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}')
+    matches!(c, '\u{7f}'..='\u{9f}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}') || is_unsafe(c)
 }
 
 /// Number#toString, with ".0" on an integral value beyond ±(2^53−1), which can only have been a float (R17).
@@ -59,7 +61,8 @@ fn flow(v: &Value) -> String {
 
 fn scalar_text(v: &Value) -> String {
     match v {
-        Value::String(s) if is_plain_safe(s) => s.clone(),
+        // R1/R92: bare when it reads back unchanged and holds no unsafe character (R91); JSON-quoted otherwise.
+        Value::String(s) if is_plain_safe(s) && !s.chars().any(is_unsafe) => s.clone(),
         Value::String(s) => quote(s),
         Value::Number(n) => n.as_f64().map(number_text).unwrap_or_else(|| n.to_string()),
         Value::Bool(b) => b.to_string(),

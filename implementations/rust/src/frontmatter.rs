@@ -107,11 +107,11 @@ fn describe(v: &Value) -> String {
 pub fn parse_skill_md(text: &str, dir_name: &str) -> Result<ParsedSkill, ParseFailure> {
     let (yaml_text, body) = split(text)?;
     let mut leniency = Vec::new();
-    let doc = match yaml::parse(&yaml_text) {
+    let doc = match yaml::parse_text_fields(&yaml_text) {
         Ok(doc) => Ok(doc),
         Err(first) => match hint_as_text(&yaml_text, first.line) {
             // R19: an unquoted, non-YAML argument-hint line is read as its text, and the whole read again.
-            Some((text, line, value)) => yaml::parse(&text)
+            Some((text, line, value)) => yaml::parse_text_fields(&text)
                 .map(|doc| {
                     let at = (line + 1).to_string();
                     leniency.push(msg("fm.argument_hint_as_text", &[("line", &at), ("text", &json_string(&value))]));
@@ -154,6 +154,11 @@ pub fn parse_skill_md(text: &str, dir_name: &str) -> Result<ParsedSkill, ParseFa
         frontmatter.retain(|k, _| k != key);
         warnings.push(msg("fm.blank_ignored", &[("field", key), ("at", &at(key))]));
     }
+    // R93: what was read as its source text says so, in document order, with what YAML would have read.
+    for note in &doc.as_text {
+        let at = msg("format.at_line", &[("line", &(note.line + 1).to_string())]);
+        warnings.push(msg("fm.kept_as_text", &[("field", &note.field), ("source", &clip(&note.source, 40)), ("read", &clip(&note.read, 40)), ("at", &at)]));
+    }
     // R19: informational fields nothing in the tool acts on are kept as authored, whatever their JSON type.
     for key in ["license", "version", "argument-hint"] {
         match frontmatter.get(key) {
@@ -164,11 +169,39 @@ pub fn parse_skill_md(text: &str, dir_name: &str) -> Result<ParsedSkill, ParseFa
             }
         }
     }
-    if let Some(tools) = frontmatter.get("allowed-tools") {
-        let tools = allowed_tools::normalize(tools).map_err(|r| field("allowed-tools", r))?;
+    if let Some(authored) = frontmatter.get("allowed-tools").cloned() {
+        let tools = allowed_tools::normalize(&authored).map_err(|r| field("allowed-tools", r))?;
+        let split = authored.is_string() && tools.len() > 1;
         frontmatter.insert("allowed-tools".into(), Value::from(tools));
+        // R94: bounds apply after normalisation. A string split into a list holds one value per tool plus the list:
+        // the frontmatter as kept must stay within R16's value bound, or its <frontmatter> would not read back (R17).
+        let max = limits().yaml_max_nodes;
+        if split && value_count(&frontmatter, max) > max {
+            return Err(field("allowed-tools", msg("fm.allowed_tools_too_many", &[("max", &max.to_string())])));
+        }
     }
     Ok(ParsedSkill { frontmatter, body, warnings })
+}
+
+/// R16's count of a mapping as a JSON value (every mapping, list and scalar, keys included), stopping past `max`.
+fn value_count(root: &Map<String, Value>, max: u64) -> u64 {
+    let mut n = 1 + root.len() as u64;
+    let mut stack: Vec<&Value> = root.values().collect();
+    while let Some(v) = stack.pop() {
+        if n > max {
+            break;
+        }
+        n += 1;
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(m) => {
+                n += m.len() as u64;
+                stack.extend(m.values());
+            }
+            _ => {}
+        }
+    }
+    n
 }
 
 fn validate(

@@ -23,6 +23,8 @@ pub struct Limits {
     pub yaml_max_key_length: usize,
     pub yaml_max_nodes: u64,
     pub catalog_entry_description_max_bytes: usize,
+    /// R95: the most bytes of a cut description's trigger sentence the catalog line shows.
+    pub catalog_trigger_sentence_max_bytes: usize,
     pub resources_per_folder: usize,
     pub resource_folders: Vec<String>,
     pub siblings_max: usize,
@@ -61,6 +63,7 @@ pub fn limits() -> &'static Limits {
             yaml_max_key_length: v["yaml_max_key_length"].as_u64().map(|d| d as usize).unwrap_or(DEFAULT_YAML_MAX_KEY_LENGTH),
             yaml_max_nodes: v["yaml_max_nodes"].as_u64().unwrap_or(DEFAULT_YAML_MAX_NODES),
             catalog_entry_description_max_bytes: v["catalog_entry_description_max_bytes"].as_u64().map(|d| d as usize).unwrap_or(DEFAULT_CATALOG_DESCRIPTION_MAX_BYTES),
+            catalog_trigger_sentence_max_bytes: num(&v, "catalog_trigger_sentence_max_bytes") as usize,
             resources_per_folder: num(&v, "resources_per_folder") as usize,
             resource_folders: strings(&v["resource_folders"]),
             siblings_max: num(&v, "siblings_max") as usize,

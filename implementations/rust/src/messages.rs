@@ -40,7 +40,33 @@ pub fn template(id: &str) -> &'static str {
     LOCAL.iter().find(|(k, _)| *k == id).map(|(_, t)| *t).unwrap_or_else(|| panic!("no message template {id}"))
 }
 
-/// Render `template` with `args`: each `{word}` naming an argument is replaced, everything else is kept.
+/// rules.unsafe_characters (R91): C0 (tab, LF, CR included), DEL and C1 (NEL included), U+2028/9 and the bidi
+/// controls: what could start a line of the tool's own, or hide or reorder text.
+pub fn is_unsafe(c: char) -> bool {
+    matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// rules.values (R91): each unsafe character written as `\u` and four lowercase hex digits; the rest unchanged.
+pub fn escape_unsafe(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_unsafe) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 12);
+    for c in text.chars() {
+        if is_unsafe(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// The two placeholders whose values are the tool's own multi-line text (§2.2): filled as they are.
+const OWN_TEXT: [&str; 2] = ["guidance", "available_skills"];
+
+/// Render `template` with `args`: each `{word}` naming an argument is replaced by its value, escaped (R91) but
+/// for the tool's own text; everything else is kept.
 pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
     let mut out = String::with_capacity(template.len() + 32);
     let mut rest = template;
@@ -50,10 +76,14 @@ pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
         let close = after.find('}');
         let value = close
             .filter(|c| *c > 0 && after[..*c].bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
-            .and_then(|c| args.iter().find(|(k, _)| *k == &after[..c]).map(|(_, v)| (c, *v)));
+            .and_then(|c| args.iter().find(|(k, _)| *k == &after[..c]).map(|(k, v)| (c, *k, *v)));
         match value {
-            Some((c, v)) => {
-                out.push_str(v);
+            Some((c, key, v)) => {
+                if OWN_TEXT.contains(&key) {
+                    out.push_str(v);
+                } else {
+                    out.push_str(&escape_unsafe(v));
+                }
                 rest = &after[c + 1..];
             }
             None => {
@@ -80,6 +110,13 @@ mod tests {
         assert_eq!(fill("e.g. {example}.", &[("example", "{\"a\": \"...\"}")]), "e.g. {\"a\": \"...\"}.");
         assert_eq!(fill("{\"name\": x} {name}", &[("name", "hi")]), "{\"name\": x} hi");
         assert_eq!(fill("{missing} {", &[]), "{missing} {");
+    }
+
+    #[test]
+    fn values_cannot_start_a_line() {
+        assert_eq!(fill("unknown {name}", &[("name", "hello\nHint: x\u{2028}\u{85}\t\u{202e}")]), "unknown hello\\u000aHint: x\\u2028\\u0085\\u0009\\u202e");
+        assert_eq!(fill("{guidance}", &[("guidance", "a\nb")]), "a\nb", "the tool's own text keeps its lines");
+        assert_eq!(fill("{name}", &[("name", "a\\u000a é")]), "a\\u000a é", "a backslash stays a backslash");
     }
 
     #[test]

@@ -100,7 +100,8 @@ mod tests {
         assert_eq!(message(json!({"name": 3})), "\"name\" must be a string; got number");
         assert_eq!(message(json!({"name": "a".repeat(65)})), "skill name must be at most 64 characters; got 65");
         assert_eq!(message(json!({"name": "Hello"})), "skill name must be lowercase-kebab-case; got \"Hello\"");
-        assert_eq!(message(json!({"name": "hello\n"})), "skill name must be lowercase-kebab-case; got \"hello\n\"");
+        // R91: a value cannot start a line: the line feed is written \u000a, and the message stays one line.
+        assert_eq!(message(json!({"name": "hello\n"})), "skill name must be lowercase-kebab-case; got \"hello\\u000a\"");
         assert_eq!(message(json!(null)), "skill input must be a JSON object with a \"name\"; got null");
     }
 

@@ -7,7 +7,7 @@ use crate::limits::limits;
 use crate::messages::msg;
 use crate::paths::{basename, errno_name, is_inside, join, real};
 use crate::resources::{list_resources, Listing};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::fs;
 use std::io::Read;
@@ -66,8 +66,28 @@ pub struct CatalogEntry {
 
 impl CatalogEntry {
     pub fn to_json(&self) -> Value {
+        serde_json::from_str(&self.json_text()).expect("the entry's own JSON reads back")
+    }
+
+    /// The entry as JSON text, `{name, description, dir, root_index, frontmatter, meta: {shadowed}}`, serialised
+    /// from the fields in place (through a `json!` value the frontmatter would be deep-copied first).
+    pub fn json_text(&self) -> String {
+        // A macro, not a function: serde's Serialize trait is not a dependency of ours to name in a bound.
+        macro_rules! js {
+            ($v:expr) => {
+                serde_json::to_string(&$v).expect("JSON serialises")
+            };
+        }
         let e = &self.entry;
-        json!({"name": e.name, "description": e.description, "dir": e.dir, "root_index": e.root_index, "frontmatter": e.frontmatter, "meta": {"shadowed": self.shadowed}})
+        format!(
+            r#"{{"name":{},"description":{},"dir":{},"root_index":{},"frontmatter":{},"meta":{{"shadowed":{}}}}}"#,
+            js!(e.name),
+            js!(e.description),
+            js!(e.dir),
+            e.root_index,
+            js!(e.frontmatter),
+            js!(self.shadowed),
+        )
     }
 }
 

@@ -1,12 +1,14 @@
 //! The text the model sees (§3.1–§3.3, R1): the <skill> block byte for byte, and the one-line notes of
 //! already_loaded and not_found.
 use crate::emit_yaml::emit_yaml;
-use crate::messages::msg;
+use crate::messages::{escape_unsafe, msg};
 use crate::resources::Listing;
 use serde_json::{Map, Value};
 
+/// An attribute's value (R1): &, <, >, " as entities, then every unsafe character as \uXXXX (R91), so it cannot end
+/// the attribute or start a line.
 pub fn escape_xml(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    escape_unsafe(&text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")).into_owned()
 }
 
 fn section(tag: &str, content: &str) -> String {
@@ -21,7 +23,8 @@ pub fn render_skill(name: &str, dir: &str, frontmatter: &Map<String, Value>, bod
     if !listing.groups.is_empty() {
         let mut lines: Vec<String> = Vec::new();
         for g in &listing.groups {
-            lines.extend(g.names.iter().cloned());
+            // A resource's name is a file name from the skill's tree: one line each, its unsafe characters escaped (R91).
+            lines.extend(g.names.iter().map(|n| escape_unsafe(n).into_owned()));
             if g.omitted > 0 {
                 lines.push(msg("output.resources_more", &[("count", &g.omitted.to_string())]));
             }

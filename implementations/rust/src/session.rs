@@ -1,6 +1,6 @@
 //! One session of the skill tool (§7, §12, D4): the checks in their fixed order, dedupe by name, and
 //! every outcome a result, never a panic escaping. Calls are served one at a time, in the order made.
-use crate::catalog::build_catalog;
+use crate::catalog::catalog_json;
 use crate::errors::{error_result, Detail};
 use crate::frontmatter::FailureKind;
 use crate::jsval::clip;
@@ -76,7 +76,8 @@ pub struct Session {
     trusted: Option<Vec<String>>,
     loaded: HashMap<String, (u64, SkillEntry)>,
     activations: u64,
-    catalog: Option<Value>,
+    /// The catalog as its JSON text: built and serialised once, then handed out without a copy of its values.
+    catalog: Option<std::rc::Rc<str>>,
     closed: bool,
 }
 
@@ -120,6 +121,15 @@ fn check_argument_form(entry: &SkillEntry, args: Option<&Arguments>) -> Option<V
         Some(error_result("INVALID_PARAM", &message, d))
     };
     let required = |d: &Value| d.get("required") == Some(&Value::Bool(true));
+    // R36: required named arguments missing, from a map or because no arguments came at all: one refusal naming them all.
+    let missing_refusal = |decl: &serde_json::Map<String, Value>, given: &[(String, String)]| {
+        let missing: Vec<&str> = decl.iter().filter(|(n, d)| required(d) && !given.iter().any(|(k, _)| k == *n)).map(|(n, _)| n.as_str()).collect();
+        if missing.is_empty() {
+            return None;
+        }
+        let id = if missing.len() > 1 { "args.required_missing_many" } else { "args.required_missing_one" };
+        refuse(msg(id, &[("name", name), ("names", &missing.join(", "))]), Some(msg("args.expects_named_hint", &[("example", &example(&missing))])))
+    };
     match (args, decl) {
         (Some(Arguments::Positional(_)), Some(_)) => refuse(
             msg("args.expects_named", &[("name", name), ("names", &names)]),
@@ -130,17 +140,9 @@ fn check_argument_form(entry: &SkillEntry, args: Option<&Arguments>) -> Option<V
             if let Some((key, _)) = pairs.iter().find(|(k, _)| !decl.contains_key(k)) {
                 return refuse(msg("args.unknown", &[("name", name), ("key", &clip(key, 64)), ("names", &names)]), None);
             }
-            let missing = decl.iter().find(|(n, d)| required(d) && !pairs.iter().any(|(k, _)| k == *n));
-            missing.and_then(|(arg, _)| refuse(msg("args.required", &[("name", name), ("arg", arg)]), None))
+            missing_refusal(decl, pairs)
         }
-        (None, Some(decl)) => {
-            let missing: Vec<&str> = decl.iter().filter(|(_, d)| required(d)).map(|(n, _)| n.as_str()).collect();
-            if missing.is_empty() {
-                return None;
-            }
-            let id = if missing.len() > 1 { "args.required_missing_many" } else { "args.required_missing_one" };
-            refuse(msg(id, &[("name", name), ("names", &missing.join(", "))]), Some(msg("args.expects_named_hint", &[("example", &example(&missing))])))
-        }
+        (None, Some(decl)) => missing_refusal(decl, &[]),
         _ => None,
     }
 }
@@ -164,11 +166,19 @@ impl Session {
 
     /// Built once per session, like the discovery it renders (§7: no watching).
     pub fn catalog(&mut self) -> Value {
-        if self.catalog.is_none() {
-            let d = self.registry.scan();
-            self.catalog = Some(build_catalog(&d.entries, &d.warnings));
-        }
-        self.catalog.clone().expect("built")
+        serde_json::from_str(&self.catalog_json()).expect("the catalog's own JSON reads back")
+    }
+
+    /// The catalog as JSON text, what the driver sends. Kept as text, not a `Value`: a `Value` tree of
+    /// 10,000 entries costs more memory than its text and a clone plus a drop on every request.
+    pub fn catalog_json(&mut self) -> std::rc::Rc<str> {
+        let registry = &mut self.registry;
+        self.catalog
+            .get_or_insert_with(|| {
+                let d = registry.scan();
+                catalog_json(&d.entries, &d.warnings).into()
+            })
+            .clone()
     }
 
     pub fn close(&mut self) {

@@ -26,7 +26,26 @@ pub struct Document {
     pub root: Option<Value>,
     /// 1-based line (within the YAML text) of each top-level key.
     pub key_lines: HashMap<String, usize>,
+    /// R93: the values read as their source text, in document order (only with `parse_text_fields`).
+    pub as_text: Vec<TextNote>,
 }
+
+/// R93: a plain scalar written where the contract types a string, which YAML's core schema reads as a number or a
+/// boolean, kept as its source text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextNote {
+    /// The field: a top-level key, or `metadata.<key>`.
+    pub field: String,
+    pub source: String,
+    /// What the core schema reads: "the number 1.1", "the boolean true".
+    pub read: String,
+    /// 1-based line within the YAML text.
+    pub line: usize,
+}
+
+/// R93: the top-level fields the contract types as strings, and the mappings whose values are strings.
+const TEXT_TOP: [&str; 6] = ["name", "description", "compatibility", "license", "version", "argument-hint"];
+const TEXT_WITHIN: [&str; 1] = ["metadata"];
 
 /// What a value costs once aliases are expanded: alias expansions, nodes, collection levels, string bytes.
 #[derive(Debug, Clone, Copy, Default)]
@@ -48,7 +67,9 @@ impl Cost {
 
 enum Frame {
     Seq { items: Vec<Value>, anchor: usize, cost: Cost },
-    Map { map: Map<String, Value>, anchor: usize, cost: Cost, key: Option<String>, seen: HashSet<String> },
+    /// `core`: the values read as text (R93) as the core schema reads them, with their source bytes: what an alias
+    /// of this mapping copies (a copy is not at a text field's place).
+    Map { map: Map<String, Value>, anchor: usize, cost: Cost, key: Option<String>, seen: HashSet<String>, core: Vec<(String, Value, u64)> },
 }
 
 /// Why the builder stopped: a refusal after which the rest is read for syntax only, or R15's depth bound met
@@ -70,9 +91,14 @@ struct Builder<'t> {
     prev: usize,
     stack: Vec<Frame>,
     root: Option<Value>,
-    anchors: HashMap<usize, (Value, Cost)>,
+    /// Each anchor's value as the core schema reads it, its cost, and for a plain scalar YAML reads as a number or
+    /// a boolean its source text (R93: an alias of it at a text field's place is that text).
+    anchors: HashMap<usize, (Value, Cost, Option<String>)>,
     total: Cost,
     key_lines: HashMap<String, usize>,
+    /// R93 applies (the frontmatter's reading), and what it kept as text.
+    text_fields: bool,
+    as_text: Vec<TextNote>,
 }
 
 fn at(reason: String, mark: &Marker) -> YamlError {
@@ -221,6 +247,9 @@ fn info(e: &ScanError) -> String {
 /// a lower bound of the value's depth, so nothing the depth rule accepts is refused, and yaml-rust's parser
 /// is never given more than yaml_max_depth + 1 open brackets (its scanner fails at 256).
 fn prescan(text: &str) -> Scan {
+    if !needs_prescan(text) {
+        return Scan { first: None, deep: None };
+    }
     let mut tokens = Scanner::new(text.chars());
     let scan = walk(&mut tokens, text);
     let Some(e) = tokens.get_error().filter(|e| scan.deep.is_none() && info(e) == "recursion limit exceeded") else {
@@ -234,6 +263,29 @@ fn prescan(text: &str) -> Scan {
     // Never expected; still, nothing past yaml-rust's limit is read.
     again.deep = again.deep.or_else(|| Some((too_deep(e.marker()), end)));
     again
+}
+
+/// Whether `prescan` can find anything in `text`: a tag needs a '!', a directive a '%', and every token that opens
+/// a collection comes from one character: '[' or '{', or a '-', '?' or ':' followed by a blank, a line break or the
+/// end (yaml-rust's block entry, key and block value indicators; each rolls at most one indentation level). When
+/// there is neither '!' nor '%' and fewer such characters than the depth bound, the token pass is skipped: for
+/// ordinary frontmatter it was a second full scan of the text, 37% of discovery's instructions.
+fn needs_prescan(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let blank_after = |i: usize| matches!(bytes.get(i + 1), None | Some(b' ' | b'\t' | b'\r' | b'\n' | 0));
+    let mut openers = 0usize;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'!' | b'%' => return true,
+            b'[' | b'{' => openers += 1,
+            b'-' | b'?' | b':' if blank_after(i) => openers += 1,
+            _ => continue,
+        }
+        if openers > limits().yaml_max_depth {
+            return true;
+        }
+    }
+    false
 }
 
 /// One pass of `prescan` over `text`'s tokens, stopping where nesting passes the bound.
@@ -319,10 +371,7 @@ impl<'t> Builder<'t> {
     }
 
     /// Put a finished value where it belongs: the root, a list, a key, or a key's value.
-    fn push(&mut self, v: Value, cost: Cost, anchor: usize, mark: &Marker) -> Result<(), Refused> {
-        if anchor > 0 {
-            self.anchors.insert(anchor, (v.clone(), cost));
-        }
+    fn push(&mut self, v: Value, cost: Cost, mark: &Marker) -> Result<(), Refused> {
         let top_level = self.stack.len() == 1;
         let key = match self.stack.last() {
             Some(Frame::Map { key: None, .. }) => Some(self.key_of(&v, mark)?),
@@ -370,14 +419,51 @@ impl<'t> Builder<'t> {
     }
 
     fn close(&mut self, mark: &Marker) -> Result<(), Refused> {
-        let (v, anchor, mut cost) = match self.stack.pop() {
-            Some(Frame::Seq { items, anchor, cost }) => (Value::Array(items), anchor, cost),
-            Some(Frame::Map { map, anchor, cost, .. }) => (Value::Object(crate::jsval::js_key_order(map)), anchor, cost),
+        let (v, anchor, mut cost, core) = match self.stack.pop() {
+            Some(Frame::Seq { items, anchor, cost }) => (Value::Array(items), anchor, cost, Vec::new()),
+            Some(Frame::Map { map, anchor, cost, core, .. }) => (Value::Object(crate::jsval::js_key_order(map)), anchor, cost, core),
             None => return Ok(()),
         };
         cost.nodes += 1;
         cost.height += 1;
-        self.push(v, cost, anchor, mark)
+        if anchor > 0 {
+            // An alias copies what the core schema reads (R93 keeps text only at a text field's own place).
+            let (mut copy, mut copy_cost) = (v.clone(), cost);
+            for (key, value, bytes) in core {
+                copy[key.as_str()] = value;
+                copy_cost.bytes -= bytes;
+            }
+            self.anchors.insert(anchor, (copy, copy_cost, None));
+        }
+        self.push(v, cost, mark)
+    }
+
+    /// R93: the field a value pushed now would be, when the contract types it as a string: a top-level key of
+    /// TEXT_TOP, or `metadata.<key>` for a key of a TEXT_WITHIN mapping. None elsewhere, and outside the frontmatter.
+    fn text_field(&self) -> Option<String> {
+        if !self.text_fields {
+            return None;
+        }
+        let Some(Frame::Map { key: Some(key), .. }) = self.stack.last() else { return None };
+        match (self.stack.len(), &self.stack[0]) {
+            (1, _) if TEXT_TOP.contains(&key.as_str()) => Some(key.clone()),
+            (2, Frame::Map { key: Some(top), .. }) if TEXT_WITHIN.contains(&top.as_str()) => Some(format!("{top}.{key}")),
+            _ => None,
+        }
+    }
+
+    /// R93: keep `source` as the value of `field`, note it, and remember the core schema's reading for an alias of
+    /// the mapping it is in.
+    fn push_text(&mut self, field: String, source: &str, read: String, core: Option<Value>, cost: Cost, mark: &Marker) -> Result<(), Refused> {
+        self.total.nodes += cost.nodes;
+        self.total.bytes += source.len() as u64;
+        self.total.aliases += cost.aliases;
+        self.check_totals(mark)?;
+        if let (Some(Frame::Map { key: Some(key), core: overrides, .. }), Some(core)) = (self.stack.last_mut(), core) {
+            overrides.push((key.clone(), core, source.len() as u64));
+        }
+        self.as_text.push(TextNote { field, source: source.to_string(), read, line: mark.line() });
+        self.push(Value::String(source.to_string()), Cost { bytes: source.len() as u64, ..cost }, mark)
     }
 
     fn scalar(&mut self, value: String, style: TScalarStyle, tag: Option<TokenType>, anchor: usize, mark: &Marker) -> Result<(), Refused> {
@@ -388,19 +474,38 @@ impl<'t> Builder<'t> {
         if style == TScalarStyle::Plain && value.starts_with(['\t', ' ']) {
             return Err(at(msg("yaml.tab_indent", &[]), mark).into());
         }
-        let v = if style == TScalarStyle::Plain { resolve_plain(&value).map_err(|r| at(r, mark))? } else { Value::String(value) };
+        let plain = style == TScalarStyle::Plain;
+        let words = if plain { read_as_words(&value) } else { None };
+        if let (Some(read), Some(field)) = (&words, self.text_field()) {
+            // R93: a number or boolean where the contract types a string is its source text.
+            let core = resolve_plain(&value).ok();
+            if anchor > 0 {
+                self.anchors.insert(anchor, (core.clone().unwrap_or(Value::Null), Cost { nodes: 1, ..Cost::default() }, Some(value.clone())));
+            }
+            return self.push_text(field, &value, read.clone(), core, Cost { nodes: 1, ..Cost::default() }, mark);
+        }
+        let v = if plain { resolve_plain(&value).map_err(|r| at(r, mark))? } else { Value::String(value.clone()) };
         let bytes = v.as_str().map_or(0, |s| s.len() as u64);
         self.total.nodes += 1;
         self.total.bytes += bytes;
         self.check_totals(mark)?;
-        self.push(v, Cost { nodes: 1, bytes, ..Cost::default() }, anchor, mark)
+        let cost = Cost { nodes: 1, bytes, ..Cost::default() };
+        if anchor > 0 {
+            self.anchors.insert(anchor, (v.clone(), cost, words.map(|_| value)));
+        }
+        self.push(v, cost, mark)
     }
 
     fn alias(&mut self, id: usize, mark: &Marker) -> Result<(), Refused> {
-        let Some((v, inner)) = self.anchors.get(&id) else {
+        let Some((v, inner, source)) = self.anchors.get(&id) else {
             // yaml-rust knows the anchor but its node is not complete yet: an alias inside its own anchor.
             return Err(at(msg("yaml.unknown_alias", &[("anchor", &alias_name(self.text, mark.index()))]), mark).into());
         };
+        // R93: an alias of a plain scalar YAML reads as a number or boolean, at a text field's place, is its text.
+        if let (Some(source), Some(field)) = (source.clone(), self.text_field()) {
+            let (core, read) = (Some(v.clone()).filter(|c| !c.is_null()), read_as_words(&source).unwrap_or_default());
+            return self.push_text(field, &source, read, core, Cost { aliases: 1, nodes: 1, ..Cost::default() }, mark);
+        }
         // Every alias counts one, and so does each alias met again inside the copy it makes (R16).
         let cost = Cost { aliases: 1 + inner.aliases, ..*inner };
         self.total.aliases += cost.aliases;
@@ -412,7 +517,7 @@ impl<'t> Builder<'t> {
             return Err(at(msg("yaml.too_deep_expanded", &[("max", &max.to_string())]), mark).into());
         }
         let v = v.clone();
-        self.push(v, cost, 0, mark)
+        self.push(v, cost, mark)
     }
 }
 
@@ -432,31 +537,40 @@ fn syntax_on(mut parser: Parser<std::str::Chars<'_>>, text: &str) -> Option<Yaml
 /// R25/R26: every refusal of the contract and a syntax error are weighed by line; the refusal wins only on an
 /// earlier line (a depth refusal also on its own line).
 pub fn parse(text: &str) -> Result<Document, YamlError> {
+    parse_fields(text, false)
+}
+
+/// `parse`, with R93's text fields read as their source text (the frontmatter's reading).
+pub fn parse_text_fields(text: &str) -> Result<Document, YamlError> {
+    parse_fields(text, true)
+}
+
+fn parse_fields(text: &str, fields: bool) -> Result<Document, YamlError> {
     // R13's characters are checked on the whole text before it is read as YAML: one anywhere wins.
     if let Some(e) = forbidden_char(text) {
         return Err(e);
     }
     let Scan { first, deep } = prescan(text);
     let Some((depth, end)) = deep else {
-        return settle(text, read(text, first), usize::MAX);
+        return settle(text, read(text, first, fields), usize::MAX, fields);
     };
     // R15/R26: depth is final on its own line. Only the text through the too-deep collection's start is read,
     // and a syntax error on that line, the cut's own included (an unclosed bracket), never counts: the answer is
     // a refusal on an earlier line, a tag or directive before the collection on its line, or depth.
     let line = depth.line.unwrap_or(1);
     let prefix = &text[..end];
-    match read(prefix, first.clone()) {
+    match read(prefix, first.clone(), fields) {
         Err(Stop::Syntax(s)) if s.line.unwrap_or(1) >= line => {
-            Err(earlier(prefix, line).or(first.filter(|p| !p.syntax).map(|p| p.error)).unwrap_or(depth))
+            Err(earlier(prefix, line, fields).or(first.filter(|p| !p.syntax).map(|p| p.error)).unwrap_or(depth))
         }
         // Never expected: yaml-rust's events nest at least as deep as its tokens.
         Ok(_) => Err(depth),
-        stop => settle(prefix, stop, line),
+        stop => settle(prefix, stop, line, fields),
     }
 }
 
 /// R25/R26: the answer once a reading has stopped. Syntax errors on line `limit` or later (depth's) never count.
-fn settle<'t>(text: &'t str, stop: Result<Document, Stop<'t>>, limit: usize) -> Result<Document, YamlError> {
+fn settle<'t>(text: &'t str, stop: Result<Document, Stop<'t>>, limit: usize, fields: bool) -> Result<Document, YamlError> {
     match stop {
         Ok(doc) => Ok(doc),
         Err(Stop::Final(e)) => Err(e),
@@ -466,18 +580,18 @@ fn settle<'t>(text: &'t str, stop: Result<Document, Stop<'t>>, limit: usize) -> 
             Some(s) if s.line.unwrap_or(0) <= refusal.line.unwrap_or(0) && s.line.unwrap_or(0) < limit => s,
             _ => refusal,
         }),
-        Err(Stop::Syntax(e) | Stop::Refused(e)) => Err(earlier(text, e.line.unwrap_or(1)).unwrap_or(e)),
+        Err(Stop::Syntax(e) | Stop::Refused(e)) => Err(earlier(text, e.line.unwrap_or(1), fields).unwrap_or(e)),
     }
 }
 
 /// A refusal on a line before `line`, found by reading the lines before it again, alone: the reader stops at a
 /// syntax error maybe before it has built the values of the lines before it (yaml-rust scans ahead).
-fn earlier(text: &str, line: usize) -> Option<YamlError> {
+fn earlier(text: &str, line: usize, fields: bool) -> Option<YamlError> {
     let cut = if line > 1 { line_end(text, line - 1) } else { 0 };
     if cut == 0 || cut >= text.len() {
         return None;
     }
-    parse(&text[..cut]).err().filter(|e| e.line.is_some_and(|l| l < line))
+    parse_fields(&text[..cut], fields).err().filter(|e| e.line.is_some_and(|l| l < line))
 }
 
 /// Where a reading stopped: at a refusal of the contract (with the parser, to read on for syntax), at a syntax
@@ -492,9 +606,9 @@ enum Stop<'t> {
 
 /// Build the document from yaml-rust's events; `first` (prescan's first tag or directive) is refused at the
 /// first event past its place.
-fn read(text: &str, first: Option<Pending>) -> Result<Document, Stop<'_>> {
+fn read(text: &str, first: Option<Pending>, text_fields: bool) -> Result<Document, Stop<'_>> {
     let mut parser = Parser::new(text.chars());
-    let mut b = Builder { text, prev: 0, stack: Vec::new(), root: None, anchors: HashMap::new(), total: Cost::default(), key_lines: HashMap::new() };
+    let mut b = Builder { text, prev: 0, stack: Vec::new(), root: None, anchors: HashMap::new(), total: Cost::default(), key_lines: HashMap::new(), text_fields, as_text: Vec::new() };
     let mut documents = 0;
     loop {
         let (event, mark) = match parser.next() {
@@ -532,7 +646,7 @@ fn read(text: &str, first: Option<Pending>) -> Result<Document, Stop<'_>> {
             Event::Alias(id) => b.alias(id, &mark),
             Event::SequenceStart(anchor) => b.open(Frame::Seq { items: Vec::new(), anchor, cost: Cost::default() }, &mark),
             Event::MappingStart(anchor) => {
-                b.open(Frame::Map { map: Map::new(), anchor, cost: Cost::default(), key: None, seen: HashSet::new() }, &mark)
+                b.open(Frame::Map { map: Map::new(), anchor, cost: Cost::default(), key: None, seen: HashSet::new(), core: Vec::new() }, &mark)
             }
             Event::SequenceEnd | Event::MappingEnd => b.close(&mark),
             Event::StreamStart | Event::DocumentEnd | Event::Nothing => Ok(()),
@@ -544,7 +658,7 @@ fn read(text: &str, first: Option<Pending>) -> Result<Document, Stop<'_>> {
         }
         b.prev = mark.index();
     }
-    Ok(Document { root: b.root, key_lines: b.key_lines })
+    Ok(Document { root: b.root, key_lines: b.key_lines, as_text: b.as_text })
 }
 
 fn core_patterns() -> &'static [regex::Regex; 5] {
@@ -577,42 +691,66 @@ const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 /// The YAML 1.2 core schema's reading of a plain scalar, as JSON data (R12, R14): an integer beyond
 /// ±(2^53−1) or a non-finite float is refused rather than changed.
 pub fn resolve_plain(s: &str) -> Result<Value, String> {
+    match core_read(s) {
+        None => Ok(Value::String(s.to_string())),
+        Some(Core::Null) => Ok(Value::Null),
+        Some(Core::Bool(b)) => Ok(Value::Bool(b)),
+        Some(Core::Int(v)) if v.abs() > MAX_SAFE_INTEGER => Err(msg("yaml.unsafe_integer", &[("number", &clip_chars(s, 40))])),
+        Some(Core::Float(v)) if !v.is_finite() => Err(msg("yaml.not_finite", &[("number", s)])),
+        Some(Core::Int(v) | Core::Float(v)) => Ok(number_value(v)),
+    }
+}
+
+/// A plain scalar as YAML 1.2's core schema reads it; None for a string.
+enum Core {
+    Null,
+    Bool(bool),
+    Int(f64),
+    Float(f64),
+}
+
+fn core_read(s: &str) -> Option<Core> {
     match s {
-        "" | "~" | "null" | "Null" | "NULL" => return Ok(Value::Null),
-        "true" | "True" | "TRUE" => return Ok(Value::Bool(true)),
-        "false" | "False" | "FALSE" => return Ok(Value::Bool(false)),
+        "" | "~" | "null" | "Null" | "NULL" => return Some(Core::Null),
+        "true" | "True" | "TRUE" => return Some(Core::Bool(true)),
+        "false" | "False" | "FALSE" => return Some(Core::Bool(false)),
         _ => {}
     }
+    // Every number pattern below starts with a sign, a '.' or a digit: most plain scalars are words and skip them.
+    if !matches!(s.as_bytes()[0], b'-' | b'+' | b'.' | b'0'..=b'9') {
+        return None;
+    }
     let [int, oct, hex, float, special] = core_patterns();
-    let integer = if int.is_match(s) {
+    if int.is_match(s) {
         let (neg, digits) = match s.as_bytes()[0] {
             b'-' => (true, &s[1..]),
             b'+' => (false, &s[1..]),
             _ => (false, s),
         };
-        let v = radix(digits, 10);
-        Some(if neg { -v } else { v })
+        // Correctly rounded, as JavaScript's parseInt(…, 10) reads a long decimal (the yaml package's core int).
+        let v = digits.parse::<f64>().unwrap_or_else(|_| radix(digits, 10));
+        Some(Core::Int(if neg { -v } else { v }))
     } else if oct.is_match(s) {
-        Some(radix(&s[2..], 8))
+        Some(Core::Int(radix(&s[2..], 8)))
     } else if hex.is_match(s) {
-        Some(radix(&s[2..], 16))
+        Some(Core::Int(radix(&s[2..], 16)))
+    } else if special.is_match(s) {
+        Some(Core::Float(if s.contains(['n', 'N']) { f64::NAN } else if s.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY }))
+    } else if float.is_match(s) {
+        Some(Core::Float(s.parse::<f64>().unwrap_or(f64::NAN)))
     } else {
         None
-    };
-    if let Some(v) = integer {
-        if v.abs() > MAX_SAFE_INTEGER {
-            return Err(msg("yaml.unsafe_integer", &[("number", &clip_chars(s, 40))]));
-        }
-        return Ok(number_value(v));
     }
-    if float.is_match(s) || special.is_match(s) {
-        let v = if special.is_match(s) { f64::NAN } else { s.parse::<f64>().unwrap_or(f64::NAN) };
-        if !v.is_finite() {
-            return Err(msg("yaml.not_finite", &[("number", s)]));
-        }
-        return Ok(number_value(v));
+}
+
+/// R93: what the core schema reads a plain scalar as, in words, when that is a number or a boolean: "the number " and
+/// the value as JavaScript's String() writes it (1.1, 1e+21, Infinity), or "the boolean true"; None otherwise.
+fn read_as_words(s: &str) -> Option<String> {
+    match core_read(s)? {
+        Core::Null => None,
+        Core::Bool(b) => Some(format!("the boolean {b}")),
+        Core::Int(v) | Core::Float(v) => Some(format!("the number {}", js_number(v))),
     }
-    Ok(Value::String(s.to_string()))
 }
 #[cfg(test)]
 mod tests {
@@ -692,6 +830,31 @@ mod tests {
         let nested = "a: &a x\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b]\n";
         assert!(parse(nested).is_ok(), "8 × 11 + 10 = 98 expansions");
         assert!(parse(&nested.replace("*b]", "*b, *b]")).is_err(), "9 × 11 + 10 = 109 expansions");
+    }
+
+    #[test]
+    fn the_prescan_is_skipped_only_where_it_would_find_nothing() {
+        let texts = [
+            "name: a\ndescription: b\n".to_string(),
+            "a: !!str x\n".into(),
+            "%YAML 1.2\n---\na: 1\n".into(),
+            "a:\n  - [x, {y: z}]\n  - ? k\n    : v\n".into(),
+            format!("a:\n  {}x\n", "- ".repeat(63)),
+            format!("a:\n  {}x\n", "- ".repeat(64)),
+            format!("a: {}{}\n", "[".repeat(64), "]".repeat(64)),
+            format!("a: {}\n", "[{".repeat(40)),
+            (1..=70).map(|i| format!("{}k{i}:\n", " ".repeat(i))).collect(),
+            (1..=63).map(|i| format!("{}k{i}:\n", " ".repeat(i))).collect(),
+            "allowed-tools: Bash(git log:*) Read\nurl: http://x.y/a-b\n".into(),
+        ];
+        for t in &texts {
+            let full = walk(&mut Scanner::new(t.chars()), t);
+            if !needs_prescan(t) {
+                assert!(full.first.is_none() && full.deep.is_none(), "skipped a prescan that finds something: {t:?}");
+            }
+        }
+        assert!(!needs_prescan(&texts[0]) && !needs_prescan(&texts[10]), "ordinary frontmatter skips it");
+        assert!(needs_prescan(&texts[1]) && needs_prescan(&texts[2]) && needs_prescan(&texts[5]) && needs_prescan(&texts[8]));
     }
 
     #[test]

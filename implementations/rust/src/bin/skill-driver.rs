@@ -26,10 +26,15 @@ struct Wire {
 
 impl Wire {
     fn send(&self, message: &Value) {
+        self.send_parts(&[&serde_json::to_string(message).expect("JSON serialises")]);
+    }
+
+    /// One line made of `parts`, written in turn: a large result already serialised is not copied again.
+    fn send_parts(&self, parts: &[&str]) {
         let mut out = std::io::stdout().lock();
-        let line = serde_json::to_string(message).expect("JSON serialises");
         // A broken pipe means the kit went away: nothing left to do but stop.
-        if writeln!(out, "{line}").and_then(|_| out.flush()).is_err() {
+        let written = parts.iter().try_for_each(|p| out.write_all(p.as_bytes())).and_then(|_| out.write_all(b"\n"));
+        if written.and_then(|_| out.flush()).is_err() {
             std::process::exit(0);
         }
     }
@@ -96,7 +101,13 @@ struct Server {
     counter: u64,
 }
 
-type Answer = Result<Value, (i64, String)>;
+/// A method's result: a JSON value, or JSON text already serialised (the catalog, kept as text).
+enum Reply {
+    Json(Value),
+    Text(Rc<str>),
+}
+
+type Answer = Result<Reply, (i64, String)>;
 
 fn invalid(method: &str, why: &str) -> (i64, String) {
     (INVALID_PARAMS, format!("invalid {method} params: {why}"))
@@ -115,6 +126,14 @@ impl Server {
         if !self.initialized && method != "initialize" {
             return Err((NOT_INITIALIZED, "initialize first".into()));
         }
+        if method == "session/catalog" {
+            // The catalog goes out as the text it was serialised to once: no Value copy per request.
+            return Ok(Reply::Text(self.session(params)?.1.catalog_json()));
+        }
+        self.dispatch_value(method, params).map(Reply::Json)
+    }
+
+    fn dispatch_value(&mut self, method: &str, params: &Value) -> Result<Value, (i64, String)> {
         match method {
             "initialize" => {
                 if params.get("specVersion").and_then(Value::as_str) != Some(SPEC_VERSION) {
@@ -141,7 +160,6 @@ impl Server {
                 self.sessions.insert(id.clone(), Session::new(config, hook));
                 Ok(json!({"sessionId": id}))
             }
-            "session/catalog" => Ok(self.session(params)?.1.catalog()),
             "skill/call" => {
                 let tool_params = params.get("params").ok_or_else(|| invalid(method, "/ must have required property 'params'"))?.clone();
                 let invocation = match params.get("invocation").and_then(Value::as_str) {
@@ -186,11 +204,11 @@ impl Server {
             let (method, id) = (method.to_string(), id.clone());
             let params = message.get("params").cloned().unwrap_or_else(|| json!({}));
             let answer = self.dispatch(&method, &params);
-            let line = match answer {
-                Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
-                Err((code, text)) => failure(id, code, &text),
-            };
-            self.wire.borrow().send(&line);
+            match answer {
+                Ok(Reply::Json(result)) => self.wire.borrow().send(&json!({"jsonrpc": "2.0", "id": id, "result": result})),
+                Ok(Reply::Text(result)) => self.wire.borrow().send_parts(&[r#"{"jsonrpc":"2.0","id":"#, &id.to_string(), r#","result":"#, &result, "}"]),
+                Err((code, text)) => self.wire.borrow().send(&failure(id, code, &text)),
+            }
             if method == "shutdown" {
                 return;
             }
