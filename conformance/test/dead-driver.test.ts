@@ -51,8 +51,9 @@ describe("a driver that never answers", () => {
     const [first, ...rest] = report.cases;
     expect(first!.duration_ms).toBeGreaterThanOrEqual(390);
     expect(rest.every((c) => c.status === "errored" && c.duration_ms === 0 && /^not run: /.test(c.reason!))).toBe(true);
-    // One handshake was waited for, not thirty: the run took about one deadline.
-    expect(report.summary.duration_ms).toBeLessThan(400 * 5);
+    // One handshake was waited for, not thirty (thirty would be 12 s): the run took about one deadline, with room for a
+    // loaded machine's slow spawn.
+    expect(report.summary.duration_ms).toBeLessThan(400 * 10);
   });
 
   it("from the command line, with the default deadline, ends in under a minute, exit 1, one line", async () => {

@@ -67,14 +67,14 @@ describe("security suite", () => {
     expect(walk(join(REPO_ROOT, "fixtures", "security"))).toBeLessThan(64 * 1024);
   });
 
-  it("the reference passes 21/21 in-process, within a few seconds, and leaves the prototypes alone", async () => {
+  it("the reference passes 21/21 in-process and leaves the prototypes alone", async () => {
     const report = await runSuite(() => loadModule(REFERENCE), cases, { driverLabel: "in-process", suite: "security" });
     const bad = report.cases.filter((c) => c.status !== "passed").map((c) => ({ id: c.id, status: c.status, reason: c.reason, mismatches: c.mismatches?.map((m) => m.message) }));
     expect(bad).toEqual([]);
     expect(report.summary).toMatchObject({ total: 21, passed: 21, failed: 0, errored: 0, skipped: 0 });
     expect(report.suite).toBe("security");
-    // ~1.5 s on a quiet machine; the bound only catches a runaway (an expanded bomb, a quadratic scan).
-    expect(report.summary.duration_ms).toBeLessThan(15_000);
+    // No time bound here (timed tests fail on a loaded machine: 16 s seen with the VM at load 20): a runaway (an
+    // expanded bomb, a quadratic scan) misses its case's deadline and errors the case; speed is npm run bench's.
     // A 1 MiB body is checked whole but clipped in what the report keeps.
     const s08 = report.cases.find((c) => c.id === "S08")!;
     expect(JSON.stringify(s08.observed).length).toBeLessThan(300_000);
