@@ -87,15 +87,15 @@ function decode(bytes: Buffer, path: string, headOnly = false): TextRead {
 
 const DASH = 0x2d;
 /** Is bytes[start, end) a fence line as parseSkillMd reads it: ---, then spaces, with one CR dropped before a LF? */
-function fenceLine(bytes: Buffer, start: number, end: number, hasLf: boolean): boolean {
+function fenceLine(bytes: Uint8Array, start: number, end: number, hasLf: boolean): boolean {
   let e = hasLf && end > start && bytes[end - 1] === 0x0d ? end - 1 : end;
   if (e - start < 3 || bytes[start] !== DASH || bytes[start + 1] !== DASH || bytes[start + 2] !== DASH) return false;
   while (e > start + 3 && bytes[e - 1] === 0x20) e--;
   return e === start + 3;
 }
 
-/** Byte offset just past the closing fence line (the first fence line after line 1), or the whole length when there is none. Exported for its test. */
-export function headEnd(bytes: Buffer): number {
+/** Byte offset just past the closing fence line (the first fence line after line 1), or the whole length when there is none. Exported for its test; typed Uint8Array (a Buffer is one) so the published .d.ts need no @types/node. */
+export function headEnd(bytes: Uint8Array): number {
   const first = bytes.indexOf(0x0a);
   if (first === -1) return bytes.length;
   for (let pos = first + 1; pos < bytes.length; ) {

@@ -1002,9 +1002,13 @@ export interface ConformanceReport {
      */
     spec?: string[];
     /**
-     * failed: an expectation did not hold, or an answer breaks its schema (the same verdict in-process and over stdio); errored: the driver could not get an answer (crash, throw, hang, protocol violation, calls close() left running); expected_failure: failed or errored, and listed in the expected-failures file.
+     * The status observed, except expected_failure: failed, and listed in the expected-failures file. failed: an expectation did not hold, or an answer breaks its schema (the same verdict in-process and over stdio); errored: the driver could not get an answer (crash, throw, hang, protocol violation, calls close() left running); an errored case stays errored, listed or not.
      */
     status: "passed" | "failed" | "errored" | "skipped" | "expected_failure";
+    /**
+     * What the expected-failures file made of a listed case that kept its status: stale (it passed: the run fails until the id is removed from the file), accepted_skip (it was skipped, and the skip is accepted).
+     */
+    baseline?: "stale" | "accepted_skip";
     duration_ms?: number;
     mismatches?: {
       at: string;

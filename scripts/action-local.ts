@@ -1,14 +1,17 @@
 // Runs a composite GitHub Action's steps on this machine the way a runner would, so action.yml is tested without
 // GitHub: inputs (defaults merged with the given ones) substituted into `${{ … }}`, each `run:` step executed with
 // `bash --noprofile --norc -eo pipefail` in its working directory with its env, GITHUB_PATH lines put on PATH for the
-// steps after, and the first failing step ending the run. `uses:` steps (setup-node) cannot run here: they are
-// reported as skipped. An expression this runner does not know is an error, not an empty string.
+// steps after, GITHUB_OUTPUT lines becoming `steps.<id>.outputs.<name>` and then the action's own outputs, and the
+// first failing step ending the run. `uses:` steps (setup-node, cache) cannot run here: they are reported as skipped;
+// a second run with the same runnerTemp is what a cache hit restores. Each step is timed. An expression this runner
+// does not know is an error, not an empty string.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import YAML from "yaml";
 
 interface ActionStep {
+  id?: string;
   name?: string;
   if?: string;
   uses?: string;
@@ -20,6 +23,7 @@ interface ActionStep {
 
 interface ActionFile {
   inputs?: Record<string, { default?: string; required?: boolean }>;
+  outputs?: Record<string, { value: string; description?: string }>;
   runs: { using: string; steps: ActionStep[] };
 }
 
@@ -39,6 +43,8 @@ export interface StepOutcome {
   status: "ok" | "failed" | "skipped";
   code?: number;
   output?: string;
+  /** Wall-clock time of the step. */
+  ms?: number;
 }
 
 export interface LocalRun {
@@ -46,6 +52,24 @@ export interface LocalRun {
   steps: StepOutcome[];
   /** What the steps appended to GITHUB_STEP_SUMMARY. */
   summary: string;
+  /** The action's outputs, evaluated from its steps' outputs (those of steps that ran). */
+  outputs: Record<string, string>;
+}
+
+/** GITHUB_OUTPUT's format: name=value lines, and name<<DELIM … DELIM blocks for multi-line values. */
+export function parseOutputFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const heredoc = /^([^=<]+)<<(.+)$/.exec(line);
+    if (heredoc) {
+      const body: string[] = [];
+      for (i++; i < lines.length && lines[i] !== heredoc[2]; i++) body.push(lines[i]!);
+      out[heredoc[1]!] = body.join("\n");
+    } else if (line.includes("=")) out[line.slice(0, line.indexOf("="))] = line.slice(line.indexOf("=") + 1);
+  }
+  return out;
 }
 
 /** Replace every `${{ context.path }}`; anything but a known context path throws. */
@@ -80,6 +104,12 @@ export function runActionLocally(opts: LocalRunOptions): LocalRun {
   writeFileSync(githubPath, "");
   writeFileSync(stepSummary, "");
   const steps: StepOutcome[] = [];
+  const finish = (code: number): LocalRun => {
+    const outputs: Record<string, string> = {};
+    // An output of a step that did not run is empty, as on GitHub.
+    for (const [name, o] of Object.entries(action.outputs ?? {})) outputs[name] = o.value.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, e: string) => context[e] ?? "");
+    return { code, steps, summary: readFileSync(stepSummary, "utf8"), outputs };
+  };
   for (const [i, step] of action.runs.steps.entries()) {
     const name = step.name ?? step.uses ?? `step ${i + 1}`;
     if (step.uses !== undefined) {
@@ -89,12 +119,15 @@ export function runActionLocally(opts: LocalRunOptions): LocalRun {
     if (step.if !== undefined) throw new Error(`action-local: step "${name}" has an if:, which this runner does not evaluate`);
     if (step.shell !== "bash") throw new Error(`action-local: step "${name}" uses shell ${step.shell}; composite run steps here must say bash`);
     const extraPath = readFileSync(githubPath, "utf8").split("\n").filter(Boolean).reverse();
+    const githubOutput = join(files, `output-${i + 1}`);
+    writeFileSync(githubOutput, "");
     const env: NodeJS.ProcessEnv = {
       ...opts.env,
       GITHUB_ACTION_PATH: opts.actionDir,
       GITHUB_WORKSPACE: opts.workspace,
       RUNNER_TEMP: opts.runnerTemp,
       GITHUB_PATH: githubPath,
+      GITHUB_OUTPUT: githubOutput,
       GITHUB_STEP_SUMMARY: stepSummary,
       PATH: [...extraPath, opts.env["PATH"] ?? ""].join(delimiter),
     };
@@ -103,11 +136,16 @@ export function runActionLocally(opts: LocalRunOptions): LocalRun {
     if (!existsSync(cwd)) throw new Error(`action-local: working-directory ${cwd} does not exist`);
     const script = join(files, `step-${i + 1}.sh`);
     writeFileSync(script, substitute(step.run ?? "", context));
+    const t0 = performance.now();
     const r = spawnSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], { cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const ms = Math.round(performance.now() - t0);
     const code = r.status ?? 1;
     const output = `${r.stdout ?? ""}${r.stderr ?? ""}${r.error ? String(r.error) : ""}`;
-    steps.push({ name, status: code === 0 ? "ok" : "failed", code, output });
-    if (code !== 0) return { code, steps, summary: readFileSync(stepSummary, "utf8") };
+    if (step.id !== undefined) {
+      for (const [k, v] of Object.entries(parseOutputFile(readFileSync(githubOutput, "utf8")))) context[`steps.${step.id}.outputs.${k}`] = v;
+    }
+    steps.push({ name, status: code === 0 ? "ok" : "failed", code, output, ms });
+    if (code !== 0) return finish(code);
   }
-  return { code: 0, steps, summary: readFileSync(stepSummary, "utf8") };
+  return finish(0);
 }

@@ -1,51 +1,53 @@
 #!/usr/bin/env node
-// `npm run conformance` (installed: `skill-conformance`): the kit's command line. Thin: parse flags, open the implementation (in-process
-// module or subprocess), call the runner / parity / smoke modules, write the reports, map to an exit code.
+// `npm run conformance` (installed: `skill-conformance`): the kit's command line. Thin: parse and check flags (every
+// usage error is one line, exit 2, before anything runs), name the target (conformance/target.ts), read the baseline
+// (conformance/baseline.ts), call the runner / parity / smoke modules, write the reports, map to an exit code.
 //   exit 0  every case passed or is a listed expected failure (parity: no difference; smoke: every step ok)
 //   exit 1  a case failed, errored or was skipped, an expected failure is stale, or parity found a difference
-//   exit 2  usage error, or the kit itself could not run (unreadable file, no cases)
-import { mkdirSync, readFileSync, realpathSync, writeFileSync, existsSync } from "node:fs";
-import { dirname, isAbsolute, resolve } from "node:path";
+//   exit 2  usage error (no target, a missing driver file, an unknown suite or baseline id, an unwritable report
+//           path, the kit's reference without --reference), or the kit itself could not run
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { PACKAGE_ROOT, codePath, userCwd } from "../package-root.ts";
-import { loadModule } from "../conformance/driver/in-process.ts";
-import { spawnImplementation } from "../conformance/driver/subprocess.ts";
-import type { Implementation } from "../schemas/implementation.ts";
+import { PACKAGE_ROOT, dataPath, userCwd } from "../package-root.ts";
+import { KIT_VERSION, SPEC_VERSION } from "../schemas/index.ts";
+import { BaselineError, EMPTY_BASELINE, gate, parseBaseline, type Baseline } from "../conformance/baseline.ts";
 import { DEFAULT_PARITY_LEVEL, PARITY_LEVELS, formatCaseParity, formatParitySummary, runParity, type ParityLevel } from "../conformance/parity.ts";
 import { formatParityFuzz, runParityFuzz } from "../conformance/parity-fuzz.ts";
 import { renderBadge } from "../conformance/report/badge.ts";
-import { formatCase, formatHeader, formatSummary } from "../conformance/report/console.ts";
+import { formatCase, formatSummary } from "../conformance/report/console.ts";
 import { renderJson } from "../conformance/report/json.ts";
 import { renderJunit } from "../conformance/report/junit.ts";
 import { renderMarkdown } from "../conformance/report/markdown.ts";
-import { loadCases, runSuite } from "../conformance/runner/index.ts";
+import { loadCases, runSuite, suiteDir, suites, type LoadedCase } from "../conformance/runner/index.ts";
 import type { RunReport } from "../conformance/runner/types.ts";
 import { formatSmokeStep, smoke } from "../conformance/smoke.ts";
+import { TargetError, describe, isKitReference, opener, primed, type Opener, type Target } from "../conformance/target.ts";
 
-const DEFAULT_MODULE = codePath("reference/index");
+const USAGE = `usage: skill-conformance <target> [options]        (in a clone of the kit: npm run conformance -- <target> [options])
 
-const USAGE = `usage: skill-conformance [target] [options]        (in a clone of the kit: npm run conformance -- [target] [options])
-
-target (default: the reference, in-process)
-  --driver <module>         a TS/JS module exporting createSession (and implementationInfo)
+target (required: the implementation under test)
   --exec "<command line>"   any executable speaking the JSON-RPC protocol (conformance/PROTOCOL.md)
+  --driver <module>         a JS module exporting createSession (and implementationInfo); ./x, ../x and /x are
+                            files where you run the command, never looked up anywhere else
+  --reference               the kit's own reference implementation (in-process, from the kit's installation);
+                            an implementation answering as the reference is refused without this word
 
 options
-  --suite <name>            case suite: spec (default), security, contract, …, or all
+  --suite <names>           spec (default), security, contract, frontmatter, a comma list (spec,security), or all
   --filter <ids|globs>      comma-separated case ids or globs (U01,U1*)
   --timeout <ms>            per-request / per-case deadline
-  --expected-failures <f>   ids expected to fail, one per line, # comments
-  --json <file>  --junit <file>  --markdown <file>  --badge <file>
-  --parity                  with two targets (--exec A --exec B, or --driver/--exec): compare results per case
+  --expected-failures <f>   case ids (of any suite) expected to fail, one per line, # comments; checked before the run
+  --json <file>  --junit <file>  --markdown <file>  --badge <file>     (checked writable before the run)
+  --parity                  with two targets (--reference --exec B, or --exec A --exec B): compare results per case
   --parity-level <level>    exact (default: byte for byte) or semantic (prose compared for the facts it carries)
   --fuzz <count>            with --parity: instead of a suite, <count> generated frontmatters (conformance/parity-fuzz.ts),
                             each difference sorted as the contract allows it (R30, R35) or not; one target means A = the reference
   --seed <n>                the fuzz's seed (default: random; printed, so a run can be repeated)
   --smoke                   handshake, one session, one call, clean shutdown; each step ok/failed
-  --help`;
-
-type Target = { kind: "module"; spec: string } | { kind: "exec"; command: string };
+  --list                    the suites and their cases (with --suite: those suites), then exit
+  --version  --help`;
 
 export class UsageError extends Error {}
 
@@ -54,58 +56,148 @@ export interface CliIo {
   err: (line: string) => void;
 }
 
+/** Options that take one value: given twice is a usage error, not a silent "last one wins". */
+const SINGLE = ["suite", "filter", "timeout", "expected-failures", "json", "junit", "markdown", "badge", "fuzz", "seed", "parity-level"] as const;
+
 function parse(argv: string[]) {
-  const { values, tokens } = parseArgs({
-    args: argv,
-    allowPositionals: false,
-    tokens: true,
-    options: {
-      driver: { type: "string", multiple: true },
-      exec: { type: "string", multiple: true },
-      suite: { type: "string", default: "spec" },
-      filter: { type: "string" },
-      timeout: { type: "string" },
-      "expected-failures": { type: "string" },
-      json: { type: "string" },
-      junit: { type: "string" },
-      markdown: { type: "string" },
-      badge: { type: "string" },
-      parity: { type: "boolean", default: false },
-      fuzz: { type: "string" },
-      seed: { type: "string" },
-      "parity-level": { type: "string", default: DEFAULT_PARITY_LEVEL },
-      smoke: { type: "boolean", default: false },
-      help: { type: "boolean", default: false },
-    },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: false,
+      tokens: true,
+      options: {
+        driver: { type: "string", multiple: true },
+        exec: { type: "string", multiple: true },
+        reference: { type: "boolean", multiple: true },
+        suite: { type: "string" },
+        filter: { type: "string" },
+        timeout: { type: "string" },
+        "expected-failures": { type: "string" },
+        json: { type: "string" },
+        junit: { type: "string" },
+        markdown: { type: "string" },
+        badge: { type: "string" },
+        parity: { type: "boolean" },
+        fuzz: { type: "string" },
+        seed: { type: "string" },
+        "parity-level": { type: "string" },
+        smoke: { type: "boolean" },
+        list: { type: "boolean" },
+        version: { type: "boolean" },
+        help: { type: "boolean" },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message.split("\n")[0]!.replace(/\. To specify a positional argument.*$/, ""));
+  }
+  const { values, tokens } = parsed;
+  const seen = new Map<string, number>();
   // Targets in the order given, so that --parity --exec A --exec B means A then B.
   const targets: Target[] = [];
   for (const t of tokens ?? []) {
-    if (t.kind !== "option" || t.value === undefined) continue;
-    if (t.name === "driver") targets.push({ kind: "module", spec: t.value });
-    if (t.name === "exec") targets.push({ kind: "exec", command: t.value });
+    if (t.kind !== "option") continue;
+    seen.set(t.name, (seen.get(t.name) ?? 0) + 1);
+    if (t.name === "driver") targets.push({ kind: "module", spec: t.value ?? "" });
+    if (t.name === "exec") targets.push({ kind: "exec", command: t.value ?? "" });
+    if (t.name === "reference") targets.push({ kind: "reference" });
+  }
+  for (const name of [...SINGLE, "reference", "parity", "smoke", "list"]) {
+    if ((seen.get(name) ?? 0) > 1) throw new UsageError(`--${name} is given ${seen.get(name)} times: give it once`);
   }
   let timeoutMs: number | undefined;
   if (values.timeout !== undefined) {
     timeoutMs = Number(values.timeout);
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout wants a positive number of ms, not ${values.timeout}`);
   }
-  const level = values["parity-level"] as ParityLevel;
+  const level = (values["parity-level"] ?? DEFAULT_PARITY_LEVEL) as ParityLevel;
   if (!PARITY_LEVELS.includes(level)) throw new UsageError(`--parity-level wants ${PARITY_LEVELS.join(" or ")}, not ${values["parity-level"]}`);
-  return { values, targets, timeoutMs, level };
+  return { values, targets, timeoutMs, level, reference: targets.some((t) => t.kind === "reference") };
 }
+type Parsed = ReturnType<typeof parse>;
 
 /** Where relative paths on the command line start (package-root.ts says why not simply cwd). */
 const USER_CWD = userCwd();
 
-/** Module specifiers that name files are resolved against the user's directory, then the repo (for the default). */
-function moduleSpecifier(spec: string): string {
-  if (isAbsolute(spec)) return spec;
-  const fromCwd = resolve(USER_CWD, spec);
-  if (existsSync(fromCwd)) return fromCwd;
-  const fromRepo = resolve(PACKAGE_ROOT, spec);
-  if (existsSync(fromRepo)) return fromRepo;
-  return spec.startsWith(".") ? fromCwd : spec; // a missing path is reported where the user meant it; else a package name
+/** `--suite a,b` / `all` → suite names, each one the kit has. */
+export function parseSuites(value: string | undefined): string[] {
+  const known = suites();
+  const names = (value ?? "spec").split(",").map((s) => s.trim()).filter(Boolean);
+  if (!names.length) throw new UsageError(`--suite is empty: give ${known.join(", ")}, a comma list, or all`);
+  const out: string[] = [];
+  for (const n of names.flatMap((n) => (n === "all" ? known : [n]))) {
+    if (!known.includes(n)) throw new UsageError(`unknown suite "${n}": the suites are ${known.join(", ")} (a comma list, or all)`);
+    if (!out.includes(n)) out.push(n);
+  }
+  return out;
+}
+
+/** The rule ids `rule:<id>` lines may name: schemas/rules.json's, when the kit has it. */
+export function knownRuleIds(file = dataPath("schemas", "rules.json")): Set<string> {
+  if (!existsSync(file)) return new Set();
+  const data = JSON.parse(readFileSync(file, "utf8")) as unknown;
+  const list = Array.isArray(data) ? data : ((data as { rules?: unknown }).rules ?? data);
+  const ids = Array.isArray(list) ? list.map((r) => (r as { id?: unknown }).id) : Object.keys(list as object);
+  return new Set(ids.filter((x): x is string => typeof x === "string"));
+}
+
+function readBaseline(file: string | undefined): Baseline {
+  if (file === undefined) return EMPTY_BASELINE;
+  let text: string;
+  try {
+    text = readFileSync(resolve(USER_CWD, file), "utf8");
+  } catch (err) {
+    throw new UsageError(`cannot read --expected-failures ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const cases = new Set(suites().flatMap((s) => loadCases(s).map((c) => c.id)));
+  try {
+    return parseBaseline(text, file, { cases, rules: knownRuleIds() });
+  } catch (err) {
+    if (err instanceof BaselineError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+const REPORT_FLAGS = ["json", "junit", "markdown", "badge"] as const;
+
+/** Every report path can be written, checked before the run: a bad path must not cost a finished run. */
+function checkOutputs(values: Parsed["values"]): void {
+  const seen = new Map<string, string>();
+  for (const flag of REPORT_FLAGS) {
+    const file = values[flag];
+    if (file === undefined) continue;
+    if (!file.trim()) throw new UsageError(`--${flag} is empty: give a file name`);
+    const path = resolve(USER_CWD, file);
+    if (seen.has(path)) throw new UsageError(`--${flag} and --${seen.get(path)} name the same file ${file}`);
+    seen.set(path, flag);
+    try {
+      if (existsSync(path) && statSync(path).isDirectory()) throw new Error("it is a directory");
+      mkdirSync(dirname(path), { recursive: true });
+      accessSync(dirname(path), constants.W_OK);
+      if (existsSync(path)) accessSync(path, constants.W_OK);
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      const why = e.code === "EEXIST" || e.code === "ENOTDIR" ? "a parent of it is a file, not a directory" : (e.code ?? e.message);
+      throw new UsageError(`--${flag} ${file}: cannot be written (${why})`);
+    }
+  }
+}
+
+function writeReports(values: Parsed["values"], report: RunReport): void {
+  const render = { json: renderJson, junit: renderJunit, markdown: renderMarkdown, badge: renderBadge };
+  for (const flag of REPORT_FLAGS) {
+    const file = values[flag];
+    if (file !== undefined) writeFileSync(resolve(USER_CWD, file), render[flag](report));
+  }
+}
+
+function list(suiteNames: string[], io: CliIo): number {
+  for (const s of suiteNames) {
+    const cases = loadCases(s);
+    io.out(`${s}  (${cases.length} case${cases.length === 1 ? "" : "s"}, ${relative(PACKAGE_ROOT, suiteDir(s))}/)`);
+    for (const c of cases) io.out(`  ${c.id.padEnd(5)} ${c.title}`);
+  }
+  return 0;
 }
 
 /** A word for a POSIX shell: as is when plain, else single-quoted. */
@@ -115,195 +207,160 @@ function shellWord(s: string): string {
 
 /** The command that reruns this target (the runner appends --suite and --filter per failing case). */
 function rerunCommand(t: Target, timeoutMs: number | undefined): string {
-  const cli = process.env.npm_lifecycle_event === "conformance" ? "npm run conformance --" : "skill-conformance";
-  const target = t.kind === "exec" ? ` --exec ${shellWord(t.command)}` : t.spec === DEFAULT_MODULE ? "" : ` --driver ${shellWord(t.spec)}`;
+  const cli = process.env["npm_lifecycle_event"] === "conformance" ? "npm run conformance --" : "skill-conformance";
+  const target = t.kind === "exec" ? ` --exec ${shellWord(t.command)}` : t.kind === "reference" ? " --reference" : ` --driver ${shellWord(t.spec)}`;
   return `${cli}${target}${timeoutMs !== undefined ? ` --timeout ${timeoutMs}` : ""}`;
 }
 
-function opener(t: Target, timeoutMs: number | undefined): { open: () => Promise<Implementation>; label: string } {
-  if (t.kind === "module") {
-    const spec = moduleSpecifier(t.spec);
-    return { open: () => loadModule(spec), label: t.spec === DEFAULT_MODULE ? "reference (in-process)" : t.spec };
-  }
-  return {
-    open: () => spawnImplementation(t.command, { label: t.command, cwd: USER_CWD, ...(timeoutMs !== undefined ? { requestTimeoutMs: timeoutMs } : {}) }),
-    label: t.command,
+/** Opens each target once (primed) and refuses the kit's reference when the command line did not say --reference. */
+async function openTargets(targets: Target[], p: Parsed, moduleFailureIsUsage = true): Promise<Array<Opener & { described: string }>> {
+  // Every target resolved (and its paths checked) before any is started: a bad second target leaves no first running.
+  const openers = targets.map((t) => opener(t, { cwd: USER_CWD, timeoutMs: p.timeoutMs }));
+  const opened = openers.map(primed);
+  const refuse = async (message: string): Promise<never> => {
+    await Promise.all(opened.map((x) => x.first.then((f) => (f.ok ? f.impl.dispose() : undefined)).catch(() => undefined)));
+    throw new UsageError(message);
   };
+  const out: Array<Opener & { described: string }> = [];
+  for (const [i, o] of opened.entries()) {
+    const first = await o.first;
+    // --reference targets are the reference by name; any other target answering as it needs the word too.
+    if (first.ok && targets[i]!.kind !== "reference" && isKitReference(first.impl.info) && !p.reference) {
+      await refuse(`${o.label} answers as the kit's own reference (${describe(first.impl.info)}), not an implementation of yours; to test the reference, say --reference`);
+    }
+    if (!first.ok && targets[i]!.kind !== "exec" && moduleFailureIsUsage) {
+      // A module that cannot be loaded is a usage problem, not 30 errored cases.
+      const msg = first.error instanceof Error ? first.error.message.split("\n")[0] : String(first.error);
+      await refuse(`cannot load --driver ${o.label}: ${msg}`);
+    }
+    out.push({ ...o, described: first.ok ? `${describe(first.impl.info)} via ${o.label}` : `${o.label} (did not complete initialize)` });
+  }
+  return out;
 }
 
-/** One id per line; `#` starts a comment; blank lines ignored. */
-export function parseExpectedFailures(text: string): Set<string> {
-  const ids = new Set<string>();
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.replace(/#.*/, "").trim();
-    if (line) ids.add(line);
-  }
-  return ids;
+/** The cases a run will execute: every chosen suite, filtered; none is a usage error. */
+function selectCases(suiteNames: string[], filter: string | undefined): LoadedCase[] {
+  const cases = suiteNames.flatMap((s) => loadCases(s, filter));
+  if (!cases.length) throw new UsageError(`no case of suite ${suiteNames.join(",")} matches --filter ${filter}`);
+  return cases;
 }
 
-function writeOut(file: string, text: string): void {
-  const path = resolve(USER_CWD, file);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
-
-/** Exit code of a run, and the lines explaining it. Stale expected failures make it non-zero. */
-export function verdict(report: RunReport, expected: ReadonlySet<string>, filtered: boolean): { code: 0 | 1; notes: string[] } {
-  const notes: string[] = [];
-  const byId = new Map(report.cases.map((c) => [c.id, c]));
-  let code: 0 | 1 = 0;
-  for (const id of expected) {
-    const c = byId.get(id);
-    if (c?.status === "passed") {
-      notes.push(`stale expected failure: ${id} passed; remove it from the expected-failures file`);
-      code = 1;
-    } else if (!c && !filtered) {
-      notes.push(`stale expected failure: ${id} is not a case of suite "${report.suite}"`);
-      code = 1;
-    }
-  }
-  for (const c of report.cases) {
-    if (c.status === "passed" || c.status === "expected_failure") continue;
-    // A declared non-support the user has accepted: listed skips do not fail the run (errors always do).
-    if (c.status === "skipped" && expected.has(c.id)) {
-      notes.push(`accepted skip: ${c.id} (listed in the expected-failures file)`);
-      continue;
-    }
-    code = 1;
-  }
-  return { code, notes };
-}
-
-export async function main(argv: string[], io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) }): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(argv);
-  } catch (err) {
-    io.err(`${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);
-    return 2;
-  }
-  const { values, timeoutMs } = parsed;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
-  const targets: Target[] = parsed.targets.length ? parsed.targets : [{ kind: "module", spec: DEFAULT_MODULE }];
-
-  if (values.smoke) {
-    if (targets.length !== 1) return usage(io, "--smoke takes one target");
-    const t = opener(targets[0]!, timeoutMs);
-    io.out(`smoke: ${t.label}`);
-    const steps = await smoke(t.open, (s) => io.out(formatSmokeStep(s)));
-    const ok = steps.every((s) => s.status === "ok");
-    io.out(ok ? "smoke: ok" : "smoke: FAILED");
-    return ok ? 0 : 1;
-  }
-
-  if (values.fuzz !== undefined || values.seed !== undefined) return fuzz(values, parsed.targets, timeoutMs, io, parsed.level);
-
-  let cases;
-  try {
-    cases = loadCases(values.suite, values.filter);
-  } catch (err) {
-    io.err(`cannot load cases: ${err instanceof Error ? err.message : String(err)}`);
-    return 2;
-  }
-  if (!cases.length) {
-    io.err(`no cases in suite "${values.suite}"${values.filter ? ` match --filter ${values.filter}` : ""}`);
-    return 2;
-  }
-
-  if (values.parity) {
-    if (targets.length !== 2) return usage(io, "--parity compares exactly two targets (--exec A --exec B, or --driver/--exec)");
-    const a = opener(targets[0]!, timeoutMs);
-    const b = opener(targets[1]!, timeoutMs);
-    io.out(`parity (${parsed.level}): A = ${a.label}\n        B = ${b.label}\n`);
-    const report = await runParity(a, b, cases, {
-      suite: values.suite,
-      level: parsed.level,
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      onCase: (c) => io.out(formatCaseParity(c)),
-    });
-    io.out("\n" + formatParitySummary(report));
-    return report.differing === 0 ? 0 : 1;
-  }
-
-  if (targets.length !== 1) return usage(io, "give one target (several only with --parity)");
-  let expected = new Set<string>();
-  if (values["expected-failures"]) {
-    try {
-      expected = parseExpectedFailures(readFileSync(resolve(USER_CWD, values["expected-failures"]), "utf8"));
-    } catch (err) {
-      io.err(`cannot read --expected-failures: ${err instanceof Error ? err.message : String(err)}`);
-      return 2;
-    }
-  }
-  const t = opener(targets[0]!, timeoutMs);
-  if (targets[0]!.kind === "module") {
-    // A module that cannot be loaded is a usage problem, not 30 errored cases.
-    try {
-      await (await t.open()).dispose();
-    } catch (err) {
-      io.err(`cannot load --driver ${t.label}: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
-      return 2;
-    }
-  }
-  let headerShown = false;
-  const report = await runSuite(t.open, cases, {
-    expectedFailures: expected,
-    driverLabel: t.label,
-    suite: values.suite,
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    rerun: rerunCommand(targets[0]!, timeoutMs),
+async function runMatrix(p: Parsed, suiteNames: string[], cases: LoadedCase[], baseline: Baseline, io: CliIo): Promise<number> {
+  const [t] = await openTargets(p.targets, p);
+  const suite = suiteNames.join(",");
+  io.out(`skill-tool conformance ${KIT_VERSION} (spec ${SPEC_VERSION}), suite "${suite}", ${cases.length} case${cases.length === 1 ? "" : "s"}`);
+  io.out(`implementation under test: ${t!.described}\n`);
+  const observed = await runSuite(t!.open, cases, {
+    driverLabel: t!.label,
+    suite,
+    ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
+    rerun: rerunCommand(p.targets[0]!, p.timeoutMs),
     // A dead driver: one line (and its stderr tail when the reason does not already say it), not one block per case.
     onAbort: (a) => {
       io.err(`run ended at ${a.at}: ${a.reason} (after ${a.after_ms} ms); ${a.not_run} case${a.not_run === 1 ? "" : "s"} not run`);
       const tail = a.stderr?.trim();
       if (tail && !a.reason.includes(tail.split("\n").pop()!)) io.err(tail.split("\n").map((l) => `  | ${l}`).join("\n"));
     },
-    onResult: (r) => {
-      if (!headerShown) {
-        headerShown = true;
-        io.out(`skill-tool conformance, suite "${values.suite}", ${cases.length} case${cases.length === 1 ? "" : "s"}, driver ${t.label}\n`);
-      }
-      io.out(formatCase(r));
-    },
+    onResult: (r) => io.out(formatCase(r)),
   });
-  if (!headerShown) io.out(formatHeader(report));
+  const { report, verdict } = gate(observed, baseline);
   io.out("");
   io.out(`implementation: ${report.implementation.name} ${report.implementation.version} (${report.implementation.language})`);
   io.out(formatSummary(report.summary));
+  try {
+    writeReports(p.values, report);
+  } catch (err) {
+    io.err(`cannot write a report: ${(err as Error).message}`);
+    return 2;
+  }
+  for (const n of verdict.notes) io.err(n);
+  return verdict.code;
+}
 
-  if (values.json) writeOut(values.json, renderJson(report));
-  if (values.junit) writeOut(values.junit, renderJunit(report));
-  if (values.markdown) writeOut(values.markdown, renderMarkdown(report));
-  if (values.badge) writeOut(values.badge, renderBadge(report));
-
-  const { code, notes } = verdict(report, expected, values.filter !== undefined);
-  for (const n of notes) io.err(n);
-  return code;
+async function runParityMode(p: Parsed, suiteNames: string[], cases: LoadedCase[], io: CliIo): Promise<number> {
+  if (p.targets.length !== 2) throw new UsageError("--parity compares exactly two targets (--reference --exec B, or --exec A --exec B)");
+  const [a, b] = await openTargets(p.targets, p);
+  io.out(`parity (${p.level}): A = ${a!.described}\n        B = ${b!.described}\n`);
+  const report = await runParity(a!, b!, cases, {
+    suite: suiteNames.join(","),
+    level: p.level,
+    ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
+    onCase: (c) => io.out(formatCaseParity(c)),
+  });
+  io.out("\n" + formatParitySummary(report));
+  return report.differing === 0 ? 0 : 1;
 }
 
 /** --parity --fuzz N [--seed S]: the frontmatter parity fuzz; one target is compared with the reference in-process. */
-async function fuzz(values: ReturnType<typeof parse>["values"], given: Target[], timeoutMs: number | undefined, io: CliIo, level: ParityLevel): Promise<number> {
-  if (!values.parity) return usage(io, "--fuzz and --seed go with --parity");
+async function runFuzz(p: Parsed, io: CliIo): Promise<number> {
+  const { values } = p;
+  if (!values.parity) throw new UsageError("--fuzz and --seed go with --parity");
   const count = Number(values.fuzz ?? 1000);
   const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
-  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) return usage(io, "--fuzz wants a count ≥ 1 and --seed an integer");
-  if (given.length < 1 || given.length > 2) return usage(io, "--parity --fuzz compares one target with the reference, or two targets");
-  const targets: Target[] = given.length === 1 ? [{ kind: "module", spec: DEFAULT_MODULE }, given[0]!] : given;
-  const a = opener(targets[0]!, timeoutMs);
-  const b = opener(targets[1]!, timeoutMs);
-  io.out(`parity fuzz (${level}): ${count} frontmatters, seed ${seed}\n  A = ${a.label}\n  B = ${b.label}\n`);
-  const report = await runParityFuzz(a, b, { count, seed, level, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
-  for (const line of formatParityFuzz(report, { a: a.label, b: b.label })) io.out(line);
-  if (values.json) writeOut(values.json, `${JSON.stringify(report, null, 2)}\n`);
+  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) throw new UsageError("--fuzz wants a count ≥ 1 and --seed an integer");
+  if (p.targets.length < 1 || p.targets.length > 2) throw new UsageError("--parity --fuzz compares one target with the reference, or two targets");
+  // One target: the reference is the oracle (A), the target is what is tested (B).
+  const targets: Target[] = p.targets.length === 1 ? [{ kind: "reference" }, p.targets[0]!] : p.targets;
+  const [a, b] = await openTargets(targets, p);
+  io.out(`parity fuzz (${p.level}): ${count} frontmatters, seed ${seed}\n  A = ${a!.described}\n  B = ${b!.described}\n`);
+  const report = await runParityFuzz(a!, b!, { count, seed, level: p.level, ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}) });
+  for (const line of formatParityFuzz(report, { a: a!.label, b: b!.label })) io.out(line);
+  if (values.json) writeFileSync(resolve(USER_CWD, values.json), `${JSON.stringify(report, null, 2)}\n`);
   return report.ok ? 0 : 1;
 }
 
-function usage(io: CliIo, message: string): 2 {
-  io.err(`${message}\n\n${USAGE}`);
-  return 2;
+async function runSmoke(p: Parsed, io: CliIo): Promise<number> {
+  if (p.targets.length !== 1) throw new UsageError("--smoke takes one target");
+  // Primed like a run (the reference needs --reference here too); a failed open is smoke's failed initialize step.
+  const t = (await openTargets(p.targets, p, false))[0]!;
+  io.out(`smoke: ${t.label}`);
+  const steps = await smoke(t.open, (s) => io.out(formatSmokeStep(s)));
+  const ok = steps.every((s) => s.status === "ok");
+  io.out(ok ? "smoke: ok" : "smoke: FAILED");
+  return ok ? 0 : 1;
+}
+
+async function dispatch(argv: string[], io: CliIo): Promise<number> {
+  const p = parse(argv);
+  const { values } = p;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (values.version) {
+    io.out(`skill-conformance ${KIT_VERSION} (spec ${SPEC_VERSION})`);
+    return 0;
+  }
+  const suiteNames = parseSuites(values.list && values.suite === undefined ? "all" : values.suite);
+  if (values.list) return list(suiteNames, io);
+  if (!p.targets.length) {
+    throw new UsageError('no target: name the implementation under test with --exec "<command>" or --driver <module> (the kit\'s own reference: --reference)');
+  }
+  if (values.smoke) return runSmoke(p, io);
+  if (values.fuzz !== undefined || values.seed !== undefined) {
+    checkOutputs(values);
+    return runFuzz(p, io);
+  }
+  const cases = selectCases(suiteNames, values.filter);
+  if (values.parity) return runParityMode(p, suiteNames, cases, io);
+  if (p.targets.length !== 1) throw new UsageError("give one target (several only with --parity)");
+  const baseline = readBaseline(values["expected-failures"]);
+  checkOutputs(values);
+  return runMatrix(p, suiteNames, cases, baseline, io);
+}
+
+export async function main(argv: string[], io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) }): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof TargetError) {
+      io.err(`skill-conformance: ${err.message} (--help for usage)`);
+      return 2;
+    }
+    // The kit itself could not run (an invalid case file, …): one line, exit 2.
+    io.err(`skill-conformance: the kit could not run: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
+    return 2;
+  }
 }
 
 // Installed, argv[1] is the bin symlink in node_modules/.bin: compare real paths.

@@ -2,17 +2,21 @@
 // checks the tarball's files against an allow-list, installs it into an empty scratch project (offline from the npm
 // cache), and runs the installed commands from a subdirectory of that project, in a clean environment (no npm_* or
 // INIT_CWD from this npm run, no node_modules/.bin of this repository on PATH, so no tsx): the matrix over stdio
-// against the installed reference driver with every report, a user's own --driver module, --parity, --smoke, the
-// suites (--suite all), a wrong implementation that must fail, the public API's exports and types, the scripted e2e run,
-// and the GitHub Action's steps (scripts/action-local.ts) against the same tarball. Exit 0 only when every check holds.
+// through the installed driver with every report, a user's own --driver module, --parity, --smoke, the suites
+// (--suite all), a wrong implementation that must fail, the gate's refusals (a missing --driver file, no target, a
+// garbage expected-failures file, the kit's reference without --reference: each exit 2 before any case runs), the
+// public API's exports and types (compiled with --types '': no @types/node), the scripted e2e run, the README's
+// commands for a repository without package.json (a --prefix install and a stdio driver, run as the README writes
+// them), and the GitHub Action's steps (scripts/action-local.ts) against the same tarball, cold and warm (outputs,
+// annotations, summary). Exit 0 only when every check holds.
 //   npm run pack-test [-- --keep]    (--keep leaves the temp dir for a look)
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join, relative } from "node:path";
+import { basename, delimiter, dirname, join, relative } from "node:path";
 import { minimatch } from "minimatch";
 import { PACKAGE_ROOT } from "../package-root.ts";
-import { runActionLocally } from "./action-local.ts";
+import { runActionLocally, type LocalRun } from "./action-local.ts";
 
 /** Every file the tarball may hold. Anything else (sources, tests, mutants, benchmarks, docs) is a failure. */
 const ALLOWED = [
@@ -37,6 +41,7 @@ const REQUIRED = [
   "dist/scripts/conformance.js",
   "dist/scripts/e2e.js",
   "dist/scripts/reference-driver.js",
+  "dist/scripts/action-report.js",
   "LICENSE",
   "dist/schemas/validators/driver-protocol.cjs",
   "dist/schemas/validators/driver-protocol.defs.initializeParams.cjs",
@@ -44,7 +49,7 @@ const REQUIRED = [
   "schemas/limits.json",
 ];
 
-const PKG = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { name: string };
+const PKG = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { name: string; version: string };
 const keep = process.argv.includes("--keep");
 let failures = 0;
 
@@ -120,8 +125,11 @@ function install(tmp: string, tarball: string): { project: string; sub: string }
 
 // ---- the installed commands, run from a subdirectory of the user's project ---------------------------------------
 
-const USER_IMPL = `// A user's implementation: here it re-exports the reference through the package's public API.
-export { createSession, implementationInfo } from "${PKG.name}";
+// A user's implementation: here the reference through the package's public API, under a name of its own (the kit
+// refuses to test an implementation answering as its own reference unless --reference is said).
+const USER_IMPL = `import { implementationInfo as info } from "${PKG.name}";
+export { createSession } from "${PKG.name}";
+export const implementationInfo = { ...info, implementation: { ...info.implementation, name: "my-impl" } };
 `;
 const WRONG_IMPL = `// A wrong implementation: every activation says the skill does not exist.
 import { createSession as inner, implementationInfo as info } from "${PKG.name}";
@@ -177,9 +185,9 @@ function conformanceChecks(sub: string): void {
   writeFileSync(join(sub, "my-impl.js"), USER_IMPL);
   writeFileSync(join(sub, "wrong-impl.js"), WRONG_IMPL);
   const reports = ["--json", "out/spec.json", "--junit", "out/spec.xml", "--markdown", "out/spec.md", "--badge", "out/badge.json"];
-  let r = npx(sub, "skill-conformance", "--exec", "skill-reference-driver", ...reports);
+  let r = npx(sub, "skill-conformance", "--exec", "skill-reference-driver ./my-impl.js", ...reports);
   const spec = readJson(join(sub, "out", "spec.json"));
-  check("skill-conformance --exec skill-reference-driver: 30/30, exit 0", r.code === 0 && spec?.summary?.total === 30 && spec?.summary?.passed === 30, r.out);
+  check("skill-conformance --exec \"skill-reference-driver ./my-impl.js\" (the installed driver over stdio): 30/30, exit 0", r.code === 0 && spec?.summary?.total === 30 && spec?.summary?.passed === 30, r.out);
   const xml = existsSync(join(sub, "out", "spec.xml")) ? readFileSync(join(sub, "out", "spec.xml"), "utf8") : "";
   check("the reports land where the user ran the command (JSON, JUnit, Markdown, badge)",
     /tests="30"/.test(xml) && /failures="0"/.test(xml) && readFileSync(join(sub, "out", "spec.md"), "utf8").includes("| U30 |") && readJson(join(sub, "out", "badge.json"))?.message === "30/30 passed");
@@ -191,16 +199,17 @@ function conformanceChecks(sub: string): void {
   check("from the user's own npm script (cd into a subdirectory): paths start at the working directory, 30/30",
     r.code === 0 && readJson(join(sub, "out", "from-script.json"))?.summary?.passed === 30, r.out);
 
-  r = npx(sub, "skill-conformance", "--parity", "--exec", "skill-reference-driver", "--driver", "./my-impl.js");
-  check("skill-conformance --parity (stdio vs in-process): no difference, exit 0", r.code === 0, r.out);
-  r = npx(sub, "skill-conformance", "--parity", "--fuzz", "200", "--seed", "1", "--exec", "skill-reference-driver");
+  r = npx(sub, "skill-conformance", "--parity", "--reference", "--exec", "skill-reference-driver ./my-impl.js");
+  check("skill-conformance --parity --reference --exec <driver> (in-process vs stdio): no difference, exit 0", r.code === 0 && /30\/30 cases identical/.test(r.out), r.out);
+  r = npx(sub, "skill-conformance", "--parity", "--fuzz", "200", "--seed", "1", "--reference", "--exec", "skill-reference-driver");
   check("skill-conformance --parity --fuzz 200 (the reference over stdio vs in-process): 200 calls the same, exit 0", r.code === 0 && /same 200,/.test(r.out), r.out);
 
-  r = npx(sub, "skill-conformance", "--smoke", "--exec", "skill-reference-driver");
+  r = npx(sub, "skill-conformance", "--smoke", "--exec", "skill-reference-driver ./my-impl.js");
   check("skill-conformance --smoke: every step ok", r.code === 0 && /smoke: ok/.test(r.out), r.out);
 
   // Every suite the package ships (security, contract, frontmatter), each found through package-root.ts.
-  r = npx(sub, "skill-conformance", "--suite", "all", "--exec", "skill-reference-driver", "--json", "out/all.json");
+  // A generous deadline: S15/S16 and the frontmatter cases are heavy, and this VM is shared (a 5 s catalog timed out at load 17).
+  r = npx(sub, "skill-conformance", "--suite", "all", "--timeout", "20000", "--exec", "skill-reference-driver ./my-impl.js", "--json", "out/all.json");
   const all = readJson(join(sub, "out", "all.json"));
   const sec = all?.summary;
   const ids: string[] = (all?.cases ?? []).map((c: { id: string }) => c.id);
@@ -211,13 +220,50 @@ function conformanceChecks(sub: string): void {
   const wrong = readJson(join(sub, "out", "wrong.json"))?.summary;
   check(`a wrong implementation fails the run (exit 1, ${wrong?.failed} cases failed)`, r.code === 1 && wrong?.failed > 0, r.out);
 
+  gateChecks(sub);
+
   r = npx(sub, "skill-e2e", "--help");
   check("skill-e2e --help names the installed command, not npm run e2e", r.code === 0 && /^Usage: skill-e2e /.test(r.out) && !r.out.includes("npm run"), r.out);
+
+  r = npx(sub, "skill-e2e", "--version");
+  check("skill-e2e --version", r.code === 0 && r.out.trim().endsWith(PKG.version), r.out);
 
   r = npx(sub, "skill-e2e", "--model", "scripted:good", "-n", "2", "--json", "out/e2e.json", "--transcripts", "out/transcripts");
   const cells = (readJson(join(sub, "out", "e2e.json"))?.cells ?? []) as { scenario: string; passed: number; n: number }[];
   check(`skill-e2e --model scripted:good: every scenario passes (${cells.length} cells)`,
     r.code === 0 && cells.length === 8 && cells.every((c) => c.n === 2 && c.passed === 2), r.out);
+}
+
+/**
+ * The gate cannot go falsely green: a missing --driver file (here ./dist/index.js, which the installed kit has in its
+ * own folder: the old fallback tested the reference and passed), no target, a garbage expected-failures file, and the
+ * kit's reference under another name each exit 2 with one line before any case runs; --reference names it.
+ */
+function gateChecks(sub: string): void {
+  writeFileSync(join(sub, "garbage.txt"), "\u0000\u0001PK garbage\nnot-a-case\n");
+  writeFileSync(join(sub, "typo.txt"), "U01\nU1\n");
+  const refusals: Array<[string, string[], RegExp]> = [
+    ["a missing --driver file (the kit's own dist/index.js is not looked at)", ["--driver", "./dist/index.js"], /--driver \.\/dist\/index\.js: no such file/],
+    ["no target", [], /no target/],
+    ["a garbage expected-failures file", ["--driver", "./my-impl.js", "--expected-failures", "garbage.txt"], /--expected-failures garbage\.txt: not a text file/],
+    ["an expected-failures id that is no case", ["--driver", "./my-impl.js", "--expected-failures", "typo.txt"], /line 2 "U1"/],
+    ["the kit's reference without --reference", ["--exec", "skill-reference-driver"], /answers as the kit's own reference/],
+    ["a report path that cannot be written", ["--driver", "./my-impl.js", "--junit", "garbage.txt/junit.xml"], /--junit garbage\.txt\/junit\.xml: cannot be written/],
+    ["an unknown suite, without an internal path", ["--driver", "./my-impl.js", "--suite", "nope"], /^skill-conformance: unknown suite "nope"[^/]*$/],
+  ];
+  for (const [what, args, message] of refusals) {
+    const r = npx(sub, "skill-conformance", ...args);
+    const lines = r.out.trim().split("\n");
+    check(`${what}: exit 2, one line, before any case runs`, r.code === 2 && lines.length === 1 && message.test(lines[0]!) && !/^(PASS|FAIL|ERROR) /m.test(r.out), r.out);
+  }
+  let r = npx(sub, "skill-conformance", "--reference", "--filter", "U01");
+  check("--reference tests the kit's own reference, found in its installation, and says so", r.code === 0 && /implementation under test: skill-tool-reference .* via the kit's reference/.test(r.out) && /1\/1 passed/.test(r.out), r.out);
+  r = npx(sub, "skill-conformance", "--version");
+  check("skill-conformance --version", r.code === 0 && r.out.trim() === `skill-conformance ${PKG.version} (spec 1)`, r.out);
+  r = npx(sub, "skill-conformance", "--list");
+  check("skill-conformance --list names every suite and its cases", r.code === 0 && /^spec {2}\(30 cases/m.test(r.out) && /^security /m.test(r.out) && /^ {2}U30 /m.test(r.out), r.out);
+  r = npx(sub, "skill-reference-driver", "--help");
+  check("skill-reference-driver --help prints its usage (it used to crash)", r.code === 0 && /^usage: skill-reference-driver/.test(r.out), r.out);
 }
 
 // ---- the public API: what `exports` lets in and keeps out ---------------------------------------------------------
@@ -253,9 +299,48 @@ function apiChecks(project: string): void {
   check("deep imports are refused (exports holds the public API only)", probe.deep === "ERR_PACKAGE_PATH_NOT_EXPORTED", r.out);
   writeFileSync(join(project, "probe.ts"), TYPE_PROBE);
   const tsc = join(PACKAGE_ROOT, "node_modules", "typescript", "bin", "tsc");
+  // --types '': no @types/node (or any other ambient types); skipLibCheck off, so every published .d.ts is checked.
   const t = run(process.execPath, [tsc, "--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022",
-    "--types", "node", "--typeRoots", join(PACKAGE_ROOT, "node_modules", "@types"), "probe.ts"], project);
-  check("a TypeScript user type-checks against the exported types (driver interface, results, cases, report)", t.code === 0, t.out);
+    "--types", "", "--skipLibCheck", "false", "probe.ts"], project);
+  check("a TypeScript user without @types/node type-checks against the exported types (--types '')", t.code === 0, t.out);
+}
+
+// ---- a repository without package.json (Rust), as the README tells it -------------------------------------------
+
+/** A stand-in for a Rust driver binary: a script at the README's path serving a user's module over stdio. */
+function fakeRustDriver(repo: string, kitIndex: string): string {
+  const dir = join(repo, "target", "release");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "impl.mjs"), USER_IMPL.replaceAll(`"${PKG.name}"`, JSON.stringify(kitIndex)));
+  const driver = join(dir, "my-skill-driver");
+  const kitDriver = join(dirname(kitIndex), "scripts", "reference-driver.js");
+  writeFileSync(driver, `#!/bin/sh\nexec "${process.execPath}" "${kitDriver}" "$(dirname "$0")/impl.mjs"\n`);
+  chmodSync(driver, 0o755);
+  return driver;
+}
+
+/** The README block marked `<!-- pack-test: rust -->`, as shell command lines (comments dropped). */
+function readmeRustCommands(): string[] {
+  const readme = readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8");
+  const block = /<!-- pack-test: rust -->\s*```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+  return block.split("\n").map((l) => l.replace(/\s+#.*$/, "").trim()).filter((l) => l && !l.startsWith("#"));
+}
+
+/** The README's commands for a Rust repository, run as written: a --prefix install into a HOME of its own, then the kit. */
+function readmeRustCheck(tmp: string, tarball: string): void {
+  const home = join(tmp, "home");
+  const repo = join(tmp, "rust-readme-repo");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(repo, { recursive: true });
+  cpSync(tarball, join(repo, basename(tarball)));
+  fakeRustDriver(repo, join(home, ".skill-kit", "node_modules", PKG.name, "dist", "index.js"));
+  const commands = readmeRustCommands();
+  check(`the README has its Rust commands (${commands.length}), the install first`, commands.length >= 3 && /^npm i --prefix ~\/\.skill-kit /.test(commands[0] ?? ""), commands.join("\n"));
+  const env = { ...ENV, HOME: home, npm_config_prefer_offline: "true", npm_config_cache: process.env["npm_config_cache"] ?? join(process.env["HOME"] ?? "", ".npm") };
+  for (const command of commands) {
+    const r = spawnSync("bash", ["-c", command], { cwd: repo, env, encoding: "utf8", timeout: 180_000, maxBuffer: 64 * 1024 * 1024 });
+    check(`README (Rust): ${command.replace(home, "~")}`, r.status === 0, `${r.stdout}${r.stderr}`);
+  }
 }
 
 // ---- the GitHub Action, its steps run locally against the same tarball ---------------------------------------------
@@ -266,25 +351,39 @@ function actionChecks(tmp: string, tarball: string): void {
   writeFileSync(join(repo, "ci", "known-failures.txt"), "# nothing is expected to fail\n");
   const runnerTemp = join(tmp, "runner-temp");
   mkdirSync(runnerTemp, { recursive: true });
+  const kitIndex = join(runnerTemp, "skill-tool-conformance", "node_modules", PKG.name, "dist", "index.js");
+  fakeRustDriver(repo, kitIndex);
   const base = { actionDir: PACKAGE_ROOT, workspace: repo, runnerTemp, env: ENV };
-  const ok = runActionLocally({
-    ...base,
-    inputs: { exec: "skill-reference-driver", "expected-failures": "ci/known-failures.txt", json: "out/conformance.json", junit: "out/junit.xml", markdown: "out/report.md", badge: "out/badge.json", kit: tarball },
-  });
+  const inputs = { exec: "./target/release/my-skill-driver", "expected-failures": "ci/known-failures.txt", json: "out/conformance.json", junit: "out/junit.xml", markdown: "out/report.md", badge: "out/badge.json", kit: tarball };
+  const ok = runActionLocally({ ...base, inputs });
   const report = readJson(join(repo, "out", "conformance.json"))?.summary;
-  const log = ok.steps.map((s) => `[${s.name}: ${s.status}]\n${s.output ?? ""}`).join("\n");
-  check("the Action (installed from the tarball, in a repository without package.json): 30/30", ok.code === 0 && report?.passed === 30 && report?.total === 30, log);
-  check("the Action writes every report in the caller's repository and the Markdown one to the job summary",
-    ["junit.xml", "report.md", "badge.json"].every((f) => existsSync(join(repo, "out", f))) && ok.summary.includes("| U30 |"), log);
+  const log = (r: LocalRun) => r.steps.map((s) => `[${s.name}: ${s.status}]\n${s.output ?? ""}`).join("\n");
+  check("the Action (installed from the tarball, in a repository without package.json): 30/30", ok.code === 0 && report?.passed === 30 && report?.total === 30, log(ok));
+  check("the Action writes every report in the caller's repository and the job summary",
+    ["junit.xml", "report.md", "badge.json"].every((f) => existsSync(join(repo, "out", f))) && ok.summary.includes("| U30 |"), log(ok));
+  check("the Action's outputs: counts and report paths", ok.outputs["total"] === "30" && ok.outputs["passed"] === "30" && ok.outputs["failed"] === "0" && ok.outputs["errored"] === "0" && ok.outputs["json"] === "out/conformance.json" && ok.outputs["junit"] === "out/junit.xml", JSON.stringify(ok.outputs));
   check("the Action leaves no package.json or node_modules in the caller's repository", !existsSync(join(repo, "package.json")) && !existsSync(join(repo, "node_modules")));
+  const install = (r: LocalRun) => r.steps.find((s) => s.name === "Install the conformance kit");
+  const cold = install(ok);
+  check("the Action groups the install's output", /^::group::Install the conformance kit/m.test(cold?.output ?? "") && /^::endgroup::/m.test(cold?.output ?? ""), cold?.output);
+
+  // A cache hit restores the kit's directory: the same runner.temp again is that, here.
+  const warm = runActionLocally({ ...base, inputs: { ...inputs, json: "out/warm.json" } });
+  const warmInstall = install(warm);
+  check(`the Action with its install restored (a cache hit) skips npm: install step ${cold?.ms} ms cold, ${warmInstall?.ms} ms warm`,
+    warm.code === 0 && /The kit is installed already/.test(warmInstall?.output ?? "") && (warmInstall?.ms ?? Infinity) < (cold?.ms ?? 0), log(warm));
+  console.log(`      figures: install step cold ${cold?.ms} ms (${(cold?.output ?? "").split("\n").length} log lines), warm ${warmInstall?.ms} ms (${(warmInstall?.output ?? "").split("\n").length} lines); run step ${ok.steps.at(-1)?.ms} ms`);
 
   const wrongDriver = join(repo, "wrong-impl.js");
-  writeFileSync(wrongDriver, WRONG_IMPL.replaceAll(`"${PKG.name}"`, JSON.stringify(join(runnerTemp, "skill-tool-conformance", "node_modules", PKG.name, "dist", "index.js"))));
+  writeFileSync(wrongDriver, WRONG_IMPL.replaceAll(`"${PKG.name}"`, JSON.stringify(kitIndex)));
   const bad = runActionLocally({ ...base, inputs: { driver: "./wrong-impl.js", suite: "spec", kit: tarball } });
-  check("the Action fails the job on a wrong implementation", bad.code === 1 && bad.steps.at(-1)?.status === "failed", bad.steps.map((s) => s.output ?? "").join("\n"));
+  const annotations = (bad.steps.at(-1)?.output ?? "").split("\n").filter((l) => l.startsWith("::error title="));
+  check(`the Action fails the job on a wrong implementation, one ::error per failing case (${annotations.length}), summary and outputs anyway`,
+    bad.code === 1 && bad.steps.at(-1)?.status === "failed" && annotations.length > 0 && String(annotations.length) === bad.outputs["failed"] && bad.summary.includes("## Details"), log(bad));
 
   const none = runActionLocally({ ...base, inputs: { kit: tarball } });
-  check("the Action without exec or driver fails with a message", none.code === 2 && /give the action an 'exec'/.test(none.steps.at(-1)?.output ?? ""));
+  check("the Action without exec or driver fails with skill-conformance's one line, exit 2, and says so in the summary",
+    none.code === 2 && /no target/.test(none.steps.at(-1)?.output ?? "") && /no report/.test(none.summary) && none.outputs["exit-code"] === "2", log(none));
 }
 
 /** The Action's default: no `kit` input, so it builds and packs its own checkout (a copy of this one's files). */
@@ -301,10 +400,11 @@ function actionFromSourceCheck(tmp: string): void {
   const r = runActionLocally({
     actionDir: src, workspace: repo, runnerTemp, env: { ...ENV, npm_config_prefer_offline: "true" },
     // A few cases are enough here (the whole suites ran above); the filter also exercises the args input.
-    inputs: { exec: "skill-reference-driver", args: "--filter U01,U02,U03", json: "some.json" },
+    inputs: { args: "--reference --filter U01,U02,U03", json: "some.json" },
   });
   const some = readJson(join(repo, "some.json"))?.summary;
-  check(`the Action with no kit input builds its own checkout and runs it, args passed through (${some?.passed}/${some?.total})`,
+  const step = r.steps.find((s) => s.name === "Install the conformance kit");
+  check(`the Action with no kit input builds its own checkout and runs it, args passed through (${some?.passed}/${some?.total}; install ${step?.ms} ms cold)`,
     r.code === 0 && some?.total === 3 && some?.passed === 3, r.steps.map((s) => `[${s.name}: ${s.status}]\n${s.output ?? ""}`).join("\n"));
 }
 
@@ -316,6 +416,7 @@ try {
   startupCheck(project);
   conformanceChecks(sub);
   apiChecks(project);
+  readmeRustCheck(tmp, tarball);
   actionChecks(tmp, tarball);
   actionFromSourceCheck(tmp);
 } finally {

@@ -1,6 +1,6 @@
 // JUnit XML renderer (testsuites/testsuite/testcase with failure/error/skipped), in the dialect GitHub
 // Actions test reporters and GitLab's junit artifacts read. Everything is escaped for XML 1.0.
-import type { CaseResult, RunReport } from "../runner/types.ts";
+import type { CaseResult, Mismatch, RunReport } from "../runner/types.ts";
 import { show } from "./console.ts";
 
 /** Escape for attribute values and text, dropping the characters XML 1.0 cannot carry at all. */
@@ -18,10 +18,15 @@ export function xmlEscape(text: string): string {
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
+/** `at: message`, once: the runner's messages usually start with their own location already. */
+export function located(m: Pick<Mismatch, "at" | "message">): string {
+  return m.message.startsWith(m.at) ? m.message : `${m.at}: ${m.message}`;
+}
+
 function details(r: CaseResult): string {
   const lines: string[] = [];
   for (const m of r.mismatches ?? []) {
-    lines.push(`at ${m.at}: ${m.message}`);
+    lines.push(located(m));
     if (m.call !== undefined) lines.push(`  call:     ${show(m.call)}`);
     lines.push(`  expected: ${show(m.expected)}`, `  actual:   ${show(m.actual)}`);
   }
@@ -41,7 +46,7 @@ function testcase(r: CaseResult, suite: string): string {
     case "passed":
       return `${open}/>`;
     case "failed":
-      return `${open}>\n      <failure message="${xmlEscape(first ? `${first.at}: ${first.message}` : r.reason ?? "failed")}" type="mismatch">${xmlEscape(details(r))}</failure>\n    </testcase>`;
+      return `${open}>\n      <failure message="${xmlEscape(first ? located(first) : r.reason ?? "failed")}" type="mismatch">${xmlEscape(details(r))}</failure>\n    </testcase>`;
     case "errored":
       return `${open}>\n      <error message="${xmlEscape(r.reason ?? "errored")}" type="${xmlEscape(`driver-${r.blame ?? "error"}`)}">${xmlEscape(details(r))}</error>\n    </testcase>`;
     case "skipped":

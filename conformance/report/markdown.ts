@@ -11,9 +11,22 @@ const ICON: Record<CaseResult["status"], string> = {
   expected_failure: "⚠️ expected failure",
 };
 
-/** Escape text for a table cell. */
+/** Escape text for a table cell (outside code spans: HTML would be rendered, so < is escaped). */
 function cell(text: string): string {
   return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\r?\n/g, " ").replace(/</g, "&lt;");
+}
+
+/**
+ * Text as an inline code span, inside a table cell or not. A code span shows its text literally (an entity such as
+ * &lt; would show as itself, hence no HTML escaping); only the table's | is escaped (GFM splits cells first), and a
+ * text holding backticks gets a longer fence.
+ */
+export function code(text: string): string {
+  const body = text.replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
+  const longest = Math.max(0, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
+  const f = "`".repeat(longest + 1);
+  const pad = longest > 0 || body.startsWith(" ") || body.endsWith(" ") ? " " : "";
+  return `${f}${pad}${body}${pad}${f}`;
 }
 
 function fence(text: string): string {
@@ -29,7 +42,7 @@ export function renderMarkdown(report: RunReport): string {
     "",
     `**${formatSummary(report.summary)}**`,
     "",
-    `Implementation: ${i.name} ${i.version} (${i.language}), driver \`${cell(i.driver)}\`. Kit ${report.kit.version}, spec ${report.kit.specVersion}, suite \`${report.suite}\`, started ${report.started_at}.`,
+    `Implementation: ${i.name} ${i.version} (${i.language}), driver ${code(i.driver)}. Kit ${report.kit.version}, spec ${report.kit.specVersion}, suite ${code(report.suite)}, started ${report.started_at}.`,
     "",
     ...(report.aborted ? [`**The run ended at ${cell(report.aborted.at)}**: ${cell(report.aborted.reason)} (after ${ms(report.aborted.after_ms)}); ${report.aborted.not_run} case(s) not run.`, ""] : []),
     "| Case | Title | Spec | Status | Time |",
@@ -44,14 +57,14 @@ export function renderMarkdown(report: RunReport): string {
       if (r.mismatches?.length) {
         out.push("", "| At | Call | Expected | Actual | Message |", "| --- | --- | --- | --- | --- |");
         for (const m of r.mismatches) {
-          const call = m.call === undefined ? "—" : `\`${cell(show(m.call))}\``;
-          out.push(`| \`${cell(m.at)}\` | ${call} | \`${cell(show(m.expected))}\` | \`${cell(show(m.actual))}\` | ${cell(m.message)} |`);
+          const call = m.call === undefined ? "—" : code(show(m.call));
+          out.push(`| ${code(m.at)} | ${call} | ${code(show(m.expected))} | ${code(show(m.actual))} | ${cell(m.message)} |`);
         }
       }
       if (r.reason) out.push("", `Reason: ${cell(r.reason)}${r.blame ? ` (blame: ${r.blame})` : ""}`);
       if (r.stack) out.push("", "stack (top):", "", fence(r.stack));
       if (r.stderr?.trim()) out.push("", "stderr (tail):", "", fence(r.stderr));
-      if (r.rerun) out.push("", `Rerun it alone (case file ${r.file ? `\`${r.file}\`` : "—"}):`, "", fence(r.rerun));
+      if (r.rerun) out.push("", `Rerun it alone (case file ${r.file ? code(r.file) : "—"}):`, "", fence(r.rerun));
     }
   }
   return out.join("\n") + "\n";

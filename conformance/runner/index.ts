@@ -3,8 +3,8 @@
 //   case.ts   runs ONE case against an Implementation (steps 1–6 in its header), with batch.ts for
 //             concurrent calls, hook.ts for the scripted permission hook, expect.ts for the checks,
 //             workspace.ts for the temp dir, faults.ts for blame and deadlines, prototypes.ts for the guard;
-//   here      runs a suite: cases in order, reopening the implementation after an errored case,
-//             the expected-failures baseline, the summary.
+//   here      runs a suite: cases in order, reopening the implementation after an errored case, the summary.
+// Each case keeps its observed status: the expected-failures baseline is applied by conformance/baseline.ts.
 // It reaches implementations only through schemas/implementation.ts.
 import { isAbsolute, relative } from "node:path";
 import { userCwd } from "../../package-root.ts";
@@ -20,7 +20,6 @@ export { DEFAULT_TIMEOUT_MS, runCase } from "./case.ts";
 export { suites, loadCases, loadCasesFrom, suiteDir, type LoadedCase } from "./load.ts";
 
 export interface SuiteOptions {
-  expectedFailures?: ReadonlySet<string>;
   /** Each case as it finishes (not the cases of a run that ended early: see onAbort). */
   onResult?: (r: CaseResult) => void;
   /**
@@ -36,19 +35,6 @@ export interface SuiteOptions {
    * gets it with `--suite <its suite> --filter <its id>` appended. Default: `skill-conformance`.
    */
   rerun?: string;
-}
-
-function applyBaseline(r: CaseResult, expected: ReadonlySet<string> | undefined): CaseResult {
-  if (!expected?.has(r.id)) return r;
-  if (r.status === "failed") return { ...r, status: "expected_failure" };
-  if (r.status === "passed") {
-    return {
-      ...r,
-      status: "failed",
-      mismatches: [{ at: "baseline", expected: "failed", actual: "passed", message: `${r.id} is listed as an expected failure but passed: the baseline is stale, remove ${r.id} from it` }],
-    };
-  }
-  return r;
 }
 
 async function safeDispose(i: Implementation | undefined): Promise<void> {
@@ -122,7 +108,7 @@ export async function runSuite(open: () => Promise<Implementation>, cases: reado
       }
       const ran = await runCase(current, c, opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs });
       // The case waited for the implementation to open: its time says so.
-      const r = applyBaseline({ ...ran, duration_ms: ran.duration_ms + Math.round(openMs) }, opts.expectedFailures);
+      const r = { ...ran, duration_ms: ran.duration_ms + Math.round(openMs) };
       record(r, c);
       if (ran.leftover && !current.isolated && k + 1 < cases.length) {
         // In-process work cannot be stopped: running the next case beside it would let it touch that case.

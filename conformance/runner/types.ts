@@ -19,6 +19,8 @@ export interface CaseResult {
   title: string;
   spec: string[];
   status: CaseStatus;
+  /** What the expected-failures baseline made of a listed case that kept its status (conformance/baseline.ts). */
+  baseline?: "stale" | "accepted_skip";
   duration_ms: number;
   /** failed: the expectations that did not hold. */
   mismatches?: Mismatch[];

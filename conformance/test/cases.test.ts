@@ -144,7 +144,7 @@ describe("runCase and runSuite on fakes", () => {
     expect(existsSync(seen)).toBe(false);
   });
 
-  it("reopens after an errored case, disposes at the end, applies the baseline", async () => {
+  it("reopens after an errored case, disposes at the end, and reports each case's observed status", async () => {
     let opens = 0;
     let disposes = 0;
     const cases = loadCases("spec", "U01,U02,U03");
@@ -155,15 +155,12 @@ describe("runCase and runSuite on fakes", () => {
         return notFound(name);
       }, { onOpen: () => opens++, onDispose: () => disposes++ }),
       cases,
-      { driverLabel: "fake", suite: "spec", expectedFailures: new Set(["U01"]) },
+      { driverLabel: "fake", suite: "spec" },
     );
-    expect(report.cases.map((c) => c.status)).toEqual(["expected_failure", "errored", "failed"]);
+    // The runner knows nothing of baselines (conformance/baseline.ts applies them): what it saw is what it reports.
+    expect(report.cases.map((c) => c.status)).toEqual(["failed", "errored", "failed"]);
     expect(opens).toBe(2);
     expect(disposes).toBe(2);
-    expect(report.summary).toMatchObject({ total: 3, expected_failures: 1, errored: 1, failed: 1, passed: 0 });
-
-    const stale = await runSuite(() => loadModule(REFERENCE), loadCases("spec", "U01"), { driverLabel: "in-process", suite: "spec", expectedFailures: new Set(["U01"]) });
-    expect(stale.cases[0]!.status).toBe("failed");
-    expect(stale.cases[0]!.mismatches![0]!.message).toMatch(/baseline is stale/);
+    expect(report.summary).toMatchObject({ total: 3, expected_failures: 0, errored: 1, failed: 2, passed: 0 });
   });
 });

@@ -1,6 +1,6 @@
-// The command line (scripts/conformance.ts): exit codes, expected failures (stale and effective), report
-// files that validate, parity clean against itself and dirty against a wrong driver, smoke, and the
-// renderers' escaping. main() runs in this process; only subprocess targets spawn (small node drivers).
+// The command line (scripts/conformance.ts): exit codes, named targets (never a fallback to the kit's reference),
+// expected failures (checked before the run, stale and effective), report files that validate, one-line usage errors,
+// parity clean against itself and dirty against a wrong driver, smoke, and the renderers' escaping. main() runs in this process; only subprocess targets spawn (small node drivers).
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { check } from "../../schemas/index.ts";
-import { main, parseExpectedFailures, verdict } from "../../scripts/conformance.ts";
+import { main } from "../../scripts/conformance.ts";
 import { badge } from "../report/badge.ts";
 import { renderJunit, xmlEscape } from "../report/junit.ts";
 import { renderMarkdown } from "../report/markdown.ts";
@@ -47,7 +47,7 @@ function wellFormed(xml: string): boolean {
 describe("npm run conformance", () => {
   it("the reference in-process passes everything: exit 0, and every report file is written and valid", async () => {
     const f = (n: string) => join(dir, n);
-    const r = await run("--json", f("r.json"), "--junit", f("r.xml"), "--markdown", f("r.md"), "--badge", f("badge.json"));
+    const r = await run("--reference", "--json", f("r.json"), "--junit", f("r.xml"), "--markdown", f("r.md"), "--badge", f("badge.json"));
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/^PASS  U01 /m);
     expect(r.out).toMatch(/\n30\/30 passed \(0 failed, 0 errored, 0 skipped\) in \d+ ms/);
@@ -62,18 +62,25 @@ describe("npm run conformance", () => {
     expect(JSON.parse(readFileSync(f("badge.json"), "utf8"))).toEqual({ schemaVersion: 1, label: "skill-tool conformance", message: "30/30 passed", color: "brightgreen" });
   });
 
-  it("a stale expected failure (the case passes) makes the run fail", async () => {
+  it("a stale expected failure (the case passes) fails the run, and the report keeps the case's observed status", async () => {
     writeFileSync(join(dir, "stale.txt"), "# known failures\nU01  # fixed since\n");
-    const r = await run("--filter", "U01,U02", "--expected-failures", join(dir, "stale.txt"));
+    const r = await run("--reference", "--filter", "U01,U02", "--expected-failures", join(dir, "stale.txt"), "--json", join(dir, "stale.json"));
     expect(r.code).toBe(1);
-    expect(r.out + r.err).toMatch(/stale/);
+    expect(r.err).toMatch(/stale expected failure: U01 passed; remove it from /);
+    expect(r.out).toMatch(/^PASS  U01 /m);
+    const json = JSON.parse(readFileSync(join(dir, "stale.json"), "utf8")) as RunReport;
+    expect(json.cases[0]).toMatchObject({ id: "U01", status: "passed", baseline: "stale" });
+    expect(json.summary).toMatchObject({ passed: 2, failed: 0 });
+    expect(check("report.schema.json", json)).toEqual({ valid: true });
   });
 
-  it("an expected failure id that is no case of the suite is stale too", async () => {
-    writeFileSync(join(dir, "ghost.txt"), "U99\n");
-    const r = await run("--expected-failures", join(dir, "ghost.txt"));
-    expect(r.code).toBe(1);
-    expect(r.err).toMatch(/U99 is not a case/);
+  it("an expected-failures id that is no case of any suite is a usage error before anything runs", async () => {
+    writeFileSync(join(dir, "ghost.txt"), "U01\nU99\n");
+    const r = await run("--reference", "--expected-failures", join(dir, "ghost.txt"));
+    expect(r.code).toBe(2);
+    expect(r.out).toBe(""); // nothing ran
+    expect(r.err).toMatch(/line 2 "U99"/);
+    expect(r.err.split("\n")).toHaveLength(1);
   });
 
   it("a wrong implementation fails (exit 1); listing its failures as expected makes it exit 0", async () => {
@@ -91,23 +98,24 @@ describe("npm run conformance", () => {
     expect(xml.match(/<failure /g)).toHaveLength(2);
     expect(JSON.parse(readFileSync(join(dir, "wrong-badge.json"), "utf8")).color).toBe("red");
 
-    writeFileSync(join(dir, "xfail.txt"), "U01\nU16 # not_found everywhere\n");
+    // One file for every suite: ids of suites (and cases) that do not run are neither stale nor an error.
+    writeFileSync(join(dir, "xfail.txt"), "U01\nU16 # not_found everywhere\nU02\nS01\nC01\n");
     const ok = await run("--exec", WRONG, "--filter", "U01,U16", "--expected-failures", join(dir, "xfail.txt"));
     expect(ok.code, ok.out + ok.err).toBe(0);
     expect(ok.out).toMatch(/0\/2 passed \(0 failed, 0 errored, 0 skipped, 2 expected failures\)/);
   });
 
   it("parity of the reference in-process against itself over stdio is clean", async () => {
-    const r = await run("--parity", "--driver", "reference/index.ts", "--exec", REFERENCE_STDIO);
+    const r = await run("--parity", "--reference", "--exec", REFERENCE_STDIO);
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/parity \(exact\): 30\/30 cases identical, 0 differ/);
-    const semantic = await run("--parity", "--parity-level", "semantic", "--driver", "reference/index.ts", "--exec", REFERENCE_STDIO, "--suite", "contract");
+    const semantic = await run("--parity", "--parity-level", "semantic", "--reference", "--exec", REFERENCE_STDIO, "--suite", "contract");
     expect(semantic.code, semantic.out).toBe(0);
     expect(semantic.out).toMatch(/parity \(semantic\): 8\/8 cases identical, 0 differ/);
   });
 
   it("parity against a wrong driver reports the differences per case and exits 1", async () => {
-    const r = await run("--parity", "--driver", "reference/index.ts", "--exec", WRONG, "--filter", "U04,U17");
+    const r = await run("--parity", "--reference", "--exec", WRONG, "--filter", "U04,U17");
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/^DIFF  U04 /m);
     expect(r.out).toMatch(/at observed\[0\][^\n]*, first difference at character \d+:\n {10}A: .*⟦.*\n {10}B: .*⟦/);
@@ -115,7 +123,7 @@ describe("npm run conformance", () => {
   });
 
   it("smoke: ok for the reference, failed steps for a wrong driver", async () => {
-    const good = await run("--smoke");
+    const good = await run("--smoke", "--reference");
     expect(good.code, good.out).toBe(0);
     for (const step of ["initialize", "session/create", "session/catalog", "skill/call", "session/close", "shutdown"]) {
       expect(good.out).toMatch(new RegExp(`^ok +${step.replace("/", "\\/")} `, "m"));
@@ -126,17 +134,68 @@ describe("npm run conformance", () => {
     expect(bad.out).toMatch(/^ok +shutdown/m);
   });
 
-  it("usage errors exit 2", async () => {
-    expect((await run("--parity", "--exec", WRONG)).code).toBe(2);
-    expect((await run("--bogus")).code).toBe(2);
-    expect((await run("--filter", "Z99")).code).toBe(2);
-    expect((await run("--timeout", "soon")).code).toBe(2);
-    expect((await run("--parity-level", "fuzzy")).code).toBe(2);
+  it("every usage error is one line on stderr, exit 2, before anything runs", async () => {
+    writeFileSync(join(dir, "garbage.txt"), "\u0000\u0001PK\u0003\u0004 binary junk\n");
+    writeFileSync(join(dir, "typos.txt"), "U01\nU1\nSO1\n");
+    writeFileSync(join(dir, "a-file"), "");
+    const cases: Array<[string[], RegExp]> = [
+      [[], /no target: name the implementation under test/], // an empty $DRIVER in CI is not a green run
+      [["--exec", ""], /--exec "" names no command/],
+      [["--driver", ""], /--driver is empty/],
+      [["--driver", "./no-such-module.js"], /--driver \.\/no-such-module\.js: no such file .*no-such-module\.js/],
+      [["--exec", "./target/release/no-such-driver --flag"], /--exec \.\/target\/release\/no-such-driver: no such file/],
+      [["--reference", "--suite", "nope"], /^skill-conformance: unknown suite "nope": the suites are spec, contract, frontmatter, security/],
+      [["--reference", "--json", "a.json", "--json", "b.json"], /--json is given 2 times/],
+      [["--reference", "--expected-failures", join(dir, "garbage.txt")], /not a text file/],
+      [["--reference", "--expected-failures", join(dir, "typos.txt")], /2 entries that are no case of any suite: line 2 "U1", line 3 "SO1"/],
+      [["--reference", "--expected-failures", join(dir, "missing.txt")], /cannot read --expected-failures .*ENOENT/],
+      [["--reference", "--junit", join(dir, "a-file", "junit.xml")], /--junit .*cannot be written \(a parent of it is a file/],
+      [["--reference", "--json", dir], /--json .*cannot be written/],
+      [["--parity", "--exec", WRONG], /--parity compares exactly two targets/],
+      [["--reference", "--exec", WRONG], /give one target/],
+      [["--bogus"], /Unknown option '--bogus'/],
+      [["positional"], /Unexpected argument 'positional'/],
+      [["--reference", "--filter", "Z99"], /no case of suite spec matches --filter Z99/],
+      [["--reference", "--timeout", "soon"], /--timeout wants a positive number/],
+      [["--reference", "--parity-level", "fuzzy"], /--parity-level wants exact or semantic/],
+      [["--driver", "reference/index.ts"], /answers as the kit's own reference .* say --reference/], // the reference without the word
+      [["--smoke", "--exec", REFERENCE_STDIO], /answers as the kit's own reference/], // smoke too
+    ];
+    for (const [argv, message] of cases) {
+      const r = await run(...argv);
+      expect(r.code, argv.join(" ")).toBe(2);
+      expect(r.out, argv.join(" ")).toBe("");
+      expect(r.err, argv.join(" ")).toMatch(message);
+      expect(r.err.split("\n"), argv.join(" ")).toHaveLength(1);
+      expect(r.err, argv.join(" ")).not.toContain(REPO + "/conformance"); // no internal path
+    }
+  });
+
+  it("a module that exists but is no implementation stops the run before any case, one line, exit 2", async () => {
+    writeFileSync(join(dir, "not-impl.mjs"), "export const nothing = 1;\n");
+    const r = await run("--driver", join(dir, "not-impl.mjs"));
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/cannot load --driver .*does not export createSession/);
+  });
+
+  it("--version, --list, and several suites in one run", async () => {
+    const v = await run("--version");
+    expect(v.code).toBe(0);
+    expect(v.out).toMatch(/^skill-conformance \d+\.\d+\.\d+ \(spec 1\)$/);
+    const l = await run("--list");
+    expect(l.code).toBe(0);
+    expect(l.out).toMatch(/^spec {2}\(30 cases, conformance\/cases\/\)$/m);
+    expect(l.out).toMatch(/^security {2}\(\d+ cases, conformance\/cases-security\/\)$/m);
+    expect(l.out).toMatch(/^ {2}U01 {3}Empty name/m);
+    const two = await run("--reference", "--suite", "spec,security", "--filter", "U01,S01", "--json", join(dir, "two.json"));
+    expect(two.code, two.err).toBe(0);
+    expect(two.out).toMatch(/suite "spec,security", 2 cases\nimplementation under test: skill-tool-reference .* via the kit's reference/);
+    expect((JSON.parse(readFileSync(join(dir, "two.json"), "utf8")) as RunReport).cases.map((c) => c.id)).toEqual(["U01", "S01"]);
   });
 
   it("the real process maps the verdict to its exit status", () => {
     const cli = join(REPO, "scripts/conformance.ts");
-    const out = execFileSync(process.execPath, ["--import", "tsx", cli, "--filter", "U01"], { cwd: REPO, encoding: "utf8" });
+    const out = execFileSync(process.execPath, ["--import", "tsx", cli, "--reference", "--filter", "U01"], { cwd: REPO, encoding: "utf8" });
     expect(out).toMatch(/1\/1 passed/);
     let status = 0;
     try {
@@ -174,35 +233,31 @@ describe("renderers", () => {
     expect(xml).toContain("&lt;/error&gt;");
   });
 
+  it("Markdown code spans show text as it is (no &lt; inside backticks); outside them < is escaped", () => {
+    const tmpReport: RunReport = {
+      ...report,
+      implementation: { ...report.implementation, driver: "./x <tmp> `q`" },
+      cases: [{ id: "U05", title: "a <b>", spec: [], status: "failed", duration_ms: 1, mismatches: [{ at: "calls[0].dir", expected: "<tmp>/skills/a|b", actual: "<tmp>/x", call: { name: "a" }, message: "calls[0].dir: wrong <dir>" }] }],
+    };
+    const md = renderMarkdown(tmpReport);
+    expect(md).toContain('| `calls[0].dir` | `{"name":"a"}` | `"<tmp>/skills/a\\|b"` | `"<tmp>/x"` | calls[0].dir: wrong &lt;dir> |');
+    expect(md).toContain("driver `` ./x <tmp> `q` ``.");
+    expect(md).toContain("### U05: a &lt;b>");
+    expect(md).not.toMatch(/`[^`\n]*&lt;[^`\n]*`/); // no entity inside any code span
+  });
+
+  it("JUnit says where a mismatch is once, not twice", () => {
+    const xml = renderJunit({ ...report, cases: [{ id: "U01", title: "t", spec: [], status: "failed", duration_ms: 1, mismatches: [{ at: "calls[0].code", expected: "A", actual: "B", message: "calls[0].code: wrong code" }, { at: "calls[1].kind", expected: "ok", actual: "error", message: "wrong kind" }] }] });
+    expect(xml).toContain('<failure message="calls[0].code: wrong code"');
+    expect(xml).not.toContain("calls[0].code: calls[0].code:");
+    expect(xml).toContain("calls[1].kind: wrong kind");
+  });
+
   it("markdown and badge", () => {
     expect(renderMarkdown(report)).toContain("### U02");
     expect(renderMarkdown(report)).toContain('| `calls[0].kind` | `{"name":"Hel\\|lo"}` |'); // the call, its | escaped
     expect(renderJunit(report)).toContain("call:     {&quot;name&quot;:&quot;Hel|lo&quot;}");
     expect(badge(report)).toMatchObject({ message: "0/4 passed (1 xfail)", color: "red" });
     expect(check("report.schema.json", report)).toEqual({ valid: true });
-  });
-
-  it("expected-failures files: one id per line, # comments", () => {
-    expect([...parseExpectedFailures("# header\nU01\n\n  U02 # why\r\n#U03\n")]).toEqual(["U01", "U02"]);
-  });
-});
-
-describe("verdict on skips and unloadable drivers", () => {
-  const report = (status: "skipped" | "errored") =>
-    ({
-      kit: { version: "0", specVersion: "1" }, implementation: { name: "x", version: "0", language: "x", driver: "x" }, suite: "spec", started_at: "",
-      summary: { total: 1, passed: 0, failed: 0, errored: 0, skipped: 0, expected_failures: 0, duration_ms: 0 },
-      cases: [{ id: "U13", title: "t", spec: [], status, duration_ms: 0 }],
-    }) as Parameters<typeof verdict>[0];
-  it("a listed skip is accepted; an unlisted one fails; a listed error still fails", () => {
-    expect(verdict(report("skipped"), new Set(["U13"]), false).code).toBe(0);
-    expect(verdict(report("skipped"), new Set(), false).code).toBe(1);
-    expect(verdict(report("errored"), new Set(["U13"]), false).code).toBe(1);
-  });
-  it("a --driver module that cannot be loaded exits 2 with one line", async () => {
-    const err: string[] = [];
-    const code = await main(["--driver", "./no-such-module.ts"], { out: () => undefined, err: (l) => err.push(l) });
-    expect(code).toBe(2);
-    expect(err.join("\n")).toMatch(/cannot load --driver/);
   });
 });

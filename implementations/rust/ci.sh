@@ -8,13 +8,12 @@ bash "$here/build.sh"
 (cd "$here" && cargo test --release --locked --quiet)
 cd "$here/../.."
 D="implementations/rust/target/release/skill-driver"
-REF="npx tsx scripts/reference-driver.ts"
 npm run conformance -- --smoke --exec "$D"
 for dir in conformance/cases conformance/cases-*/; do
   suite="$(basename "$dir")"
   suite="${suite#cases-}"
   [ "$suite" = cases ] && suite=spec
   npm run conformance -- --suite "$suite" --exec "$D"
-  npm run conformance -- --suite "$suite" --parity --exec "$REF" --exec "$D"
+  npm run conformance -- --suite "$suite" --parity --reference --exec "$D"
 done
 npm run e2e -- --model scripted:good -n 1 --exec "$D"

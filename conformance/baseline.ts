@@ -1,0 +1,115 @@
+// Owns the gate: the expected-failures baseline (read and checked before anything runs) and the verdict of a run
+// against it. The runner reports what it observed; only this module decides what a listed case means:
+//   listed and failed      → status expected_failure (the observed status was failed), the run may pass
+//   listed and passed      → status stays passed, marked baseline "stale": the run fails (remove the id)
+//   listed and skipped     → status stays skipped, marked baseline "accepted_skip": the run may pass
+//   listed and errored     → status stays errored: the run fails (an error is never expected)
+// A file may list ids of every suite (one file shared by `--suite spec` and `--suite security` runs): ids of cases
+// that did not run are not stale. An id that is no case of any suite, nor a known rule (`rule:<id>`), is a usage
+// error before the run, so a typo or a garbage file never costs a run.
+import { summarise } from "./runner/index.ts";
+import type { CaseResult, RunReport } from "./runner/types.ts";
+
+export interface Baseline {
+  /** The file as given on the command line (for messages). */
+  readonly file: string;
+  /** Case ids listed. */
+  readonly cases: ReadonlySet<string>;
+  /** Rule ids listed as `rule:<id>`: a failed case whose every failing rule is listed is an expected failure. */
+  readonly rules: ReadonlySet<string>;
+}
+
+export const EMPTY_BASELINE: Baseline = { file: "", cases: new Set(), rules: new Set() };
+
+export class BaselineError extends Error {}
+
+/** What ids may appear: every case id of every suite, and the rule ids the kit knows (empty before rules exist). */
+export interface KnownIds {
+  cases: ReadonlySet<string>;
+  rules: ReadonlySet<string>;
+}
+
+/** One entry per line; `#` starts a comment; blank lines ignored. Returns [line number, entry] pairs. */
+export function baselineEntries(text: string): Array<[number, string]> {
+  const out: Array<[number, string]> = [];
+  for (const [i, raw] of text.split(/\r?\n/).entries()) {
+    const line = raw.replace(/#.*/, "").trim();
+    if (line) out.push([i + 1, line]);
+  }
+  return out;
+}
+
+/** Parse and check a baseline file's text; any unknown entry is a BaselineError naming every bad line (one line). */
+export function parseBaseline(text: string, file: string, known: KnownIds): Baseline {
+  if (text.includes("\u0000")) throw new BaselineError(`--expected-failures ${file}: not a text file (one case id per line, # comments)`);
+  const cases = new Set<string>();
+  const rules = new Set<string>();
+  const bad: string[] = [];
+  for (const [line, entry] of baselineEntries(text)) {
+    if (entry.startsWith("rule:")) {
+      const id = entry.slice("rule:".length).trim();
+      if (known.rules.has(id)) rules.add(id);
+      else bad.push(`line ${line} "${clip(entry)}" (no such rule)`);
+    } else if (known.cases.has(entry)) cases.add(entry);
+    else bad.push(`line ${line} "${clip(entry)}"`);
+  }
+  if (bad.length) {
+    const shown = bad.slice(0, 3).join(", ") + (bad.length > 3 ? `, and ${bad.length - 3} more` : "");
+    throw new BaselineError(`--expected-failures ${file}: ${bad.length === 1 ? "an entry that is" : `${bad.length} entries that are`} no case of any suite${known.rules.size ? " nor rule:<id> of a known rule" : ""}: ${shown}`);
+  }
+  return { file, cases, rules };
+}
+
+function clip(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  const printable = s.replace(/[\u0000-\u001f\u007f]/g, "?");
+  return printable.length > 40 ? `${printable.slice(0, 40)}…` : printable;
+}
+
+/** The rule ids a failed case failed on, when its mismatches carry them (the rule issue's reports do). */
+function failingRules(r: CaseResult): string[] {
+  // A mismatch names its rule as rule: "<id>" or rules: ["<id>", …] (both spellings are in flight).
+  return (r.mismatches ?? []).flatMap((m) => {
+    const { rule, rules } = m as { rule?: unknown; rules?: unknown };
+    return [rule, ...(Array.isArray(rules) ? rules : [])].filter((x): x is string => typeof x === "string");
+  });
+}
+
+function listed(r: CaseResult, b: Baseline): boolean {
+  if (b.cases.has(r.id)) return true;
+  const rules = failingRules(r);
+  return rules.length > 0 && rules.every((id) => b.rules.has(id));
+}
+
+/** The observed result, marked with what the baseline makes of it. */
+export function gateCase(r: CaseResult, b: Baseline): CaseResult {
+  if (!listed(r, b)) return r;
+  if (r.status === "failed") return { ...r, status: "expected_failure" };
+  if (r.status === "passed" && b.cases.has(r.id)) return { ...r, baseline: "stale" };
+  if (r.status === "skipped") return { ...r, baseline: "accepted_skip" };
+  return r;
+}
+
+export interface Verdict {
+  code: 0 | 1;
+  /** One line each: stale entries, accepted skips. */
+  notes: string[];
+}
+
+/** Apply the baseline to a run and say whether it passes: the report (statuses as above, summary recounted) and the verdict. */
+export function gate(report: RunReport, b: Baseline): { report: RunReport; verdict: Verdict } {
+  const cases = report.cases.map((c) => gateCase(c, b));
+  const notes: string[] = [];
+  let code: 0 | 1 = 0;
+  for (const c of cases) {
+    if (c.baseline === "stale") {
+      notes.push(`stale expected failure: ${c.id} passed; remove it from ${b.file || "the expected-failures file"}`);
+      code = 1;
+    } else if (c.baseline === "accepted_skip") {
+      notes.push(`accepted skip: ${c.id} (listed in ${b.file || "the expected-failures file"})`);
+    } else if (c.status !== "passed" && c.status !== "expected_failure") {
+      code = 1;
+    }
+  }
+  return { report: { ...report, cases, summary: summarise(cases, report.summary.duration_ms) }, verdict: { code, notes } };
+}

@@ -1,0 +1,67 @@
+// Target resolution (conformance/target.ts): a named path is looked up where the user is and nowhere else, so a
+// missing build never falls back to the kit's own files (which tested the reference: a false green).
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../../package-root.ts";
+import { TargetError, checkExecCommand, primed, resolveModule } from "../target.ts";
+
+const user = mkdtempSync(join(tmpdir(), "skill-target-test-"));
+afterAll(() => rmSync(user, { recursive: true, force: true }));
+
+describe("--driver", () => {
+  it("a path the kit has but the user does not is missing, never the kit's file", () => {
+    // reference/index.ts exists under the kit's root; from the user's directory it does not.
+    for (const spec of ["./reference/index.ts", "reference/index.ts", "../reference/index.ts"]) {
+      expect(() => resolveModule(spec, user), spec).toThrow(TargetError);
+    }
+    expect(() => resolveModule("./dist/index.js", user)).toThrow(`--driver ./dist/index.js: no such file ${join(user, "dist/index.js")}`);
+    expect(resolveModule("./reference/index.ts", PACKAGE_ROOT)).toBe(join(PACKAGE_ROOT, "reference/index.ts"));
+  });
+
+  it("a file where the user is is used, relative or absolute; a bare name is a package installed there", () => {
+    writeFileSync(join(user, "impl.js"), "");
+    expect(resolveModule("./impl.js", user)).toBe(join(user, "impl.js"));
+    expect(resolveModule("impl.js", user)).toBe(join(user, "impl.js"));
+    expect(resolveModule(join(user, "impl.js"), "/")).toBe(join(user, "impl.js"));
+    mkdirSync(join(user, "node_modules", "their-impl"), { recursive: true });
+    writeFileSync(join(user, "node_modules", "their-impl", "package.json"), '{"name":"their-impl","main":"main.js"}');
+    writeFileSync(join(user, "node_modules", "their-impl", "main.js"), "");
+    expect(resolveModule("their-impl", user)).toBe(join(user, "node_modules", "their-impl", "main.js"));
+    expect(() => resolveModule("not-installed-anywhere", user)).toThrow(/no package "not-installed-anywhere" installed where the command runs/);
+  });
+});
+
+describe("--exec", () => {
+  it("an empty command, a missing or non-executable program path are caught before the run", () => {
+    expect(() => checkExecCommand("", user)).toThrow(/names no command/);
+    expect(() => checkExecCommand("  RUST_LOG=debug  ", user)).toThrow(/names no command/);
+    expect(() => checkExecCommand("RUST_LOG=debug ./target/release/x --q", user)).toThrow(/--exec \.\/target\/release\/x: no such file/);
+    writeFileSync(join(user, "plain"), "");
+    expect(() => checkExecCommand("./plain", user)).toThrow(/is not executable/);
+    chmodSync(join(user, "plain"), 0o755);
+    expect(() => checkExecCommand("./plain --flag", user)).not.toThrow();
+    // Left to the shell: commands on PATH, and anything the shell expands.
+    expect(() => checkExecCommand("npx tsx scripts/reference-driver.ts", user)).not.toThrow();
+    expect(() => checkExecCommand('"$HOME"/bin/driver', user)).not.toThrow();
+  });
+});
+
+describe("primed", () => {
+  it("the first open happens once, before the run, and is the run's first; later opens are fresh", async () => {
+    let opens = 0;
+    const p = primed({ label: "x", open: async () => ({ id: ++opens }) as never });
+    expect((await p.first).ok).toBe(true);
+    expect(await p.open()).toEqual({ id: 1 });
+    expect(await p.open()).toEqual({ id: 2 });
+    expect(opens).toBe(2);
+  });
+  it("a failed first open is reported to the run's first open, not retried", async () => {
+    let opens = 0;
+    const p = primed({ label: "x", open: async () => { opens++; throw new Error("dead"); } });
+    expect(await p.first).toMatchObject({ ok: false });
+    await expect(p.open()).rejects.toThrow("dead");
+    expect(opens).toBe(1);
+  });
+});
