@@ -133,4 +133,5 @@ function main(): void {
   console.log(`catalog lines over the ${LIMITS.catalog_tokens_per_skill_budget}-token budget after R95: ${count.overBudgetAfter}`);
 }
 
-if (process.argv[1] && import.meta.url.endsWith(basename(process.argv[1]))) main();
+// Run as a script (npx tsx bench/triggers.ts), not when imported.
+if (process.argv[1] !== undefined && basename(process.argv[1]) === "triggers.ts") main();

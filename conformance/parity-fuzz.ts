@@ -124,7 +124,9 @@ export function classifyCall(a: unknown, b: unknown, params?: unknown): CallClas
   if (canonicalJson(a) === canonicalJson(b)) return "same";
   const ea = frontmatterError(a);
   const eb = frontmatterError(b);
-  if (canonicalJson(projectResult(a, params)) === canonicalJson(projectResult(b, params))) {
+  // Prose can only be all that differs between answers of one kind and code (the projection parses a <frontmatter>: only then).
+  const sameShape = isObj(a) && isObj(b) && a.kind === b.kind && a.code === b.code;
+  if (sameShape && canonicalJson(projectResult(a, params)) === canonicalJson(projectResult(b, params))) {
     // The same facts: wording, unless a syntax error meets a refusal, or two different contract refusals, on one line (sorted below).
     if (!ea || !eb) return "prose";
     if (ea.syntax && eb.syntax) return "wording";

@@ -14,7 +14,10 @@ import { createProvider, expandModels, probeProvider, PRESETS, PROVIDERS, valida
 import { flagName } from "./providers/registry.ts";
 import { policyNames } from "./providers/scripted.ts";
 import type { ModelProvider } from "./providers/types.ts";
+import { mergeShards, shardManifest } from "./merge.ts";
+import { renderCsv, renderJsonl } from "./outcomes.ts";
 import { Progress } from "./progress.ts";
+import { readConversations, renderHtml } from "./report-html.ts";
 import { servedDrift } from "./provenance.ts";
 import { buildReport, gate, renderMarkdown, renderText, type Report, type ReportModel, type ReportVersions } from "./report.ts";
 import { providerName, rescore, runAll, type RunResult } from "./run.ts";
@@ -22,6 +25,7 @@ import { selfTestProblems } from "./self-test.ts";
 import { SCENARIOS, scenarioById } from "./scenarios/index.ts";
 import type { Scenario } from "./scenario.ts";
 import type { RunSettings } from "./transcript.ts";
+import { parseShard, writeManifest, type Shard, type ShardManifest } from "./shard.ts";
 import { clearTranscripts, transcriptsConflict } from "./transcripts-dir.ts";
 import { kitVersion, scenarioVersion, versionsFor } from "./versions.ts";
 
@@ -55,6 +59,11 @@ Options:
   --driver <module>      in-process implementation module (default: the kit's reference); --impl is the same flag
   --json <file>          write the full report (cells and every trial) as JSON
   --markdown <file>      write the matrix as Markdown
+  --html <file>          write a self-contained HTML report (no network): the matrix with pass@1 bars, every
+                         cell's trials with their conversations and the judge's reason
+  --csv <file>, --jsonl <file>   write one row per trial (outcome, reason, tokens, latency, versions, transcript)
+  --shard <i>/<n>        run only shard i of n (every n-th trial of the plan); give each shard its own --transcripts
+  --merge <dir>…         merge the --transcripts directories of every shard into the run's report (no model needed)
   --transcripts <dir>    keep one JSONL transcript per trial here (default: a new temp dir)
   --rescore <dir>        re-judge saved transcripts with the current checkers; no model needed. Transcripts made
                          under another checker or fixture are named and left out …
@@ -99,6 +108,11 @@ export interface CliArgs {
   impl?: string;
   json?: string;
   markdown?: string;
+  html?: string;
+  csv?: string;
+  jsonl?: string;
+  shard?: Shard;
+  merge?: string[];
   transcripts?: string;
   rescore?: string;
   rescoreCurrent: boolean;
@@ -134,6 +148,8 @@ interface Reader {
   num(flag: string): number;
   /** The next token when it is one of `choices` (consumed), else undefined (left for the next flag). */
   optional(choices: readonly string[]): string | undefined;
+  /** One or more values: every token up to the next flag. */
+  values(flag: string): string[];
 }
 
 type Setter = (a: CliArgs, r: Reader, flag: string) => void;
@@ -150,6 +166,11 @@ const FLAGS: Record<string, Setter> = {
   "--driver": (a, r, f) => void (a.impl = r.value(f)),
   "--json": (a, r, f) => void (a.json = r.value(f)),
   "--markdown": (a, r, f) => void (a.markdown = r.value(f)),
+  "--html": (a, r, f) => void (a.html = r.value(f)),
+  "--csv": (a, r, f) => void (a.csv = r.value(f)),
+  "--jsonl": (a, r, f) => void (a.jsonl = r.value(f)),
+  "--shard": (a, r, f) => void (a.shard = parseShard(r.value(f))),
+  "--merge": (a, r, f) => void (a.merge = [...(a.merge ?? []), ...r.values(f)]),
   "--transcripts": (a, r, f) => void (a.transcripts = r.value(f)),
   "--rescore": (a, r, f) => void (a.rescore = r.value(f)),
   "--rescore-current": (a) => void (a.rescoreCurrent = true),
@@ -222,6 +243,11 @@ export function parseArgs(argv: string[]): CliArgs {
       return v;
     },
     optional: (choices) => (tokens[i] !== undefined && choices.includes(tokens[i]!) ? tokens[i++] : undefined),
+    values: (flag) => {
+      const vs = [r.value(flag)];
+      while (tokens[i] !== undefined && !tokens[i]!.startsWith("-")) vs.push(tokens[i++]!);
+      return vs;
+    },
   };
   while (i < tokens.length) {
     const flag = tokens[i++]!;
@@ -268,6 +294,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     if (args.version) return (io.stdout(`${kitVersion()}\n`), 0);
     if (args.list) return (io.stdout(listing()), 0);
     if (args.rescore) return rescoreCommand(args, scenarios, io, err);
+    if (args.merge) return mergeCommand(args, io, err);
     return await runCommand(args, scenarios, io, err);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
@@ -282,11 +309,14 @@ function readCommandLine(argv: string[]): { args: CliArgs; scenarios: Scenario[]
     const args = parseArgs(argv);
     const scenarios = pickScenarios(args.scenarios);
     const here = userCwd();
-    for (const key of ["transcripts", "rescore", "json", "markdown", "impl"] as const) {
+    for (const key of ["transcripts", "rescore", "json", "markdown", "html", "csv", "jsonl", "impl"] as const) {
       const v = args[key];
       if (typeof v === "string") args[key] = resolve(here, v);
     }
+    if (args.merge) args.merge = args.merge.map((d) => resolve(here, d));
     if (args.resume && !args.transcripts) throw new Error("--resume needs --transcripts <dir> (the directory of the run to finish)");
+    if (args.merge && (args.models.length || args.rescore || args.shard || args.transcripts || args.resume)) throw new Error("--merge reads the shards' transcript directories given after it and runs nothing: it takes no --model, --rescore, --shard, --transcripts or --resume");
+    if (args.shard && args.rescore) throw new Error("--shard splits a run; --rescore scores one directory whole");
     // --rescore calls no model: a --model beside it would be silently ignored, so it is refused.
     if (args.rescore && args.models.length) throw new Error("--rescore re-judges saved transcripts and calls no model: drop --model (the transcripts say which model made them)");
     return { args, scenarios };
@@ -370,17 +400,18 @@ async function runCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s:
   const transcripts = args.transcripts ?? join(tmpdir(), `skill-e2e-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   let summary;
   try {
-    summary = await runWithProgress(args, scenarios, providers, implementation, transcripts, io);
+    const manifest = args.shard ? recordShard(args, scenarios, providers, implementation, transcripts) : undefined;
+    const ran = await runWithProgress(args, scenarios, providers, implementation, transcripts, io);
+    summary = { ...ran, ...(manifest ? { shard: { index: manifest.shard.index, count: manifest.shard.count, trials: manifest.trials.length, total: manifest.total } } : {}) };
   } finally {
     for (const p of providers) p.close?.();
     await implementation.dispose().catch(() => {});
   }
-  const info = implementation.info.implementation;
   const report = buildReport({
     results: summary.results,
     ks: args.ks,
     n: args.n,
-    implementation: `${info.name} ${info.version} (${info.language})`,
+    implementation: implementationName(implementation),
     temperature: args.temperature,
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     settings: runSettings(args),
@@ -390,6 +421,7 @@ async function runCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s:
     transcripts,
     interrupted: { unfinished: summary.unfinished },
     resumed: summary.resumed,
+    ...(summary.shard ? { shard: summary.shard } : {}),
   });
   const code = publish(report, args, io, err);
   if (summary.interrupted) {
@@ -397,6 +429,46 @@ async function runCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s:
     return 130;
   }
   return code;
+}
+
+function implementationName(implementation: Implementation): string {
+  const info = implementation.info.implementation;
+  return `${info.name} ${info.version} (${info.language})`;
+}
+
+/** A shard's manifest, written before its first trial (so an interrupted shard is still accounted for by --merge). */
+function recordShard(args: CliArgs, scenarios: Scenario[], providers: ModelProvider[], implementation: Implementation, transcripts: string): ShardManifest {
+  const manifest = shardManifest({
+    shard: args.shard!,
+    providers,
+    scenarios,
+    n: args.n,
+    implementation: implementationName(implementation),
+    temperature: args.temperature,
+    ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    settings: runSettings(args),
+    kit: kitVersion(),
+  });
+  writeManifest(transcripts, manifest);
+  return manifest;
+}
+
+/** --merge: the shards' transcripts re-judged into the report the unsharded run would have made. */
+function mergeCommand(args: CliArgs, io: Io, err: (s: string) => void): number {
+  let merged;
+  try {
+    merged = mergeShards(args.merge!, { ks: args.ks, scenarios: SCENARIOS, versions: currentVersions(), current: args.rescoreCurrent });
+  } catch (e) {
+    throw new UsageError(`cannot merge ${args.merge!.join(" ")}: ${(e as Error).message}`);
+  }
+  err(`e2e: merged ${merged.report.trials.length} trial(s) from ${merged.report.merged!.shards} shard(s) (no model was called)`);
+  for (const note of merged.notes) err(`e2e: ${note}`);
+  const code = publish(merged.report, args, io, err);
+  const unfinished = merged.report.interrupted?.unfinished.length ?? 0;
+  if (unfinished === 0) return code;
+  // A merge missing trials must not read as the run's result: it fails whatever the threshold says.
+  err(`e2e: ${unfinished} planned trial(s) have no finished transcript in the shards; rerun their shard with --resume, then merge again`);
+  return 1;
 }
 
 /** A model as the report names it: kind, sampling reach, what served it, and the sampling its requests carried. */
@@ -498,6 +570,7 @@ async function runWithProgress(args: CliArgs, scenarios: Scenario[], providers: 
       settings: runSettings(args),
       transcriptsDir: transcripts,
       resume: args.resume,
+      ...(args.shard ? { shard: args.shard } : {}),
       keepWorkspaces: args.keepWorkspaces,
       signal: controller.signal,
       onStart: (total, jobs) => progress.start(total, jobs),
@@ -515,6 +588,9 @@ function publish(report: Report, args: CliArgs, io: Io, err: (s: string) => void
   io.stdout(renderText(report) + "\n");
   if (args.json) writeOut(args.json, JSON.stringify(report, null, 2) + "\n");
   if (args.markdown) writeOut(args.markdown, renderMarkdown(report));
+  if (args.html) writeOut(args.html, renderHtml(report, readConversations(report)));
+  if (args.csv) writeOut(args.csv, renderCsv(report));
+  if (args.jsonl) writeOut(args.jsonl, renderJsonl(report));
   const selfTest = selfTestProblems(report.trials);
   if (selfTest.length) {
     err(`e2e: harness self-test failed: ${selfTest.length} scripted trial(s) did not get the outcome their policy expects:`);

@@ -12,6 +12,7 @@ import type { RunResult } from "./run.ts";
 import type { Cell } from "./score.ts";
 import { summarise } from "./score.ts";
 import type { RunSettings } from "./transcript.ts";
+import { costTable, fmtCount, fmtMs, verdictTable, wrapLine } from "./report-table.ts";
 import { cellUsage, type CellUsage } from "./usage.ts";
 import type { ScenarioVersion } from "./versions.ts";
 
@@ -56,6 +57,10 @@ export interface Report {
     /** Models whose transcripts were served by different weights (digest, ARN or root differ). */
     served?: { model: string; values: string[] }[];
   };
+  /** A --shard run: which shard, and how many of the plan's trials it holds. */
+  shard?: { index: number; count: number; trials: number; total: number };
+  /** A --merge report: how many shards, from which directories. */
+  merged?: { shards: number; from: string[] };
 }
 
 export interface ReportModel {
@@ -83,6 +88,8 @@ export function buildReport(a: {
   interrupted?: Report["interrupted"];
   resumed?: number;
   rescore?: Report["rescore"];
+  shard?: Report["shard"];
+  merged?: Report["merged"];
 }): Report {
   const models = a.models ?? uniq(a.results.map((r) => ({ id: r.model, kind: r.modelKind, ...(r.served ? { served: r.served } : {}) })), (m) => m.id);
   const used = new Set(a.results.map((r) => r.scenario));
@@ -104,6 +111,8 @@ export function buildReport(a: {
     ...(a.interrupted && a.interrupted.unfinished.length ? { interrupted: a.interrupted } : {}),
     ...(a.resumed ? { resumed: a.resumed } : {}),
     ...(a.rescore ? { rescore: a.rescore } : {}),
+    ...(a.shard ? { shard: a.shard } : {}),
+    ...(a.merged ? { merged: a.merged } : {}),
   };
 }
 
@@ -124,30 +133,6 @@ export function fmtInterval(i: { low: number; high: number } | null): string {
   return i ? `[${i.low.toFixed(2)}, ${i.high.toFixed(2)}]` : "[n/a]";
 }
 
-/** 1234 → "1234", 12345 → "12.3k": token counts stay readable in a table. */
-function fmtCount(x: number): string {
-  return x >= 10_000 ? `${(x / 1000).toFixed(1)}k` : String(Math.round(x));
-}
-
-function fmtMs(ms: number | null): string {
-  if (ms === null) return "n/a";
-  return ms >= 1000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms)}ms`;
-}
-
-function cellText(c: ReportCell | undefined, ks: number[]): string {
-  if (!c) return "—";
-  const parts = [`${c.passed}/${c.n}`];
-  for (const k of ks) {
-    parts.push(`@${k} ${fmt(c.passAtK[k])}`);
-    if (k === 1) parts.push(fmtInterval(c.pass1Interval95));
-    parts.push(`^${k} ${fmt(c.passHatK[k])}`);
-  }
-  parts.push(`exercised ${c.exercised}/${c.trials - c.errors}`);
-  if (c.inconclusive) parts.push(`inc ${c.inconclusive}`);
-  if (c.errors) parts.push(`err ${c.errors}`);
-  return parts.join(" ");
-}
-
 /** The cost columns of a cell, in the order the README explains them. */
 export function costColumns(c: ReportCell): string[] {
   const u = c.usage;
@@ -162,16 +147,6 @@ export function costColumns(c: ReportCell): string[] {
 
 export const COST_HEADER = ["tokens in (sum, /trial)", "tokens out (sum, /trial)", "steps/trial", "latency p50 / p95", "retries"];
 
-function modelHeader(m: { id: string; kind: string }): string {
-  return m.kind === "scripted" ? `${m.id} [self-test]` : m.id;
-}
-
-function table(header: string[], rows: string[][]): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
-  const line = (cols: string[]) => cols.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ").trimEnd();
-  return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
-}
-
 function settingsText(r: Report): string {
   const s = Object.entries(r.settings ?? {}).map(([k, v]) => `${k} ${String(v)}`);
   return [`temperature ${r.temperature}`, ...(r.seed !== undefined ? [`seed ${r.seed}`] : []), ...s].join("; ");
@@ -184,9 +159,11 @@ function versionsText(r: Report): string {
 /** The lines every format shows before the matrix when a run was cut short or a re-score met changes. */
 function warnings(r: Report): string[] {
   const out: string[] = [];
+  if (r.shard) out.push(`SHARD ${r.shard.index}/${r.shard.count}: ${r.shard.trials} of the run's ${r.shard.total} trials; merge every shard's transcripts with --merge for the run's numbers.`);
+  if (r.merged) out.push(`merged: ${r.merged.shards} shard(s) from ${r.merged.from.join(", ")}.`);
   if (r.interrupted) {
     const started = r.interrupted.unfinished.filter((u) => u.started).length;
-    out.push(`INTERRUPTED: ${r.interrupted.unfinished.length} trial(s) did not finish (${started} cut off, ${r.interrupted.unfinished.length - started} not started) and are not scored; rerun with --resume to finish them.`);
+    out.push(`INTERRUPTED: ${r.interrupted.unfinished.length} trial(s) did not finish (${started} cut off, ${r.interrupted.unfinished.length - started} not started) and are not scored; ${r.merged ? "rerun the shard that holds them with --resume and its --transcripts, then merge again" : "rerun with --resume to finish them"}.`);
   }
   if (r.resumed) out.push(`resumed: ${r.resumed} trial(s) taken from existing transcripts (same model, scenario, trial, versions and settings).`);
   if (r.rescore?.changed.length) {
@@ -208,25 +185,22 @@ function reasonNotes(r: Report, bullet: (c: Cell, x: Cell["reasons"][number]) =>
 
 export function renderText(r: Report): string {
   const lines: string[] = [];
-  lines.push(`Skill tool e2e: implementation ${r.implementation}; n=${r.n} per cell; k=${r.ks.join(",")}; ${settingsText(r)}`);
-  lines.push(`versions: ${versionsText(r)}`);
-  for (const m of r.models.filter((x) => x.served && x.kind === "real")) lines.push(`served: ${m.id}: ${servedText(m.served!)}`);
+  const say = (text: string) => lines.push(...wrapLine(text));
+  say(`Skill tool e2e: implementation ${r.implementation}; n=${r.n} per cell; k=${r.ks.join(",")}; ${settingsText(r)}`);
+  say(`versions: ${versionsText(r)}`);
+  say(`models: ${r.models.map((m) => m.id).join(", ")}`);
+  for (const m of r.models.filter((x) => x.served && x.kind === "real")) say(`served: ${m.id}: ${servedText(m.served!)}`);
   const scripted = r.models.filter((m) => m.kind === "scripted");
-  if (scripted.length) lines.push(`NOTE: ${scripted.map((m) => m.id).join(", ")}: ${SELF_TEST}.`);
-  lines.push(...warnings(r));
-  lines.push(`cells: passed/n over conclusive trials, @k = pass@k, [low, high] = 95% Wilson interval of pass@1, ^k = pass^k (n/a when n < k), exercised x/y = trials where the tested situation arose, inc = inconclusive, err = errors (both left out of n)`);
+  if (scripted.length) say(`NOTE: ${scripted.map((m) => m.id).join(", ")}: ${SELF_TEST}.`);
+  for (const w of warnings(r)) say(w);
+  say(`pass/n over conclusive trials; pass@1 with its 95% Wilson interval (CI); pass@k, pass^k: n/a when n < k; exercised x/y: trials where the tested situation arose; inc = inconclusive, err = errors (both left out of n)`);
+  lines.push("", ...verdictTable(r));
   lines.push("");
-  const find = (s: string, m: string) => r.cells.find((c) => c.scenario === s && c.model === m);
-  lines.push(...table(["scenario", ...r.models.map(modelHeader)], r.scenarios.map((s) => [`${s.id} ${s.title}`, ...r.models.map((m) => cellText(find(s.id, m.id), r.ks))])));
-  lines.push("", "cost and latency (latency per model call, retries included):");
-  const costRows = r.models.flatMap((m) => r.scenarios.flatMap((s) => {
-    const c = find(s.id, m.id);
-    return c ? [[s.id, modelHeader(m), ...costColumns(c)]] : [];
-  }));
-  lines.push(...table(["scenario", "model", ...COST_HEADER], costRows));
+  say("cost and latency: tokens in / out (sum over the cell, mean per trial), steps per trial, latency per model call p50 / p95 (retries included), retries:");
+  lines.push(...costTable(r));
   const notes = reasonNotes(r, (c, x) => `  ${c.scenario} × ${c.model}: ${x.count}× ${x.outcome === "error" ? "ERROR" : x.outcome}: ${x.reason}`);
-  if (notes.length) lines.push("", "failures and errors:", ...notes);
-  if (r.transcripts) lines.push("", `transcripts: ${r.transcripts} (re-score with --rescore ${r.transcripts}; finish an interrupted run with --resume --transcripts ${r.transcripts})`);
+  if (notes.length) lines.push("", "failures and errors:", ...notes.flatMap((n) => wrapLine(n, undefined, "      ")));
+  if (r.transcripts) lines.push("", ...wrapLine(`transcripts: ${r.transcripts} (re-score with --rescore ${r.transcripts}; finish an interrupted run with --resume --transcripts ${r.transcripts})`));
   return lines.join("\n");
 }
 

@@ -12,6 +12,7 @@ import type { ModelProvider } from "./providers/types.ts";
 import { judge } from "./judge.ts";
 import { reusableTranscript } from "./resume.ts";
 import type { Scenario } from "./scenario.ts";
+import { pickShard, type Shard } from "./shard.ts";
 import type { TrialResult } from "./score.ts";
 import { parseTranscript, serialiseTranscript, type RunSettings, type Trial } from "./transcript.ts";
 import { trialUsage, type TrialUsage } from "./usage.ts";
@@ -35,6 +36,8 @@ export interface RunOptions {
   transcriptsDir?: string;
   /** Skip trials whose complete transcript already exists for the same versions and settings. */
   resume?: boolean;
+  /** Run only this shard's share of the plan (shard.ts). */
+  shard?: Shard;
   keepWorkspaces?: boolean;
   signal?: AbortSignal;
   onStart?: (total: number, jobs: readonly Job[]) => void;
@@ -100,7 +103,7 @@ export async function runTrials(opts: RunOptions): Promise<RunResult[]> {
 
 /** Runs every job, each provider's jobs with its own concurrency, and reports what finished and what did not. */
 export async function runAll(opts: RunOptions): Promise<RunSummary> {
-  const jobs = planJobs(opts);
+  const jobs = pickShard(planJobs(opts), opts.shard).map((x) => x.job);
   opts.onStart?.(jobs.length, jobs);
   const results: (RunResult | undefined)[] = new Array(jobs.length);
   const started = new Set<number>();

@@ -19,6 +19,7 @@ import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { generateSkills, type SkillTree } from "../bench/generate.ts";
+import { codePath } from "../package-root.ts";
 import type { InProcessModule, SessionHandle } from "../schemas/implementation.ts";
 import type { SessionConfig } from "../schemas/index.ts";
 
@@ -74,7 +75,7 @@ function figure(samples: number[]): Figure | null {
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
 async function load(module: string): Promise<InProcessModule> {
-  const url = module === "reference" ? new URL("../reference/index.ts", import.meta.url).href : pathToFileURL(resolve(module)).href;
+  const url = pathToFileURL(module === "reference" ? codePath("reference/index") : resolve(module)).href;
   return (await import(url)) as InProcessModule;
 }
 
@@ -195,7 +196,8 @@ export async function measureHarnessTimings(opts: {
   return report;
 }
 
-const isMain = import.meta.url === pathToFileURL(process.argv[1] ?? "").href;
+// Run as a command (not imported by npm run compat). By name: the kit's modules never locate themselves (package-root.ts).
+const isMain = /[\\/]harness-timing\.ts$/.test(process.argv[1] ?? "");
 if (isMain) {
   const { values, positionals } = parseArgs({
     allowPositionals: true,

@@ -1021,7 +1021,7 @@ export interface ConformanceReport {
         [k: string]: unknown;
       };
       /**
-       * The rule(s) the mismatch breaks, when known (a schema-invalid answer: result.schema, catalog.schema, permission-request.schema; an unscripted hook ask: hook.unscripted-ask).
+       * The rule(s) the mismatch breaks, when known (a schema-invalid answer: result.schema, catalog.schema, hook.request-schema; an unscripted hook ask: hook.unscripted-ask).
        */
       rules?: string[];
       message: string;

@@ -69,7 +69,7 @@ describe("the parity fuzz", () => {
       expect(r.ok, id).toBe(false);
       expect(r.examples[0]?.class, id).toBe("contract");
     }
-  });
+  }, 240_000); // four runs of 400 calls: past vitest's 30 s default on the shared machine
 
   it("lets a parser word its syntax errors its own way (R30), but not a contract message", async () => {
     // Every syntax error (a reason no contract template matches) re-worded: only wording differences.

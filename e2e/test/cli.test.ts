@@ -88,7 +88,8 @@ describe("npm run e2e", () => {
     const r = await run(["--model", "scripted:good", "-n", "3", "-k", "1,2,5", "--json", json, "--markdown", md, "--transcripts", transcripts]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("harness self-test");
-    for (const id of ["SK1", "SK2", "SK3", "SK4", "SK5", "SK6", "SK7", "SK8"]) expect(r.out).toMatch(new RegExp(`${id} .*3/3 @1 1.00 \\[0.44, 1.00\\] \\^1 1.00 @2 1.00 \\^2 1.00 @5 n/a \\^5 n/a`));
+    // The compact table: the scenario's title, then a row per model: passed/n, pass@1, its interval, pass@2, pass^2, pass@5, pass^5, exercised, inc, err.
+    for (const id of ["SK1", "SK2", "SK3", "SK4", "SK5", "SK6", "SK7", "SK8"]) expect(r.out).toMatch(new RegExp(`^${id} .*\\n {2}scripted:good \\[self-test\\] +3/3 +1\\.00 +0\\.44–1\\.00 +1\\.00 +1\\.00 +n/a +n/a +3/3 +· +·$`, "m"));
     expect(r.err).toMatch(/\[24\/24\]/); // plain progress lines when not a TTY
     const report = JSON.parse(readFileSync(json, "utf8"));
     expect(report.cells).toHaveLength(8);
@@ -122,7 +123,7 @@ describe("npm run e2e", () => {
     const r = await run(["--rescore", transcripts, "-k", "1"]);
     expect(r.code).toBe(0);
     expect(r.err).toContain("no model was called");
-    expect(r.out).toMatch(/SK8 trust-gate\s+3\/3 @1 1\.00/);
+    expect(r.out).toMatch(/SK8 trust-gate\n {2}scripted:good \[self-test\] +3\/3 +1\.00/);
   });
 
   it("--threshold gates CI: scripted:bad is below it in every cell", async () => {
@@ -140,7 +141,7 @@ describe("npm run e2e", () => {
   it("a per-scenario bad policy runs only where defined", async () => {
     const r = await run(["--model", "scripted:bad-string-args", "-n", "1"]);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/SK7 argument-passing\s+0\/1/);
+    expect(r.out).toMatch(/SK7 argument-passing\n {2}scripted:bad-string-args \[self-test\] +0\/1/);
     expect(r.out).not.toContain("SK1 golden");
   });
 

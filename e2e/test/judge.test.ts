@@ -131,7 +131,8 @@ beforeAll(async () => {
   await inProcess(REVIEW, 1, "review");
   const wire = wireCases();
   for (let i = 0; i < wire.length; i += 6) await Promise.all(wire.slice(i, i + 6).map(overWire));
-}, 300_000);
+  // ~410 trials, ~160 of them over loopback servers: 2 min alone, over 3 min on the shared machine's load.
+}, 600_000);
 
 afterAll(async () => {
   await impl?.dispose();

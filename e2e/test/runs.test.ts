@@ -171,13 +171,13 @@ describe("--rescore and versions", () => {
     expect(await main(["--rescore", transcripts, "--json", json], b.io)).toBe(0);
     expect(b.o.out).toMatch(/CHANGED: 1 transcript\(s\) were made under another checker\/fixture and are left out/);
     expect(b.o.out).toMatch(/SK1 × scripted:good #1: checker 0123456789ab → [0-9a-f]{12}/);
-    expect(b.o.out).toMatch(/SK1 golden\s+1\/1/);
+    expect(b.o.out).toMatch(/SK1 golden\n {2}scripted:good \[self-test\] +1\/1 /);
     expect(JSON.parse(readFileSync(json, "utf8")).rescore).toMatchObject({ scoredUnderCurrent: false, changed: [{ scenario: "SK1", trial: 1 }] });
 
     const c = io();
     expect(await main(["--rescore", transcripts, "--rescore-current"], c.io)).toBe(0);
     expect(c.o.out).toMatch(/are scored under the current one/);
-    expect(c.o.out).toMatch(/SK1 golden\s+2\/2/);
+    expect(c.o.out).toMatch(/SK1 golden\n {2}scripted:good \[self-test\] +2\/2 /);
   });
 
   it("never scores a partial transcript", async () => {
@@ -188,7 +188,7 @@ describe("--rescore and versions", () => {
     writeFileSync(file, readFileSync(file, "utf8").replace(/\{"type":"end","outcome":"completed"/, '{"type":"end","outcome":"interrupted"'));
     let out = "";
     expect(await main(["--rescore", transcripts], { stdout: (s) => void (out += s), stderr: { write: () => true, isTTY: false } })).toBe(0);
-    expect(out).toMatch(/SK1 golden\s+1\/1/);
+    expect(out).toMatch(/SK1 golden\n {2}scripted:good \[self-test\] +1\/1 /);
     expect(out).toMatch(/not scored: 1 partial transcript/);
   });
 });
