@@ -45,7 +45,7 @@ describe("a schema-invalid answer", () => {
     expect(c.mismatches!.find((m) => m.at === "calls[0].result.kind")).toMatchObject({ actual: "loaded", rules: ["result.schema"] });
   });
 
-  it("a schema-invalid hook payload over stdio fails permission-request.schema and the case goes on", async () => {
+  it("a schema-invalid hook payload over stdio fails hook.request-schema and the case goes on", async () => {
     // faulty/bad-ask.mjs asks with {tool: "skill"} only; U24 has a hook, so the ask itself is allowed.
     const report = await runSuite(() => spawnImplementation(faulty("bad-ask-hooked"), { cwd: REPO_ROOT }), loadCases("spec", "U24"), { driverLabel: "bad-ask", suite: "spec" });
     const c = report.cases[0]!;
