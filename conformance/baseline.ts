@@ -7,7 +7,8 @@
 // A file may list ids of every suite (one file shared by `--suite spec` and `--suite security` runs): ids of cases
 // that did not run are not stale. An id that is no case of any suite, nor a known rule (`rule:<id>`), is a usage
 // error before the run, so a typo or a garbage file never costs a run.
-import { summarise } from "./runner/index.ts";
+import { rebaseRules, summarise } from "./runner/index.ts";
+import { countRules } from "./runner/verdicts.ts";
 import type { CaseResult, RunReport } from "./runner/types.ts";
 
 export interface Baseline {
@@ -66,10 +67,9 @@ function clip(s: string): string {
   return printable.length > 40 ? `${printable.slice(0, 40)}…` : printable;
 }
 
-/** The rule ids a failed case failed on, when its mismatches carry them (the rule issue's reports do). */
+/** The rule ids a failed case failed on: those of the mismatches that fail it (effect fails_case; h-rules). */
 function failingRules(r: CaseResult): string[] {
-  // A mismatch names its rule as rule: "<id>" or rules: ["<id>", …] (both spellings are in flight).
-  return (r.mismatches ?? []).flatMap((m) => {
+  return (r.mismatches ?? []).filter((m) => m.effect === undefined || m.effect === "fails_case").flatMap((m) => {
     const { rule, rules } = m as { rule?: unknown; rules?: unknown };
     return [rule, ...(Array.isArray(rules) ? rules : [])].filter((x): x is string => typeof x === "string");
   });
@@ -101,15 +101,27 @@ export function gate(report: RunReport, b: Baseline): { report: RunReport; verdi
   const cases = report.cases.map((c) => gateCase(c, b));
   const notes: string[] = [];
   let code: 0 | 1 = 0;
+  // Rules: a failed rule listed as rule:<id> (or shown only by cases now expected failures) is accepted; any other
+  // scored failing rule fails the run, even when every case passed (a finding under it in another case's control call).
+  const rules = rebaseRules(report.rules ?? [], cases, b.rules);
+  for (const r of rules) {
+    if (r.status === "failed") code = 1;
+    if (b.rules.has(r.id) && r.status === "passed") {
+      notes.push(`stale expected failure: rule:${r.id} passed; remove it from ${b.file || "the expected-failures file"}`);
+      code = 1;
+    }
+  }
+  const failed = rules.filter((r) => r.status === "failed").map((r) => r.id);
+  if (failed.length) notes.push(`failing rules: ${failed.join(", ")} (list one as rule:<id> in the expected-failures file to accept it)`);
   for (const c of cases) {
     if (c.baseline === "stale") {
       notes.push(`stale expected failure: ${c.id} passed; remove it from ${b.file || "the expected-failures file"}`);
       code = 1;
     } else if (c.baseline === "accepted_skip") {
       notes.push(`accepted skip: ${c.id} (listed in ${b.file || "the expected-failures file"})`);
-    } else if (c.status !== "passed" && c.status !== "expected_failure") {
+    } else if (c.status !== "passed" && c.status !== "expected_failure" && c.status !== "not_scored") {
       code = 1;
     }
   }
-  return { report: { ...report, cases, summary: summarise(cases, report.summary.duration_ms) }, verdict: { code, notes } };
+  return { report: { ...report, cases, ...(report.rules ? { rules, rule_counts: countRules(rules) } : {}), summary: summarise(cases, report.summary.duration_ms) }, verdict: { code, notes } };
 }

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { CODE_ROOT, dataPath } from "../package-root.ts";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { PRECOMPILED_DIR_IN_CODE, SCHEMA_BASE, createValidators, type Validate } from "./validators.ts";
-import type { AliasTable, Decisions, Limits } from "./types.gen.ts";
+import type { AliasTable, Decisions, Limits, Rules } from "./types.gen.ts";
 
 export const SCHEMA_DIR = dataPath("schemas");
 export { SCHEMA_BASE, type Validate };
@@ -57,6 +57,9 @@ export const ALIASES: AliasTable = readJson<AliasTable>("aliases.json");
 export const FRONTMATTER_FIELDS: readonly string[] = Object.keys(readJson<{ properties: Record<string, unknown> }>("frontmatter.schema.json").properties);
 /** The decisions table, read when asked: nothing at run time needs it, so a driver's start-up does not parse it. */
 export const decisions = (): Decisions => readJson<Decisions>("decisions.json");
+let rulesTable: Rules | undefined;
+/** The rules table (rules.json): what every check verifies, its source and level. Read once, on first use. */
+export const rules = (): Rules => (rulesTable ??= readJson<Rules>("rules.json"));
 
 export const KIT_VERSION: string = (JSON.parse(readFileSync(dataPath("package.json"), "utf8")) as { version: string }).version;
 export const SPEC_VERSION = "1";

@@ -121,6 +121,11 @@ export interface Catalog {
  */
 
 /**
+ * A rule id of schemas/rules.json.
+ */
+
+export type RuleId = string;
+/**
  * One filesystem step run inside the temp dir, or a loop of such steps.
  */
 
@@ -234,11 +239,17 @@ export interface ConformanceCase {
    */
   title: string;
   /**
-   * Spec sections (e.g. "§4.5") and decision ids (e.g. "D4") the case rests on; shown with every failure.
+   * Spec sections (e.g. "§4.5") and decision ids (e.g. "D4") the case rests on, for a reader; every one must resolve (conformance/test/rules.test.ts). Verdicts are by rule (rules), not by these.
    *
    * @minItems 1
    */
   spec: [string, ...string[]];
+  /**
+   * The rules (ids in schemas/rules.json) the case exists to test: its status comes from these alone. A check under another rule (a control call's body) is reported under that rule and never fails this case. Required in a case file (the loader refuses a file without it).
+   *
+   * @minItems 1
+   */
+  rules?: [RuleId, ...RuleId[]];
   /**
    * Why the case expects what it expects, for an implementer reading a failure.
    */
@@ -253,7 +264,7 @@ export interface ConformanceCase {
   setup?: SetupStep[];
   config: SessionConfig;
   /**
-   * An optional capability the case needs; an implementation that declares it false in initialize skips the case.
+   * A capability the case cannot even be set up without (symlinks: its fixture is made of them); an implementation that declares it false in initialize skips the case. A capability a rule needs is the rule's (schemas/rules.json capability): the rule is n/a, the rest of the case still runs.
    */
   capability?: string;
   /**
@@ -354,6 +365,10 @@ export interface CatalogExpect {
    */
   tool_description_contains?: string[];
   /**
+   * Substrings the tool description must not contain (e.g. a line break followed by text a description tried to forge).
+   */
+  tool_description_not_contains?: string[];
+  /**
    * catalog() must answer within this many milliseconds (wall clock, as the kit sees it).
    */
   max_ms?: number;
@@ -362,9 +377,20 @@ export interface CatalogExpect {
    */
   warnings_include?: string[];
   /**
-   * §1, R22: every line of the tool description that names a catalog entry (holds its name in double quotes) costs at most this many tokens, estimated as ceil((UTF-8 bytes of the line + 1 for its newline) / 4).
+   * §1, R22: every catalog entry costs at most this many tokens in the catalog the model sees, estimated as ceil(UTF-8 bytes / 4), whatever the format: its text is the tool description from the start of the line where its name first appears (as a whole name) to the start of the line where the next entry's does (the last entry's text is its line and the non-blank lines below it indented deeper). An entry whose name the tool description does not show is measured on its name and description as the catalog returns them.
    */
-  line_max_tokens?: number;
+  entry_max_tokens?: number;
+  rules?: RuleMap;
+}
+/**
+ * Which rules each check of this expectation verifies: check key → rule ids. A key is an expectation key (kind, code, fields, output_contains, hook_requests, names, …), optionally narrowed by a path or an index (fields.body, output_matches.1, tool_description_contains.0, names.order for the catalog's order); the most specific key present wins, then the bare key, then "*". Every check of a case file must resolve to at least one rule (the loader refuses it otherwise).
+ */
+
+export interface RuleMap {
+  /**
+   * @minItems 1
+   */
+  [k: string]: [RuleId, ...RuleId[]];
 }
 
 export interface CaseCall {
@@ -428,6 +454,18 @@ export interface ResultExpect {
    * The call must answer within this many milliseconds (wall clock, as the kit sees it).
    */
   max_ms?: number;
+  /**
+   * bytes equals the UTF-8 length of the body the result returns (§3.1), whatever the body: judged apart from the body's own content.
+   */
+  bytes_of_body?: true;
+  /**
+   * The exact classification, checked apart from kind: when kind lists several acceptable kinds (a security property that holds either way), the result must also be this kind (and code, for an error) under its own rule. A result outside kind is reported by kind alone.
+   */
+  classified?: {
+    kind: "ok" | "already_loaded" | "not_found" | "error";
+    code?: ErrorCode;
+  };
+  rules?: RuleMap;
 }
 /**
  * Path → value, deep-equal.
@@ -494,6 +532,7 @@ export interface ConcurrentExpect {
    * The whole batch must settle within this many milliseconds.
    */
   max_ms?: number;
+  rules?: RuleMap;
 }
 /**
  * What one call must return. Every listed check must hold.
@@ -538,6 +577,18 @@ export interface ResultExpect1 {
    * The call must answer within this many milliseconds (wall clock, as the kit sees it).
    */
   max_ms?: number;
+  /**
+   * bytes equals the UTF-8 length of the body the result returns (§3.1), whatever the body: judged apart from the body's own content.
+   */
+  bytes_of_body?: true;
+  /**
+   * The exact classification, checked apart from kind: when kind lists several acceptable kinds (a security property that holds either way), the result must also be this kind (and code, for an error) under its own rule. A result outside kind is reported by kind alone.
+   */
+  classified?: {
+    kind: "ok" | "already_loaded" | "not_found" | "error";
+    code?: ErrorCode;
+  };
+  rules?: RuleMap;
 }
 /**
  * What one call must return. Every listed check must hold.
@@ -582,6 +633,18 @@ export interface ResultExpect2 {
    * The call must answer within this many milliseconds (wall clock, as the kit sees it).
    */
   max_ms?: number;
+  /**
+   * bytes equals the UTF-8 length of the body the result returns (§3.1), whatever the body: judged apart from the body's own content.
+   */
+  bytes_of_body?: true;
+  /**
+   * The exact classification, checked apart from kind: when kind lists several acceptable kinds (a security property that holds either way), the result must also be this kind (and code, for an error) under its own rule. A result outside kind is reported by kind alone.
+   */
+  classified?: {
+    kind: "ok" | "already_loaded" | "not_found" | "error";
+    code?: ErrorCode;
+  };
+  rules?: RuleMap;
 }
 /**
  * What one call must return. Every listed check must hold.
@@ -626,10 +689,22 @@ export interface ResultExpect3 {
    * The call must answer within this many milliseconds (wall clock, as the kit sees it).
    */
   max_ms?: number;
+  /**
+   * bytes equals the UTF-8 length of the body the result returns (§3.1), whatever the body: judged apart from the body's own content.
+   */
+  bytes_of_body?: true;
+  /**
+   * The exact classification, checked apart from kind: when kind lists several acceptable kinds (a security property that holds either way), the result must also be this kind (and code, for an error) under its own rule. A result outside kind is reported by kind alone.
+   */
+  classified?: {
+    kind: "ok" | "already_loaded" | "not_found" | "error";
+    code?: ErrorCode;
+  };
+  rules?: RuleMap;
 }
 
 /**
- * One filesystem step run inside the temp dir, or a loop of such steps.
+ * A rule id of schemas/rules.json.
  */
 
 /**
@@ -943,7 +1018,7 @@ export interface MessageTemplate {
  */
 
 /**
- * The JSON report of one conformance run (`npm run conformance -- --json <file>`): which kit and implementation, the summary counts, and one entry per case with its status. Written by conformance/report/json.ts from the runner's RunReport.
+ * The JSON report of one conformance run (`npm run conformance -- --json <file>`): which kit and implementation, the profile, the summary counts, one entry per rule of schemas/rules.json with its verdict (failing rules first) and the counts by rule source, and one entry per case with its status. Written by conformance/report/json.ts from the runner's RunReport. A consumer that wants verdicts per rule reads rules[] (id, source, level, status, cases) and rule_counts; cases[] holds the evidence.
  */
 
 export interface ConformanceReport {
@@ -962,6 +1037,10 @@ export interface ConformanceReport {
   };
   suite?: string;
   /**
+   * Which rule sources were scored: spec rules (spec), spec and decision rules (decisions), all three with the reference's rendering (exact). Rules outside it are in rules[] as not_scored.
+   */
+  profile?: "spec" | "decisions" | "exact";
+  /**
    * ISO 8601 time the run started.
    */
   started_at?: string;
@@ -972,7 +1051,57 @@ export interface ConformanceReport {
     errored: number;
     skipped: number;
     expected_failures?: number;
+    /**
+     * Cases none of whose own rules the profile scores.
+     */
+    not_scored?: number;
     duration_ms?: number;
+  };
+  /**
+   * One entry per rule of schemas/rules.json: failed first (spec, decision, rendering), then expected failures, passed, not scored, n/a, not run, not checkable.
+   */
+  rules?: {
+    /**
+     * The rule's id in schemas/rules.json (body.verbatim).
+     */
+    id: string;
+    source: "spec" | "decision" | "rendering";
+    level: "MUST" | "SHOULD";
+    /**
+     * failed: scored and some check of it did not hold; expected_failure: so, and listed as rule:<id> in the expected-failures file (or every case that shows it is a listed case); not_scored: outside the profile (cases says whether it held); n/a: it needs a capability the implementation declares false; not_run: no case of this run checks it (another suite does); not_checkable: no check can judge it through the driver protocol (note says why and where it is judged).
+     */
+    status: "passed" | "failed" | "expected_failure" | "not_scored" | "n/a" | "not_run" | "not_checkable";
+    /**
+     * The cases that show it not holding (empty when it held).
+     */
+    cases: string[];
+    /**
+     * The cases whose checks verify it.
+     */
+    checked_in?: string[];
+    statement?: string;
+    cites?: string[];
+    note?: string;
+    /**
+     * One mismatch that shows it: case, at, key, expected, actual, call, what.
+     */
+    example?: {
+      case: string;
+      at: string;
+      key: string;
+      expected?: unknown;
+      actual?: unknown;
+      call?: unknown;
+      what: string;
+    };
+  }[];
+  /**
+   * Rule statuses counted by source.
+   */
+  rule_counts?: {
+    spec: RuleCounts;
+    decision: RuleCounts;
+    rendering: RuleCounts;
   };
   /**
    * Present when the run ended early: the implementation could not be opened (handshake failed or never came), or an in-process case left calls running after close() that the kit cannot stop.
@@ -998,13 +1127,21 @@ export interface ConformanceReport {
     id: string;
     title?: string;
     /**
-     * Spec sections (and decisions) the case checks.
+     * Spec sections (and decisions) the case rests on, for a reader.
      */
     spec?: string[];
     /**
-     * The status observed, except expected_failure: failed, and listed in the expected-failures file. failed: an expectation did not hold, or an answer breaks its schema (the same verdict in-process and over stdio); errored: the driver could not get an answer (crash, throw, hang, protocol violation, calls close() left running); an errored case stays errored, listed or not.
+     * The rules the case exists to test: its status comes from these.
      */
-    status: "passed" | "failed" | "errored" | "skipped" | "expected_failure";
+    rules?: string[];
+    /**
+     * Every rule some check of the case verifies.
+     */
+    checked_rules?: string[];
+    /**
+     * failed: a check of a rule the case exists to test did not hold (a check under another rule, e.g. a control call's body, is a finding under that rule, in mismatches with effect incidental, and leaves the case passed); errored: the driver could not get an answer (crash, throw, hang, protocol violation, calls close() left running); a schema-invalid answer is a failure of its schema's rule (result.schema, catalog.schema, hook.request-schema) with the same verdict in-process and over stdio; skipped: the implementation declares false a capability the case needs, or every rule it tests is n/a; expected_failure: failed or errored, and listed (by case, or by rule as rule:<id>) in the expected-failures file; not_scored: the profile scores none of the rules the case tests.
+     */
+    status: "passed" | "failed" | "errored" | "skipped" | "expected_failure" | "not_scored";
     /**
      * What the expected-failures file made of a listed case that kept its status: stale (it passed: the run fails until the id is removed from the file), accepted_skip (it was skipped, and the skip is accepted).
      */
@@ -1012,6 +1149,18 @@ export interface ConformanceReport {
     duration_ms?: number;
     mismatches?: {
       at: string;
+      /**
+       * The expectation key that produced it: kind, code, classified, fields.<path>, output_matches.<i>, names, names.order, entry_max_tokens, max_ms, schema, prototypes, hook, …
+       */
+      key?: string;
+      /**
+       * The rules that key verifies (a schema-invalid answer: result.schema, catalog.schema, hook.request-schema; an unscripted hook ask: hook.unscripted-ask).
+       */
+      rules?: string[];
+      /**
+       * fails_case: a rule the case exists to test; incidental: reported under its own (scored) rule, not against the case; not_scored: its rules are outside the profile; n/a: its rules need a capability the implementation declares false.
+       */
+      effect?: "fails_case" | "incidental" | "not_scored" | "n/a";
       expected?: unknown;
       actual?: unknown;
       /**
@@ -1021,9 +1170,9 @@ export interface ConformanceReport {
         [k: string]: unknown;
       };
       /**
-       * The rule(s) the mismatch breaks, when known (a schema-invalid answer: result.schema, catalog.schema, permission-request.schema; an unscripted hook ask: hook.unscripted-ask).
+       * What went wrong, short.
        */
-      rules?: string[];
+      what?: string;
       message: string;
     }[];
     reason?: string;
@@ -1054,6 +1203,16 @@ export interface ConformanceReport {
      */
     calls?: unknown[];
   }[];
+}
+
+export interface RuleCounts {
+  passed?: number;
+  failed?: number;
+  expected_failure?: number;
+  not_scored?: number;
+  "n/a"?: number;
+  not_run?: number;
+  not_checkable?: number;
 }
 
 /**
@@ -1177,6 +1336,40 @@ export interface ErrorResult {
 /**
  * Things that are not errors but must be seen: trust 'warn', shadowing (design.md D8).
  */
+
+/**
+ * Every checkable statement the kit judges, one row each (schemas/rules.json). A case names the rules it exists to test; every check of a case names the rules it verifies; every mismatch and every report is by rule. source says where a rule comes from: spec (a sentence of docs/spec/skill-tool-spec.txt, or a design.md clarification such as D1 that only settles which of the spec's own words wins), decision (a kit decision settling what the spec leaves open, in schemas/decisions.json) or rendering (exact text and layout of the reference, for byte parity). The profiles score spec rules (spec), spec and decision rules (decisions), or all three (exact).
+ */
+
+export type Rules = Rule[];
+
+export interface Rule {
+  /**
+   * Stable, readable id: <area>.<statement> (body.verbatim, name.kebab-case, fence.no-leak).
+   */
+  id: string;
+  source: "spec" | "decision" | "rendering";
+  level: "MUST" | "SHOULD";
+  /**
+   * Where the rule is written: spec sections (§4.5, §4.5 rule 6, §7 step 3) and decision ids (D1…, R…). Every citation resolves (conformance/test/rules.test.ts).
+   *
+   * @minItems 1
+   */
+  cites: [string, ...string[]];
+  /**
+   * The rule in one sentence, as a report shows it.
+   */
+  statement: string;
+  /**
+   * The optional feature the rule is about (a name of the driver protocol's capabilities). An implementation that declares it false gets n/a for the rule: never a fail, never a pass.
+   */
+  capability?: string;
+  /**
+   * false: no check of the kit can judge the rule through the driver protocol (reason says why and where it is judged instead). Absent means true: some case checks it.
+   */
+  checked?: boolean;
+  reason?: string;
+}
 
 /**
  * What a harness configures for one session of the skill tool (spec §5). The permission hook itself is a function in-process, or the kit answering permission/ask over the wire; here only its presence is declared.

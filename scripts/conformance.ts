@@ -3,7 +3,8 @@
 // usage error is one line, exit 2, before anything runs), name the target (conformance/target.ts), read the baseline
 // (conformance/baseline.ts), call the runner / parity / smoke modules, write the reports, map to an exit code.
 //   exit 0  every case passed or is a listed expected failure (parity: no difference; smoke: every step ok)
-//   exit 1  a case failed, errored or was skipped, an expected failure is stale, or parity found a difference
+//   exit 1  a case failed, errored or was skipped, a scored rule failed (also one only a control call showed), an
+//           expected failure is stale, or parity found a difference
 //   exit 2  usage error (no target, a missing driver file, an unknown suite or baseline id, an unwritable report
 //           path, the kit's reference without --reference), or the kit itself could not run
 import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
@@ -17,11 +18,11 @@ import { DEFAULT_PARITY_LEVEL, PARITY_LEVELS, formatCaseParity, formatParitySumm
 import { outputPathsProblem } from "../conformance/output-paths.ts";
 import { formatParityFuzz, runParityFuzz } from "../conformance/parity-fuzz.ts";
 import { renderBadge } from "../conformance/report/badge.ts";
-import { formatCase, formatSummary } from "../conformance/report/console.ts";
+import { formatCase, formatRules, formatSummary } from "../conformance/report/console.ts";
 import { renderJson } from "../conformance/report/json.ts";
 import { renderJunit } from "../conformance/report/junit.ts";
 import { renderMarkdown } from "../conformance/report/markdown.ts";
-import { loadCases, runSuite, suiteDir, suites, type LoadedCase } from "../conformance/runner/index.ts";
+import { DEFAULT_PROFILE, PROFILES, isProfile, loadCases, runSuite, suiteDir, suites, type LoadedCase, type Profile } from "../conformance/runner/index.ts";
 import type { RunReport } from "../conformance/runner/types.ts";
 import { formatSmokeStep, smoke } from "../conformance/smoke.ts";
 import { TargetError, describe, isKitReference, opener, primed, type Opener, type Target } from "../conformance/target.ts";
@@ -37,6 +38,9 @@ target (required: the implementation under test)
 
 options
   --suite <names>           spec (default), security, contract, frontmatter, a comma list (spec,security), or all
+  --profile <p>             which rules are scored: spec (default: the spec's own rules), decisions (+ the kit's
+                            decisions), exact (+ the reference's rendering, for byte parity); rules outside the
+                            profile are still shown, as not scored
   --filter <ids|globs>      comma-separated case ids or globs (U01,U1*)
   --timeout <ms>            per-request / per-case deadline
   --expected-failures <f>   case ids (of any suite) expected to fail, one per line, # comments; checked before the run
@@ -73,6 +77,7 @@ function parse(argv: string[]) {
         exec: { type: "string", multiple: true },
         reference: { type: "boolean", multiple: true },
         suite: { type: "string" },
+        profile: { type: "string" },
         filter: { type: "string" },
         timeout: { type: "string" },
         "expected-failures": { type: "string" },
@@ -112,6 +117,7 @@ function parse(argv: string[]) {
     timeoutMs = Number(values.timeout);
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout wants a positive number of ms, not ${values.timeout}`);
   }
+  if (values.profile !== undefined && !isProfile(values.profile)) throw new UsageError(`--profile wants ${PROFILES.join(", ")}, not ${values.profile}`);
   const level = (values["parity-level"] ?? DEFAULT_PARITY_LEVEL) as ParityLevel;
   if (!PARITY_LEVELS.includes(level)) throw new UsageError(`--parity-level wants ${PARITY_LEVELS.join(" or ")}, not ${values["parity-level"]}`);
   return { values, targets, timeoutMs, level, reference: targets.some((t) => t.kind === "reference") };
@@ -242,9 +248,11 @@ async function runMatrix(p: Parsed, suiteNames: string[], cases: LoadedCase[], b
   const suite = suiteNames.join(",");
   io.out(`skill-tool conformance ${KIT_VERSION} (spec ${SPEC_VERSION}), suite "${suite}", ${cases.length} case${cases.length === 1 ? "" : "s"}`);
   io.out(`implementation under test: ${t!.described}\n`);
+  const profile = (p.values.profile ?? DEFAULT_PROFILE) as Profile;
   const observed = await runSuite(t!.open, cases, {
     driverLabel: t!.label,
     suite,
+    profile,
     ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
     rerun: rerunCommand(p.targets[0]!, p.timeoutMs),
     // A dead driver: one line (and its stderr tail when the reason does not already say it), not one block per case.
@@ -256,6 +264,8 @@ async function runMatrix(p: Parsed, suiteNames: string[], cases: LoadedCase[], b
     onResult: (r) => io.out(formatCase(r)),
   });
   const { report, verdict } = gate(observed, baseline);
+  io.out("");
+  io.out(formatRules(report));
   io.out("");
   io.out(`implementation: ${report.implementation.name} ${report.implementation.version} (${report.implementation.language})`);
   io.out(formatSummary(report.summary));

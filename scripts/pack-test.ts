@@ -209,7 +209,7 @@ function conformanceChecks(sub: string): void {
 
   // Every suite the package ships (security, contract, frontmatter), each found through package-root.ts.
   // A generous deadline: S15/S16 and the frontmatter cases are heavy, and this VM is shared (a 5 s catalog timed out at load 17).
-  r = npx(sub, "skill-conformance", "--suite", "all", "--timeout", "20000", "--exec", "skill-reference-driver ./my-impl.js", "--json", "out/all.json");
+  r = npx(sub, "skill-conformance", "--suite", "all", "--profile", "exact", "--timeout", "20000", "--exec", "skill-reference-driver ./my-impl.js", "--json", "out/all.json");
   const all = readJson(join(sub, "out", "all.json"));
   const sec = all?.summary;
   const ids: string[] = (all?.cases ?? []).map((c: { id: string }) => c.id);

@@ -42,7 +42,7 @@ describe("action.yml", () => {
   });
 });
 
-const report: RunReport = {
+const report = {
   kit: { version: "0.1.0", specVersion: "1" },
   implementation: { name: "mine", version: "1.0", language: "rust", driver: "./target/release/x" },
   suite: "spec",
@@ -54,7 +54,7 @@ const report: RunReport = {
     { id: "U03", title: "t", spec: [], status: "expected_failure", duration_ms: 1 },
     { id: "U04", title: "t", spec: [], status: "passed", baseline: "stale", duration_ms: 1 },
   ],
-};
+} as unknown as RunReport; // a report of the shape before rules[] (the Action reads both)
 
 describe("the Action's report step", () => {
   it("one ::error per case that fails the run (failed, errored, stale), none for passes and expected failures", () => {
@@ -67,7 +67,7 @@ describe("the Action's report step", () => {
   });
 
   it("with rules[] in the report, each failing rule once (its cases named); errors still per case", () => {
-    const withRules = { ...report, rules: [{ id: "R12", status: "failed", title: "YAML 1.2 core schema", cases: ["U01", "F03"] }, { id: "R13", status: "passed" }] } as RunReport;
+    const withRules = { ...report, rules: [{ id: "R12", status: "failed", title: "YAML 1.2 core schema", cases: ["U01", "F03"] }, { id: "R13", status: "passed" }] } as unknown as RunReport;
     const lines = annotations(withRules);
     expect(lines.filter((l) => l.includes("R12"))).toEqual(["::error title=skill-tool conformance%3A mine 1.0 breaks rule R12::YAML 1.2 core schema%0Acases: U01, F03"]);
     expect(lines.some((l) => l.includes("R13") || l.includes("U01 failed"))).toBe(false);

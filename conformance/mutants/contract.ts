@@ -49,26 +49,26 @@ function notTextAsIoError(r: SkillResult): SkillResult {
 
 const rows: MutantRow[] = [
   {
-    kills: "C01", id: "resources-sorted-globally", description: "Resource paths are sorted as one list across folders (assets/ first) and the (... N more) markers follow the whole list.",
+    kills: "C01", rule: "resources.order", id: "resources-sorted-globally", description: "Resource paths are sorted as one list across folders (assets/ first) and the (... N more) markers follow the whole list.",
     mutation: { result: onOk(globalSort) },
   },
   {
-    kills: "C02", id: "dir-not-normalised", description: "dir is the root as configured joined with the name: <tmp>/user/../real-user/x.",
+    kills: "C02", rule: "dir.normalised", id: "dir-not-normalised", description: "dir is the root as configured joined with the name: <tmp>/user/../real-user/x.",
     mutation: {
       result: (r, _p, _o, ctx) => (r.kind === "ok" ? { ...r, dir: unnormalisedDir(r.dir, ctx.config.skill_roots), output: unnormalisedDir(r.output, ctx.config.skill_roots) } : r),
       catalog: (c, ctx) => ({ ...c, entries: c.entries.map((e): CatalogEntry => ({ ...e, dir: unnormalisedDir(e.dir, ctx.config.skill_roots) })) }),
     },
   },
   {
-    kills: "C03", id: "outside-reports-target", description: "OUTSIDE_WORKSPACE reports the resolved target (outside every root) as its path.",
+    kills: "C03", rule: "fence.reported-path", id: "outside-reports-target", description: "OUTSIDE_WORKSPACE reports the resolved target (outside every root) as its path.",
     mutation: { result: resolvedPath },
   },
   {
-    kills: "C04", id: "user-only-as-suffix", description: "A user-only skill's catalog line marks it with a (user-only) suffix on the description instead of the user-only=\"true\" attribute.",
+    kills: "C04", rule: "catalog.user-only-mark", id: "user-only-as-suffix", description: "A user-only skill's catalog line marks it with a (user-only) suffix on the description instead of the user-only=\"true\" attribute.",
     mutation: { catalog: (c) => ({ ...c, tool_description: c.tool_description.replace(/<skill name="([^"]+)" user-only="true">([^\n]*)<\/skill>/g, '<skill name="$1">$2 (user-only)</skill>') }) },
   },
   {
-    kills: "C05", id: "missing-field-on-line-1", description: "A missing required field is reported on line 1 (the opening ---) instead of line 2.",
+    kills: "C05", rule: "frontmatter.error-location", id: "missing-field-on-line-1", description: "A missing required field is reported on line 1 (the opening ---) instead of line 2.",
     mutation: {
       result: (r, p, _o, ctx) => {
         if (r.kind !== "error" || r.code !== "INVALID_FRONTMATTER") return r;
@@ -79,7 +79,7 @@ const rows: MutantRow[] = [
     },
   },
   {
-    kills: "C06", id: "required-arguments-unchecked-without-arguments", description: "Required named arguments are only checked when arguments is given: a call without arguments activates.",
+    kills: "C06", rule: "arguments.required-missing", id: "required-arguments-unchecked-without-arguments", description: "Required named arguments are only checked when arguments is given: a call without arguments activates.",
     mutation: {
       result: (r, p, _o, ctx) => {
         if (!(r.kind === "error" && r.code === "INVALID_PARAM" && isObj(p) && p.arguments === undefined)) return r;
@@ -90,11 +90,11 @@ const rows: MutantRow[] = [
     },
   },
   {
-    kills: "C07", id: "binary-skill-md-as-io-error", description: "A SKILL.md with NUL bytes or invalid UTF-8 is reported as IO_ERROR.",
+    kills: "C07", rule: "skill-md.not-text", id: "binary-skill-md-as-io-error", description: "A SKILL.md with NUL bytes or invalid UTF-8 is reported as IO_ERROR.",
     mutation: { result: notTextAsIoError },
   },
   {
-    kills: "C08", id: "keys-always-bare", description: "The <frontmatter> emitter writes every key bare, so \"a b\", with:colon and null come out unquoted.",
+    kills: "C08", rule: "render.frontmatter-keys", id: "keys-always-bare", description: "The <frontmatter> emitter writes every key bare, so \"a b\", with:colon and null come out unquoted.",
     mutation: {
       result: onOk((r) => {
         const m = /<frontmatter>\n([\s\S]*?)<\/frontmatter>/.exec(r.output);
@@ -102,6 +102,18 @@ const rows: MutantRow[] = [
         const bare = m[1]!.replace(/^(\s*)"((?:[^"\\]|\\.)*)":/gm, "$1$2:");
         return { ...r, output: r.output.replace(m[1]!, bare) };
       }),
+    },
+  },
+  {
+    kills: "C08", rule: "render.frontmatter-keys", id: "frontmatter-echoes-source",
+    description: "The <frontmatter> section echoes the SKILL.md's own YAML text instead of re-serialising the parsed value (the check could once be met this way).",
+    mutation: {
+      result: (r, _p, _o, ctx) => {
+        if (r.kind !== "ok") return r;
+        const a = readAuthored(ctx.config, r.name);
+        const m = /<frontmatter>\n([\s\S]*?)<\/frontmatter>/.exec(r.output);
+        return a && m ? { ...r, output: r.output.replace(m[1]!, `${a.yaml}\n`) } : r;
+      },
     },
   },
 ];

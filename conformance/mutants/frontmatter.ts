@@ -292,27 +292,27 @@ const escapeXml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").
 
 const mutations: readonly MutantRow[] = [
   {
-    kills: "F01", id: "tags-resolved",
+    kills: "F01", rule: "yaml.no-tags", id: "tags-resolved",
     description: "Frontmatter is read with the yaml package's defaults, which resolve !!set, !!omap, !!binary, !!timestamp into a Set, pairs, a Buffer and a Date: tagged values load, converted.",
     mutation: libraryDefaults,
   },
   {
-    kills: "F02", id: "lossy-scalars",
+    kills: "F02", rule: "yaml.core-schema", id: "lossy-scalars",
     description: "Frontmatter read as YAML 1.1: yes/no/on/off become booleans, 010 octal 8, 1_000 the number 1000, << a merge key; and, where the contract refuses, 12345678901234567890 becomes 12345678901234567000, .inf Infinity, the key 1.0 the string \"1\".",
     mutation: yaml11,
   },
   {
-    kills: "F03", id: "keys-unbounded",
+    kills: "F03", rule: "yaml.keys", id: "keys-unbounded",
     description: "No key length bound and no duplicate check (the last value wins): a 1,100-character key is accepted and renders as YAML no parser reads back.",
     mutation: reparsedBy({ uniqueKeys: false }),
   },
   {
-    kills: "F04", id: "no-depth-bound",
+    kills: "F04", rule: "yaml.depth", id: "no-depth-bound",
     description: "No nesting bound: 65 levels load (and a deep enough file overflows the stack). The same wrong implementation as F01's: the yaml package's defaults.",
     mutation: libraryDefaults,
   },
   {
-    kills: "F05", id: "library-alias-counting",
+    kills: "F05", rule: "yaml.aliases", id: "library-alias-counting",
     description: "Aliases counted as the yaml package's maxAliasCount counts them, not as R16 does: 100 uses of an anchor are already refused.",
     mutation: {
       result: (r, p, _o, ctx) => {
@@ -332,27 +332,27 @@ const mutations: readonly MutantRow[] = [
     },
   },
   {
-    kills: "F06", id: "js-trim",
+    kills: "F06", rule: "yaml.characters", id: "js-trim",
     description: "Values are trimmed with JavaScript's trim(), which also strips U+00A0, U+3000, U+2003, U+205F: a value changes silently.",
     mutation: { result: (r) => (r.kind === "ok" ? { ...r, frontmatter: jsTrimmed(r.frontmatter) as OkResult["frontmatter"] } : r) },
   },
   {
-    kills: "F07", id: "strict-informational-fields",
+    kills: "F07", rule: "frontmatter.lenient-informational", id: "strict-informational-fields",
     description: "license, version and argument-hint must be strings: argument-hint: [apk-file-or-directory], as Claude Code's docs write it, drops the skill.",
     mutation: refusedWhen((fm) => INFORMATIONAL.some((k) => fm[k] !== undefined && fm[k] !== null && typeof fm[k] !== "string")),
   },
   {
-    kills: "F07", id: "second-reading-stands",
+    kills: "F07", rule: "frontmatter.lenient-informational", id: "second-reading-stands",
     description: "When the argument-hint line read as text does not save the frontmatter, the second reading's error is reported instead of the first (R19: the first error stands).",
     mutation: secondReadingStands,
   },
   {
-    kills: "F08", id: "blank-fields-refused",
+    kills: "F08", rule: "frontmatter.blank-optional", id: "blank-fields-refused",
     description: "A blank optional field (license:, read as null) is a type error that drops the skill.",
     mutation: refusedWhen((fm) => OPTIONAL.some((k) => k in fm && fm[k] === null)),
   },
   {
-    kills: "F09", id: "full-catalog-descriptions",
+    kills: "F09", rule: "catalog.token-budget", id: "full-catalog-descriptions",
     description: "Each catalog line carries the whole description (up to 1,024 characters, more once escaped): over the §1 budget of 100 tokens.",
     mutation: {
       catalog: (c) => {
@@ -366,14 +366,25 @@ const mutations: readonly MutantRow[] = [
     },
   },
   {
-    kills: "F10", id: "raw-json-quoting",
+    kills: "F09", rule: "catalog.token-budget", id: "full-descriptions-in-a-list",
+    description: "The catalog is a Markdown list, each skill's name on one line and its whole description on the next: over the §1 budget in a format the kit once measured only line by line, on lines in the reference's <skill name=\"…\"> form.",
+    mutation: {
+      catalog: (c) => {
+        let text = c.tool_description;
+        for (const e of c.entries) text = text.replace(new RegExp(`<skill name="${e.name}"[^>]*>[^\\n]*</skill>`), `- ${e.name}\n  ${e.description.replace(/\s*\n\s*/g, " ")}`);
+        return { ...c, tool_description: text };
+      },
+    },
+  },
+  {
+    kills: "F10", rule: "render.frontmatter-roundtrip", id: "raw-json-quoting",
     description: "Rendered strings are quoted with plain JSON, which leaves DEL and C1 characters raw: the <frontmatter> block no longer reads back under R13.",
     mutation: {
       result: (r: SkillResult) => (r.kind === "ok" ? { ...r, output: r.output.replace(/\\u(007f|008[0-9a-f]|009[0-9a-f])/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))) } : r),
     },
   },
   {
-    kills: "F11", id: "plain-authored-key-order",
+    kills: "F11", rule: "render.key-order", id: "plain-authored-key-order",
     description: "Mappings keep plain authored order, integer-like keys included (what an ordered map in another language does by default): the <frontmatter> block differs from every TypeScript implementation's (R24).",
     mutation: {
       // The <frontmatter> block written from the authored document with maps that keep insertion order.
@@ -386,62 +397,62 @@ const mutations: readonly MutantRow[] = [
     },
   },
   {
-    kills: "F12", id: "syntax-checked-first",
+    kills: "F12", rule: "frontmatter.first-refusal", id: "syntax-checked-first",
     description: "The whole frontmatter is parsed for syntax before values are counted: a syntax error on a later line wins over the value bound passed before it (R25).",
     mutation: syntaxFirst((reason) => reason.startsWith(VALUE_BOUND)),
   },
   {
-    kills: "F12", id: "bound-counted-first",
+    kills: "F12", rule: "frontmatter.first-refusal", id: "bound-counted-first",
     description: "Values are counted on the parsed tree before its syntax errors are looked at: the value bound wins over a syntax error on its own line or before it (R25).",
     mutation: boundCountedFirst,
   },
   {
-    kills: "F13", id: "blank-required-as-type-error",
+    kills: "F13", rule: "frontmatter.required-fields", id: "blank-required-as-type-error",
     description: "A blank name or description (null) is reported as a value of the wrong type ('must be a string; got null'), not as the missing field R20 says it is.",
     mutation: blankRequiredAsTypeError,
   },
   {
-    kills: "F14", id: "syntax-before-every-rule",
+    kills: "F14", rule: "frontmatter.first-refusal", id: "syntax-before-every-rule",
     description: "The whole frontmatter is parsed for syntax before any other rule of the contract is applied: a syntax error on a later line wins over a duplicate key, a long or non-string key, a tag, an unsafe number, an unknown alias or the depth bound met before it (R26).",
     mutation: syntaxFirst(() => true),
   },
   {
-    kills: "F14", id: "rules-before-syntax",
+    kills: "F14", rule: "frontmatter.first-refusal", id: "rules-before-syntax",
     description: "The contract's rules are applied to the tree the parser recovers before its syntax errors are looked at: a duplicate key or the depth bound wins over a syntax error on its own line or before it (R26).",
     mutation: rulesBeforeSyntax,
   },
   {
-    kills: "F14", id: "cut-leaves-brackets-open",
+    kills: "F14", rule: "frontmatter.first-refusal", id: "cut-leaves-brackets-open",
     description: "At the depth refusal the text before the too-deep collection is read alone and its errors taken as the document's: brackets still open there are reported unclosed on an earlier line, and that wins over depth (R26).",
     mutation: cutLeavesBracketsOpen,
   },
   {
-    kills: "F15", id: "directives-first",
+    kills: "F15", rule: "frontmatter.first-refusal", id: "directives-first",
     description: "Directives are refused by a pre-scan before the document is read: a directive behind '...' wins over the first document's duplicate key, tag and depth and over a second document's earlier marker (R26).",
     mutation: directivesFirst,
   },
   {
-    kills: "F15", id: "directives-last",
+    kills: "F15", rule: "frontmatter.first-refusal", id: "directives-last",
     description: "A document's directives are checked only after its content is read: a duplicate key inside the document a leading %YAML opens wins over the directive (R26).",
     mutation: directivesLast,
   },
   {
-    kills: "F15", id: "depth-before-tag",
+    kills: "F15", rule: "frontmatter.first-refusal", id: "depth-before-tag",
     description: "Nesting is bounded on the whole text before values are built (a parser's own nesting limit): 1,100 brackets after a tag answer depth, not the tag met first (R26).",
     mutation: depthBeforeTag,
   },
   {
-    kills: "F15", id: "empty-key-at-its-value",
+    kills: "F15", rule: "frontmatter.first-refusal", id: "empty-key-at-its-value",
     description: "An empty key is located where its empty scalar is read (the next token): '? ' alone on a line is reported on the ':' line after it, not at the '?' (R26).",
     mutation: emptyKeyAtItsValue,
   },
   {
-    kills: "F15", id: "implicit-key-known-first",
+    kills: "F15", rule: "frontmatter.first-refusal", id: "implicit-key-known-first",
     description: "An implicit key is known when it opens (read ahead to its ':'): 70 nested lists written as a key are refused as a non-string key before the depth inside them (R26 gives depth).",
     mutation: implicitKeyKnownFirst,
   },
   {
-    kills: "F15", id: "key-kind-before-depth",
+    kills: "F15", rule: "frontmatter.first-refusal", id: "key-kind-before-depth",
     description: "What a collection is for is checked before its depth: a list key that is itself the 65th level is refused as a non-string key, not for depth (R26).",
     mutation: keyKindBeforeDepth,
   },

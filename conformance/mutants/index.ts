@@ -48,23 +48,23 @@ function dirsWithoutSkillMd(config: SessionConfig): Array<{ name: string; dir: s
 
 const mutations: MutantRow[] = [
   {
-    kills: "U01", id: "empty-name-looked-up", description: "An empty name is looked up instead of refused: not_found, not INVALID_PARAM.",
+    kills: "U01", rule: "name.required", id: "empty-name-looked-up", description: "An empty name is looked up instead of refused: not_found, not INVALID_PARAM.",
     mutation: { before: (p) => (nameOf(p) === "" ? { kind: "not_found", name: "", siblings: [], output: '(No skill matches "".)' } : undefined) },
   },
   {
-    kills: "U02", id: "name-case-folded", description: "Names are case-folded and _ turned into - before the check, so \"Hello\" activates hello.",
+    kills: "U02", rule: "name.kebab-case", id: "name-case-folded", description: "Names are case-folded and _ turned into - before the check, so \"Hello\" activates hello.",
     mutation: { params: (p) => withName(p, (n) => n.toLowerCase().replace(/_/g, "-")) },
   },
   {
-    kills: "U03", id: "long-name-truncated", description: "Names over 64 characters are truncated to 64 instead of refused.",
+    kills: "U03", rule: "name.max-length", id: "long-name-truncated", description: "Names over 64 characters are truncated to 64 instead of refused.",
     mutation: { params: (p) => withName(p, (n) => n.slice(0, 64)) },
   },
   {
-    kills: "U04", id: "no-siblings", description: "not_found never offers fuzzy-matched siblings.",
+    kills: "U04", rule: "not-found.siblings", id: "no-siblings", description: "not_found never offers fuzzy-matched siblings.",
     mutation: { result: (r) => (r.kind === "not_found" ? { ...r, siblings: [] } : r) },
   },
   {
-    kills: "U05", id: "aliases-accepted", description: "Known aliases are silently accepted: skill_name → name, params → arguments, reload dropped.",
+    kills: "U05", rule: "params.aliases", id: "aliases-accepted", description: "Known aliases are silently accepted: skill_name → name, params → arguments, reload dropped.",
     mutation: {
       params: (p) => {
         if (!isObj(p)) return p;
@@ -79,11 +79,11 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "U06", id: "mismatch-as-frontmatter", description: "A frontmatter name that differs from the directory is reported as INVALID_FRONTMATTER, not NAME_MISMATCH.",
+    kills: "U06", rule: "name.matches-dir", id: "mismatch-as-frontmatter", description: "A frontmatter name that differs from the directory is reported as INVALID_FRONTMATTER, not NAME_MISMATCH.",
     mutation: { result: onError("NAME_MISMATCH", (r) => ({ ...r, code: "INVALID_FRONTMATTER", output: r.output.replace("NAME_MISMATCH", "INVALID_FRONTMATTER") })) },
   },
   {
-    kills: "U07", id: "yaml-error-as-io-error", description: "Frontmatter that is not valid YAML is reported as IO_ERROR instead of INVALID_FRONTMATTER.",
+    kills: "U07", rule: "frontmatter.malformed", id: "yaml-error-as-io-error", description: "Frontmatter that is not valid YAML is reported as IO_ERROR instead of INVALID_FRONTMATTER.",
     mutation: {
       result: onError("INVALID_FRONTMATTER", (r, p, config) => {
         const a = readAuthored(config, nameOf(p) ?? "");
@@ -92,7 +92,7 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "U08", id: "description-optional", description: "description is treated as optional: a SKILL.md without it activates.",
+    kills: "U08", rule: "frontmatter.required-fields", id: "description-optional", description: "description is treated as optional: a SKILL.md without it activates.",
     mutation: {
       result: onError("INVALID_FRONTMATTER", (r, p, config) => {
         const name = nameOf(p) ?? "";
@@ -103,34 +103,34 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "U09", id: "unknown-fields-dropped", description: "Unknown frontmatter fields (hooks, context, …) are stripped instead of preserved.",
+    kills: "U09", rule: "frontmatter.unknown-preserved", id: "unknown-fields-dropped", description: "Unknown frontmatter fields (hooks, context, …) are stripped instead of preserved.",
     mutation: {
       result: onOk((r) => ({ ...r, frontmatter: knownOnly(r.frontmatter) as OkResult["frontmatter"] })),
       catalog: (c) => ({ ...c, entries: c.entries.map((e) => ({ ...e, frontmatter: knownOnly(e.frontmatter) as CatalogEntry["frontmatter"] })) }),
     },
   },
   {
-    kills: "U10", id: "fence-on-parent", description: "The fence admits anything under a root's parent directory, so ../ symlinks out of the root activate.",
+    kills: "U10", rule: "fence.outside-workspace", id: "fence-on-parent", description: "The fence admits anything under a root's parent directory, so ../ symlinks out of the root activate.",
     mutation: { config: (c) => ({ ...c, skill_roots: [...c.skill_roots, ...c.skill_roots.map((r) => join(r, ".."))] }) },
   },
   {
-    kills: "U11", id: "sensitive-ignored", description: "sensitive_patterns are ignored: a skill under secrets/ activates without a hook.",
+    kills: "U11", rule: "sensitive.refused", id: "sensitive-ignored", description: "sensitive_patterns are ignored: a skill under secrets/ activates without a hook.",
     mutation: { config: (c) => ({ ...c, sensitive_patterns: [] }) },
   },
   {
-    kills: "U12", id: "disable-model-invocation-ignored", description: "disable-model-invocation is ignored: every call is treated as user-initiated.",
+    kills: "U12", rule: "disabled.model", id: "disable-model-invocation-ignored", description: "disable-model-invocation is ignored: every call is treated as user-initiated.",
     mutation: { invocation: () => "user" },
   },
   {
-    kills: "U13", id: "user-invocation-ignored", description: "The harness's user-invocation flag is ignored: every call is treated as the model's, so user-only skills are DISABLED.",
+    kills: "U13", rule: "disabled.user-ok", id: "user-invocation-ignored", description: "The harness's user-invocation flag is ignored: every call is treated as the model's, so user-only skills are DISABLED.",
     mutation: { invocation: () => "model" },
   },
   {
-    kills: "U14", id: "every-root-trusted", description: "Every root is trusted: untrusted project skills activate without a hook.",
+    kills: "U14", rule: "trust.not-trusted", id: "every-root-trusted", description: "Every root is trusted: untrusted project skills activate without a hook.",
     mutation: { config: (c) => ({ ...c, skill_trust: { ...(c.skill_trust ?? {}), trusted_roots: [...c.skill_roots] } }) },
   },
   {
-    kills: "U15", id: "unsafe-flag-ignored", description: "unsafeAllowSkillWithoutHook is ignored: untrusted skills stay NOT_TRUSTED.",
+    kills: "U15", rule: "trust.unsafe-allow", id: "unsafe-flag-ignored", description: "unsafeAllowSkillWithoutHook is ignored: untrusted skills stay NOT_TRUSTED.",
     mutation: {
       config: (c) => {
         const permission = { ...(c.permission ?? {}) };
@@ -140,15 +140,15 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "U16", id: "unwrapped-output", description: "The output is the bare body plus the note: no <skill> / <frontmatter> / <instructions> wrapper.",
+    kills: "U16", rule: "output.skill-block", id: "unwrapped-output", description: "The output is the bare body plus the note: no <skill> / <frontmatter> / <instructions> wrapper.",
     mutation: { result: onOk((r) => ({ ...r, output: r.output.replace(/^[\s\S]*<\/skill>\n/, r.body) })) },
   },
   {
-    kills: "U17", id: "no-dedupe", description: "Activations are forgotten: a second call reloads (and asks the hook again) instead of already_loaded.",
+    kills: "U17", rule: "dedupe.already-loaded", id: "no-dedupe", description: "Activations are forgotten: a second call reloads instead of already_loaded.",
     mutation: { freshSessionPerCall: true },
   },
   {
-    kills: "U18", id: "string-arguments-dropped", description: "String arguments are dropped: $ARGUMENTS stays literal.",
+    kills: "U18", rule: "substitution.string", id: "string-arguments-dropped", description: "String arguments are dropped: $ARGUMENTS stays literal.",
     mutation: {
       params: (p) => {
         if (!isObj(p) || typeof p.arguments !== "string") return p;
@@ -158,7 +158,7 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "U19", id: "named-arguments-not-substituted", description: "Named arguments are validated but ${name} placeholders are left in the body.",
+    kills: "U19", rule: "substitution.named", id: "named-arguments-not-substituted", description: "Named arguments are validated but ${name} placeholders are left in the body.",
     mutation: {
       result: onOk((r, p) => {
         if (!isObj(p) || !isObj(p.arguments)) return r;
@@ -174,7 +174,7 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "U20", id: "undeclared-named-arguments-ignored", description: "Object arguments on a skill that declares none are ignored instead of refused.",
+    kills: "U20", rule: "arguments.map-to-undeclared", id: "undeclared-named-arguments-ignored", description: "Object arguments on a skill that declares none are ignored instead of refused.",
     mutation: {
       result: async (r, p, o, ctx) => {
         if (r.kind === "error" && r.code === "INVALID_PARAM" && isObj(p) && isObj(p.arguments)) return ctx.forward({ name: p.name }, o);
@@ -183,7 +183,7 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "U21", id: "string-bound-to-first-named-argument", description: "A string sent to a named-argument skill is bound to its first declared argument instead of refused.",
+    kills: "U21", rule: "arguments.string-to-named", id: "string-bound-to-first-named-argument", description: "A string sent to a named-argument skill is bound to its first declared argument instead of refused.",
     mutation: {
       result: async (r, p, o, ctx) => {
         if (!(r.kind === "error" && r.code === "INVALID_PARAM" && isObj(p) && typeof p.arguments === "string")) return r;
@@ -194,7 +194,7 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "U22", id: "scripts-only-resources", description: "Only scripts/ is enumerated: references/ and assets/ are never listed.",
+    kills: "U22", rule: "resources.listed", id: "scripts-only-resources", description: "Only scripts/ is enumerated: references/ and assets/ are never listed.",
     mutation: {
       result: onOk((r) => ({
         ...r,
@@ -204,7 +204,7 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "U23", id: "no-more-marker", description: "Lists 10 resources per folder but drops the (... N more) marker and resources_omitted.",
+    kills: "U23", rule: "resources.omitted-count", id: "no-more-marker", description: "Lists 10 resources per folder but drops the (... N more) marker and resources_omitted.",
     mutation: {
       result: onOk((r) => {
         const { resources_omitted: _o, ...rest } = r;
@@ -213,15 +213,15 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "U24", id: "deny-means-allow", description: "The hook's deny is ignored (treated as allow).",
+    kills: "U24", rule: "hook.deny", id: "deny-means-allow", description: "The hook's deny is ignored (treated as allow).",
     mutation: { hookAnswer: (a) => (a === "deny" ? "allow" : a) },
   },
   {
-    kills: "U25", id: "ask-means-allow", description: "The hook's ask is treated as allow instead of deny.",
+    kills: "U25", rule: "hook.ask-is-deny", id: "ask-means-allow", description: "The hook's ask is treated as allow instead of deny.",
     mutation: { hookAnswer: (a) => (a === "ask" ? "allow" : a) },
   },
   {
-    kills: "U26", id: "string-tools-unsplit", description: "allowed-tools in string form is kept as one entry (\"Read, Grep\") instead of split.",
+    kills: "U26", rule: "allowed-tools.normalised", id: "string-tools-unsplit", description: "allowed-tools in string form is kept as one entry (\"Read, Grep\") instead of split.",
     mutation: {
       result: onOk((r, _p, config) => {
         const t = authoredTools(config, r.name);
@@ -230,7 +230,7 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "U27", id: "array-tools-rejected", description: "allowed-tools in array form is rejected as INVALID_FRONTMATTER (only the string form is accepted).",
+    kills: "U27", rule: "allowed-tools.normalised", id: "array-tools-rejected", description: "allowed-tools in array form is rejected as INVALID_FRONTMATTER (only the string form is accepted).",
     mutation: {
       result: onOk((r, _p, config) =>
         Array.isArray(authoredTools(config, r.name)) ? errorResult("INVALID_FRONTMATTER", r.name, `skill "${r.name}": allowed-tools must be a string`) : r,
@@ -238,11 +238,11 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "U28", id: "last-root-wins", description: "Shadowing order is reversed: the last root wins a name collision.",
+    kills: "U28", rule: "shadowing.lower-index-wins", id: "last-root-wins", description: "Shadowing order is reversed: the last root wins a name collision.",
     mutation: { config: (c) => ({ ...c, skill_roots: [...c.skill_roots].reverse() }) },
   },
   {
-    kills: "U29", id: "dirs-without-skill-md-listed", description: "Every subdirectory is a skill: one without SKILL.md is listed and activating it is IO_ERROR.",
+    kills: "U29", rule: "discovery.skip-no-skill-md", id: "dirs-without-skill-md-listed", description: "Every subdirectory is a skill: one without SKILL.md is listed and activating it is IO_ERROR.",
     mutation: {
       catalog: (c, ctx) => {
         const extra: CatalogEntry[] = dirsWithoutSkillMd(ctx.config)
@@ -258,13 +258,23 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "U30", id: "crlf-kept", description: "CRLF line endings are kept in the body instead of read as LF.",
+    kills: "U30", rule: "body.crlf-as-lf", id: "crlf-kept", description: "CRLF line endings are kept in the body instead of read as LF.",
     mutation: {
       result: onOk((r, _p, config) => {
         const a = readAuthored(config, r.name);
         if (!a?.raw.includes("\r\n")) return r;
         const body = r.body.replace(/\r?\n/g, "\r\n");
         return { ...r, body, bytes: bytes(body), output: r.output.replace(r.body, body) };
+      }),
+    },
+  },
+  {
+    kills: "U16", rule: "body.verbatim", id: "body-trimmed",
+    description: "The SKILL.md body is trimmed (its final newline and surrounding blank space dropped), as several real harnesses do: §4.5 rule 6 says verbatim.",
+    mutation: {
+      result: onOk((r) => {
+        const body = r.body.trim();
+        return body === r.body ? r : { ...r, body, bytes: bytes(body), output: r.output.replace(r.body, `${body}\n`) };
       }),
     },
   },

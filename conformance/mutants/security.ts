@@ -144,7 +144,7 @@ const discovered = perSession(() => new Set<string>());
 
 const mutations: MutantRow[] = [
   {
-    kills: "S01", id: "fence-string-prefix",
+    kills: "S01", rule: "fence.never-listed", id: "fence-string-prefix",
     description: "The fence compares path strings without a separator, so <tmp>/skills-evil/x passes for the root <tmp>/skills.",
     mutation: {
       config: (c) => ({
@@ -155,7 +155,7 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "S02", id: "fence-dir-only",
+    kills: "S02", rule: "fence.outside-workspace", id: "fence-dir-only",
     description: "The fence checks the skill directory's real path but not its SKILL.md's, so a SKILL.md symlinked out of the root is read.",
     mutation: {
       result: (r, p, _o, ctx) => {
@@ -172,7 +172,7 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "S03", id: "symlinked-root-refused",
+    kills: "S03", rule: "fence.root-symlink", id: "symlinked-root-refused",
     description: "The fence compares a skill's real path with the root as configured (not its real path), so a symlinked root, or one spelled with .., refuses every skill in it.",
     mutation: {
       catalog: (c, ctx) => {
@@ -193,7 +193,17 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "S04", id: "name-joined-as-path",
+    kills: "S04", rule: "name.kebab-case", id: "path-names-not-found",
+    description: "A name that is not kebab-case is looked up (and not found) instead of refused: not_found, never INVALID_PARAM. The security property of S04 holds (nothing is read through the name); only the classification rule fails, and S04 passes.",
+    mutation: {
+      before: (p) => {
+        const name = nameOf(p);
+        return name !== undefined && name !== "" && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(name) && !(name.length > 64) ? { kind: "not_found", name, siblings: [], output: `(No skill matches ${JSON.stringify(name)}.)` } : undefined;
+      },
+    },
+  },
+  {
+    kills: "S04", rule: "name.no-path", id: "name-joined-as-path",
     description: "A name holding / \\ or .. is joined onto each root and read if a SKILL.md is there: path traversal through the name.",
     mutation: {
       before: (p, _o, ctx) => {
@@ -208,7 +218,7 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "S05", id: "resources-follow-symlinks",
+    kills: "S05", rule: "resources.no-follow-loop", id: "resources-follow-symlinks",
     description: "The resource walker follows symlinked directories (bounded only by depth), so a link to .. in scripts/ lists the skill over and over.",
     mutation: {
       result: (r) => {
@@ -225,7 +235,7 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "S06", id: "fence-at-discovery-only",
+    kills: "S06", rule: "fence.outside-workspace", id: "fence-at-discovery-only",
     description: "The fence runs at discovery only; activation reads whatever the discovered path points at by then (a time-of-check/time-of-use gap).",
     mutation: {
       catalog: (c, ctx) => {
@@ -241,7 +251,7 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "S07", id: "alias-limit-raised",
+    kills: "S07", rule: "yaml.aliases", id: "alias-limit-raised",
     description: "The YAML alias bound is raised from 100 to 200 expansions: 150 aliases of a scalar are accepted (the 9^9 bomb still trips it).",
     mutation: {
       result: (r, p, _o, ctx) => {
@@ -262,7 +272,7 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "S08", id: "oversized-truncated",
+    kills: "S08", rule: "errors.io-error", id: "oversized-truncated",
     description: "A SKILL.md over the 1 MiB cap is read anyway and its body cut at the cap, instead of refused with IO_ERROR.",
     mutation: {
       result: (r, p, _o, ctx) => {
@@ -275,7 +285,7 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "S09", id: "lossy-utf8-decoding",
+    kills: "S09", rule: "errors.structured", id: "lossy-utf8-decoding",
     description: "SKILL.md is decoded leniently (invalid bytes become U+FFFD, NULs pass), so binary or mis-encoded files activate.",
     mutation: {
       result: (r, p, _o, ctx) => {
@@ -287,14 +297,14 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "S10", id: "naive-deep-merge",
+    kills: "S10", rule: "prototype.unchanged", id: "naive-deep-merge",
     description: "The frontmatter is deep-merged into a fresh object by a naive recursive merge: __proto__ keys pollute Object.prototype and vanish from the result.",
     mutation: {
       result: (r) => (r.kind === "ok" ? { ...r, frontmatter: naiveMerge({}, r.frontmatter as Obj) as OkResult["frontmatter"] } : r),
     },
   },
   {
-    kills: "S11", id: "input-copied-into-plain-objects",
+    kills: "S11", rule: "arguments.undeclared-key", id: "input-copied-into-plain-objects",
     description: "Parameters and named arguments are copied key by key into plain {} objects, so a __proto__ key is silently swallowed (by the setter) instead of refused.",
     mutation: {
       params: (p) => {
@@ -311,7 +321,7 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "S12", id: "deep-yaml-as-io-error",
+    kills: "S12", rule: "yaml.deep-structured", id: "deep-yaml-as-io-error",
     description: "A parser stack overflow on deeply nested YAML escapes as an unexpected failure (IO_ERROR) instead of INVALID_FRONTMATTER.",
     mutation: {
       result: (r, p, _o, ctx) => {
@@ -324,14 +334,14 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "S13", id: "names-folded",
+    kills: "S13", rule: "name.no-folding", id: "names-folded",
     description: "Names are folded before the check (NFKC, lower-case, invisible characters stripped, confusables mapped), so Cyrillic h\u0435llo activates hello.",
     mutation: {
       params: (p) => (isObj(p) && typeof p.name === "string" ? { ...p, name: foldName(p.name) } : p),
     },
   },
   {
-    kills: "S14", id: "identity-from-frontmatter",
+    kills: "S14", rule: "name.no-folding", id: "identity-from-frontmatter",
     description: "Skills are keyed by their frontmatter name, not their directory: skills/h\u0435llo (Cyrillic) holding name: hello answers to hello.",
     mutation: {
       result: (r, p, _o, ctx) => {
@@ -348,7 +358,7 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "S15", id: "every-entry-listed",
+    kills: "S15", rule: "discovery.skip-no-skill-md", id: "every-entry-listed",
     description: "Every kebab-named subdirectory of a root is listed as a skill, SKILL.md or not (and is IO_ERROR when activated).",
     mutation: {
       catalog: (c, ctx) => {
@@ -370,7 +380,7 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "S16", id: "check-then-load-race",
+    kills: "S16", rule: "concurrency.once-each", id: "check-then-load-race",
     description: "Dedupe is check-then-act across an await: a call checks the loaded set, loads (re-rendering the body if it was loaded meanwhile), and only then marks the skill, so concurrent calls for one skill all come back ok.",
     mutation: {
       before: async (p, o, ctx) => {
@@ -391,7 +401,7 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "S16", id: "unordered-settlement",
+    kills: "S16", rule: "concurrency.call-order", id: "unordered-settlement",
     description: "Results are right but settle out of call order: each ok is held back a few milliseconds, so later already_loaded answers overtake it.",
     mutation: {
       result: async (r) => {
@@ -401,28 +411,28 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "S17", id: "lenient-input-coercion",
+    kills: "S17", rule: "params.type", id: "lenient-input-coercion",
     description: "A bare string as the tool input is taken as the skill name (and a non-string name is stringified): lenient coercion instead of INVALID_PARAM.",
     mutation: {
       params: (p) => (typeof p === "string" ? { name: p } : isObj(p) && typeof p["name"] === "number" ? { ...p, name: String(p["name"]) } : p),
     },
   },
   {
-    kills: "S18", id: "error-values-raw",
+    kills: "S18", rule: "forge.error-output", id: "error-values-raw",
     description: "An error's output writes the values it echoes (a requested name, a frontmatter name or key, an argument name, an argument-hint) raw: a line feed in one starts a forged 'Hint:' line.",
     mutation: {
       result: (r) => (r.kind === "error" ? { ...r, output: raw(r.output) } : r),
     },
   },
   {
-    kills: "S19", id: "warning-values-raw",
+    kills: "S19", rule: "forge.catalog-warning", id: "warning-values-raw",
     description: "Catalog warnings write the broken skill's name or key raw: a line feed in one starts a forged line in the warning.",
     mutation: {
       catalog: (c) => ({ ...c, warnings: c.warnings.map(raw) }),
     },
   },
   {
-    kills: "S20", id: "description-not-folded",
+    kills: "S20", rule: "forge.catalog-line", id: "description-not-folded",
     description: "The catalog line escapes the description's markup but keeps its line breaks: a description starts lines of its own in the tool description.",
     mutation: {
       catalog: (c) => {
@@ -436,7 +446,7 @@ const mutations: MutantRow[] = [
     },
   },
   {
-    kills: "S21", id: "attribute-values-raw",
+    kills: "S21", rule: "forge.skill-block", id: "attribute-values-raw",
     description: "The <skill> block writes the dir attribute, the note's paths and the resource names raw (XML entities only): a line feed in the root's path or a file name starts a forged line.",
     mutation: {
       result: (r) => (r.kind === "ok" ? { ...r, output: raw(r.output) } : r),

@@ -24,26 +24,31 @@ export interface MutantContext {
   forward(params: unknown, options: CallOptions): Promise<SkillResult>;
 }
 
-/** A wrong implementation and the case it must make fail. Every table of mutants (index.ts for the spec
- *  matrix, security.ts, contract.ts) is a list of these; they import it from here, never from each other. */
+/** A wrong implementation, keyed by {case, rule}: the rule it breaks must be among the failed rules of a run of that
+ *  case (and the case fails when the rule is one it exists to test). Every table of mutants (index.ts for the spec
+ *  matrix, security.ts, contract.ts, frontmatter.ts) is a list of these; they import it from here, never from each
+ *  other. conformance/test/mutants.test.ts is the one test of them all. */
 export interface Mutant {
   id: string;
-  /** The case that must fail under this mutant. */
+  /** The case that shows the broken rule. */
   kills: string;
+  /** The rule (schemas/rules.json) the mutant breaks. */
+  rule: string;
   description: string;
   make(): Promise<Implementation>;
 }
 
-/** A table row: which case it kills, its id and description, and the one behaviour it corrupts. */
+/** A table row: which case and rule it is caught by, its id and description, and the one behaviour it corrupts. */
 export interface MutantRow {
   kills: string;
+  rule: string;
   id: string;
   description: string;
   mutation: Mutation;
 }
 
 export function toMutants(rows: readonly MutantRow[]): readonly Mutant[] {
-  return rows.map(({ kills, id, description, mutation }) => ({ id, kills, description, make: () => wrapReference(id, mutation) }));
+  return rows.map(({ kills, rule, id, description, mutation }) => ({ id, kills, rule, description, make: () => wrapReference(id, mutation) }));
 }
 
 export interface Mutation {

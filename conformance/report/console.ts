@@ -1,7 +1,11 @@
-// Console renderer: one line per case (id, title, status, time), the expected-vs-actual lines and spec
-// sections under a failure (with the params of the call that failed), the reason (and stderr tail) under
-// an error, and the summary line.
+// Console renderer: the failing rules first (each once, with the cases that show it and one example), then one
+// line per case (id, title, status, time) with the expected-vs-actual lines and the rules under a failure (with
+// the params of the call that failed), the reason (and stderr tail) under an error, the counts by rule source
+// and the summary line.
 import type { CaseResult, RunReport, Summary } from "../runner/types.ts";
+import { effectNote, failingRules, formatExample, formatRuleCounts, ruleLabel, show, unscoredFailing } from "./rules.ts";
+
+export { show } from "./rules.ts";
 
 const LABEL: Record<CaseResult["status"], string> = {
   passed: "PASS ",
@@ -9,16 +13,11 @@ const LABEL: Record<CaseResult["status"], string> = {
   errored: "ERROR",
   skipped: "SKIP ",
   expected_failure: "XFAIL",
+  not_scored: "N/S  ",
 };
 
 export function ms(n: number): string {
   return `${Math.round(n)} ms`;
-}
-
-export function show(value: unknown): string {
-  if (value === undefined) return "(nothing)";
-  const s = JSON.stringify(value);
-  return s.length > 300 ? s.slice(0, 300) + "…" : s;
 }
 
 function indent(text: string, prefix: string): string {
@@ -27,16 +26,19 @@ function indent(text: string, prefix: string): string {
 
 /** The line for one case, plus detail lines for anything that is not a pass. */
 export function formatCase(r: CaseResult): string {
-  const lines = [`${LABEL[r.status]} ${r.id.padEnd(6)} ${r.title}  (${ms(r.duration_ms)})`];
-  const spec = r.spec.length ? `        spec: ${r.spec.join(", ")}` : "";
+  const others = (r.mismatches ?? []).filter((m) => m.effect !== "fails_case");
+  const findings = others.length && r.status !== "failed" && r.status !== "errored" ? `; ${others.length} finding${others.length === 1 ? "" : "s"} under other rules: ${[...new Set(others.flatMap((m) => m.rules))].join(", ")}` : "";
+  const lines = [`${LABEL[r.status]} ${r.id.padEnd(6)} ${r.title}  (${ms(r.duration_ms)}${findings})`];
+  const spec = r.rules?.length ? `        rules: ${r.rules.join(", ")}` : r.spec.length ? `        spec: ${r.spec.join(", ")}` : "";
   if (r.status === "failed" || (r.status === "expected_failure" && r.mismatches?.length)) {
     let lastCall: string | undefined;
-    for (const m of r.mismatches ?? []) {
+    // The checks that fail the case; findings under other rules are listed once, with their rule, in the rules section.
+    for (const m of (r.mismatches ?? []).filter((x) => x.effect === "fails_case" || r.status === "expected_failure")) {
       // The call once per run of mismatches of the same call: what was asked, beside what came back.
       const call = m.call === undefined ? undefined : show(m.call);
       if (call !== undefined && call !== lastCall) lines.push(`        call ${/^calls\[\d+\]/.exec(m.at)?.[0] ?? ""}: ${call}`);
       lastCall = call;
-      lines.push(`        ${m.message.startsWith(m.at) ? m.message : `at ${m.at}: ${m.message}`}`);
+      lines.push(`        ${m.at}: ${m.what ?? m.message} [${m.rules ? effectNote(m) : "no rule named"}]`);
       lines.push(`          expected: ${show(m.expected)}`);
       lines.push(`          actual:   ${show(m.actual)}`);
     }
@@ -59,15 +61,39 @@ export function formatCase(r: CaseResult): string {
 /** `30/30 passed (0 failed, 0 errored, 0 skipped) in 412 ms`, with expected failures when there are any. */
 export function formatSummary(s: Summary): string {
   const xfail = s.expected_failures ? `, ${s.expected_failures} expected failure${s.expected_failures === 1 ? "" : "s"}` : "";
-  return `${s.passed}/${s.total} passed (${s.failed} failed, ${s.errored} errored, ${s.skipped} skipped${xfail}) in ${ms(s.duration_ms)}`;
+  const ns = s.not_scored ? `, ${s.not_scored} not scored` : "";
+  return `${s.passed}/${s.total} passed (${s.failed} failed, ${s.errored} errored, ${s.skipped} skipped${xfail}${ns}) in ${ms(s.duration_ms)}`;
 }
 
-export function formatHeader(report: Pick<RunReport, "implementation" | "suite" | "kit">): string {
+/**
+ * The rules section: every failing rule once (the cases that show it, one example), then the rules outside the
+ * profile that did not hold (not scored, still shown), then the counts by source. Empty lines only when all held.
+ */
+export function formatRules(report: Pick<RunReport, "rules" | "rule_counts" | "profile">): string {
+  const lines: string[] = [];
+  const bad = failingRules(report);
+  if (bad.length) {
+    lines.push(`failing rules (${bad.length}):`);
+    for (const r of bad) {
+      lines.push(`  ${r.status === "failed" ? "FAIL " : "XFAIL"} ${ruleLabel(r)}: ${r.statement}`);
+      lines.push(`        cases: ${r.cases.join(", ")}`);
+      if (r.example) lines.push(`        e.g.   ${formatExample(r.example)}`);
+    }
+  }
+  const unscored = unscoredFailing(report);
+  if (unscored.length) {
+    lines.push(`not scored under profile ${report.profile}, did not hold (${unscored.length}): ${unscored.map((r) => `${r.id} (${r.source}; ${r.cases.join(", ")})`).join("; ")}`);
+  }
+  lines.push(formatRuleCounts(report));
+  return lines.join("\n");
+}
+
+export function formatHeader(report: Pick<RunReport, "implementation" | "suite" | "kit" | "profile">): string {
   const i = report.implementation;
-  return `skill-tool conformance ${report.kit.version} (spec ${report.kit.specVersion}), suite "${report.suite}"\n` +
+  return `skill-tool conformance ${report.kit.version} (spec ${report.kit.specVersion}), suite "${report.suite}", profile ${report.profile}\n` +
     `implementation: ${i.name} ${i.version} (${i.language}) via ${i.driver}`;
 }
 
 export function renderConsole(report: RunReport): string {
-  return [formatHeader(report), "", ...report.cases.map(formatCase), "", formatSummary(report.summary)].join("\n") + "\n";
+  return [formatHeader(report), "", formatRules(report), "", ...report.cases.map(formatCase), "", formatSummary(report.summary)].join("\n") + "\n";
 }

@@ -1,7 +1,10 @@
 // JUnit XML renderer (testsuites/testsuite/testcase with failure/error/skipped), in the dialect GitHub
-// Actions test reporters and GitLab's junit artifacts read. Everything is escaped for XML 1.0.
-import type { CaseResult, Mismatch, RunReport } from "../runner/types.ts";
+// Actions test reporters and GitLab's junit artifacts read. The first testsuite is the rules (one testcase per
+// rule: failed, expected failure, not scored, n/a and unchecked as skipped), so a reader meets each failing rule
+// once, with its cases and an example; the second is the cases. Everything is escaped for XML 1.0.
+import type { CaseResult, Mismatch, RuleResult, RunReport } from "../runner/types.ts";
 import { show } from "./console.ts";
+import { formatExample } from "./rules.ts";
 
 /** Escape for attribute values and text, dropping the characters XML 1.0 cannot carry at all. */
 export function xmlEscape(text: string): string {
@@ -31,6 +34,7 @@ function details(r: CaseResult): string {
     lines.push(`  expected: ${show(m.expected)}`, `  actual:   ${show(m.actual)}`);
   }
   if (r.reason) lines.push(`reason: ${r.reason}${r.blame ? ` (blame: ${r.blame})` : ""}`);
+  if (r.rules?.length) lines.push(`rules: ${r.rules.join(", ")}`);
   if (r.spec.length) lines.push(`spec: ${r.spec.join(", ")}`);
   if (r.stack) lines.push("stack (top):", r.stack);
   if (r.stderr) lines.push("stderr (tail):", r.stderr);
@@ -53,7 +57,26 @@ function testcase(r: CaseResult, suite: string): string {
       return `${open}>\n      <skipped message="${xmlEscape(r.reason ?? "skipped")}"/>\n    </testcase>`;
     case "expected_failure":
       return `${open}>\n      <skipped message="${xmlEscape(`expected failure${r.reason ? `: ${r.reason}` : ""}`)}"/>\n    </testcase>`;
+    case "not_scored":
+      return `${open}>\n      <skipped message="${xmlEscape(`not scored${r.reason ? `: ${r.reason}` : ""}`)}"/>\n    </testcase>`;
   }
+}
+
+function ruleTestcase(r: RuleResult): string {
+  const open = `    <testcase classname="${xmlEscape(`conformance.rules.${r.source}`)}" name="${xmlEscape(`${r.id} (${r.level})`)}" time="0.000"`;
+  const body = [r.statement, `cites: ${r.cites.join(", ")}`, `cases: ${r.cases.join(", ") || "—"}`, ...(r.example ? [`e.g. ${formatExample(r.example)}`] : [])].join("\n");
+  if (r.status === "passed") return `${open}/>`;
+  if (r.status === "failed") return `${open}>\n      <failure message="${xmlEscape(`${r.id}: ${r.cases.join(", ")}`)}" type="rule">${xmlEscape(body)}</failure>\n    </testcase>`;
+  const why = r.status === "expected_failure" ? "expected failure" : r.status === "not_scored" ? `not scored${r.note ? `: ${r.note}` : ""}` : `${r.status}${r.note ? `: ${r.note}` : ""}`;
+  return `${open}>\n      <skipped message="${xmlEscape(why)}"/>\n    </testcase>`;
+}
+
+function rulesSuite(report: RunReport): string[] {
+  if (!report.rules) return [];
+  const name = xmlEscape(`skill-tool conformance rules: ${report.implementation.name} (${report.suite}, profile ${report.profile})`);
+  const failed = report.rules.filter((r) => r.status === "failed").length;
+  const skipped = report.rules.filter((r) => r.status !== "failed" && r.status !== "passed").length;
+  return [`  <testsuite name="${name}" tests="${report.rules.length}" failures="${failed}" errors="0" skipped="${skipped}" time="0.000" timestamp="${xmlEscape(report.started_at)}">`, ...report.rules.map(ruleTestcase), `  </testsuite>`];
 }
 
 export function renderJunit(report: RunReport): string {
@@ -64,12 +87,14 @@ export function renderJunit(report: RunReport): string {
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<testsuites name="${name}" ${attrs}>`,
+    ...rulesSuite(report),
     `  <testsuite name="${name}" ${attrs} timestamp="${xmlEscape(report.started_at)}">`,
     `    <properties>`,
     `      <property name="kit.version" value="${xmlEscape(report.kit.version)}"/>`,
     `      <property name="spec.version" value="${xmlEscape(report.kit.specVersion)}"/>`,
     `      <property name="implementation" value="${xmlEscape(`${report.implementation.name} ${report.implementation.version} (${report.implementation.language})`)}"/>`,
     `      <property name="driver" value="${xmlEscape(report.implementation.driver)}"/>`,
+    `      <property name="profile" value="${xmlEscape(report.profile)}"/>`,
     `    </properties>`,
     ...report.cases.map((r) => testcase(r, report.suite)),
     `  </testsuite>`,

@@ -4,6 +4,7 @@
 import type { ConcurrentCall, ResultExpect, SkillResult } from "../../schemas/index.ts";
 import type { SessionHandle } from "../../schemas/implementation.ts";
 import { checkResult, type Miss } from "./expect.ts";
+import { resolveRules } from "./rules.ts";
 import { SCHEMA_RULES, schemaMisses } from "./schema-miss.ts";
 import { template, withIndex } from "./workspace.ts";
 
@@ -13,7 +14,7 @@ export interface StepContext {
   tmp: string;
   norm: (v: unknown) => unknown;
   miss: (m: Miss) => void;
-  slow: (at: string, took: number, max: number | undefined) => void;
+  slow: (at: string, took: number, max: number | undefined, rules?: readonly string[]) => void;
   /** Run one step of the implementation under the case's deadline, then the prototype guard. */
   step: <T>(at: string, what: string, f: () => T | Promise<T>) => Promise<T>;
   /** Asked once the batch has settled: false when the kit's own answer (an unscripted hook ask) decided its results. */
@@ -61,7 +62,7 @@ export async function runBatch(call: ConcurrentCall, at: string, ctx: StepContex
     return promise;
   });
   const results = await ctx.step(at, `${at}: ${spec.count} concurrent calls (${brief(spec.params)})`, () => Promise.all(pending));
-  slow(`${at}.time`, performance.now() - t0, exp.max_ms);
+  slow(`${at}.time`, performance.now() - t0, exp.max_ms, resolveRules(exp.rules, "max_ms"));
 
   const seen = results.map((r) => norm(r));
   checkBatch(call, at, params, results, seen, settled, miss, ctx.judged());
@@ -85,10 +86,10 @@ function checkBatch(call: ConcurrentCall, at: string, params: unknown[], results
   // The first schema-invalid result field by field; the others counted, under the same rule.
   let schemaBad = 0;
   results.forEach((r, k) => {
-    const misses = schemaMisses("result.schema.json", r, `${at}[${k}].result`, "schema-invalid result");
+    const misses = schemaMisses("result.schema.json", r, `${at}[${k}].result`, "schema-invalid result").map((m) => ({ ...m, key: "schema" }));
     if (misses.length && schemaBad++ === 0) batch.push(...misses);
   });
-  if (schemaBad > 1) batch.push({ at: `${at}.result`, expected: "every result schema-valid", actual: `${schemaBad} schema-invalid results`, what: "schema-invalid results (result.schema.json)", rules: [SCHEMA_RULES["result.schema.json"]] });
+  if (schemaBad > 1) batch.push({ at: `${at}.result`, expected: "every result schema-valid", actual: `${schemaBad} schema-invalid results`, what: "schema-invalid results (result.schema.json)", key: "schema", rules: [SCHEMA_RULES["result.schema.json"]] });
   if (!judged) {
     batch.forEach(miss);
     return;
@@ -98,17 +99,17 @@ function checkBatch(call: ConcurrentCall, at: string, params: unknown[], results
   if (exp.kinds) {
     const want: Record<string, number> = { ...exp.kinds };
     for (const k of new Set([...Object.keys(want), ...Object.keys(tally)])) {
-      if ((want[k] ?? 0) !== (tally[k] ?? 0)) batch.push({ at: `${at}.kinds.${k}`, expected: want[k] ?? 0, actual: tally[k] ?? 0, what: `wrong number of ${k} results (all: ${JSON.stringify(tally)})` });
+      if ((want[k] ?? 0) !== (tally[k] ?? 0)) batch.push({ at: `${at}.kinds.${k}`, key: "kinds", rules: resolveRules(exp.rules, "kinds"), expected: want[k] ?? 0, actual: tally[k] ?? 0, what: `wrong number of ${k} results (all: ${JSON.stringify(tally)})` });
     }
   }
   if (exp.in_order && !settled.every((k, n) => k === n)) {
     const first = settled.findIndex((k, n) => k !== n);
-    batch.push({ at: `${at}.order`, expected: "settled in call order 0…" + (spec.count - 1), actual: settled.slice(Math.max(0, first - 2), first + 8), what: `call ${settled[first]} settled in position ${first}` });
+    batch.push({ at: `${at}.order`, key: "in_order", rules: resolveRules(exp.rules, "in_order"), expected: "settled in call order 0…" + (spec.count - 1), actual: settled.slice(Math.max(0, first - 2), first + 8), what: `call ${settled[first]} settled in position ${first}` });
   }
   const perCall = perCallMisses(call, at, params, seen);
   batch.push(...perCall);
   batch.slice(0, BATCH_MISSES_MAX).forEach(miss);
-  if (batch.length > BATCH_MISSES_MAX) miss({ at, expected: "no further mismatches", actual: `${batch.length - BATCH_MISSES_MAX} more (${perCall.length} in per-call checks)`, what: "more mismatches in this batch" });
+  if (batch.length > BATCH_MISSES_MAX) miss({ at, key: "kinds", rules: [...new Set(batch.slice(BATCH_MISSES_MAX).flatMap((m) => m.rules ?? []))], expected: "no further mismatches", actual: `${batch.length - BATCH_MISSES_MAX} more (${perCall.length} in per-call checks)`, what: "more mismatches in this batch" });
 }
 
 /** first (the first call with given params), rest (the repeats) and each (all), with ${i} bound per call. */

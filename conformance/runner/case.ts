@@ -7,11 +7,15 @@
 //   6. check the hook script was used exactly; close the session; wait (bounded) for work it left pending, then
 //      clean up once that work has settled (leftover.ts): a case cut off at its deadline cannot reach the next.
 // Every step of the implementation runs under the case's deadline and is followed by the prototype guard.
-// Results are normalised (temp dir → <tmp>) before they are checked or recorded.
+// Results are normalised (temp dir → <tmp>) before they are checked or recorded. Every mismatch carries the
+// rules it breaks and its effect (rules.ts): the case's status comes from the rules it exists to test (its
+// own, scored under the profile, not n/a); a check under another rule is an incidental finding.
+import { check } from "../../schemas/index.ts";
 import type { CaseCall, ConformanceCase, SessionConfig } from "../../schemas/index.ts";
 import type { Implementation, SessionHandle } from "../../schemas/implementation.ts";
 import { brief, runBatch, type StepContext } from "./batch.ts";
 import { checkCatalog, checkResult, type Miss } from "./expect.ts";
+import { DEFAULT_PROFILE, RUNNER_RULES, activeOwn, effectOf, isNa, resolveRules, rulesOfCase, type Judge, type Profile } from "./rules.ts";
 import { ImplFault, faultOf, impl, toFault } from "./faults.ts";
 import { ScriptedHook } from "./hook.ts";
 import type { LoadedCase } from "./load.ts";
@@ -26,7 +30,13 @@ export const DEFAULT_TIMEOUT_MS = 5000;
 /** Strings longer than this are clipped in `observed` (a 1 MiB body would bloat every report); checks see them whole. */
 const OBSERVED_STRING_MAX = 64 * 1024;
 
-type Outcome = Omit<CaseResult, "id" | "title" | "spec" | "duration_ms">;
+type Outcome = Omit<CaseResult, "id" | "title" | "spec" | "duration_ms" | "rules" | "checked_rules">;
+
+export interface CaseOptions {
+  timeoutMs?: number;
+  /** Which rule sources are scored (default: DEFAULT_PROFILE). */
+  profile?: Profile;
+}
 
 function clipLarge(value: unknown): unknown {
   if (typeof value === "string") return value.length > OBSERVED_STRING_MAX ? `${value.slice(0, OBSERVED_STRING_MAX)}… (${value.length} chars, clipped by the kit)` : value;
@@ -35,11 +45,16 @@ function clipLarge(value: unknown): unknown {
   return value;
 }
 
-export async function runCase(implementation: Implementation, c: LoadedCase | ConformanceCase, opts: { timeoutMs?: number } = {}): Promise<CaseResult> {
+export async function runCase(implementation: Implementation, c: LoadedCase | ConformanceCase, opts: CaseOptions = {}): Promise<CaseResult> {
   const t0 = performance.now();
-  const finish = (r: Outcome): CaseResult => ({ id: c.id, title: c.title, spec: [...c.spec], ...r, duration_ms: Math.round(performance.now() - t0) });
+  const own = [...(c.rules ?? [])];
+  const finish = (r: Outcome): CaseResult => ({ id: c.id, title: c.title, spec: [...c.spec], rules: own, checked_rules: rulesOfCase(c), ...r, duration_ms: Math.round(performance.now() - t0) });
+  const judge: Judge = { profile: opts.profile ?? DEFAULT_PROFILE, capabilities: implementation.info.capabilities };
   if (c.capability !== undefined && implementation.info.capabilities?.[c.capability] === false) {
     return finish({ status: "skipped", reason: `the implementation declares capability ${c.capability} false` });
+  }
+  if (own.length && own.every((id) => isNa(id, judge))) {
+    return finish({ status: "skipped", reason: `n/a: every rule the case tests needs a capability the implementation declares false (${own.join(", ")})` });
   }
   const suite = "suite" in c && typeof c.suite === "string" ? c.suite : "spec";
   let ws: Workspace;
@@ -48,7 +63,7 @@ export async function runCase(implementation: Implementation, c: LoadedCase | Co
   } catch (e) {
     return finish({ status: "errored", reason: (e as Error).message, blame: "kit" });
   }
-  const run = new CaseRun(c, ws, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, implementation);
+  const run = new CaseRun(c, ws, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, implementation, judge);
   await run.execute();
   return finish(run.outcome());
 }
@@ -76,9 +91,15 @@ class CaseRun {
     private readonly ws: Workspace,
     private readonly ms: number,
     private readonly implementation: Implementation,
+    private readonly judge: Judge,
   ) {
-    this.hook = new ScriptedHook(c.hook);
+    // An implementation without a permission hook gets the case without one: the rules about the hook are n/a,
+    // and every other rule of the case (dedupe, allowed-tools, …) is still judged.
+    this.hookless = c.config.permission?.hook === true && judge.capabilities?.permission_hook === false;
+    this.hook = new ScriptedHook(this.hookless ? undefined : c.hook);
   }
+
+  private readonly hookless: boolean;
 
   async execute(): Promise<void> {
     try {
@@ -86,7 +107,7 @@ class CaseRun {
       await this.readCatalog();
       for (const [i, call] of this.c.calls.entries()) await this.makeCall(i, call);
       this.hook.currentCall = -1;
-      for (const m of this.hook.scriptMisses()) this.miss(m);
+      for (const m of this.hook.scriptMisses()) this.miss({ ...m, key: "hook", rules: m.rules ?? [...RUNNER_RULES.hookScript] });
     } catch (e) {
       this.fault = toFault(e);
     } finally {
@@ -121,11 +142,16 @@ class CaseRun {
       ...(this.hook.recorded.length ? { hook_requests: this.hook.recorded.map((r) => ({ call: r.call, request: this.norm(r.request), answer: r.answer })) } : {}),
     };
     const f = this.fault;
+    const mismatches = this.mismatches.length ? { mismatches: this.mismatches } : {};
     if (f) {
       return { status: "errored", reason: f.message, blame: f.blame, ...(f.stderr !== undefined ? { stderr: f.stderr } : {}), ...(f.trace !== undefined ? { stack: f.trace } : {}), ...(this.leftover ? { leftover: this.leftover } : {}), ...(this.mismatches.length ? { mismatches: this.mismatches } : {}), ...extra };
     }
-    if (this.mismatches.length) return { status: "failed", mismatches: this.mismatches, ...extra };
-    return { status: "passed", ...extra };
+    if (this.mismatches.some((m) => m.effect === "fails_case")) return { status: "failed", ...mismatches, ...extra };
+    const own = this.c.rules ?? [];
+    if (own.length && activeOwn(own, this.judge).length === 0) {
+      return { status: "not_scored", reason: `profile ${this.judge.profile} scores none of the rules the case tests (${own.join(", ")})`, ...mismatches, ...extra };
+    }
+    return { status: "passed", ...mismatches, ...extra };
   }
 
   private norm = (v: unknown): unknown => normalise(v, this.ws.spellings);
@@ -133,37 +159,42 @@ class CaseRun {
   /** How many findings lead the list (an unscripted hook ask explains what follows it). */
   private leads = 0;
 
-  /** Record an expectation that did not hold, with the params of the call it belongs to. */
+  /** Record an expectation that did not hold, with the params of the call it belongs to, its rules and their effect. */
   private miss = (m: Miss): void => {
     this.record(m, this.mismatches.length);
   };
 
   /** Record a finding that explains what follows it: ahead of every other mismatch (after earlier leads). */
   private lead = (m: Miss): void => {
-    this.record(m, this.leads++);
+    this.record({ key: "hook", ...m }, this.leads++);
   };
 
   private record(m: Miss, position: number): void {
     const i = /^calls\[(\d+)\]/.exec(m.at)?.[1];
     const call = i === undefined ? undefined : this.calls[Number(i)];
+    const rules = m.rules ?? [];
     this.mismatches.splice(position, 0, {
       at: m.at,
+      key: m.key ?? "",
+      rules,
+      effect: effectOf(rules, this.c.rules ?? [], this.judge),
       expected: m.expected,
       actual: m.actual,
       ...(call !== undefined ? { call } : {}),
-      ...(m.rules?.length ? { rules: [...m.rules] } : {}),
-      message: `${m.at}: ${m.what}: expected ${brief(m.expected)}, got ${brief(m.actual)} [${this.c.id}: ${this.c.spec.join(", ")}]`,
+      what: m.what,
+      message: `${m.at}: ${m.what}: expected ${brief(m.expected)}, got ${brief(m.actual)}${rules.length ? ` [${rules.join(", ")}]` : ""}`,
     });
   }
 
-  private slow = (at: string, took: number, max: number | undefined): void => {
-    if (max !== undefined && took > max) this.miss({ at, expected: `an answer within ${max} ms`, actual: `${Math.round(took)} ms`, what: "too slow" });
+  /** max_ms of a call, a batch or the catalog: the rules its expectation names for max_ms. */
+  private slow = (at: string, took: number, max: number | undefined, rules?: readonly string[]): void => {
+    if (max !== undefined && took > max) this.miss({ at, key: "max_ms", expected: `an answer within ${max} ms`, actual: `${Math.round(took)} ms`, what: "too slow", ...(rules ? { rules: [...rules] } : {}) });
   };
 
   /** Checked (and undone) right after every step the implementation takes, before the kit's own code runs on a polluted prototype. */
   private guard = (at: string): void => {
     const polluted = restorePrototypes(this.prototypes);
-    if (polluted.length) this.miss({ at: `${at}.prototypes`, expected: "built-in prototypes unchanged", actual: polluted, what: "prototype pollution (undone by the kit)" });
+    if (polluted.length) this.miss({ at: `${at}.prototypes`, key: "prototypes", rules: [...RUNNER_RULES.prototypes], expected: "built-in prototypes unchanged", actual: polluted, what: "prototype pollution (undone by the kit)" });
   };
 
   /** One step of the implementation: under the deadline, then the guard. */
@@ -177,6 +208,10 @@ class CaseRun {
 
   private async openSession(): Promise<void> {
     const config = template(this.c.config, this.ws.dir) as SessionConfig;
+    if (this.hookless && config.permission) {
+      const { hook: _hook, ...rest } = config.permission;
+      config.permission = rest;
+    }
     const options = this.hook.hook ? { hook: this.hook.hook } : {};
     this.session = await this.step("createSession", "createSession", () => (this.creating = this.implementation.createSession(config, options)));
   }
@@ -184,9 +219,9 @@ class CaseRun {
   private async readCatalog(): Promise<void> {
     const t = performance.now();
     const catalog = await this.step("catalog", "catalog()", () => this.session!.catalog());
-    this.slow("catalog", performance.now() - t, this.c.catalog?.max_ms);
+    this.slow("catalog", performance.now() - t, this.c.catalog?.max_ms, resolveRules(this.c.catalog?.rules, "max_ms"));
     this.catalogSeen = this.norm(catalog);
-    for (const m of schemaMisses("catalog.schema.json", catalog, "catalog", "schema-invalid catalog")) this.miss(m);
+    for (const m of schemaMisses("catalog.schema.json", catalog, "catalog", "schema-invalid catalog")) this.miss({ ...m, key: "schema" });
     if (this.c.catalog) for (const m of checkCatalog(this.c.catalog, this.catalogSeen)) this.miss(m);
   }
 
@@ -212,11 +247,11 @@ class CaseRun {
     const from = this.hook.recorded.length;
     const t = performance.now();
     const result = await this.step(at, `call ${i} (${brief(call.params)})`, () => this.session!.call(params, options));
-    this.slow(`${at}.time`, performance.now() - t, call.expect.max_ms);
+    this.slow(`${at}.time`, performance.now() - t, call.expect.max_ms, resolveRules(call.expect.rules, "max_ms"));
     const seen = this.norm(result);
     this.observed.push(clipLarge(seen));
     const judged = this.judged(from, at);
-    for (const m of schemaMisses("result.schema.json", result, `${at}.result`, "schema-invalid result")) this.miss(m);
+    for (const m of schemaMisses("result.schema.json", result, `${at}.result`, "schema-invalid result")) this.miss({ ...m, key: "schema" });
     const asked = this.hook.since(from);
     this.checkHookPayloads(at, asked);
     if (judged) for (const m of checkResult(call.expect, seen, asked.map(this.norm), at)) this.miss(m);
@@ -234,7 +269,7 @@ class CaseRun {
 
   private checkHookPayloads(at: string, requests: readonly unknown[]): void {
     for (const [k, req] of requests.entries()) {
-      for (const m of schemaMisses("permission-request.schema.json", req, `${at}.hook_requests[${k}]`, "schema-invalid hook payload")) this.miss(m);
+      for (const m of schemaMisses("permission-request.schema.json", req, `${at}.hook_requests[${k}]`, "schema-invalid hook payload")) this.miss({ ...m, key: "hook_schema" });
     }
   }
 

@@ -11,15 +11,21 @@ import { userCwd } from "../../package-root.ts";
 import { KIT_VERSION, SPEC_VERSION } from "../../schemas/index.ts";
 import type { Implementation } from "../../schemas/implementation.ts";
 import { runCase } from "./case.ts";
+import { DEFAULT_PROFILE, rulesOfCase, type Profile } from "./rules.ts";
+import { countRules, judgeRules } from "./verdicts.ts";
 import { ImplFault, faultOf } from "./faults.ts";
 import type { LoadedCase } from "./load.ts";
 import type { CaseResult, RunAbort, RunReport, Summary } from "./types.ts";
 
-export type { CaseResult, Mismatch, RunAbort, RunReport, Summary } from "./types.ts";
+export type { CaseResult, Mismatch, RuleResult, RunAbort, RunReport, Summary } from "./types.ts";
+export { DEFAULT_PROFILE, PROFILES, isProfile, type Profile } from "./rules.ts";
+export { RULE_PREFIX, failing, rebaseRules, splitBaseline, staleRuleBaseline } from "./verdicts.ts";
 export { DEFAULT_TIMEOUT_MS, runCase } from "./case.ts";
 export { suites, loadCases, loadCasesFrom, suiteDir, type LoadedCase } from "./load.ts";
 
 export interface SuiteOptions {
+  /** Which rule sources are scored (default DEFAULT_PROFILE). */
+  profile?: Profile;
   /** Each case as it finishes (not the cases of a run that ended early: see onAbort). */
   onResult?: (r: CaseResult) => void;
   /**
@@ -48,7 +54,7 @@ async function safeDispose(i: Implementation | undefined): Promise<void> {
 
 export function summarise(cases: readonly CaseResult[], duration_ms: number): Summary {
   const n = (s: CaseResult["status"]) => cases.filter((c) => c.status === s).length;
-  return { total: cases.length, passed: n("passed"), failed: n("failed"), errored: n("errored"), skipped: n("skipped"), expected_failures: n("expected_failure"), duration_ms };
+  return { total: cases.length, passed: n("passed"), failed: n("failed"), errored: n("errored"), skipped: n("skipped"), expected_failures: n("expected_failure"), not_scored: n("not_scored"), duration_ms };
 }
 
 /** Where a failure can be read and rerun: the case file (relative to the user's directory) and the command. */
@@ -66,6 +72,7 @@ function locate(r: CaseResult, c: LoadedCase, rerun: string): CaseResult {
  */
 export async function runSuite(open: () => Promise<Implementation>, cases: readonly LoadedCase[], opts: SuiteOptions): Promise<RunReport> {
   const started_at = new Date().toISOString();
+  const profile = opts.profile ?? DEFAULT_PROFILE;
   const t0 = performance.now();
   const results: CaseResult[] = [];
   const rerun = opts.rerun ?? "skill-conformance";
@@ -82,7 +89,7 @@ export async function runSuite(open: () => Promise<Implementation>, cases: reado
     }
   };
   const notRun = (rest: readonly LoadedCase[], reason: string, blame: CaseResult["blame"]) => {
-    for (const c of rest) results.push(locate({ id: c.id, title: c.title, spec: [...c.spec], status: "errored", duration_ms: 0, reason, ...(blame ? { blame } : {}) }, c, rerun));
+    for (const c of rest) results.push(locate({ id: c.id, title: c.title, spec: [...c.spec], rules: [...(c.rules ?? [])], checked_rules: rulesOfCase(c), status: "errored", duration_ms: 0, reason, ...(blame ? { blame } : {}) }, c, rerun));
   };
   const record = (r: CaseResult, c: LoadedCase) => {
     const located = locate(r, c, rerun);
@@ -99,14 +106,14 @@ export async function runSuite(open: () => Promise<Implementation>, cases: reado
         if (o instanceof ImplFault) {
           aborted = { reason: o.message, blame: o.blame, ...(o.stderr !== undefined ? { stderr: o.stderr } : {}), at: c.id, after_ms: Math.round(openMs), not_run: cases.length - k };
           // Said once, by onAbort: the case the attempt was for carries the fault, the rest say they were not run.
-          results.push(locate({ id: c.id, title: c.title, spec: [...c.spec], status: "errored", duration_ms: Math.round(openMs), reason: o.message, blame: o.blame, ...(o.stderr !== undefined ? { stderr: o.stderr } : {}) }, c, rerun));
+          results.push(locate({ id: c.id, title: c.title, spec: [...c.spec], rules: [...(c.rules ?? [])], checked_rules: rulesOfCase(c), status: "errored", duration_ms: Math.round(openMs), reason: o.message, blame: o.blame, ...(o.stderr !== undefined ? { stderr: o.stderr } : {}) }, c, rerun));
           notRun(cases.slice(k + 1), `not run: the implementation could not be opened (at ${c.id})`, o.blame);
           opts.onAbort?.(aborted);
           break;
         }
         current = o;
       }
-      const ran = await runCase(current, c, opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs });
+      const ran = await runCase(current, c, { profile, ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }) });
       // The case waited for the implementation to open: its time says so.
       const r = { ...ran, duration_ms: ran.duration_ms + Math.round(openMs) };
       record(r, c);
@@ -131,12 +138,16 @@ export async function runSuite(open: () => Promise<Implementation>, cases: reado
     await safeDispose(current);
   }
   const meta = info?.implementation ?? { name: "unknown", version: "unknown", language: "unknown" };
+  const rules = judgeRules(results, { profile, capabilities: info?.capabilities });
   return {
     kit: { version: KIT_VERSION, specVersion: SPEC_VERSION },
     implementation: { name: meta.name, version: meta.version, language: meta.language, driver: opts.driverLabel },
     suite: opts.suite,
+    profile,
     started_at,
     summary: summarise(results, Math.round(performance.now() - t0)),
+    rules,
+    rule_counts: countRules(rules),
     ...(aborted ? { aborted } : {}),
     cases: results,
   };

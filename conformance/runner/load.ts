@@ -1,11 +1,13 @@
 // Owns loading a suite: reads conformance/cases[-<suite>]/*.json, validates each against
 // schemas/conformance-case.schema.json plus the rules a schema cannot say (id = file name, unique ids, the
-// fixture exists, hook present iff the hook is on), and filters by id or glob. A bad case file is a kit fault.
+// fixture exists, hook present iff the hook is on, every check names rules of schemas/rules.json and the case's
+// own rules are among them), and filters by id or glob. A bad case file is a kit fault.
 import { readFileSync, readdirSync, existsSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { minimatch } from "minimatch";
 import { check } from "../../schemas/index.ts";
 import type { ConformanceCase } from "../../schemas/index.ts";
+import { checkKeys, expectationsOf, resolveRules, ruleIndex, rulesOfCase } from "./rules.ts";
 import { KitError, REPO_ROOT, fixtureDir } from "./workspace.ts";
 
 /** A case as loaded: the file's data plus where it came from. */
@@ -85,4 +87,25 @@ function checkCaseRules(c: ConformanceCase, file: string, suite: string): void {
   }
   const hookOn = c.config.permission?.hook === true;
   if (hookOn !== (c.hook !== undefined)) throw new KitError(`invalid case file ${file}: "hook" must be present exactly when config.permission.hook is true`);
+  checkCaseAttribution(c, file);
+}
+
+/** Every check names at least one rule, every rule named exists, and the case checks every rule it exists to test. */
+function checkCaseAttribution(c: ConformanceCase, file: string): void {
+  const bad = (why: string) => new KitError(`invalid case file ${file}: ${why}`);
+  if (!c.rules?.length) throw bad(`"rules" (the rules the case exists to test) is missing`);
+  const known = ruleIndex();
+  for (const { at, exp } of expectationsOf(c)) {
+    for (const key of checkKeys(exp)) {
+      const ids = resolveRules(exp.rules, key);
+      if (!ids.length) throw bad(`${at}: check ${key} names no rule (add it, or "*", to ${at}.rules)`);
+      const unknown = ids.filter((id) => !known.has(id));
+      if (unknown.length) throw bad(`${at}: check ${key} names ${unknown.join(", ")}, not a rule of schemas/rules.json`);
+    }
+  }
+  const unknownOwn = c.rules.filter((id) => !known.has(id));
+  if (unknownOwn.length) throw bad(`rules: ${unknownOwn.join(", ")} not a rule of schemas/rules.json`);
+  const checked = new Set(rulesOfCase(c));
+  const unchecked = c.rules.filter((id) => !checked.has(id));
+  if (unchecked.length) throw bad(`rules: the case tests ${unchecked.join(", ")} but no check of it verifies that rule`);
 }

@@ -6,14 +6,11 @@ import { formatErrors, validator } from "../../schemas/index.ts";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import type { Miss } from "./expect.ts";
 
-/**
- * The rule each answer schema stands for. h-rules' schemas/rules.json names rules per checkable statement; until
- * a schema's rule lands there under another id, these ids are the ones mismatches carry.
- */
+/** The rule each answer schema stands for (the ids of schemas/rules.json, where h-rules' table names them). */
 export const SCHEMA_RULES = {
   "result.schema.json": "result.schema",
   "catalog.schema.json": "catalog.schema",
-  "permission-request.schema.json": "permission-request.schema",
+  "permission-request.schema.json": "hook.request-schema",
 } as const;
 
 export type AnswerSchema = keyof typeof SCHEMA_RULES;

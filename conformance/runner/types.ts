@@ -1,16 +1,26 @@
 // The runner's results: plain, serialisable data with stable statuses. Reports only render these.
+import type { Effect, Profile } from "./rules.ts";
 
-export type CaseStatus = "passed" | "failed" | "errored" | "skipped" | "expected_failure";
+export type CaseStatus = "passed" | "failed" | "errored" | "skipped" | "expected_failure" | "not_scored";
 
-/** One expectation that did not hold. `at` says which call/check (e.g. "calls[1].result.code"). */
+/**
+ * One expectation that did not hold. `at` says where (e.g. "calls[1].code"), `key` which check of the expectation
+ * (kind, fields.body, output_matches.1, names.order, max_ms, schema, prototypes), `rules` what it breaks.
+ */
 export interface Mismatch {
   at: string;
+  key: string;
+  /** The rules (schemas/rules.json) the check verifies; [] only for a check the case file did not attribute. */
+  rules: string[];
+  /** fails_case: a rule the case exists to test; incidental: a finding under another scored rule; not_scored: outside the profile; n/a: a capability the implementation lacks. */
+  effect: Effect;
   expected: unknown;
   actual: unknown;
   /** The params of the call the mismatch belongs to (normalised), when it belongs to one. */
   call?: unknown;
-  /** The rule(s) it breaks, when known (a schema-invalid answer: `result.schema`, …). */
-  rules?: string[];
+  /** What went wrong, short (wrong kind, missing, not equal, …). */
+  what: string;
+  /** One line for a log: at, what, expected, actual and the rules. Renderers compose their own from the fields. */
   message: string;
 }
 
@@ -18,6 +28,10 @@ export interface CaseResult {
   id: string;
   title: string;
   spec: string[];
+  /** The rules the case exists to test: its status comes from these. */
+  rules: string[];
+  /** Every rule some check of the case verifies (its own, its control calls', the runner's). */
+  checked_rules: string[];
   status: CaseStatus;
   /** What the expected-failures baseline made of a listed case that kept its status (conformance/baseline.ts). */
   baseline?: "stale" | "accepted_skip";
@@ -55,8 +69,31 @@ export interface Summary {
   errored: number;
   skipped: number;
   expected_failures: number;
+  not_scored: number;
   duration_ms: number;
 }
+
+export type RuleStatus = "passed" | "failed" | "expected_failure" | "not_scored" | "n/a" | "not_run" | "not_checkable";
+
+/** The verdict on one rule over the whole run. */
+export interface RuleResult {
+  id: string;
+  source: "spec" | "decision" | "rendering";
+  level: "MUST" | "SHOULD";
+  status: RuleStatus;
+  /** The cases that show it failing (failed, expected_failure, or not_scored when it did not hold); empty when it held. */
+  cases: string[];
+  /** The cases that checked it (for a passed rule: where it held). */
+  checked_in: string[];
+  statement: string;
+  cites: string[];
+  /** not_scored: whether it held where checked; n/a: the capability; not_checkable: why, and where it is judged instead. */
+  note?: string;
+  /** One mismatch that shows the failure. */
+  example?: { case: string; at: string; key: string; expected: unknown; actual: unknown; call?: unknown; what: string };
+}
+
+export type RuleCounts = Record<RuleStatus, number>;
 
 /**
  * Why a run ended before its last case: the implementation could not be opened (handshake failed or never came), or
@@ -78,8 +115,14 @@ export interface RunReport {
   kit: { version: string; specVersion: string };
   implementation: { name: string; version: string; language: string; driver: string };
   suite: string;
+  /** Which rule sources were scored: spec, decisions (+ decision), exact (+ rendering). */
+  profile: Profile;
   started_at: string;
   summary: Summary;
+  /** Every rule of schemas/rules.json, failing first. */
+  rules: RuleResult[];
+  /** Rule statuses counted by source. */
+  rule_counts: Record<"spec" | "decision" | "rendering", RuleCounts>;
   /** Present when the run ended early. */
   aborted?: RunAbort;
   cases: CaseResult[];

@@ -91,17 +91,22 @@ describe("runCase and runSuite on fakes", () => {
   const [u01] = loadCases("spec", "U01") as [LoadedCase];
   const [u10] = loadCases("spec", "U10") as [LoadedCase];
 
-  it("a wrong answer is failed, with expected, actual and the spec section", async () => {
+  it("a wrong answer is failed, with expected, actual and the rules it breaks", async () => {
     const r = await runCase(fake(async () => notFound("")), u01);
     expect(r.status).toBe("failed");
     const m = r.mismatches![0]!;
     expect(m).toMatchObject({ at: "calls[0].kind", expected: "error", actual: "not_found" });
-    expect(m.message).toContain("§13.1 case 1");
+    expect(m).toMatchObject({ key: "kind", rules: ["name.required"], effect: "fails_case" });
+    expect(m.message).toContain("name.required");
   });
 
-  it("a schema-invalid result is failed, not a crash", async () => {
+  it("a schema-invalid result is a failure of result.schema, not a crash; the case is judged on its own rules", async () => {
     const r = await runCase(fake(async () => ({ kind: "error", code: "INVALID_PARAM" }) as unknown as SkillResult), u01);
-    expect(r.status).toBe("failed");
+    // U01 tests name.required, which the answer keeps; the schema violation is a finding under its own rule.
+    expect(r.status).toBe("passed");
+    expect(r.mismatches!.find((m) => m.at.startsWith("calls[0].result"))).toMatchObject({ key: "schema", rules: ["result.schema"], effect: "incidental" });
+    const report = await runSuite(async () => fake(async () => ({ kind: "error", code: "INVALID_PARAM" }) as unknown as SkillResult), [u01], { driverLabel: "fake", suite: "spec" });
+    expect(report.rules.find((x) => x.id === "result.schema")).toMatchObject({ status: "failed", cases: ["U01"] });
     // Field by field, under the result schema's rule: the two required fields it lacks.
     const schema = r.mismatches!.filter((m) => m.rules?.includes("result.schema") && m.at.startsWith("calls[0]"));
     expect(schema.map((m) => m.at)).toEqual(["calls[0].result.message", "calls[0].result.output"]);

@@ -56,7 +56,8 @@ describe("npm run conformance", () => {
     expect(json.summary).toMatchObject({ total: 30, passed: 30, failed: 0, errored: 0, skipped: 0 });
     const xml = readFileSync(f("r.xml"), "utf8");
     expect(wellFormed(xml)).toBe(true);
-    expect(xml.match(/<testcase /g)).toHaveLength(30);
+    expect(xml.match(/<testcase classname="conformance\.spec"/g)).toHaveLength(30);
+    expect(xml.match(/<testcase classname="conformance\.rules\./g)!.length).toBeGreaterThan(50);
     expect(xml).toContain('tests="30" failures="0" errors="0" skipped="0"');
     expect(readFileSync(f("r.md"), "utf8")).toContain("| U30 |");
     expect(JSON.parse(readFileSync(f("badge.json"), "utf8"))).toEqual({ schemaVersion: 1, label: "skill-tool conformance", message: "30/30 passed", color: "brightgreen" });
@@ -89,13 +90,15 @@ describe("npm run conformance", () => {
     expect(failing.out).toMatch(/^FAIL  U01 /m);
     expect(failing.out).toMatch(/^ {8}call calls\[0\]: \{"name":""\}\n {8}calls\[0\]\.kind: wrong kind/m); // the call beside what came back (R39)
     expect(failing.out).toMatch(/expected: "error"\n\s+actual: {3}"not_found"/);
-    expect(failing.out).toMatch(/spec: §2/);
+    expect(failing.out).toMatch(/rules: name\.required/);
+    // The failing rules, each once, with the cases that show them: activate.ok is shown by U16 and by U01's control call.
+    expect(failing.out).toMatch(/^ {2}FAIL {2}activate\.ok \(spec MUST, §3\.1, §7\): .*\n {8}cases: U01, U16\n {8}e\.g\. {3}U01 calls\[1\]\.kind: wrong kind/m);
     const json = JSON.parse(readFileSync(join(dir, "wrong.json"), "utf8")) as RunReport;
     expect(check("report.schema.json", json)).toEqual({ valid: true });
     expect(json.summary.failed).toBe(2);
     const xml = readFileSync(join(dir, "wrong.xml"), "utf8");
     expect(wellFormed(xml)).toBe(true);
-    expect(xml.match(/<failure /g)).toHaveLength(2);
+    expect(xml.match(/<failure [^>]*type="mismatch"/g)).toHaveLength(2);
     expect(JSON.parse(readFileSync(join(dir, "wrong-badge.json"), "utf8")).color).toBe("red");
 
     // One file for every suite: ids of suites (and cases) that do not run are neither stale nor an error.
@@ -147,7 +150,7 @@ describe("npm run conformance", () => {
       [["--reference", "--suite", "nope"], /^skill-conformance: unknown suite "nope": the suites are spec, contract, frontmatter, security/],
       [["--reference", "--json", "a.json", "--json", "b.json"], /--json is given 2 times/],
       [["--reference", "--expected-failures", join(dir, "garbage.txt")], /not a text file/],
-      [["--reference", "--expected-failures", join(dir, "typos.txt")], /2 entries that are no case of any suite: line 2 "U1", line 3 "SO1"/],
+      [["--reference", "--expected-failures", join(dir, "typos.txt")], /2 entries that are no case of any suite nor rule:<id> of a known rule: line 2 "U1", line 3 "SO1"/],
       [["--reference", "--expected-failures", join(dir, "missing.txt")], /cannot read --expected-failures .*ENOENT/],
       [["--reference", "--junit", join(dir, "a-file", "junit.xml")], /--junit .*cannot be written \(a parent of it is a file/],
       [["--reference", "--json", dir], /--json .*cannot be written/],
@@ -217,13 +220,23 @@ describe("renderers", () => {
     kit: { version: "0.1.0", specVersion: "1" },
     implementation: { name: "x&y", version: "1", language: "rust", driver: "./target/release/x <y>" },
     suite: "spec",
+    profile: "spec",
     started_at: "2026-12-03T07:00:00.000Z",
-    summary: { total: 4, passed: 0, failed: 1, errored: 1, skipped: 1, expected_failures: 1, duration_ms: 10 },
+    summary: { total: 4, passed: 0, failed: 1, errored: 1, skipped: 1, expected_failures: 1, not_scored: 0, duration_ms: 10 },
+    rules: [
+      { id: "name.required", source: "spec", level: "MUST", status: "failed", cases: ["U01"], checked_in: ["U01"], statement: nasty, cites: ["§2"], example: { case: "U01", at: "calls[0].kind", key: "kind", expected: "error", actual: nasty, call: { name: "Hel|lo" }, what: nasty } },
+      { id: "body.verbatim", source: "spec", level: "MUST", status: "passed", cases: [], checked_in: ["U01"], statement: "s", cites: ["§4.5 rule 6"] },
+    ],
+    rule_counts: {
+      spec: { passed: 1, failed: 1, expected_failure: 0, not_scored: 0, "n/a": 0, not_run: 0, not_checkable: 0 },
+      decision: { passed: 0, failed: 0, expected_failure: 0, not_scored: 0, "n/a": 0, not_run: 0, not_checkable: 0 },
+      rendering: { passed: 0, failed: 0, expected_failure: 0, not_scored: 0, "n/a": 0, not_run: 0, not_checkable: 0 },
+    },
     cases: [
-      { id: "U01", title: nasty, spec: ["§2"], status: "failed", duration_ms: 1, mismatches: [{ at: "calls[0].kind", expected: "error", actual: nasty, call: { name: "Hel|lo" }, message: nasty }] },
-      { id: "U02", title: "t", spec: ["§2"], status: "errored", duration_ms: 1, reason: nasty, blame: "implementation", stderr: "panic at 'x' </error>\n" },
-      { id: "U03", title: "t", spec: [], status: "skipped", duration_ms: 0, reason: "capability symlinks false" },
-      { id: "U04", title: "t", spec: [], status: "expected_failure", duration_ms: 0 },
+      { id: "U01", title: nasty, spec: ["§2"], rules: ["name.required"], checked_rules: ["name.required"], status: "failed", duration_ms: 1, mismatches: [{ at: "calls[0].kind", key: "kind", rules: ["name.required"], effect: "fails_case", expected: "error", actual: nasty, call: { name: "Hel|lo" }, what: nasty, message: nasty }] },
+      { id: "U02", title: "t", spec: ["§2"], rules: ["name.kebab-case"], checked_rules: [], status: "errored", duration_ms: 1, reason: nasty, blame: "implementation", stderr: "panic at 'x' </error>\n" },
+      { id: "U03", title: "t", spec: [], rules: [], checked_rules: [], status: "skipped", duration_ms: 0, reason: "capability symlinks false" },
+      { id: "U04", title: "t", spec: [], rules: [], checked_rules: [], status: "expected_failure", duration_ms: 0 },
     ],
   };
 
@@ -233,16 +246,19 @@ describe("renderers", () => {
     expect(wellFormed(xml)).toBe(true);
     expect(xml).not.toMatch(/[\u0001\u001b]/);
     expect(xml).toContain('tests="4" failures="1" errors="1" skipped="2"');
+    // The rules lead: their testsuite comes first, the failing rule once, with its case.
+    expect(xml.indexOf("conformance.rules.spec")).toBeLessThan(xml.indexOf("conformance.spec"));
+    expect(xml).toContain('<failure message="name.required: U01" type="rule">');
     expect(xml).toMatch(/<error message="a &lt;b&gt;/);
     expect(xml).toContain("&lt;/error&gt;");
   });
 
   it("Markdown code spans show text as it is (no &lt; inside backticks); outside them < is escaped", () => {
-    const tmpReport: RunReport = {
+    const tmpReport = {
       ...report,
       implementation: { ...report.implementation, driver: "./x <tmp> `q`" },
       cases: [{ id: "U05", title: "a <b>", spec: [], status: "failed", duration_ms: 1, mismatches: [{ at: "calls[0].dir", expected: "<tmp>/skills/a|b", actual: "<tmp>/x", call: { name: "a" }, message: "calls[0].dir: wrong <dir>" }] }],
-    };
+    } as unknown as RunReport;
     const md = renderMarkdown(tmpReport);
     expect(md).toContain('| `calls[0].dir` | `{"name":"a"}` | `"<tmp>/skills/a\\|b"` | `"<tmp>/x"` | calls[0].dir: wrong &lt;dir> |');
     expect(md).toContain("driver `` ./x <tmp> `q` ``.");
@@ -251,7 +267,7 @@ describe("renderers", () => {
   });
 
   it("JUnit says where a mismatch is once, not twice", () => {
-    const xml = renderJunit({ ...report, cases: [{ id: "U01", title: "t", spec: [], status: "failed", duration_ms: 1, mismatches: [{ at: "calls[0].code", expected: "A", actual: "B", message: "calls[0].code: wrong code" }, { at: "calls[1].kind", expected: "ok", actual: "error", message: "wrong kind" }] }] });
+    const xml = renderJunit({ ...report, cases: [{ id: "U01", title: "t", spec: [], status: "failed", duration_ms: 1, mismatches: [{ at: "calls[0].code", expected: "A", actual: "B", message: "calls[0].code: wrong code" }, { at: "calls[1].kind", expected: "ok", actual: "error", message: "wrong kind" }] }] } as unknown as RunReport);
     expect(xml).toContain('<failure message="calls[0].code: wrong code"');
     expect(xml).not.toContain("calls[0].code: calls[0].code:");
     expect(xml).toContain("calls[1].kind: wrong kind");
@@ -259,6 +275,7 @@ describe("renderers", () => {
 
   it("markdown and badge", () => {
     expect(renderMarkdown(report)).toContain("### U02");
+    expect(renderMarkdown(report).indexOf("## Failing rules (1)")).toBeLessThan(renderMarkdown(report).indexOf("## Cases"));
     expect(renderMarkdown(report)).toContain('| `calls[0].kind` | `{"name":"Hel\\|lo"}` |'); // the call, its | escaped
     expect(renderJunit(report)).toContain("call:     {&quot;name&quot;:&quot;Hel|lo&quot;}");
     expect(badge(report)).toMatchObject({ message: "0/4 passed (1 xfail)", color: "red" });

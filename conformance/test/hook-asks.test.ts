@@ -7,7 +7,7 @@ import type { Implementation } from "../../schemas/implementation.ts";
 import { UNSCRIPTED_ASK_RULE } from "../runner/hook.ts";
 import { loadCases, runCase, type LoadedCase } from "../runner/index.ts";
 
-/** Asks the hook on every call, before dedupe (U17 wants the second call answered already_loaded without an ask). */
+/** Asks the hook on every call, before dedupe (U27 wants the second call answered already_loaded without an ask). */
 function asksEveryCall(): Implementation {
   return {
     info: { implementation: { name: "asks-every-call", version: "0", language: "typescript" }, specVersion: "1", capabilities: {} },
@@ -31,10 +31,10 @@ function asksEveryCall(): Implementation {
 }
 
 describe("an unscripted hook ask", () => {
-  const [u17] = loadCases("spec", "U17") as [LoadedCase];
+  const [u27] = loadCases("spec", "U27") as [LoadedCase];
 
   it("is its own finding, first, and the call the kit's deny decided is not judged as a wrong kind", async () => {
-    const r = await runCase(asksEveryCall(), u17);
+    const r = await runCase(asksEveryCall(), u27);
     expect(r.status).toBe("failed");
     const first = r.mismatches![0]!;
     expect(first).toMatchObject({ at: "calls[1].hook", rules: [UNSCRIPTED_ASK_RULE] });

@@ -1,12 +1,20 @@
-// Every case can fail: for each of the 30 spec cases a mutant (a wrapped, deliberately wrong reference)
-// makes that case `failed` — never `errored`, which would mean the mutant, not the case, is broken.
+// Every case and every rule can fail: the mutants of every suite (conformance/mutants/*.ts), each a wrapped,
+// deliberately wrong reference keyed by {case, rule}, in one test. Run on its case under profile exact, a mutant
+// must make its rule fail, with that case among the ones that show it, and never make the case `errored` (that
+// would mean the mutant, not the case, is broken). The case itself fails exactly when the rule is one it exists
+// to test: a mutant that breaks only a classification (path-names-not-found) leaves the security case passing.
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { CONTRACT_MUTANTS } from "../mutants/contract.ts";
+import { FRONTMATTER_MUTANTS } from "../mutants/frontmatter.ts";
 import { MUTANTS } from "../mutants/index.ts";
-import { loadCases, runSuite } from "../runner/index.ts";
+import { SECURITY_MUTANTS } from "../mutants/security.ts";
+import { loadCases, runSuite, suites } from "../runner/index.ts";
+import { ruleIndex } from "../runner/rules.ts";
 
-const cases = loadCases();
+const ALL = [...MUTANTS, ...SECURITY_MUTANTS, ...CONTRACT_MUTANTS, ...FRONTMATTER_MUTANTS];
+const cases = loadCases("all");
 
 describe("mutants", () => {
   it("the mutant tables import only wrap.ts, never each other (no import cycle through index.ts)", () => {
@@ -17,16 +25,22 @@ describe("mutants", () => {
     expect(imports.filter((i) => !i.endsWith("-> wrap.ts"))).toEqual([]);
   });
 
-  it("there is a mutant for every spec case", () => {
-    expect([...new Set(MUTANTS.map((m) => m.kills))].sort()).toEqual(cases.map((c) => c.id));
-    expect(new Set(MUTANTS.map((m) => m.id)).size).toBe(MUTANTS.length);
+  it("every case of every suite has a mutant; ids are unique; every key names a case and a rule that exist", () => {
+    expect([...new Set(ALL.map((m) => m.kills))].sort()).toEqual(cases.map((c) => c.id).sort());
+    expect(new Set(ALL.map((m) => m.id)).size).toBe(ALL.length);
+    expect(ALL.filter((m) => !ruleIndex().has(m.rule)).map((m) => `${m.id}: ${m.rule}`)).toEqual([]);
+    expect(suites().every((s) => cases.some((c) => c.suite === s))).toBe(true);
   });
 
-  it.each(MUTANTS.map((m) => [m.kills, m.id, m] as const))("%s fails under %s", async (kills, _id, m) => {
-    const report = await runSuite(() => m.make(), cases, { driverLabel: `mutant:${m.id}`, suite: "spec" });
-    const target = report.cases.find((c) => c.id === kills)!;
-    expect({ status: target.status, reason: target.reason }).toEqual({ status: "failed", reason: undefined });
-    expect(target.mismatches?.length).toBeGreaterThan(0);
-    expect(report.cases.filter((c) => c.status === "errored").map((c) => `${c.id}: ${c.reason}`)).toEqual([]);
+  it.each(ALL.map((m) => [m.kills, m.rule, m.id, m] as const))("%s / %s fails under %s", async (kills, rule, _id, m) => {
+    const target = cases.filter((c) => c.id === kills);
+    const report = await runSuite(() => m.make(), target, { driverLabel: `mutant:${m.id}`, suite: target[0]!.suite, profile: "exact" });
+    const r = report.cases[0]!;
+    const verdict = report.rules.find((x) => x.id === rule)!;
+    expect({ status: verdict.status, cases: verdict.cases }).toEqual({ status: "failed", cases: [kills] });
+    expect({ status: r.status, reason: r.reason }).toEqual({ status: target[0]!.rules!.includes(rule) ? "failed" : "passed", reason: undefined });
+    // Whatever a mutant did to the prototypes was undone by the runner.
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
   });
 });

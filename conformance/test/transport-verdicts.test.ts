@@ -45,12 +45,13 @@ describe("a schema-invalid answer", () => {
     expect(c.mismatches!.find((m) => m.at === "calls[0].result.kind")).toMatchObject({ actual: "loaded", rules: ["result.schema"] });
   });
 
-  it("a schema-invalid hook payload over stdio fails permission-request.schema and the case goes on", async () => {
+  it("a schema-invalid hook payload over stdio fails hook.request-schema and the case goes on", async () => {
     // faulty/bad-ask.mjs asks with {tool: "skill"} only; U24 has a hook, so the ask itself is allowed.
     const report = await runSuite(() => spawnImplementation(faulty("bad-ask-hooked"), { cwd: REPO_ROOT }), loadCases("spec", "U24"), { driverLabel: "bad-ask", suite: "spec" });
     const c = report.cases[0]!;
-    expect(c.status).toBe("failed");
-    const payload = c.mismatches!.filter((m) => m.rules?.includes("permission-request.schema"));
+    // U24 tests hook.deny, which the answer keeps: the payload is a failure of its own rule (h-rules: a case's status comes from its rules).
+    expect(report.rules.find((r) => r.id === "hook.request-schema")).toMatchObject({ status: "failed", cases: ["U24"] });
+    const payload = c.mismatches!.filter((m) => m.rules?.includes("hook.request-schema"));
     expect(payload.map((m) => m.at)).toContain("calls[0].hook_requests[0].action");
   });
 });

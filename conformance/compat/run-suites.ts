@@ -1,0 +1,65 @@
+// Owns running the kit's own command line on one target: `scripts/conformance.ts --suite all
+// [--profile P] --json <file>` in a child process, exactly as a user would, and reading the JSON report
+// back. Also installs a harness folder (npm ci) and asks the command line which options it has.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ReportLike } from "./cells.ts";
+import type { Target } from "./targets.ts";
+
+export interface SuiteRun {
+  report?: ReportLike & { implementation?: { name?: string; version?: string; language?: string } };
+  exit: number | null;
+  /** Why there is no report (the CLI's own words, its last stderr lines). */
+  reason?: string;
+}
+
+const tail = (s: string, n = 600) => (s.length > n ? `…${s.slice(-n)}` : s).trim();
+
+/** The kit's CLI under node + tsx, from the repo root (no npm in between: one process, its exit code). */
+export function cliArgs(root: string, args: string[]): string[] {
+  return ["--import", "tsx", join(root, "scripts", "conformance.ts"), ...args];
+}
+
+/** Whether this kit's conformance command has --profile (issue 19 item 4). */
+export function supportsProfiles(root: string): boolean {
+  const r = spawnSync(process.execPath, cliArgs(root, ["--help"]), { cwd: root, encoding: "utf8", timeout: 60_000 });
+  return /--profile\b/.test(`${r.stdout}${r.stderr}`);
+}
+
+export function runSuites(root: string, t: Target, profile: string | undefined, jsonFile: string, timeoutMs = 15 * 60_000): Promise<SuiteRun> {
+  const target = t.kind === "reference" ? ["--reference"] : t.kind === "module" ? ["--driver", t.spec] : ["--exec", t.spec];
+  const args = cliArgs(root, ["--suite", "all", ...target, ...(profile ? ["--profile", profile] : []), "--json", jsonFile]);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, INIT_CWD: root }, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString("utf8")).slice(-4096)));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      // 0: all passed; 1: some failed (a normal verdict). Anything else: the kit could not run the target.
+      if ((code === 0 || code === 1) && existsSync(jsonFile)) {
+        try {
+          return resolve({ report: JSON.parse(readFileSync(jsonFile, "utf8")), exit: code });
+        } catch (e) {
+          return resolve({ exit: code, reason: `unreadable JSON report: ${(e as Error).message}` });
+        }
+      }
+      resolve({ exit: code, reason: signal ? `killed (${signal}) after ${timeoutMs} ms` : `exit ${code}: ${tail(stderr) || "no output"}` });
+    });
+  });
+}
+
+/** npm's first error lines, on one line: the cause, not the usage text npm prints after it. */
+export function npmErrorHead(stderr: string, max = 6): string {
+  const lines = stderr.split("\n").map((l) => l.replace(/^npm (error|ERR!)\s?/, "").trim());
+  const cause = lines.slice(0, lines.findIndex((l, i) => i > 0 && /^(Clean install|Usage:)/.test(l)) >>> 0).filter(Boolean);
+  return cause.slice(0, max).join(" ") + (cause.length > max ? " …" : "") || "no output";
+}
+
+/** `npm ci` in a harness folder: its own lockfile, nothing added to the kit's install. */
+export function npmCi(dir: string): { ok: boolean; reason?: string } {
+  const r = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, encoding: "utf8", timeout: 10 * 60_000 });
+  if (r.status === 0) return { ok: true };
+  return { ok: false, reason: `npm ci failed (${r.error?.message ?? `exit ${r.status}`}): ${npmErrorHead(r.stderr ?? "")}` };
+}

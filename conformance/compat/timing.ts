@@ -1,0 +1,84 @@
+// Owns the compatibility page's time figures: discovery and activation of the same generated skills
+// (bench/generate.ts) for every implementation, measured from outside through its driver over stdio, so
+// every implementation pays the same protocol round trip. The JS drivers are served by
+// scripts/reference-driver.ts <module>, the reference included; exec targets are spawned as they are.
+import { performance } from "node:perf_hooks";
+import { join } from "node:path";
+import { spawnImplementation } from "../driver/subprocess.ts";
+import type { SessionConfig } from "../../schemas/index.ts";
+import type { Target } from "./targets.ts";
+import type { Timing } from "./types.ts";
+
+export interface TimingOptions {
+  /** Fresh sessions whose create + first catalog are timed (default 3). */
+  reps?: number;
+  /** First activations timed, of distinct skills spread over the tree (default 200). */
+  calls?: number;
+  /** Per-request deadline: a 10,000-skill discovery may take seconds (default 120 s). */
+  requestTimeoutMs?: number;
+  /** Untimed activations on an untimed session first (default 20): lazy module loads and JIT out of the figures. */
+  warmupCalls?: number;
+}
+
+/** The command line serving a target over stdio. */
+export function stdioCommand(root: string, t: Target): string {
+  if (t.kind === "exec") return t.spec;
+  const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+  // With no module, reference-driver serves the kit's reference: the one way it answers as the reference.
+  return `${q(process.execPath)} --import tsx ${q(join(root, "scripts", "reference-driver.ts"))}${t.kind === "module" ? ` ${q(t.spec)}` : ""}`;
+}
+
+/** Nearest-rank percentile of samples (any unit). */
+export function percentile(samples: readonly number[], q: number): number {
+  if (!samples.length) return NaN;
+  const s = [...samples].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
+}
+
+export const median = (xs: readonly number[]): number => percentile(xs, 0.5);
+
+/** `count` names spread evenly over the list (deterministic), so no implementation gets a cache-friendly run. */
+export function spread(names: readonly string[], count: number): string[] {
+  const n = Math.min(count, names.length);
+  return Array.from({ length: n }, (_, i) => names[Math.floor((i * names.length) / n)]!);
+}
+
+export async function measureTiming(root: string, t: Target, tree: { root: string; names: readonly string[] }, opts: TimingOptions = {}): Promise<Timing> {
+  const reps = opts.reps ?? 3;
+  const config: SessionConfig = { skill_roots: [tree.root], skill_trust: { trusted_roots: [tree.root] }, permission: { hook: false, unsafeAllowSkillWithoutHook: true } };
+  const impl = await spawnImplementation(stdioCommand(root, t), { cwd: root, label: t.id, requestTimeoutMs: opts.requestTimeoutMs ?? 120_000 });
+  const base = { skills: tree.names.length, discovery_ms: NaN, discovery_runs_ms: [] as number[], listed: 0, activation_p50_us: NaN, activation_p99_us: NaN, calls: 0, ok: 0 };
+  try {
+    const names = spread(tree.names, opts.calls ?? 200);
+    // Warm-up, untimed: a session of its own, activating names the timed run does not use.
+    const warm = await impl.createSession(config, {});
+    await warm.catalog();
+    for (const name of spread(tree.names.filter((n) => !names.includes(n)), opts.warmupCalls ?? 20)) await warm.call({ name }, { invocation: "model" });
+    await warm.close();
+    const runs: number[] = [];
+    let listed = 0;
+    for (let i = 0; i < reps; i++) {
+      const t0 = performance.now();
+      const s = await impl.createSession(config, {});
+      listed = (await s.catalog()).entries.length;
+      runs.push(performance.now() - t0);
+      await s.close();
+    }
+    const s = await impl.createSession(config, {});
+    await s.catalog();
+    const samples: number[] = [];
+    let ok = 0;
+    for (const name of names) {
+      const t0 = performance.now();
+      const r = await s.call({ name }, { invocation: "model" });
+      samples.push((performance.now() - t0) * 1000);
+      if (r.kind === "ok") ok++;
+    }
+    await s.close();
+    return { ...base, discovery_ms: median(runs), discovery_runs_ms: runs.map((x) => Math.round(x * 10) / 10), listed, activation_p50_us: percentile(samples, 0.5), activation_p99_us: percentile(samples, 0.99), calls: samples.length, ok };
+  } catch (e) {
+    return { ...base, error: `${(e as Error).message}${impl.stderrTail?.() ? ` (stderr: ${impl.stderrTail().slice(-300)})` : ""}` };
+  } finally {
+    await impl.dispose();
+  }
+}

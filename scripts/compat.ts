@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// `npm run compat`: the compatibility page. Thin: parse flags, run conformance/compat/ (install every
+// implementation folder, every suite under every profile, discovery and activation timing), write
+// docs/compatibility.md, .json and .html. Minutes, network for npm ci: never part of `npm test`.
+//   exit 0  the page was written (whatever the implementations scored)
+//   exit 2  usage error
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { PACKAGE_ROOT } from "../package-root.ts";
+import { runCompat } from "../conformance/compat/index.ts";
+import type { CompatResult } from "../conformance/compat/types.ts";
+import { renderMarkdown } from "../conformance/compat/render-markdown.ts";
+import { renderHtml } from "../conformance/compat/render-html.ts";
+
+const USAGE = `usage: npm run compat -- [options]
+
+  --only <ids>       comma-separated implementation ids (reference, rust, mastra, deepagents, …); default every one found
+  --no-install       use each harness folder's node_modules as it is (default: npm ci in each)
+  --skills <n>       generated skills for the discovery and activation figures (default 1000; 0: no timing)
+  --calls <n>        first activations timed per implementation (default 200)
+  --out <dir>        where compatibility.{md,json,html} go (default docs/)
+  --render <json>    run nothing: render the .md and .html again from a compatibility.json written earlier
+  --help`;
+
+async function main(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        only: { type: "string" },
+        "no-install": { type: "boolean", default: false },
+        skills: { type: "string", default: "1000" },
+        calls: { type: "string", default: "200" },
+        out: { type: "string", default: join(PACKAGE_ROOT, "docs") },
+        render: { type: "string" },
+        help: { type: "boolean", default: false },
+      },
+    }));
+  } catch (e) {
+    console.error(`${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) return (console.log(USAGE), 0);
+  const skills = Number(values.skills), calls = Number(values.calls);
+  if (!Number.isInteger(skills) || skills < 0 || !Number.isInteger(calls) || calls < 1) {
+    console.error(`--skills wants an integer ≥ 0 and --calls one ≥ 1\n\n${USAGE}`);
+    return 2;
+  }
+  const out = resolve(values.out);
+  if (values.render) {
+    write(out, JSON.parse(readFileSync(resolve(values.render), "utf8")) as CompatResult);
+    return 0;
+  }
+  const only = values.only?.split(",").map((s) => s.trim()).filter(Boolean);
+  const r = await runCompat({ root: PACKAGE_ROOT, ...(only ? { only } : {}), install: !values["no-install"], skills, calls, log: (l) => console.error(`compat: ${l}`) });
+  write(out, r);
+  console.log(`in ${(r.duration_ms / 1000).toFixed(0)} s`);
+  return 0;
+}
+
+function write(out: string, r: CompatResult): void {
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, "compatibility.json"), JSON.stringify(r, null, 2) + "\n");
+  writeFileSync(join(out, "compatibility.md"), renderMarkdown(r));
+  writeFileSync(join(out, "compatibility.html"), renderHtml(r));
+  console.log(`wrote ${join(out, "compatibility.md")}, .json and .html`);
+}
+
+process.exitCode = await main(process.argv.slice(2));
