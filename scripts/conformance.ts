@@ -42,7 +42,7 @@ options
                             decisions), exact (+ the reference's rendering, for byte parity); rules outside the
                             profile are still shown, as not scored
   --filter <ids|globs>      comma-separated case ids or globs (U01,U1*)
-  --timeout <ms>            per-request / per-case deadline
+  --timeout <ms>            per-request / per-case deadline, the handshake included (default 5000; handshake 20000)
   --expected-failures <f>   case ids (of any suite) expected to fail, one per line, # comments; checked before the run
   --json <file>  --junit <file>  --markdown <file>  --badge <file>     (checked writable before the run; a suite run's
                             reports: --parity writes none, --parity --fuzz only --json, --smoke none)
