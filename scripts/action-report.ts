@@ -24,7 +24,10 @@ const read = (f: string | undefined) => (f && existsSync(f) ? readFileSync(f, "u
 let report: RunReport | undefined;
 try {
   const text = read(values.report);
-  report = text ? (JSON.parse(text) as RunReport) : undefined;
+  const parsed: unknown = text ? JSON.parse(text) : undefined;
+  // A suite run's report; --parity, --fuzz or --smoke (given in `args`) write reports of their own shape to --json.
+  const isRun = (r: unknown): r is RunReport => typeof r === "object" && r !== null && "implementation" in r && "summary" in r && Array.isArray((r as { cases?: unknown }).cases);
+  report = isRun(parsed) ? parsed : undefined;
 } catch {
   report = undefined; // a half-written report is no report
 }

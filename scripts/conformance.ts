@@ -45,7 +45,7 @@ options
   --timeout <ms>            per-request / per-case deadline, the handshake included (default 5000; handshake 20000)
   --expected-failures <f>   case ids (of any suite) expected to fail, one per line, # comments; checked before the run
   --json <file>  --junit <file>  --markdown <file>  --badge <file>     (checked writable before the run; a suite run's
-                            reports: --parity writes none, --parity --fuzz only --json, --smoke none)
+                            reports: --parity, --parity --fuzz and --smoke write their own report to --json only)
   --parity                  with two targets (--reference --exec B, or --exec A --exec B): compare results per case
   --parity-level <level>    exact (default: byte for byte) or semantic (prose compared for the facts it carries)
   --fuzz <count>            with --parity: instead of a suite, <count> generated frontmatters (conformance/parity-fuzz.ts),
@@ -290,6 +290,7 @@ async function runParityMode(p: Parsed, suiteNames: string[], cases: LoadedCase[
     onCase: (c) => io.out(formatCaseParity(c)),
   });
   io.out("\n" + formatParitySummary(report));
+  if (p.values.json) writeFileSync(resolve(USER_CWD, p.values.json), `${JSON.stringify(report, null, 2)}\n`);
   return report.differing === 0 ? 0 : 1;
 }
 
@@ -319,6 +320,7 @@ async function runSmoke(p: Parsed, io: CliIo): Promise<number> {
   const steps = await smoke(t.open, (s) => io.out(formatSmokeStep(s)));
   const ok = steps.every((s) => s.status === "ok");
   io.out(ok ? "smoke: ok" : "smoke: FAILED");
+  if (p.values.json) writeFileSync(resolve(USER_CWD, p.values.json), `${JSON.stringify({ smoke: t.label, ok, steps }, null, 2)}\n`);
   return ok ? 0 : 1;
 }
 
@@ -339,7 +341,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
     throw new UsageError('no target: name the implementation under test with --exec "<command>" or --driver <module> (the kit\'s own reference: --reference)');
   }
   if (values.smoke) {
-    refuseUnused(values, "--smoke", []);
+    refuseUnused(values, "--smoke", ["json"]);
+    checkOutputs(values);
     return runSmoke(p, io);
   }
   if (values.fuzz !== undefined || values.seed !== undefined) {
@@ -349,7 +352,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
   }
   const cases = selectCases(suiteNames, values.filter);
   if (values.parity) {
-    refuseUnused(values, "--parity", []);
+    refuseUnused(values, "--parity", ["json"]);
+    checkOutputs(values);
     return runParityMode(p, suiteNames, cases, io);
   }
   if (p.targets.length !== 1) throw new UsageError("give one target (several only with --parity)");

@@ -2,7 +2,9 @@
 // it declares, Node 22 by default, every expression one the local runner (scripts/action-local.ts) knows, workflow
 // commands escaped, one annotation per failing case (or per failing rule once reports carry rules[]), and the package's
 // engines agreeing with the AWS SDK's. The steps themselves run in `npm run pack-test`.
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import YAML from "yaml";
@@ -87,4 +89,21 @@ describe("the Action's report step", () => {
     expect(escapeProperty("a: b, c")).toBe("a%3A b%2C c");
     expect(parseOutputFile("a=1\nb<<EOF\nx\ny\nEOF\nc=d=e\n")).toEqual({ a: "1", b: "x\ny", c: "d=e" });
   });
+});
+
+describe("scripts/action-report.ts", () => {
+  it("reads a --json of another mode's shape (args: --parity / --smoke / --fuzz) as no run report, without crashing", () => {
+    const dir = mkdtempSync(join(tmpdir(), "action-report-"));
+    try {
+      const json = join(dir, "report.json");
+      writeFileSync(json, JSON.stringify({ level: "exact", a: {}, b: {}, cases: [], differing: 0 }));
+      const env = { ...process.env, GITHUB_OUTPUT: join(dir, "out"), GITHUB_STEP_SUMMARY: join(dir, "summary") };
+      const tsx = join(PACKAGE_ROOT, "node_modules", "tsx", "dist", "cli.mjs");
+      // Exit 0 (before: a TypeError on report.implementation.name, and the step failed with no outputs).
+      execFileSync(process.execPath, [tsx, join(PACKAGE_ROOT, "scripts", "action-report.ts"), "--exit-code", "0", "--report", json, "--json", json], { env, stdio: "pipe" });
+      expect(parseOutputFile(readFileSync(join(dir, "out"), "utf8"))).toMatchObject({ "exit-code": "0", total: "", json });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

@@ -118,16 +118,21 @@ describe("npm run conformance", () => {
   });
 
   it("parity against a wrong driver reports the differences per case and exits 1", async () => {
-    const r = await run("--parity", "--reference", "--exec", WRONG, "--filter", "U04,U17");
+    const json = join(dir, "parity.json");
+    const r = await run("--parity", "--reference", "--exec", WRONG, "--filter", "U04,U17", "--json", json);
     expect(r.code).toBe(1);
+    // --json holds the parity report (it was silently not written).
+    expect(JSON.parse(readFileSync(json, "utf8"))).toMatchObject({ level: "exact", differing: 2 });
     expect(r.out).toMatch(/^DIFF  U04 /m);
     expect(r.out).toMatch(/at observed\[0\][^\n]*, first difference at character \d+:\n {10}A: .*⟦.*\n {10}B: .*⟦/);
     expect(r.out).toMatch(/2 differ/);
   });
 
   it("smoke: ok for the reference, failed steps for a wrong driver", async () => {
-    const good = await run("--smoke", "--reference");
+    const json = join(dir, "smoke.json");
+    const good = await run("--smoke", "--reference", "--json", json);
     expect(good.code, good.out).toBe(0);
+    expect(JSON.parse(readFileSync(json, "utf8"))).toMatchObject({ ok: true, steps: expect.arrayContaining([expect.objectContaining({ step: "initialize", status: "ok" })]) });
     for (const step of ["initialize", "session/create", "session/catalog", "skill/call", "session/close", "shutdown"]) {
       expect(good.out).toMatch(new RegExp(`^ok +${step.replace("/", "\\/")} `, "m"));
     }
@@ -164,8 +169,8 @@ describe("npm run conformance", () => {
       [["--driver", "reference/index.ts"], /answers as the kit's own reference .* say --reference/], // the reference without the word
       [["--smoke", "--exec", REFERENCE_STDIO], /answers as the kit's own reference/], // smoke too
       // A report flag a mode does not write is refused, not silently dropped.
-      [["--parity", "--reference", "--exec", WRONG, "--json", join(dir, "p.json")], /--parity writes no report .*drop --json/],
-      [["--smoke", "--reference", "--markdown", join(dir, "s.md")], /--smoke writes no report .*drop --markdown/],
+      [["--parity", "--reference", "--exec", WRONG, "--junit", join(dir, "p.xml")], /--parity writes --json only: drop --junit/],
+      [["--smoke", "--reference", "--markdown", join(dir, "s.md"), "--expected-failures", join(dir, "typos.txt")], /--smoke writes --json only: drop --markdown, --expected-failures/],
       [["--parity", "--fuzz", "2", "--reference", "--junit", join(dir, "f.xml")], /--parity --fuzz writes --json only: drop --junit/],
     ];
     for (const [argv, message] of cases) {
