@@ -217,6 +217,9 @@ function positiveK(s: string): number {
   return k;
 }
 
+/** Flags that add to a list (--model a --model b); every other flag is given at most once. */
+const REPEATABLE = new Set(["--model", "--scenario", "--merge"]);
+
 export function parseArgs(argv: string[]): CliArgs {
   const a: CliArgs = { models: [], n: 5, ks: [1], scenarios: [], temperature: 0.7, seed: 1, keepWorkspaces: false, list: false, help: false, resume: false, rescoreCurrent: false, concurrencyBy: {}, providerOptions: {} };
   // --flag=value becomes two tokens.
@@ -250,10 +253,15 @@ export function parseArgs(argv: string[]): CliArgs {
       return vs;
     },
   };
+  const seen = new Set<string>();
   while (i < tokens.length) {
     const flag = tokens[i++]!;
-    const set = FLAGS[ALIASES[flag] ?? flag];
+    const name = ALIASES[flag] ?? flag;
+    const set = FLAGS[name];
     if (!set) throw new Error(`unknown option "${flag}" (see --help)`);
+    // A second --json, -n, --temperature … would silently replace the first: only list flags may repeat.
+    if (seen.has(name) && !REPEATABLE.has(name)) throw new Error(`${flag} is given twice: give it once`);
+    seen.add(name);
     set(a, r, flag);
   }
   return a;

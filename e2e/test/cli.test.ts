@@ -187,6 +187,7 @@ describe("npm run e2e", () => {
       ["-n", "0", "--model", "scripted:good"],
       ["--model", "scripted:good", "--scenario", "SK9"],
       ["--model", "openai:m"],
+      ["--model", "scripted:good", "--json", "a.json", "--json", "b.json"], // a second value would silently win
     ];
     for (const argv of cases) {
       const r = await run(argv);
