@@ -339,6 +339,9 @@ function readCommandLine(argv: string[]): { args: CliArgs; scenarios: Scenario[]
   try {
     const args = parseArgs(argv);
     const scenarios = pickScenarios(args.scenarios);
+    // An unset $DRIVER in CI must not quietly test the kit's reference instead (issue 20 item 1's false green).
+    if (args.exec !== undefined && !args.exec.trim()) throw new Error(`--exec "${args.exec}" names no command: give the driver's command line`);
+    if (args.impl !== undefined && !args.impl.trim()) throw new Error("--driver is empty: name the module to test");
     const here = userCwd();
     for (const key of ["transcripts", "rescore", "json", "markdown", "html", "csv", "jsonl", "impl"] as const) {
       const v = args[key];

@@ -188,6 +188,8 @@ describe("npm run e2e", () => {
       ["--model", "scripted:good", "--scenario", "SK9"],
       ["--model", "openai:m"],
       ["--model", "scripted:good", "--json", "a.json", "--json", "b.json"], // a second value would silently win
+      ["--model", "scripted:good", "--exec", ""], // an unset $DRIVER: not a run of the kit's reference
+      ["--model", "scripted:good", "--driver", " "],
     ];
     for (const argv of cases) {
       const r = await run(argv);
