@@ -96,7 +96,10 @@ function parse(argv: string[]) {
       },
     });
   } catch (err) {
-    throw new UsageError((err as Error).message.split("\n")[0]!.replace(/\. To specify a positional argument.*$/, ""));
+    const [first, ...rest] = (err as Error).message.split("\n");
+    // Node's "argument is ambiguous" (a value starting with a dash) says what to do only on its last line: keep that.
+    const how = /argument is ambiguous/.test(first!) ? rest.find((l) => /^To specify an option argument/.test(l)) : undefined;
+    throw new UsageError(`${first!.replace(/\. To specify a positional argument.*$/, "")}${how ? ` ${how}` : ""}`);
   }
   const { values, tokens } = parsed;
   const seen = new Map<string, number>();

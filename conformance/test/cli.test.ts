@@ -165,6 +165,7 @@ describe("npm run conformance", () => {
       [["positional"], /Unexpected argument 'positional'/],
       [["--reference", "--filter", "Z99"], /no case of suite spec matches --filter Z99/],
       [["--reference", "--timeout", "soon"], /--timeout wants a positive number/],
+      [["--reference", "--timeout", "-5"], /argument is ambiguous\. To specify an option argument starting with a dash use '--timeout=-XYZ'/],
       [["--reference", "--parity-level", "fuzzy"], /--parity-level wants exact or semantic/],
       [["--driver", "reference/index.ts"], /answers as the kit's own reference .* say --reference/], // the reference without the word
       [["--smoke", "--exec", REFERENCE_STDIO], /answers as the kit's own reference/], // smoke too
