@@ -5,7 +5,7 @@
 // Owns: main, parseArgs, usage. Exit codes: 0 ok, 1 a cell below --threshold or a scripted self-test trial without
 // the outcome its policy expects (self-test.ts), 2 usage / no model reachable,
 // 3 the implementation could not be loaded, 130 interrupted (the report is still written).
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { codePath, userCwd } from "../package-root.ts";
@@ -348,6 +348,16 @@ function readCommandLine(argv: string[]): { args: CliArgs; scenarios: Scenario[]
       if (typeof v === "string") args[key] = resolve(here, v);
     }
     if (args.merge) args.merge = args.merge.map((d) => resolve(here, d));
+    if (args.transcripts) {
+      // Checked like the reports: a file there (or a parent that is one) crashed the run at its first trial.
+      try {
+        if (existsSync(args.transcripts) && !statSync(args.transcripts).isDirectory()) throw new Error("it is a file, not a directory");
+        mkdirSync(args.transcripts, { recursive: true });
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        throw new Error(`--transcripts ${args.transcripts}: cannot hold transcripts (${code === "ENOTDIR" || code === "EEXIST" ? "a parent of it is a file" : (code ?? (e as Error).message)})`);
+      }
+    }
     // A report that cannot be written is refused before hours of model calls, not found after them.
     const outputs = REPORT_KEYS.flatMap((k) => (args[k] === undefined ? [] : [[k, args[k]!, args[k]!] as const]));
     const problem = outputPathsProblem(outputs);

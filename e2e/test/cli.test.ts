@@ -214,7 +214,14 @@ describe("npm run e2e", () => {
       expect(r.err, argv.join(" ")).toMatch(/^e2e: [^\n]+\n$/);
       expect(r.err).toMatch(msg);
       // Nothing ran: no trial's transcript was written.
-      expect(existsSync(transcripts), argv.join(" ")).toBe(false);
+      expect(existsSync(join(transcripts, "scripted_good")), argv.join(" ")).toBe(false);
+    }
+    // The transcripts directory too: a file there crashed the run at its first trial.
+    for (const [where, msg] of [[file, /it is a file, not a directory/], [join(file, "t"), /a parent of it is a file/]] as const) {
+      const r = await run(["--model", "scripted:good", "-n", "1", "--scenario", "SK1", "--transcripts", where]);
+      expect(r.code, where).toBe(2);
+      expect(r.err, where).toMatch(/^e2e: --transcripts [^\n]+: cannot hold transcripts \([^\n]+\)\n$/);
+      expect(r.err, where).toMatch(msg);
     }
   });
 
