@@ -207,10 +207,11 @@ function shellWord(s: string): string {
 }
 
 /** The command that reruns this target (the runner appends --suite and --filter per failing case). */
-function rerunCommand(t: Target, timeoutMs: number | undefined): string {
+function rerunCommand(t: Target, timeoutMs: number | undefined, profile: string | undefined): string {
   const cli = process.env["npm_lifecycle_event"] === "conformance" ? "npm run conformance --" : "skill-conformance";
   const target = t.kind === "exec" ? ` --exec ${shellWord(t.command)}` : t.kind === "reference" ? " --reference" : ` --driver ${shellWord(t.spec)}`;
-  return `${cli}${target}${timeoutMs !== undefined ? ` --timeout ${timeoutMs}` : ""}`;
+  // The profile decides which rules are scored: without it a rerun of a decision rule's failure shows "not scored".
+  return `${cli}${target}${timeoutMs !== undefined ? ` --timeout ${timeoutMs}` : ""}${profile !== undefined ? ` --profile ${profile}` : ""}`;
 }
 
 /** Opens each target once (primed) and refuses the kit's reference when the command line did not say --reference. */
@@ -257,7 +258,7 @@ async function runMatrix(p: Parsed, suiteNames: string[], cases: LoadedCase[], b
     suite,
     profile,
     ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
-    rerun: rerunCommand(p.targets[0]!, p.timeoutMs),
+    rerun: rerunCommand(p.targets[0]!, p.timeoutMs, p.values.profile),
     // A dead driver: one line (and its stderr tail when the reason does not already say it), not one block per case.
     onAbort: (a) => {
       io.err(`run ended at ${a.at}: ${a.reason} (after ${a.after_ms} ms); ${a.not_run} case${a.not_run === 1 ? "" : "s"} not run`);

@@ -91,6 +91,10 @@ describe("npm run conformance", () => {
     expect(failing.out).toMatch(/^ {8}call calls\[0\]: \{"name":""\}\n {8}calls\[0\]\.kind: wrong kind/m); // the call beside what came back (R39)
     expect(failing.out).toMatch(/expected: "error"\n\s+actual: {3}"not_found"/);
     expect(failing.out).toMatch(/rules: name\.required/);
+    // The rerun line keeps what decides the verdict: the target, and the profile when one was given.
+    expect(failing.out).toMatch(/rerun: \S.* --exec .*wrong\.mjs.* --suite spec --filter U01$/m);
+    const profiled = await run("--exec", WRONG, "--filter", "U01", "--profile", "exact");
+    expect(profiled.out).toMatch(/rerun: .* --profile exact --suite spec --filter U01$/m);
     // The failing rules, each once, with the cases that show them: activate.ok is shown by U16 and by U01's control call.
     expect(failing.out).toMatch(/^ {2}FAIL {2}activate\.ok \(spec MUST, §3\.1, §7\): .*\n {8}cases: U01, U16\n {8}e\.g\. {3}U01 calls\[1\]\.kind: wrong kind/m);
     const json = JSON.parse(readFileSync(join(dir, "wrong.json"), "utf8")) as RunReport;
