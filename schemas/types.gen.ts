@@ -1358,7 +1358,7 @@ export interface ErrorResult {
  */
 
 /**
- * Every checkable statement the kit judges, one row each (schemas/rules.json). A case names the rules it exists to test; every check of a case names the rules it verifies; every mismatch and every report is by rule. source says where a rule comes from: spec (a sentence of docs/spec/skill-tool-spec.txt, or a design.md clarification such as D1 that only settles which of the spec's own words wins), decision (a kit decision settling what the spec leaves open, in schemas/decisions.json) or rendering (exact text and layout of the reference, for byte parity). The profiles score spec rules (spec), spec and decision rules (decisions), or all three (exact).
+ * Every checkable statement the kit judges, one row each (schemas/rules.json). A case names the rules it exists to test; every check of a case names the rules it verifies; every mismatch and every report is by rule. source says where a rule comes from: spec (a sentence of docs/spec/skill-tool-spec.txt, or a design.md clarification such as D1 that only settles which of the spec's own words wins), decision (a kit decision settling what the spec leaves open, in schemas/decisions/contract.json) or rendering (exact text and layout of the reference, for byte parity). The profiles score spec rules (spec), spec and decision rules (decisions), or all three (exact).
  */
 
 export type Rules = Rule[];
