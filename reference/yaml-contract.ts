@@ -1,6 +1,6 @@
 // The frontmatter YAML contract (R12–R18), the authority every fast path is checked against: one YAML 1.2
 // document, core schema, read into JSON data only. The `yaml` package lexes and composes; this module adds
-// the bounds and conversions another language can reproduce from decisions.json alone: characters allowed,
+// the bounds and conversions another language can reproduce from schemas/decisions/ alone: characters allowed,
 // no directives or tags, string keys of bounded length, no duplicate keys, JSON-exact numbers, bounded
 // nesting depth, alias expansions and expanded size. Work is linear in the input: the engine's recursive
 // composer only ever sees a tree whose depth was bounded first, and duplicate keys are checked by a hash set.

@@ -1,13 +1,13 @@
 // The contract at run time: the validators of every schema in this folder (validators.ts: precompiled in the
 // compiled package, one strict ajv 2020-12 from source) and the data tables (aliases, limits; decisions on
-// request). Everything that validates a result, a message or a case goes through here, so there is one copy of
-// the contract.
+// request, by scope from schemas/decisions/). Everything that validates a result, a message or a case goes through
+// here, so there is one copy of the contract.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CODE_ROOT, dataPath } from "../package-root.ts";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { PRECOMPILED_DIR_IN_CODE, SCHEMA_BASE, createValidators, type Validate } from "./validators.ts";
-import type { AliasTable, Decisions, Limits, Rules } from "./types.gen.ts";
+import type { AliasTable, Decision, DecisionFile, DecisionScope, Limits, Rules } from "./types.gen.ts";
 
 export const SCHEMA_DIR = dataPath("schemas");
 export { SCHEMA_BASE, type Validate };
@@ -55,8 +55,16 @@ export const LIMITS: Limits = readJson<Limits>("limits.json");
 export const ALIASES: AliasTable = readJson<AliasTable>("aliases.json");
 /** The frontmatter fields the spec defines (§4), in frontmatter.schema.json's order: the order R20's warnings follow. */
 export const FRONTMATTER_FIELDS: readonly string[] = Object.keys(readJson<{ properties: Record<string, unknown> }>("frontmatter.schema.json").properties);
-/** The decisions table, read when asked: nothing at run time needs it, so a driver's start-up does not parse it. */
-export const decisions = (): Decisions => readJson<Decisions>("decisions.json");
+/** The scopes decisions are split by, one file each in schemas/decisions/: what a decision binds (decisions.schema.json). */
+export const DECISION_SCOPES: readonly DecisionScope[] = ["contract", "reference", "kit", "e2e"];
+/** One scope's file of schemas/decisions/ as written (scope, description, numbering, decisions). */
+export const decisionFile = (scope: DecisionScope): DecisionFile => readJson<DecisionFile>(join("decisions", `${scope}.json`));
+/**
+ * The decisions, read when asked (nothing at run time needs them, so a driver's start-up does not parse them): every
+ * scope's, in DECISION_SCOPES order, or one scope's. Ids are unique across scopes, so a citation needs no scope.
+ */
+export const decisions = (scope?: DecisionScope): Decision[] =>
+  (scope ? [scope] : DECISION_SCOPES).flatMap((s) => decisionFile(s).decisions);
 let rulesTable: Rules | undefined;
 /** The rules table (rules.json): what every check verifies, its source and level. Read once, on first use. */
 export const rules = (): Rules => (rulesTable ??= readJson<Rules>("rules.json"));

@@ -708,15 +708,35 @@ export interface ResultExpect3 {
  */
 
 /**
- * Every decision that settles a place where the spec is silent or says two things: design.md's D1–D11 and the project's own (R…), each with the spec section it settles. Conformance cases cite them.
+ * What a decision binds: contract (an implementation's observable results), reference (the reference's engineering), kit (the kit's own policy), e2e (model runs).
  */
 
-export type Decisions = {
+export type DecisionScope = "contract" | "reference" | "kit" | "e2e";
+
+export type Decision = Decision1;
+
+/**
+ * One scope file of schemas/decisions/ (contract.json, reference.json, kit.json, e2e.json). Every decision settles a place where the spec is silent or says two things, with the spec section it settles; conformance cases and rules cite them by id. The scope says what a decision binds: contract (an implementation's observable results: design.md's D1–D11 and R…), reference (how the kit's reference is engineered, with no observable effect), kit (the kit's own policy) or e2e (model runs). Ids are unique across all scopes and are never renumbered. Numbering of new entries: contract takes the next R number (R is the contract's numbering from now on), reference X<n>, kit K<n>, e2e E<n>; the R ids already in reference, kit and e2e predate the split and stay. Each file's numbering field says the same for its scope.
+ */
+
+export interface DecisionFile {
+  scope: DecisionScope;
+  description: string;
+  numbering: string;
+  decisions: Decision[];
+}
+
+export interface Decision1 {
   id: string;
+  scope: DecisionScope;
   spec: string;
   title: string;
   decision: string;
-}[];
+}
+
+/**
+ * What a decision binds: contract (an implementation's observable results), reference (the reference's engineering), kit (the kit's own policy), e2e (model runs).
+ */
 
 /**
  * The wire protocol between the conformance kit (client) and an implementation under test (server): newline-delimited JSON-RPC 2.0 over the implementation's stdin/stdout, one message per line, stderr free for logs. See conformance/PROTOCOL.md for the life cycle and a sample transcript. $defs name every method's params and result; the kit validates both directions.
@@ -1338,7 +1358,7 @@ export interface ErrorResult {
  */
 
 /**
- * Every checkable statement the kit judges, one row each (schemas/rules.json). A case names the rules it exists to test; every check of a case names the rules it verifies; every mismatch and every report is by rule. source says where a rule comes from: spec (a sentence of docs/spec/skill-tool-spec.txt, or a design.md clarification such as D1 that only settles which of the spec's own words wins), decision (a kit decision settling what the spec leaves open, in schemas/decisions.json) or rendering (exact text and layout of the reference, for byte parity). The profiles score spec rules (spec), spec and decision rules (decisions), or all three (exact).
+ * Every checkable statement the kit judges, one row each (schemas/rules.json). A case names the rules it exists to test; every check of a case names the rules it verifies; every mismatch and every report is by rule. source says where a rule comes from: spec (a sentence of docs/spec/skill-tool-spec.txt, or a design.md clarification such as D1 that only settles which of the spec's own words wins), decision (a kit decision settling what the spec leaves open, in schemas/decisions/contract.json) or rendering (exact text and layout of the reference, for byte parity). The profiles score spec rules (spec), spec and decision rules (decisions), or all three (exact).
  */
 
 export type Rules = Rule[];

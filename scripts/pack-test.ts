@@ -27,6 +27,7 @@ const ALLOWED = [
   "dist/**/*.d.ts",
   "dist/schemas/validators/*.cjs",
   "schemas/*.json",
+  "schemas/decisions/*.json",
   "conformance/cases/*.json",
   "conformance/cases-*/*.json",
   "fixtures/**",
@@ -92,8 +93,8 @@ function pack(tmp: string): string {
   const outside = files.filter((f) => !ALLOWED.some((g) => minimatch(f, g, { dot: true })) || DENIED.some((g) => minimatch(f, g, { dot: true })));
   check(`the tarball holds only allowed files (${files.length} files, ${(info.size / 1024).toFixed(0)} KiB packed)`, outside.length === 0, outside.join("\n"));
   const missing = REQUIRED.filter((f) => !files.includes(f));
-  // Data the runner reads: every case and fixture file of the repository, none left behind.
-  for (const dir of ["conformance/cases", "conformance/cases-security", "fixtures"]) {
+  // Data the runner reads: every case, fixture and decisions file of the repository, none left behind.
+  for (const dir of ["conformance/cases", "conformance/cases-security", "fixtures", "schemas/decisions"]) {
     for (const f of walk(join(PACKAGE_ROOT, dir))) {
       const rel = relative(PACKAGE_ROOT, f).split("\\").join("/");
       if (!files.includes(rel)) missing.push(rel);

@@ -110,8 +110,8 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
   }
   const kitVersion = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
   const commit = gitCommit(root);
-  // Only the rules some cell fails: the page explains those, the table itself is schemas/rules.json.
-  const failing = new Set(implementations.flatMap((i) => i.cells.flatMap((c) => c.failing.map((f) => f.id))));
+  // Only the rules some cell fails or finds incidentally: the page explains those, the table itself is schemas/rules.json.
+  const failing = new Set(implementations.flatMap((i) => i.cells.flatMap((c) => [...c.failing, ...c.incidental].map((f) => f.id))));
   const table = readRuleTable(root);
   const rules = table ? Object.fromEntries(Object.entries(table).filter(([id]) => failing.has(id))) : undefined;
   return {

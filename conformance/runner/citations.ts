@@ -30,7 +30,7 @@ const CITATION = /^§(\d+(?:\.\d+)?)(?: (rule|step|case) (\d+))?$/;
 
 /** Why a citation does not resolve, or undefined when it does. */
 export function unresolved(citation: string, sections: ReadonlyMap<string, string>, decisionIds: ReadonlySet<string>): string | undefined {
-  if (/^[DRKE]\d+$/.test(citation)) return decisionIds.has(citation) ? undefined : `no decision ${citation}`;
+  if (/^[DRKEX]\d+$/.test(citation)) return decisionIds.has(citation) ? undefined : `no decision ${citation}`;
   const m = CITATION.exec(citation);
   if (!m) return "not a citation (§N, §N.M, §N.M rule|step|case K, D…, R…)";
   const body = sections.get(m[1]!);

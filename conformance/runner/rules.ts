@@ -7,7 +7,7 @@ import { rules as rulesTable, type Rule, type RuleMap } from "../../schemas/inde
 export type Source = Rule["source"];
 export const PROFILES = ["spec", "decisions", "exact"] as const;
 export type Profile = (typeof PROFILES)[number];
-/** Decision K1 (schemas/decisions.json): an implementer of this spec is judged on the spec unless they ask for more. */
+/** Decision K1 (schemas/decisions/kit.json): an implementer of this spec is judged on the spec unless they ask for more. */
 export const DEFAULT_PROFILE: Profile = "spec";
 
 const SCORED: Record<Profile, readonly Source[]> = {

@@ -1,4 +1,5 @@
 // The runner's results: plain, serialisable data with stable statuses. Reports only render these.
+import type { ConformanceReport } from "../../schemas/types.gen.ts";
 import type { Effect, Profile } from "./rules.ts";
 
 export type CaseStatus = "passed" | "failed" | "errored" | "skipped" | "expected_failure" | "not_scored";
@@ -97,19 +98,9 @@ export type RuleCounts = Record<RuleStatus, number>;
 
 /**
  * Why a run ended before its last case: the implementation could not be opened (handshake failed or never came), or
- * an in-process case left work running after close() that the kit cannot stop.
+ * an in-process case left work running after close() that the kit cannot stop. Its shape is report.schema.json's.
  */
-export interface RunAbort {
-  reason: string;
-  blame: "implementation" | "kit";
-  stderr?: string;
-  /** The case the run ended at. */
-  at: string;
-  /** How long the failed attempt took (the open, or the wait after close()). */
-  after_ms: number;
-  /** The cases errored without being run (the one the open was for included). */
-  not_run: number;
-}
+export type RunAbort = NonNullable<ConformanceReport["aborted"]>;
 
 export interface RunReport {
   kit: { version: string; specVersion: string };

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { concurrencyFor, invokedAs, main, parseArgs, usage } from "../cli.ts";
+import { runCli, type CliRun } from "./run-cli.ts";
 import { expandModels, parseModelSpec } from "../providers/index.ts";
 import { startFakeOllama, queue } from "./fake-servers.ts";
 
@@ -12,13 +13,10 @@ const dir = mkdtempSync(join(tmpdir(), "e2e-cli-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let runs = 0;
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+async function run(argv: string[]): Promise<CliRun> {
   // Transcripts stay inside this test's temp dir.
   if (!argv.includes("--transcripts") && !argv.includes("--rescore")) argv = [...argv, "--transcripts", join(dir, `run-${++runs}`)];
-  let out = "";
-  let err = "";
-  const code = await main(argv, { stdout: (s) => void (out += s), stderr: { write: (s: string) => ((err += s), true), isTTY: false } });
-  return { code, out, err };
+  return runCli(argv);
 }
 
 describe("model specs", () => {

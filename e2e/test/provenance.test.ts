@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../cli.ts";
+import { runCli } from "./run-cli.ts";
 import { servedBedrock } from "../providers/bedrock.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
 import {
@@ -28,12 +28,7 @@ import {
 const dir = mkdtempSync(join(tmpdir(), "e2e-provenance-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { stdout: (s) => void (out += s), stderr: { write: (s: string) => ((err += s), true), isTTY: false } });
-  return { code, out, err };
-}
+const run = runCli;
 const firstLine = (file: string) => JSON.parse(readFileSync(file, "utf8").split("\n")[0]!);
 
 /** A fake Ollama serving qwen3:8b with the given digest, playing every scenario's good policy. */

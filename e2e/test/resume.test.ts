@@ -6,19 +6,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../cli.ts";
+import { runCli } from "./run-cli.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
 import { fromOllamaWire, ollamaReply, ollamaShow, playPolicy, scenarioOf, startFakeOllama, type FakeServer } from "./fake-servers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "e2e-resume-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { stdout: (s) => void (out += s), stderr: { write: (s: string) => ((err += s), true), isTTY: false } });
-  return { code, out, err };
-}
+const run = runCli;
 
 /** A fake Ollama playing every scenario's good policy, counting model calls per trial (scenario + seed). */
 async function fake(onChat?: (count: number) => void): Promise<FakeServer & { calls: Map<string, number>; total(): number; reset(): void }> {

@@ -6,19 +6,14 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../cli.ts";
+import { runCli } from "./run-cli.ts";
 import { findTranscripts } from "../run.ts";
 import { checkShards, parseShard, pickShard, type ShardManifest } from "../shard.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "e2e-shard-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(argv, { stdout: (s) => void (out += s), stderr: { write: (s: string) => ((err += s), true), isTTY: false } });
-  return { code, out, err };
-}
+const run = runCli;
 
 describe("shards", () => {
   it("--shard i/n parses; anything else is refused with the form it wants", () => {

@@ -30,6 +30,8 @@ function corpus(): unknown[] {
     const json = readJson(join(SCHEMA_DIR, file)) as { examples?: unknown[] };
     roots.push(...(file.endsWith(".schema.json") ? (json.examples ?? []) : [json]));
   }
+  // The decisions live in one file per scope (schemas/decisions/).
+  for (const f of readdirSync(join(SCHEMA_DIR, "decisions")).filter((f) => f.endsWith(".json")).sort()) roots.push(readJson(join(SCHEMA_DIR, "decisions", f)));
   for (const dir of readdirSync(dataPath("conformance")).filter((d) => d === "cases" || d.startsWith("cases-")).sort()) {
     for (const f of readdirSync(dataPath("conformance", dir)).filter((f) => f.endsWith(".json")).sort()) roots.push(readJson(dataPath("conformance", dir, f)));
   }

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv2020Module from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { ALIASES, LIMITS, SCHEMA_DIR, check, decisions, validator } from "../index.ts";
+import { ALIASES, DECISION_SCOPES, LIMITS, SCHEMA_DIR, check, decisionFile, decisions, validator } from "../index.ts";
 import { schemaFilesIn } from "../ajv.ts";
 import { generate } from "../../scripts/gen-types.ts";
 
@@ -40,7 +40,7 @@ describe("schemas", () => {
   it("data tables validate against their schemas", () => {
     expect(check("aliases.schema.json", ALIASES)).toEqual({ valid: true });
     expect(check("limits.schema.json", LIMITS)).toEqual({ valid: true });
-    expect(check("decisions.schema.json", DECISIONS)).toEqual({ valid: true });
+    for (const scope of DECISION_SCOPES) expect(check("decisions.schema.json", decisionFile(scope)), scope).toEqual({ valid: true });
   });
 
   it("the alias table covers every alias of spec §2.1", () => {
@@ -55,6 +55,36 @@ describe("schemas", () => {
     const ids = DECISIONS.map((d) => d.id);
     for (let i = 1; i <= 11; i++) expect(ids).toContain(`D${i}`);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("splits the decisions by scope: each file holds its own scope, ids are unique across files and never renumbered", () => {
+    for (const scope of DECISION_SCOPES) {
+      const file = decisionFile(scope);
+      expect(file.scope).toBe(scope);
+      expect(file.decisions.length, scope).toBeGreaterThan(0);
+      expect(file.decisions.filter((d) => d.scope !== scope).map((d) => d.id), scope).toEqual([]);
+      expect(decisions(scope)).toEqual(file.decisions);
+    }
+    expect(DECISIONS.map((d) => d.scope).filter((s) => !DECISION_SCOPES.includes(s))).toEqual([]);
+    const contract = decisionFile("contract").decisions.map((d) => d.id);
+    for (let i = 1; i <= 11; i++) expect(contract).toContain(`D${i}`);
+  });
+
+  it("keeps R for the contract: the R ids of the other scopes are the ones that predate the split, nothing new", () => {
+    // A new reference, kit or e2e decision takes X, K or E (decisions.schema.json); an R there would share the
+    // contract's numbering again. These lists are frozen: shrink them if an entry moves, never grow them.
+    const legacy: Record<string, string[]> = {
+      reference: ["R10", "R18", "R23", "R80", "R85", "R86", "R90"],
+      kit: ["R11", "R30", "R39", "R70", "R96", "R100", "R101"],
+      e2e: Array.from({ length: 20 }, (_, i) => `R${50 + i}`),
+    };
+    for (const [scope, ids] of Object.entries(legacy)) {
+      const rIds = decisions(scope as "reference" | "kit" | "e2e").map((d) => d.id).filter((id) => id.startsWith("R"));
+      expect(rIds.filter((id) => !ids.includes(id)), scope).toEqual([]);
+    }
+    expect(check("decisions.schema.json#/$defs/decision", { id: "X1", scope: "contract", spec: "§1", title: "t", decision: "d" }).valid).toBe(false);
+    expect(check("decisions.schema.json#/$defs/decision", { id: "R1", scope: "e2e", spec: "§1", title: "t", decision: "d" }).valid).toBe(true);
+    expect(check("decisions.schema.json#/$defs/decision", { id: "K2", scope: "e2e", spec: "§1", title: "t", decision: "d" }).valid).toBe(false);
   });
 
   it("types.gen.ts is generated from the current schemas", async () => {
