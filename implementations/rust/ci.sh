@@ -13,7 +13,7 @@ for dir in conformance/cases conformance/cases-*/; do
   suite="$(basename "$dir")"
   suite="${suite#cases-}"
   [ "$suite" = cases ] && suite=spec
-  npm run conformance -- --suite "$suite" --exec "$D"
+  npm run conformance -- --suite "$suite" --profile exact --exec "$D"   # every rule scored: spec, decisions, rendering
   npm run conformance -- --suite "$suite" --parity --reference --exec "$D"
 done
 npm run e2e -- --model scripted:good -n 1 --exec "$D"
