@@ -379,8 +379,11 @@ function actionChecks(tmp: string, tarball: string): void {
   writeFileSync(wrongDriver, WRONG_IMPL.replaceAll(`"${PKG.name}"`, JSON.stringify(kitIndex)));
   const bad = runActionLocally({ ...base, inputs: { driver: "./wrong-impl.js", suite: "spec", kit: tarball } });
   const annotations = (bad.steps.at(-1)?.output ?? "").split("\n").filter((l) => l.startsWith("::error title="));
-  check(`the Action fails the job on a wrong implementation, one ::error per failing case (${annotations.length}), summary and outputs anyway`,
-    bad.code === 1 && bad.steps.at(-1)?.status === "failed" && annotations.length > 0 && String(annotations.length) === bad.outputs["failed"] && bad.summary.includes("## Details"), log(bad));
+  // The report has rules[]: one ::error per failing rule, each rule once (issue 19), and the failed count among the outputs.
+  const ruleIds = annotations.map((a) => /breaks rule ([^:]+)::/.exec(a)?.[1]);
+  const onePerRule = ruleIds.length > 0 && ruleIds.every(Boolean) && new Set(ruleIds).size === ruleIds.length;
+  check(`the Action fails the job on a wrong implementation, one ::error per failing rule (${annotations.length}), summary and outputs anyway`,
+    bad.code === 1 && bad.steps.at(-1)?.status === "failed" && onePerRule && Number(bad.outputs["failed"]) > 0 && bad.summary.includes("## Details"), log(bad));
 
   const none = runActionLocally({ ...base, inputs: { kit: tarball } });
   check("the Action without exec or driver fails with skill-conformance's one line, exit 2, and says so in the summary",
