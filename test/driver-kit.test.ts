@@ -1,4 +1,4 @@
-// implementations/driver-kit/results.mjs: the helpers every harness driver shares. Each test names the wrong
+// implementations/driver-kit/ (results.mjs, logs.mjs): the helpers every harness driver shares. Each test names the wrong
 // helper it catches, since a driver built on a wrong helper would misreport a real harness.
 import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM helper without type declarations (implementations/ has no build)
@@ -78,5 +78,23 @@ describe("driver-kit CallQueue", () => {
     await first;
     await queued;
     expect(ran).toBe(1);
+  });
+});
+
+describe("capturingLogs", () => {
+  it("captures the named console methods while the call runs, and restores them even when it throws", async () => {
+    // @ts-expect-error plain ESM helper without type declarations (implementations/ has no build)
+    const { capturingLogs } = await import("../implementations/driver-kit/logs.mjs");
+    const warn = console.warn;
+    const { value, logged } = await capturingLogs(async () => {
+      console.warn("skipped", { dir: "x" });
+      console.error(new Error("bad yaml"));
+      return 7;
+    });
+    expect(value).toBe(7);
+    expect(logged).toEqual(['skipped {"dir":"x"}', "bad yaml"]);
+    expect(console.warn).toBe(warn);
+    await expect(capturingLogs(async () => { throw new Error("boom"); }, ["warn", "debug"])).rejects.toThrow("boom");
+    expect(console.warn).toBe(warn);
   });
 });

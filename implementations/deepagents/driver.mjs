@@ -16,6 +16,7 @@ import { dirname } from "node:path";
 import { createFilesystemMiddleware, createSkillsMiddleware, FilesystemBackend } from "deepagents";
 import { SystemMessage } from "@langchain/core/messages";
 import { CallQueue, capabilities, catalogEntry, catalogResult, errorResult, notFoundResult, okResult, requestedName, rootIndexOf } from "../driver-kit/results.mjs";
+import { capturingLogs } from "../driver-kit/logs.mjs";
 
 const require = createRequire(import.meta.url);
 const DEEPAGENTS_VERSION = require("deepagents/package.json").version;
@@ -25,6 +26,8 @@ const DEEPAGENTS_VERSION = require("deepagents/package.json").version;
 const FRONTMATTER_PATTERN = /^---\s*\n([\s\S]*?)\n---\s*\n/;
 // The read the system prompt tells the model to make: read_file(path, limit=1000).
 const SKILL_READ_LIMIT = 1000;
+/** Where deepagents reports skills it drops: console.warn, console.error and console.debug. */
+const DEEPAGENTS_LOGS = ["warn", "error", "debug"];
 
 export const implementationInfo = {
   implementation: { name: "deepagents-skills", version: DEEPAGENTS_VERSION, language: "typescript" },
@@ -36,17 +39,6 @@ export const implementationInfo = {
   capabilities: capabilities(["allowed_tools", "symlinks", "file_modes"]),
 };
 
-async function capturingLogs(fn) {
-  const logged = [];
-  const saved = { warn: console.warn, error: console.error, debug: console.debug };
-  const keep = (...args) => logged.push(args.map((a) => (a instanceof Error ? a.message : typeof a === "string" ? a : String(a))).join(" "));
-  console.warn = console.error = console.debug = keep;
-  try {
-    return { value: await fn(), logged };
-  } finally {
-    Object.assign(console, saved);
-  }
-}
 
 const withSlash = (p) => (p.endsWith("/") ? p : `${p}/`);
 
@@ -80,7 +72,7 @@ export async function createSession(config) {
 
   async function load() {
     if (!state) {
-      const { value, logged } = await capturingLogs(() => skills.beforeModel({}));
+      const { value, logged } = await capturingLogs(() => skills.beforeModel({}), DEEPAGENTS_LOGS);
       state = { skillsMetadata: value?.skillsMetadata ?? [] };
       loadLogs.push(...logged);
     }
@@ -116,7 +108,7 @@ export async function createSession(config) {
   }
 
   function call(params) {
-    return queue.run(() => capturingLogs(() => callOnce(params))).then(({ value, logged }) => (logged.length ? { ...value, warnings: logged } : value));
+    return queue.run(() => capturingLogs(() => callOnce(params), DEEPAGENTS_LOGS)).then(({ value, logged }) => (logged.length ? { ...value, warnings: logged } : value));
   }
 
   async function close() {

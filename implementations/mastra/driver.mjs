@@ -13,6 +13,7 @@ import { createRequire } from "node:module";
 import { Workspace, LocalSkillSource, createSkillTools } from "@mastra/core/workspace";
 import { SkillsProcessor } from "@mastra/core/processors";
 import { CallQueue, capabilities, catalogEntry, catalogResult, errorResult, notFoundResult, okResult, requestedName, rootIndexOf } from "../driver-kit/results.mjs";
+import { capturingLogs } from "../driver-kit/logs.mjs";
 
 const require = createRequire(import.meta.url);
 const MASTRA_VERSION = require("@mastra/core/package.json").version;
@@ -27,20 +28,6 @@ export const implementationInfo = {
   capabilities: capabilities(["resources", "symlinks", "file_modes"]),
 };
 
-/** Everything Mastra writes through console.warn/error while `fn` runs: its only report of broken skills. */
-async function capturingLogs(fn) {
-  const logged = [];
-  const saved = { warn: console.warn, error: console.error };
-  const keep = (...args) => logged.push(args.map((a) => (a instanceof Error ? a.message : typeof a === "string" ? a : JSON.stringify(a))).join(" "));
-  console.warn = keep;
-  console.error = keep;
-  try {
-    return { value: await fn(), logged };
-  } finally {
-    console.warn = saved.warn;
-    console.error = saved.error;
-  }
-}
 
 /** The WorkspaceSkills the tool is given, with every get() recorded: the driver reads the Skill the tool resolved. */
 function recording(skills) {
