@@ -9,7 +9,7 @@
 import YAML from "yaml";
 import { LIMITS, type CatalogEntry, type OkResult, type SkillResult } from "../../schemas/index.ts";
 import { message } from "../../schemas/messages.ts";
-import { errorResult, isObj, nameOf, okFromAuthored, readAuthored, toMutants, type Mutant, type MutantContext, type MutantRow, type Mutation, type Obj } from "./wrap.ts";
+import { errorResult, isObj, rewriteCatalogLines, nameOf, okFromAuthored, readAuthored, toMutants, type Mutant, type MutantContext, type MutantRow, type Mutation, type Obj } from "./wrap.ts";
 
 const VALUE_BOUND = message("yaml.too_many_values", { max: LIMITS.yaml_max_nodes });
 const TOO_DEEP = message("yaml.too_deep", { max: LIMITS.yaml_max_depth });
@@ -355,25 +355,14 @@ const mutations: readonly MutantRow[] = [
     kills: "F09", rule: "catalog.token-budget", id: "full-catalog-descriptions",
     description: "Each catalog line carries the whole description (up to 1,024 characters, more once escaped): over the §1 budget of 100 tokens.",
     mutation: {
-      catalog: (c) => {
-        let text = c.tool_description;
-        for (const e of c.entries) {
-          const re = new RegExp(`(<skill name="${e.name}"[^>]*>)[^\\n]*(</skill>)`);
-          text = text.replace(re, (_m, open: string, close: string) => `${open}${escapeXml(e.description)}${close}`);
-        }
-        return { ...c, tool_description: text };
-      },
+      catalog: (c) => rewriteCatalogLines(c, (e, attrs) => `<skill name="${e.name}"${attrs}>${escapeXml(e.description)}</skill>`),
     },
   },
   {
     kills: "F09", rule: "catalog.token-budget", id: "full-descriptions-in-a-list",
     description: "The catalog is a Markdown list, each skill's name on one line and its whole description on the next: over the §1 budget in a format the kit once measured only line by line, on lines in the reference's <skill name=\"…\"> form.",
     mutation: {
-      catalog: (c) => {
-        let text = c.tool_description;
-        for (const e of c.entries) text = text.replace(new RegExp(`<skill name="${e.name}"[^>]*>[^\\n]*</skill>`), `- ${e.name}\n  ${e.description.replace(/\s*\n\s*/g, " ")}`);
-        return { ...c, tool_description: text };
-      },
+      catalog: (c) => rewriteCatalogLines(c, (e) => `- ${e.name}\n  ${e.description.replace(/\s*\n\s*/g, " ")}`),
     },
   },
   {

@@ -9,7 +9,7 @@ import YAML from "yaml";
 import { LIMITS } from "../../schemas/index.ts";
 import type { CatalogEntry, OkResult, SkillResult } from "../../schemas/index.ts";
 import type { SessionHandle } from "../../schemas/implementation.ts";
-import { errorResult, isDir, isObj, nameOf, readAuthored, toMutants, wrapReference, type AuthoredSkill, type Mutant, type MutantContext, type MutantRow, type Mutation, type Obj } from "./wrap.ts";
+import { errorResult, isDir, rewriteCatalogLines, isObj, nameOf, readAuthored, toMutants, wrapReference, type AuthoredSkill, type Mutant, type MutantContext, type MutantRow, type Mutation, type Obj } from "./wrap.ts";
 
 const NAME_RE = new RegExp(LIMITS.name_pattern);
 const bytes = (s: string) => Buffer.byteLength(s, "utf8");
@@ -137,7 +137,6 @@ function flowDepth(text: string): number {
 /** What a tool that writes values raw shows: every \uXXXX escape of R91 turned back into its character. */
 const raw = (text: string): string => text.replace(/\\u([0-9a-f]{4})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
 const entities = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
-const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 const racy = perSession(() => ({ loaded: new Map<string, number>(), bodies: new Map<string, SkillResult>(), activations: 0 }));
 const discovered = perSession(() => new Set<string>());
@@ -435,14 +434,7 @@ const mutations: MutantRow[] = [
     kills: "S20", rule: "forge.catalog-line", id: "description-not-folded",
     description: "The catalog line escapes the description's markup but keeps its line breaks: a description starts lines of its own in the tool description.",
     mutation: {
-      catalog: (c) => {
-        let text = c.tool_description;
-        for (const e of c.entries) {
-          const line = new RegExp(`<skill name="${escapeRe(e.name)}"([^>]*)>.*</skill>`);
-          text = text.replace(line, (_m, attrs: string) => `<skill name="${e.name}"${attrs}>${entities(e.description.trim())}</skill>`);
-        }
-        return { ...c, tool_description: text };
-      },
+      catalog: (c) => rewriteCatalogLines(c, (e, attrs) => `<skill name="${e.name}"${attrs}>${entities(e.description.trim())}</skill>`),
     },
   },
   {

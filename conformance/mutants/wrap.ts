@@ -6,7 +6,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { codePath } from "../../package-root.ts";
 import YAML from "yaml";
-import type { Catalog, OkResult, PermissionDecision, SessionConfig, SkillResult } from "../../schemas/index.ts";
+import { escapeRe } from "../parity-semantic.ts";
+import type { Catalog, CatalogEntry, OkResult, PermissionDecision, SessionConfig, SkillResult } from "../../schemas/index.ts";
 import { loadModule } from "../driver/in-process.ts";
 import type { CallOptions, Implementation, PermissionHook, SessionHandle, SessionOptions } from "../../schemas/implementation.ts";
 
@@ -163,4 +164,14 @@ export function nameOf(params: unknown): string | undefined {
 
 export function errorResult(code: string, name: string, message: string): SkillResult {
   return { kind: "error", code, name, message, output: `Error [${code}]: ${message}` } as SkillResult;
+}
+
+/**
+ * The catalog with each entry's line of the tool description, `<skill name="…"…>…</skill>`, replaced by
+ * `line(entry, attrs)` (attrs: what follows the name inside the tag): how the catalog mutants write a wrong line.
+ */
+export function rewriteCatalogLines(c: Catalog, line: (e: CatalogEntry, attrs: string) => string): Catalog {
+  let text = c.tool_description;
+  for (const e of c.entries) text = text.replace(new RegExp(`<skill name="${escapeRe(e.name)}"([^>]*)>[^\\n]*</skill>`), (_m, attrs: string) => line(e, attrs));
+  return { ...c, tool_description: text };
 }
