@@ -9,7 +9,7 @@ import { check, decisions, rules } from "../../schemas/index.ts";
 import type { Implementation } from "../../schemas/implementation.ts";
 import { gate, parseBaseline } from "../baseline.ts";
 import { loadModule } from "../driver/in-process.ts";
-import { MUTANTS } from "../mutants/index.ts";
+import { loadMutants } from "../catalog.ts";
 import { REFERENCE_MODULE } from "../mutants/wrap.ts";
 import { specSections, unresolved } from "../runner/citations.ts";
 import { loadCases, runSuite } from "../runner/index.ts";
@@ -89,7 +89,7 @@ function declaring(open: () => Promise<Implementation>, capabilities: Record<str
 
 describe("verdicts by rule", () => {
   it("a body-trimming implementation under --profile spec fails body.verbatim once, with its cases, and not the security cases it keeps", async () => {
-    const m = MUTANTS.find((x) => x.id === "body-trimmed")!;
+    const m = (await loadMutants()).find((x) => x.id === "body-trimmed")!;
     const report = await runSuite(() => m.make(), all, { driverLabel: "mutant", suite: "all", profile: "spec" });
     const failed = report.rules.filter((r) => r.status === "failed");
     expect(failed.map((r) => r.id)).toEqual(["body.verbatim"]);
@@ -128,14 +128,14 @@ describe("verdicts by rule", () => {
     expect(noHook.cases.map((c) => [c.id, c.status])).toEqual([["U17", "passed"], ["U24", "skipped"], ["U26", "passed"]]);
 
     // A reference with every root trusted (no trust gate at all) that says so: U14 and U15 are n/a, not passes.
-    const trustless = MUTANTS.find((x) => x.id === "every-root-trusted")!;
+    const trustless = (await loadMutants()).find((x) => x.id === "every-root-trusted")!;
     const noGate = await runSuite(declaring(() => trustless.make(), { trust_gate: false }), pick(["U14", "U15"]), { driverLabel: "no gate", suite: "spec", profile: "exact" });
     expect(noGate.cases.map((c) => [c.id, c.status])).toEqual([["U14", "skipped"], ["U15", "skipped"]]);
     expect(noGate.rules.filter((r) => r.id.startsWith("trust.")).map((r) => r.status)).toEqual(["n/a", "n/a"]);
   }, 30_000);
 
   it("the gate: a rule only a control call shows fails the run though every case passed; rule:<id> accepts it", async () => {
-    const m = MUTANTS.find((x) => x.id === "body-trimmed")!;
+    const m = (await loadMutants()).find((x) => x.id === "body-trimmed")!;
     const observed = await runSuite(() => m.make(), loadCases("security", "S04"), { driverLabel: "mutant", suite: "security" });
     expect(observed.cases.map((c) => c.status)).toEqual(["passed"]);
     const known = { cases: new Set(["S04"]), rules: new Set(table.map((r) => r.id)) };
