@@ -7,14 +7,13 @@
 import { describe, expect, it } from "vitest";
 import { check, decisions, rules } from "../../schemas/index.ts";
 import type { Implementation } from "../../schemas/implementation.ts";
-import { gate, parseBaseline } from "../baseline.ts";
+import { gate, gateCase, parseBaseline } from "../baseline.ts";
 import { loadModule } from "../driver/in-process.ts";
 import { loadMutants } from "../catalog.ts";
 import { REFERENCE_MODULE } from "../mutants/wrap.ts";
 import { specSections, unresolved } from "../runner/citations.ts";
 import { loadCases, runSuite } from "../runner/index.ts";
 import { checkKeys, effectOf, expectationsOf, resolveRules, rulesOfCase } from "../runner/rules.ts";
-import { applyRuleBaseline, failing, staleRuleBaseline } from "../runner/verdicts.ts";
 import type { CaseResult } from "../runner/types.ts";
 
 const all = loadCases("all");
@@ -145,15 +144,14 @@ describe("verdicts by rule", () => {
     expect(accepted.report.rules!.find((r) => r.id === "body.verbatim")!.status).toBe("expected_failure");
   });
 
-  it("a baseline can list a rule: its cases become expected failures; a listed rule that passes is stale", () => {
+  it("a baseline can list a rule: its cases become expected failures; a listed rule that passes is stale; an unknown one is refused", () => {
+    const known = { cases: new Set(["U16"]), rules: new Set(table.map((r) => r.id)) };
     const c = { id: "U16", status: "failed", rules: ["body.verbatim"], mismatches: [{ effect: "fails_case", rules: ["body.verbatim"] }] } as unknown as CaseResult;
-    expect(applyRuleBaseline(c, new Set(["body.verbatim"])).status).toBe("expected_failure");
-    expect(applyRuleBaseline(c, new Set(["name.no-path"])).status).toBe("failed");
-    const rulesOut = [{ id: "body.verbatim", status: "passed" }, { id: "name.no-path", status: "failed" }] as never;
-    expect(staleRuleBaseline({ rules: rulesOut }, new Set(["body.verbatim", "no.such-rule"]))).toEqual([
-      "stale expected failure: rule:body.verbatim passed; remove it from the expected-failures file",
-      "stale expected failure: rule:no.such-rule is not a rule of schemas/rules.json",
-    ]);
-    expect(failing({ rules: rulesOut, cases: [c] })).toEqual({ rules: ["name.no-path"], cases: ["U16"] });
+    expect(gateCase(c, parseBaseline("rule:body.verbatim", "b.txt", known)).status).toBe("expected_failure");
+    expect(gateCase(c, parseBaseline("rule:name.no-path", "b.txt", known)).status).toBe("failed");
+    expect(() => parseBaseline("rule:no.such-rule", "b.txt", known)).toThrow(/no such rule/);
+    const passed = { ...c, status: "passed", mismatches: [] } as unknown as CaseResult;
+    const report = { cases: [passed], rules: [{ id: "body.verbatim", source: "spec", status: "passed", cases: [] }], summary: { duration_ms: 1 } } as never;
+    expect(gate(report, parseBaseline("rule:body.verbatim", "b.txt", known)).verdict).toEqual({ code: 1, notes: ["stale expected failure: rule:body.verbatim passed; remove it from b.txt"] });
   });
 });
