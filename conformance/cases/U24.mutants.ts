@@ -19,9 +19,14 @@ const mutants: MutantRow[] = [
     },
   },
   {
-    kills: "U24", rule: "hook.request-schema", id: "request-with-session-field",
-    description: "The permission request carries a session id of the implementation's own: a field permission-request.schema.json does not allow.",
-    mutation: { hook: (h) => (req) => h({ ...req, session: "s-1" } as PermissionRequest) },
+    kills: "U24", rule: "hook.request-schema", id: "request-without-action",
+    description: "The permission request leaves out action (there is only one), a field permission-request.schema.json requires.",
+    mutation: {
+      hook: (h) => (req) => {
+        const { action: _a, ...rest } = req;
+        return h(rest as PermissionRequest);
+      },
+    },
   },
   {
     kills: "U24", rule: "hook.asked-per-activation", id: "trusted-skills-not-asked",
