@@ -63,7 +63,8 @@ export function mutantsTable(catalog: KitCatalog, mutants: readonly CatalogMutan
 
 /** README, region kit-contents: what the kit holds, counted. */
 export function kitContents(f: KitFigures, providers: readonly string[]): string {
-  const suites = f.suites.map((s) => `${s.id} (${s.cases}${s.first && s.last ? `: ${s.first}–${s.last}` : ""})`).join(", ");
+  const range = (s: KitFigures["suites"][number]) => (!s.first ? "" : s.first === s.last ? `: ${s.first}` : `: ${s.first}–${s.last}`);
+  const suites = f.suites.map((s) => `${s.id} (${s.cases}${range(s)})`).join(", ");
   return [
     "- **`schemas/`**: the contract as JSON Schema 2020-12. It is the one source of truth: the types, the runner's checks and the wire protocol all come from it.",
     "- **`reference/`**: a small, complete TypeScript reference implementation of the tool.",
