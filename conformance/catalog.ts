@@ -119,16 +119,18 @@ export function loadMutants(): Promise<CatalogMutant[]> {
 
 async function importMutants(): Promise<CatalogMutant[]> {
   const out: CatalogMutant[] = [];
-  for (const c of kitCatalog().cases) {
-    if (!c.mutantsFile) continue;
-    const where = relative(REPO_ROOT, c.mutantsFile);
-    const mod = (await import(pathToFileURL(c.mutantsFile).href)) as { default?: unknown };
-    if (!Array.isArray(mod.default)) throw new Error(`${where}: the default export must be a list of MutantRow (conformance/mutants/wrap.ts)`);
-    for (const [i, row] of mod.default.entries()) {
-      if (!isRow(row)) throw new Error(`${where}: row ${i} is not a MutantRow {kills, rule, id, description, mutation}`);
-      if (row.kills !== c.id) throw new Error(`${where}: row ${row.id} kills ${row.kills}; a case's mutants file holds that case's mutants only`);
-    }
-    out.push(...toMutants(mod.default as MutantRow[]).map((m) => ({ ...m, suite: c.suite, file: c.mutantsFile! })));
-  }
+  for (const c of kitCatalog().cases) if (c.mutantsFile) out.push(...(await readMutantsFile(c.mutantsFile, c.id, c.suite)));
   return out;
+}
+
+/** One case's mutants file, imported and checked: its default export a list of MutantRow, each killing that case. */
+export async function readMutantsFile(file: string, caseId: string, suite: string): Promise<CatalogMutant[]> {
+  const where = relative(REPO_ROOT, file);
+  const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  if (!Array.isArray(mod.default)) throw new Error(`${where}: the default export must be a list of MutantRow (conformance/mutants/wrap.ts)`);
+  for (const [i, row] of mod.default.entries()) {
+    if (!isRow(row)) throw new Error(`${where}: row ${i} is not a MutantRow {kills, rule, id, description, mutation}`);
+    if (row.kills !== caseId) throw new Error(`${where}: row ${row.id} kills ${row.kills}; a case's mutants file holds that case's mutants only`);
+  }
+  return toMutants(mod.default as MutantRow[]).map((m) => ({ ...m, suite, file }));
 }

@@ -4,10 +4,11 @@
 // case `errored` (that would mean the mutant, not the case, is broken). The case itself fails exactly when the rule
 // is one it exists to test: a mutant that breaks only a classification (path-names-not-found) leaves its case
 // passing. And every checkable rule has a mutant, or a written reason why none can exist (mutants/no-mutant.json).
-import { readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { kitCatalog, loadMutants } from "../catalog.ts";
+import { kitCatalog, loadMutants, readMutantsFile } from "../catalog.ts";
 import { runSuite } from "../runner/index.ts";
 import { REPO_ROOT } from "../runner/workspace.ts";
 
@@ -40,6 +41,20 @@ describe("mutants", () => {
     expect(uncovered, "write a mutant in the <ID>.mutants.ts of a case that checks the rule, or say why none can exist in conformance/mutants/no-mutant.json").toEqual([]);
     const stale = [...catalog.noMutant.keys()].filter((id) => killed.has(id) || !catalog.ruleById.has(id) || catalog.ruleById.get(id)!.checked === false);
     expect(stale, "no-mutant.json names a rule that has a mutant, is not checkable, or does not exist").toEqual([]);
+  });
+
+  it("a mutants file is refused when its default export is not a list of rows, or a row kills another case", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mutants-file-"));
+    try {
+      const file = (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name));
+      const row = (kills: string) => `{ kills: "${kills}", rule: "name.required", id: "x", description: "d", mutation: {} }`;
+      expect(await readMutantsFile(file("Z01.mutants.ts", `export default [${row("Z01")}];\n`), "Z01", "s")).toMatchObject([{ id: "x", kills: "Z01", suite: "s" }]);
+      await expect(readMutantsFile(file("Z02.mutants.ts", `export default [${row("Z01")}];\n`), "Z02", "s")).rejects.toThrow(/kills Z01; a case's mutants file holds that case's mutants only/);
+      await expect(readMutantsFile(file("Z03.mutants.ts", `export const rows = [${row("Z03")}];\n`), "Z03", "s")).rejects.toThrow(/default export must be a list of MutantRow/);
+      await expect(readMutantsFile(file("Z04.mutants.ts", `export default [{ kills: "Z04" }];\n`), "Z04", "s")).rejects.toThrow(/row 0 is not a MutantRow/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.each(ALL.map((m) => [m.kills, m.rule, m.id, m] as const))("%s / %s fails under %s", async (kills, rule, _id, m) => {
