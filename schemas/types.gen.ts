@@ -263,6 +263,7 @@ export interface ConformanceCase {
    */
   setup?: SetupStep[];
   config: SessionConfig;
+  environment?: CaseEnvironment;
   /**
    * A capability the case cannot even be set up without (symlinks: its fixture is made of them); an implementation that declares it false in initialize skips the case. A capability a rule needs is the rule's (schemas/rules.json capability): the rule is n/a, the rest of the case still runs.
    */
@@ -334,6 +335,14 @@ export interface SessionConfig {
      */
     unsafeAllowSkillWithoutHook?: boolean;
   };
+}
+/**
+ * The process environment the session runs in, inside the case's temp dir (paths relative to it): the driver runs the session with HOME (and XDG_CONFIG_HOME = <home>/.config) set to home and its working directory set to cwd, so that what an implementation would find there uninvited (default roots such as ~/.claude/skills, a project's .skills/, an ancestor's skills) is part of the case. Sent to the driver as session/create's environment (conformance/PROTOCOL.md).
+ */
+
+export interface CaseEnvironment {
+  home: RelPath;
+  cwd: RelPath;
 }
 /**
  * What session.catalog(), asked once before the calls, must hold.
@@ -450,6 +459,12 @@ export interface ResultExpect {
    * Substrings that must not occur anywhere in the result serialised as JSON (e.g. a marker from a file outside every root).
    */
   json_not_contains?: string[];
+  /**
+   * Paths (relative to the temp dir) that must not exist once the call has answered: what the call must never create (a file a `!`cmd`` block in the body would write if it were run).
+   *
+   * @minItems 1
+   */
+  files_absent?: [RelPath, ...RelPath[]];
   /**
    * The call must answer within this many milliseconds (wall clock, as the kit sees it).
    */
@@ -574,6 +589,12 @@ export interface ResultExpect1 {
    */
   json_not_contains?: string[];
   /**
+   * Paths (relative to the temp dir) that must not exist once the call has answered: what the call must never create (a file a `!`cmd`` block in the body would write if it were run).
+   *
+   * @minItems 1
+   */
+  files_absent?: [RelPath, ...RelPath[]];
+  /**
    * The call must answer within this many milliseconds (wall clock, as the kit sees it).
    */
   max_ms?: number;
@@ -629,6 +650,12 @@ export interface ResultExpect2 {
    * Substrings that must not occur anywhere in the result serialised as JSON (e.g. a marker from a file outside every root).
    */
   json_not_contains?: string[];
+  /**
+   * Paths (relative to the temp dir) that must not exist once the call has answered: what the call must never create (a file a `!`cmd`` block in the body would write if it were run).
+   *
+   * @minItems 1
+   */
+  files_absent?: [RelPath, ...RelPath[]];
   /**
    * The call must answer within this many milliseconds (wall clock, as the kit sees it).
    */
@@ -686,6 +713,12 @@ export interface ResultExpect3 {
    */
   json_not_contains?: string[];
   /**
+   * Paths (relative to the temp dir) that must not exist once the call has answered: what the call must never create (a file a `!`cmd`` block in the body would write if it were run).
+   *
+   * @minItems 1
+   */
+  files_absent?: [RelPath, ...RelPath[]];
+  /**
    * The call must answer within this many milliseconds (wall clock, as the kit sees it).
    */
   max_ms?: number;
@@ -702,10 +735,6 @@ export interface ResultExpect3 {
   };
   rules?: RuleMap;
 }
-
-/**
- * A rule id of schemas/rules.json.
- */
 
 /**
  * What a decision binds: contract (an implementation's observable results), reference (the reference's engineering), kit (the kit's own policy), e2e (model runs).
@@ -798,6 +827,13 @@ export interface InitializeResult {
 
 export interface SessionCreateParams {
   config: SessionConfig;
+  /**
+   * Present only when the case declares one: absolute paths inside the case's temp dir. The driver runs the session as if its process had HOME = home (and XDG_CONFIG_HOME = home/.config) and its working directory were cwd: a harness is launched so; an in-process implementation receives it as SessionOptions.environment. Nothing the implementation finds there uninvited may reach the session (§5.1: only configured roots).
+   */
+  environment?: {
+    home: string;
+    cwd: string;
+  };
 }
 /**
  * What a harness configures for one session of the skill tool (spec §5). The permission hook itself is a function in-process, or the kit answering permission/ask over the wire; here only its presence is declared.
@@ -1384,6 +1420,10 @@ export interface Rule {
    * The optional feature the rule is about (a name of the driver protocol's capabilities). An implementation that declares it false gets n/a for the rule: never a fail, never a pass.
    */
   capability?: string;
+  /**
+   * For a spec rule: the spec's own words the rule checks, verbatim (a substring of docs/spec/skill-tool-spec.txt or docs/spec/frontmatter-fields.md), so a reviewer sees when the statement says more than the spec.
+   */
+  quote?: string;
   /**
    * false: no check of the kit can judge the rule through the driver protocol (reason says why and where it is judged instead). Absent means true: some case checks it.
    */
