@@ -1,13 +1,8 @@
 // M02's mutants: implementations that scan more than the configured roots (§1, §5.1): a harness's default roots
 // under HOME and the working directory, or the directory above each root.
 import { dirname, join } from "node:path";
-import type { SessionConfig } from "../../schemas/index.ts";
+import { plusRoots } from "../mutants/helpers.ts";
 import type { MutantRow } from "../mutants/wrap.ts";
-
-/** The roots added after the configured ones (lower precedence), trusted like them so they activate too. */
-function plusRoots(c: SessionConfig, extra: string[]): SessionConfig {
-  return { ...c, skill_roots: [...c.skill_roots, ...extra], skill_trust: { ...c.skill_trust, trusted_roots: [...(c.skill_trust?.trusted_roots ?? []), ...extra] } };
-}
 
 const mutants: MutantRow[] = [
   {

@@ -1,4 +1,5 @@
 // M09's mutants: three ways to get §9's positional placeholders wrong, each re-substituting the authored body.
+import { withBody } from "../mutants/helpers.ts";
 import { isObj, readAuthored, type MutantRow, type Mutation } from "../mutants/wrap.ts";
 
 type Bug = "n-zero-based" | "index-one-based" | "strip-leftovers";
@@ -22,8 +23,7 @@ function resubstituted(bug: Bug): Mutation {
       const a = readAuthored(ctx.config, r.name);
       const args = isObj(p) && typeof p.arguments === "string" ? p.arguments : undefined;
       if (!a) return r;
-      const body = substitute(a.body, args, bug);
-      return { ...r, body, bytes: Buffer.byteLength(body), output: r.output.split(r.body).join(body) };
+      return withBody(r, substitute(a.body, args, bug));
     },
   };
 }

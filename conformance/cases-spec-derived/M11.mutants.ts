@@ -1,9 +1,9 @@
 // M11's mutant: dedupe keyed by name and arguments, so other arguments activate the skill again (§7 step 6).
-import type { SessionHandle } from "../../schemas/implementation.ts";
+import { perSession } from "../mutants/helpers.ts";
 import { isObj, nameOf, okFromAuthored, readAuthored, type MutantRow } from "../mutants/wrap.ts";
 
 /** Per session: the name+arguments keys activated so far. */
-const seen = new WeakMap<SessionHandle, Set<string>>();
+const seen = perSession(() => new Set<string>());
 
 const mutants: MutantRow[] = [
   {
@@ -13,8 +13,7 @@ const mutants: MutantRow[] = [
       before: (p, _o, ctx) => {
         const name = nameOf(p);
         if (name === undefined) return undefined;
-        const keys = seen.get(ctx.inner) ?? new Set<string>();
-        seen.set(ctx.inner, keys);
+        const keys = seen(ctx);
         const args = isObj(p) ? p.arguments : undefined;
         const key = JSON.stringify([name, args ?? null]);
         const again = [...keys].some((k) => (JSON.parse(k) as unknown[])[0] === name) && !keys.has(key);

@@ -1,4 +1,5 @@
 // M20's mutant: $ARGUMENTS of object arguments written as JSON instead of key=value pairs (§9).
+import { withBody } from "../mutants/helpers.ts";
 import { isObj, type MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
@@ -9,8 +10,7 @@ const mutants: MutantRow[] = [
       result: (r, p) => {
         if (r.kind !== "ok" || !isObj(p) || !isObj(p.arguments)) return r;
         const pairs = Object.entries(p.arguments).map(([k, v]) => `${k}=${String(v)}`).join(" ");
-        const body = r.body.replace(pairs, JSON.stringify(p.arguments));
-        return { ...r, body, bytes: Buffer.byteLength(body), output: r.output.split(r.body).join(body) };
+        return withBody(r, r.body.replace(pairs, JSON.stringify(p.arguments)));
       },
     },
   },
