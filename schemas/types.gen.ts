@@ -405,6 +405,10 @@ export interface RuleMap {
 export interface CaseCall {
   before?: StepList;
   /**
+   * Before this call (and after its before steps), close the case's session and open a new one with the same config and hook script: the calls that follow are the new session's (§7 step 7: session end discards the catalog and the activated set).
+   */
+  session?: "new";
+  /**
    * The raw tool input, exactly as a model might send it: any JSON value.
    */
   params: {

@@ -242,7 +242,16 @@ class CaseRun {
       this.checkHookPayloads(at, this.hook.since(from));
       return;
     }
+    if (call.session === "new") await this.reopenSession();
     await this.makeSingleCall(i, at, call);
+  }
+
+  /** A call marked session: "new" runs on a fresh session with the same config: the old one is closed first. */
+  private async reopenSession(): Promise<void> {
+    await this.closeSession();
+    if (this.fault) throw this.fault;
+    this.session = undefined;
+    await this.openSession();
   }
 
   private async makeSingleCall(i: number, at: string, call: CaseCall): Promise<void> {
