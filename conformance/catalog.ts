@@ -6,7 +6,7 @@
 // case is its own files: its JSON, its fixture, its mutants, and a rules row when the rule is new.
 // Not shipped: mutants are kit-side evidence (tsconfig.build.json never reaches this module).
 import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { basename, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { rules as rulesTable, type Rule } from "../schemas/index.ts";
 import { toMutants, type Mutant, type MutantRow } from "./mutants/wrap.ts";
@@ -132,6 +132,3 @@ async function importMutants(): Promise<CatalogMutant[]> {
   }
   return out;
 }
-
-/** The case id a mutants file belongs to (S22 for …/S22.mutants.ts). */
-export const caseIdOfMutantsFile = (file: string): string => basename(file, MUTANTS_SUFFIX);

@@ -1,6 +1,5 @@
 // C01's mutants: the wrong implementations under which C01.json must fail, each keyed {case, rule} (the rule
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
-import { join } from "node:path";
 import type { OkResult } from "../../schemas/index.ts";
 import { onOk } from "../mutants/helpers.ts";
 import type { MutantRow } from "../mutants/wrap.ts";

@@ -1,8 +1,7 @@
 // C02's mutants: the wrong implementations under which C02.json must fail, each keyed {case, rule} (the rule
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
-import { join, normalize } from "node:path";
+import { normalize } from "node:path";
 import type { CatalogEntry } from "../../schemas/index.ts";
-import { real } from "../mutants/helpers.ts";
 import type { MutantRow } from "../mutants/wrap.ts";
 
 /** R32 the other way: the dir keeps the root as configured ("user/../real-user/x"). */

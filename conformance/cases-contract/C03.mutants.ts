@@ -1,9 +1,7 @@
 // C03's mutants: the wrong implementations under which C03.json must fail, each keyed {case, rule} (the rule
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
 import { realpathSync } from "node:fs";
-import { join } from "node:path";
 import type { SkillResult } from "../../schemas/index.ts";
-import { real } from "../mutants/helpers.ts";
 import type { MutantRow } from "../mutants/wrap.ts";
 
 /** R33 the other way: the path of OUTSIDE_WORKSPACE is where it resolves to. */

@@ -3,7 +3,6 @@
 import { isUtf8 } from "node:buffer";
 import { readFileSync } from "node:fs";
 import type { SkillResult } from "../../schemas/index.ts";
-import { bytes } from "../mutants/helpers.ts";
 import type { MutantRow } from "../mutants/wrap.ts";
 
 /** R37 the other way: a SKILL.md that is not text is an IO_ERROR. */

@@ -1,7 +1,6 @@
 // C08's mutants: the wrong implementations under which C08.json must fail, each keyed {case, rule} (the rule
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
-import YAML from "yaml";
-import { always, onOk } from "../mutants/helpers.ts";
+import { onOk } from "../mutants/helpers.ts";
 import { type MutantRow, readAuthored } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [

@@ -1,6 +1,5 @@
 // F03's mutants: the wrong implementations under which F03.json must fail, each keyed {case, rule} (the rule
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
-import YAML from "yaml";
 import { reparsedBy } from "../mutants/helpers.ts";
 import type { MutantRow } from "../mutants/wrap.ts";
 

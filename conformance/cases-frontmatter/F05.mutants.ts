@@ -1,7 +1,6 @@
 // F05's mutants: the wrong implementations under which F05.json must fail, each keyed {case, rule} (the rule
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
 import YAML from "yaml";
-import { message } from "../../schemas/messages.ts";
 import { errorResult, type MutantRow, nameOf, readAuthored } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [

@@ -1,6 +1,5 @@
 // F06's mutants: the wrong implementations under which F06.json must fail, each keyed {case, rule} (the rule
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
-import YAML from "yaml";
 import type { OkResult } from "../../schemas/index.ts";
 import { isObj, type MutantRow } from "../mutants/wrap.ts";
 

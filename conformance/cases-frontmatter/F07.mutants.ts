@@ -1,9 +1,8 @@
 // F07's mutants: the wrong implementations under which F07.json must fail, each keyed {case, rule} (the rule
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
-import { join } from "node:path";
-import { message } from "../../schemas/messages.ts";
 import { always, firstParseError, onRefusal, refusedAt, refusedWhen } from "../mutants/helpers.ts";
 import type { MutantRow } from "../mutants/wrap.ts";
+import type { SkillResult } from "../../schemas/index.ts";
 
 const INFORMATIONAL = ["license", "version", "argument-hint"];
 
@@ -30,6 +29,18 @@ const mutants: MutantRow[] = [
     kills: "F07", rule: "frontmatter.lenient-informational", id: "second-reading-stands",
     description: "When the argument-hint line read as text does not save the frontmatter, the second reading's error is reported instead of the first (R19: the first error stands).",
     mutation: secondReadingStands,
+  },
+  {
+    kills: "F07", rule: "discovery.warning", id: "listed-without-warning",
+    description: "A skill kept despite an odd field is listed silently: no catalog warning names it.",
+    mutation: { catalog: (c) => ({ ...c, warnings: [] }) },
+  },
+  {
+    kills: "F07", rule: "frontmatter.string-fields-text", id: "version-as-number",
+    description: "version: 1.0 comes back as the number YAML reads (1), not the text written.",
+    mutation: {
+      result: (r) => (r.kind === "ok" && typeof r.frontmatter.version === "string" && /^\d+(\.\d+)?$/.test(r.frontmatter.version) ? { ...r, frontmatter: { ...r.frontmatter, version: Number(r.frontmatter.version) } } as SkillResult : r),
+    },
   },
 ];
 

@@ -19,6 +19,16 @@ const mutants: MutantRow[] = [
       catalog: (c) => rewriteCatalogLines(c, (e) => `- ${e.name}\n  ${e.description.replace(/\s*\n\s*/g, " ")}`),
     },
   },
+  {
+    kills: "F09", rule: "catalog.description-cut", id: "description-cut-at-load",
+    description: "A long description is cut once, when the skill is loaded: activation returns the cut text too, not the whole description.",
+    mutation: {
+      result: (r) => {
+        if (r.kind !== "ok" || typeof r.frontmatter.description !== "string" || r.frontmatter.description.length <= 200) return r;
+        return { ...r, frontmatter: { ...r.frontmatter, description: `${r.frontmatter.description.slice(0, 200)}…` } };
+      },
+    },
+  },
 ];
 
 export default mutants;

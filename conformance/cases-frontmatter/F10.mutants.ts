@@ -1,7 +1,6 @@
 // F10's mutants: the wrong implementations under which F10.json must fail, each keyed {case, rule} (the rule
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
 import type { SkillResult } from "../../schemas/index.ts";
-import { raw } from "../mutants/helpers.ts";
 import type { MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [

@@ -1,9 +1,7 @@
 // F14's mutants: the wrong implementations under which F14.json must fail, each keyed {case, rule} (the rule
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
-import { join } from "node:path";
 import YAML from "yaml";
 import { LIMITS } from "../../schemas/index.ts";
-import { message } from "../../schemas/messages.ts";
 import { always, firstParseError, isTooDeep, onRefusal, refusedAt, syntaxFirst, TOO_DEEP } from "../mutants/helpers.ts";
 import type { MutantRow } from "../mutants/wrap.ts";
 

@@ -1,6 +1,5 @@
 // F15's mutants: the wrong implementations under which F15.json must fail, each keyed {case, rule} (the rule
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
-import YAML from "yaml";
 import { LIMITS } from "../../schemas/index.ts";
 import { message } from "../../schemas/messages.ts";
 import { always, firstParseError, isTooDeep, onRefusal, refusedAt, TOO_DEEP } from "../mutants/helpers.ts";

@@ -1,8 +1,7 @@
 // S07's mutants: the wrong implementations under which S07.json must fail, each keyed {case, rule} (the rule
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
-import { join } from "node:path";
 import YAML from "yaml";
-import { okFrom, raw } from "../mutants/helpers.ts";
+import { okFrom } from "../mutants/helpers.ts";
 import { isObj, type MutantRow, nameOf, readAuthored } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [

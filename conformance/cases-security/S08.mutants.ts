@@ -1,7 +1,7 @@
 // S08's mutants: the wrong implementations under which S08.json must fail, each keyed {case, rule} (the rule
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
 import { LIMITS } from "../../schemas/index.ts";
-import { bytes, okFrom, raw } from "../mutants/helpers.ts";
+import { bytes, okFrom } from "../mutants/helpers.ts";
 import { type MutantRow, nameOf, readAuthored } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [

@@ -1,6 +1,6 @@
 // S09's mutants: the wrong implementations under which S09.json must fail, each keyed {case, rule} (the rule
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
-import { bytes, okFrom } from "../mutants/helpers.ts";
+import { okFrom } from "../mutants/helpers.ts";
 import { isObj, type MutantRow, nameOf, readAuthored } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [

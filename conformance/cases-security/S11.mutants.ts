@@ -20,6 +20,11 @@ const mutants: MutantRow[] = [
       },
     },
   },
+  {
+    kills: "S11", rule: "params.unknown-refused", id: "unknown-params-dropped",
+    description: "Parameters other than name and arguments are dropped silently instead of refused: {name, constructor: \"x\"} activates.",
+    mutation: { params: (p) => (isObj(p) ? Object.fromEntries(Object.entries(p).filter(([k]) => k === "name" || k === "arguments")) : p) },
+  },
 ];
 
 export default mutants;

@@ -1,7 +1,5 @@
 // S12's mutants: the wrong implementations under which S12.json must fail, each keyed {case, rule} (the rule
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
-import YAML from "yaml";
-import { raw } from "../mutants/helpers.ts";
 import { errorResult, type MutantRow, nameOf, readAuthored } from "../mutants/wrap.ts";
 
 function flowDepth(text: string): number {

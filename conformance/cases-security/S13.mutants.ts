@@ -1,6 +1,5 @@
 // S13's mutants: the wrong implementations under which S13.json must fail, each keyed {case, rule} (the rule
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
-import { join, normalize } from "node:path";
 import { isObj, type MutantRow } from "../mutants/wrap.ts";
 
 const CONFUSABLES: Record<string, string> = {

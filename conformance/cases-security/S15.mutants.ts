@@ -3,10 +3,13 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type CatalogEntry, LIMITS } from "../../schemas/index.ts";
-import { subdirs } from "../mutants/helpers.ts";
+import { perSession, subdirs } from "../mutants/helpers.ts";
 import { errorResult, isDir, type MutantRow, nameOf } from "../mutants/wrap.ts";
 
 const NAME_RE = new RegExp(LIMITS.name_pattern);
+
+
+const stalled = perSession(() => ({ done: false }));
 
 const mutants: MutantRow[] = [
   {
@@ -28,6 +31,20 @@ const mutants: MutantRow[] = [
         if (!(r.kind === "not_found" && name)) return r;
         const root = ctx.config.skill_roots.find((x) => isDir(join(x, name)));
         return root ? errorResult("IO_ERROR", name, `skill "${name}": cannot read ${join(root, name, "SKILL.md")}`) : r;
+      },
+    },
+  },
+  {
+    kills: "S15", rule: "limits.in-time", id: "first-lookup-stalls",
+    description: "The first lookup of a session stalls (a lazy index built over the whole root) past the call's deadline.",
+    mutation: {
+      before: async (_p, _o, ctx) => {
+        const state = stalled(ctx);
+        if (!state.done) {
+          state.done = true;
+          await new Promise((resolve) => setTimeout(resolve, 1100));
+        }
+        return undefined;
       },
     },
   },

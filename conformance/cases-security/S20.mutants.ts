@@ -2,6 +2,7 @@
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
 import { entities } from "../mutants/helpers.ts";
 import { type MutantRow, rewriteCatalogLines } from "../mutants/wrap.ts";
+import type { CatalogEntry } from "../../schemas/index.ts";
 
 const mutants: MutantRow[] = [
   {
@@ -10,6 +11,11 @@ const mutants: MutantRow[] = [
     mutation: {
       catalog: (c) => rewriteCatalogLines(c, (e, attrs) => `<skill name="${e.name}"${attrs}>${entities(e.description.trim())}</skill>`),
     },
+  },
+  {
+    kills: "S20", rule: "catalog.entry-fields", id: "entries-without-description",
+    description: "Catalog entries carry no description field: the description is only in the tool description's line.",
+    mutation: { catalog: (c) => ({ ...c, entries: c.entries.map(({ description: _d, ...e }) => e as CatalogEntry) }) },
   },
 ];
 

@@ -1,6 +1,6 @@
 // S21's mutants: the wrong implementations under which S21.json must fail, each keyed {case, rule} (the rule
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
-import { entities, raw } from "../mutants/helpers.ts";
+import { raw } from "../mutants/helpers.ts";
 import type { MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [

@@ -8,6 +8,19 @@ const KNOWN_FIELDS = new Set(["name", "description", "license", "compatibility",
 
 const knownOnly = (fm: Obj): Obj => Object.fromEntries(Object.entries(fm).filter(([k]) => KNOWN_FIELDS.has(k)));
 
+
+/** The top-level keys of a rendered YAML mapping that KNOWN_FIELDS names, with their indented lines. */
+function knownLinesOnly(yaml: string): string {
+  let keep = true;
+  return yaml
+    .split("\n")
+    .filter((line) => {
+      if (!/^\s/.test(line)) keep = KNOWN_FIELDS.has(line.replace(/^"?([^":]*)"?:.*$/, "$1"));
+      return keep;
+    })
+    .join("\n");
+}
+
 const mutants: MutantRow[] = [
   {
     kills: "U09", rule: "frontmatter.unknown-preserved", id: "unknown-fields-dropped", description: "Unknown frontmatter fields (hooks, context, …) are stripped instead of preserved.",
@@ -15,6 +28,11 @@ const mutants: MutantRow[] = [
       result: onOk((r) => ({ ...r, frontmatter: knownOnly(r.frontmatter) as OkResult["frontmatter"] })),
       catalog: (c) => ({ ...c, entries: c.entries.map((e) => ({ ...e, frontmatter: knownOnly(e.frontmatter) as CatalogEntry["frontmatter"] })) }),
     },
+  },
+  {
+    kills: "U09", rule: "output.frontmatter-shown", id: "frontmatter-section-known-only",
+    description: "The <frontmatter> section of the output shows only the fields the spec names; the result's frontmatter keeps the rest.",
+    mutation: { result: onOk((r) => ({ ...r, output: r.output.replace(/<frontmatter>\n([\s\S]*?)\n<\/frontmatter>/, (_m, yaml: string) => `<frontmatter>\n${knownLinesOnly(yaml)}\n</frontmatter>`) })) },
   },
 ];
 

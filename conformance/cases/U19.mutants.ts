@@ -1,6 +1,5 @@
 // U19's mutants: the wrong implementations under which U19.json must fail, each keyed {case, rule} (the rule
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
-import { join } from "node:path";
 import { bytes, onOk } from "../mutants/helpers.ts";
 import { isObj, type MutantRow } from "../mutants/wrap.ts";
 

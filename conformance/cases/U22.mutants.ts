@@ -14,6 +14,11 @@ const mutants: MutantRow[] = [
       })),
     },
   },
+  {
+    kills: "U22", rule: "resources.rendered", id: "resources-not-rendered",
+    description: "resources is filled in the result, but the output has no <resources> section: the model never sees the names.",
+    mutation: { result: onOk((r) => ({ ...r, output: r.output.replace(/<resources>\n[\s\S]*?<\/resources>\n/, "") })) },
+  },
 ];
 
 export default mutants;

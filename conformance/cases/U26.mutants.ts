@@ -13,6 +13,13 @@ const mutants: MutantRow[] = [
       }),
     },
   },
+  {
+    kills: "U26", rule: "hook.allowed-tools", id: "hook-tools-unsplit",
+    description: "The hook's metadata.frontmatter.allowed_tools is the field as written (one string) instead of the normalised list.",
+    mutation: {
+      hook: (h) => (req) => h({ ...req, metadata: { ...req.metadata, frontmatter: { ...req.metadata.frontmatter, allowed_tools: [req.metadata.frontmatter.allowed_tools.join(", ")] } } }),
+    },
+  },
 ];
 
 export default mutants;

@@ -40,6 +40,11 @@ const mutants: MutantRow[] = [
       },
     },
   },
+  {
+    kills: "U29", rule: "discovery.skip-silently", id: "warns-on-dirs-without-skill-md",
+    description: "A directory without SKILL.md is skipped, but with a catalog warning naming it.",
+    mutation: { catalog: (c, ctx) => ({ ...c, warnings: [...c.warnings, ...dirsWithoutSkillMd(ctx.config).map((d) => `skipped ${d.name}: no SKILL.md in ${d.dir}`)] }) },
+  },
 ];
 
 export default mutants;

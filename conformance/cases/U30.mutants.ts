@@ -1,6 +1,6 @@
 // U30's mutants: the wrong implementations under which U30.json must fail, each keyed {case, rule} (the rule
 // it breaks). Built from conformance/mutants/wrap.ts and helpers.ts; conformance/test/mutants.test.ts runs them.
-import { bytes, onOk, raw } from "../mutants/helpers.ts";
+import { bytes, onOk } from "../mutants/helpers.ts";
 import { type MutantRow, readAuthored } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
@@ -13,6 +13,13 @@ const mutants: MutantRow[] = [
         const body = r.body.replace(/\r?\n/g, "\r\n");
         return { ...r, body, bytes: bytes(body), output: r.output.replace(r.body, body) };
       }),
+    },
+  },
+  {
+    kills: "U30", rule: "render.no-cr", id: "output-keeps-crlf",
+    description: "The body field is read as LF, but the output is rendered from the file's CRLF lines: \r reaches the model.",
+    mutation: {
+      result: onOk((r, _p, config) => (readAuthored(config, r.name)?.raw.includes("\r\n") ? { ...r, output: r.output.replace(/\n/g, "\r\n") } : r)),
     },
   },
 ];

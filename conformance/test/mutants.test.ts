@@ -3,7 +3,7 @@
 // profile exact, a mutant must make its rule fail, with that case among the ones that show it, and never make the
 // case `errored` (that would mean the mutant, not the case, is broken). The case itself fails exactly when the rule
 // is one it exists to test: a mutant that breaks only a classification (path-names-not-found) leaves its case
-// passing.
+// passing. And every checkable rule has a mutant, or a written reason why none can exist (mutants/no-mutant.json).
 import { readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -32,6 +32,14 @@ describe("mutants", () => {
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
     expect(ALL.filter((m) => !catalog.ruleById.has(m.rule)).map((m) => `${m.id}: ${m.rule}`)).toEqual([]);
     expect(catalog.suites.filter((s) => !s.cases.length).map((s) => s.id)).toEqual([]);
+  });
+
+  it("every checkable rule has a mutant, or a written reason why none can exist, never both", () => {
+    const killed = new Set(ALL.map((m) => m.rule));
+    const uncovered = catalog.checkable.filter((r) => !killed.has(r.id) && !catalog.noMutant.get(r.id)?.trim()).map((r) => r.id);
+    expect(uncovered, "write a mutant in the <ID>.mutants.ts of a case that checks the rule, or say why none can exist in conformance/mutants/no-mutant.json").toEqual([]);
+    const stale = [...catalog.noMutant.keys()].filter((id) => killed.has(id) || !catalog.ruleById.has(id) || catalog.ruleById.get(id)!.checked === false);
+    expect(stale, "no-mutant.json names a rule that has a mutant, is not checkable, or does not exist").toEqual([]);
   });
 
   it.each(ALL.map((m) => [m.kills, m.rule, m.id, m] as const))("%s / %s fails under %s", async (kills, rule, _id, m) => {
