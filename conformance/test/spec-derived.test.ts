@@ -55,6 +55,14 @@ describe("spec-derived suite", () => {
     expect(unexpected.map((a) => a.alias)).toEqual([]);
   });
 
+  it("M26's SKILL.md is §4.6's canonical SKILL.md, byte for byte", () => {
+    const start = SPEC.indexOf("4.6 Canonical SKILL.md\n\n") + "4.6 Canonical SKILL.md\n\n".length;
+    const canonical = `${SPEC.slice(start, SPEC.indexOf("\n\n5. Workspace, discovery"))}\n`;
+    const m26 = derived.find((c) => c.id === "M26")!;
+    const written = (m26.setup ?? []).find((s) => "path" in s && s.path === "skills/api-conventions/SKILL.md");
+    expect(written && "utf8" in written ? written.utf8 : undefined).toBe(canonical);
+  });
+
   it("every spec rule that carries a quote quotes the spec's own words", () => {
     const quoted = rules().filter((r) => r.quote !== undefined);
     expect(quoted.filter((r) => r.source !== "spec").map((r) => r.id)).toEqual([]);

@@ -1,0 +1,18 @@
+// M26's mutant: a YAML reader that folds a | block scalar like a > one (line breaks become spaces), §4.6's description.
+import { onOk } from "../mutants/helpers.ts";
+import type { MutantRow } from "../mutants/wrap.ts";
+
+const mutants: MutantRow[] = [
+  {
+    kills: "M26", rule: "frontmatter.parsed", id: "literal-block-folded",
+    description: "A literal block scalar (description: |) is read folded: its inner line breaks become spaces.",
+    mutation: {
+      result: onOk((r) => {
+        const d = r.frontmatter.description;
+        return typeof d === "string" && /\n./.test(d) ? { ...r, frontmatter: { ...r.frontmatter, description: d.replace(/\n(?=.)/g, " ") } } : r;
+      }),
+    },
+  },
+];
+
+export default mutants;
