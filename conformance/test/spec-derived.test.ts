@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ALIASES, rules } from "../../schemas/index.ts";
 import type { SessionConfig } from "../../schemas/index.ts";
 import type { SessionOptions } from "../../schemas/implementation.ts";
+import { spawnImplementation } from "../driver/subprocess.ts";
 import { wrapReference } from "../mutants/wrap.ts";
 import { loadCases, runSuite } from "../runner/index.ts";
 import { checkFilesAbsent } from "../runner/files.ts";
@@ -100,4 +101,23 @@ describe("case format: files_absent and environment", () => {
     expect(env.home.endsWith("/home") && env.cwd.endsWith("/work")).toBe(true);
     expect(env.home.slice(0, -"/home".length)).toBe(env.cwd.slice(0, -"/work".length));
   });
+
+  it("over the wire, session/create carries the environment to the module the stdio server serves, and only when the case has one", async () => {
+    const toy = join(tmp, "toy.mjs");
+    writeFileSync(toy, `export function createSession(config, options) {
+  const seen = JSON.stringify(options.environment ?? null);
+  return { async catalog() { return { tool_description: seen, entries: [], warnings: [] }; }, async call() { return { kind: "not_found", name: "x", siblings: [], output: "" }; }, async close() {} };
+}
+`);
+    const impl = await spawnImplementation(`"${process.execPath}" --import tsx "${join(REPO_ROOT, "scripts", "reference-driver.ts")}" "${toy}"`);
+    try {
+      const environment = { home: join(tmp, "home"), cwd: join(tmp, "work") };
+      const withEnv = await impl.createSession({ skill_roots: [tmp] }, { environment });
+      expect(JSON.parse((await withEnv.catalog()).tool_description)).toEqual(environment);
+      const without = await impl.createSession({ skill_roots: [tmp] }, {});
+      expect(JSON.parse((await without.catalog()).tool_description)).toBeNull();
+    } finally {
+      await impl.dispose();
+    }
+  }, 30_000);
 });
