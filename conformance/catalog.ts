@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { rules as rulesTable, type Rule } from "../schemas/index.ts";
 import { toMutants, type Mutant, type MutantRow } from "./mutants/wrap.ts";
 import { loadCases, suiteDir, suites as suiteNames, type LoadedCase } from "./runner/load.ts";
-import { rulesOfCase } from "./runner/rules.ts";
+import { ruleIndex, rulesOfCase } from "./runner/rules.ts";
 import { REPO_ROOT, fixtureDir } from "./runner/workspace.ts";
 
 /** The suffix of a case's mutants file: conformance/cases-security/S22.mutants.ts beside S22.json. */
@@ -96,7 +96,7 @@ function buildCatalog(): KitCatalog {
     suites,
     cases: suites.flatMap((s) => s.cases),
     rules,
-    ruleById: new Map(rules.map((r) => [r.id, r])),
+    ruleById: ruleIndex(),
     checkable: rules.filter((r) => r.checked !== false),
     noMutant: readNoMutant(),
     orphanMutantFiles,

@@ -37,11 +37,11 @@ export function figures(catalog: KitCatalog, mutants: readonly CatalogMutant[]):
 
 /** MUTANTS.md, region mutants:summary: how many mutants, and which checkable rules have none and why. */
 export function mutantsSummary(f: KitFigures): string {
-  const out = [
-    `${plural(f.mutants, "mutant")} over the ${plural(f.cases, "case")} of ${plural(f.suites.length, "suite")}; every case has at least one.`,
-    `${f.killed} of the ${f.rules.checkable} checkable rules of [\`schemas/rules.json\`](../schemas/rules.json) (rows not \`checked: false\`) fail under some mutant;`,
-    f.reasons.length ? `the ${f.rules.checkable - f.killed === 1 ? "other one has" : `other ${f.rules.checkable - f.killed} have`} a written reason why no mutant can make ${f.rules.checkable - f.killed === 1 ? "it" : "them"} fail on ${f.rules.checkable - f.killed === 1 ? "its" : "their"} own ([\`conformance/mutants/no-mutant.json\`](mutants/no-mutant.json)):` : "none needs a reason.",
-  ];
+  const rest = f.rules.checkable - f.killed;
+  const rules = rest === 0
+    ? `Every one of the ${f.rules.checkable} checkable rules of [\`schemas/rules.json\`](../schemas/rules.json) (rows not \`checked: false\`) fails under some mutant.`
+    : `${f.killed} of the ${f.rules.checkable} checkable rules of [\`schemas/rules.json\`](../schemas/rules.json) (rows not \`checked: false\`) fail under some mutant; the other ${rest} ${rest === 1 ? "has" : "have"} a written reason why no mutant can make ${rest === 1 ? "it" : "them"} fail on ${rest === 1 ? "its" : "their"} own ([\`conformance/mutants/no-mutant.json\`](mutants/no-mutant.json)):`;
+  const out = [`${plural(f.mutants, "mutant")} over the ${plural(f.cases, "case")} of ${plural(f.suites.length, "suite")}; every case has at least one.`, rules];
   if (f.reasons.length) out.push("", ...f.reasons.map(([id, why]) => `- \`${id}\`: ${why}`));
   return out.join("\n");
 }
@@ -63,11 +63,12 @@ export function mutantsTable(catalog: KitCatalog, mutants: readonly CatalogMutan
 
 /** README, region kit-contents: what the kit holds, counted. */
 export function kitContents(f: KitFigures, providers: readonly string[]): string {
-  const suites = f.suites.map((s) => `${s.id} (${s.cases}${s.first && s.last ? `: ${s.first}–${s.last}` : ""})`).join(", ");
+  const range = (s: KitFigures["suites"][number]) => (!s.first ? "" : s.first === s.last ? `: ${s.first}` : `: ${s.first}–${s.last}`);
+  const suites = f.suites.map((s) => `${s.id} (${s.cases}${range(s)})`).join(", ");
   return [
     "- **`schemas/`**: the contract as JSON Schema 2020-12. It is the one source of truth: the types, the runner's checks and the wire protocol all come from it.",
     "- **`reference/`**: a small, complete TypeScript reference implementation of the tool.",
-    `- **\`conformance/\`**: ${plural(f.cases, "case")} as data in ${plural(f.suites.length, "suite")}, ${suites}; the spec suite holds §13.1's unit cases. They judge the ${f.rules.total} rules of [\`schemas/rules.json\`](schemas/rules.json) (${f.rules.spec} from the spec, ${f.rules.decision} kit decisions, ${f.rules.rendering} exact rendering; ${f.rules.notCheckable} not checkable through a driver, each saying why), and every case and ${f.killed} of the ${f.rules.checkable} checkable rules are shown to fail on a wrong implementation (${plural(f.mutants, "mutant")}, [\`conformance/MUTANTS.md\`](conformance/MUTANTS.md)). A runner drives **any** implementation through a driver: in-process for TypeScript, JSON-RPC over stdio for everything else (Rust, Python…). It reports in JSON, JUnit, Markdown and as a badge, and has parity and smoke modes.`,
+    `- **\`conformance/\`**: ${plural(f.cases, "case")} as data in ${plural(f.suites.length, "suite")}, ${suites}; the spec suite holds §13.1's unit cases. They judge the ${f.rules.total} rules of [\`schemas/rules.json\`](schemas/rules.json) (${f.rules.spec} from the spec, ${f.rules.decision} kit decisions, ${f.rules.rendering} exact rendering; ${f.rules.notCheckable} not checkable through a driver, each saying why), and every case and ${f.killed === f.rules.checkable ? `every one of the ${f.rules.checkable}` : `${f.killed} of the ${f.rules.checkable}`} checkable rules are shown to fail on a wrong implementation (${plural(f.mutants, "mutant")}, [\`conformance/MUTANTS.md\`](conformance/MUTANTS.md)). A runner drives **any** implementation through a driver: in-process for TypeScript, JSON-RPC over stdio for everything else (Rust, Python…). It reports in JSON, JUnit, Markdown and as a badge, and has parity and smoke modes.`,
     `- **\`e2e/\`**: the SK1–SK8 model scenarios (§13.2), run n times per model through the providers of \`e2e/providers/\` (${providers.map((p) => `\`${p}\``).join(", ")}) and scored pass@k / pass^k.`,
   ].join("\n");
 }
