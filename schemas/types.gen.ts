@@ -1425,14 +1425,14 @@ export interface Rule {
    */
   capability?: string;
   /**
-   * For a spec rule: the spec's own words the rule checks, verbatim (a substring of docs/spec/skill-tool-spec.txt or docs/spec/frontmatter-fields.md), so a reviewer sees when the statement says more than the spec.
-   */
-  quote?: string;
-  /**
    * false: no check of the kit can judge the rule through the driver protocol (reason says why and where it is judged instead). Absent means true: some case checks it.
    */
   checked?: boolean;
   reason?: string;
+  /**
+   * A spec rule's own words: the sentence (or sentences) of docs/spec/skill-tool-spec.txt or docs/spec/frontmatter-fields.md that make it true, each a substring of one of them once runs of whitespace are read as one space (conformance/test/rules.test.ts). A statement that says more than its quote is narrowed, or the rest is a decision rule of its own.
+   */
+  quote?: string | [string, ...string[]];
 }
 
 /**
