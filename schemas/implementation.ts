@@ -13,9 +13,19 @@ import type {
 /** The harness's permission hook (§5.6). The kit scripts it per case and records what it was asked. */
 export type PermissionHook = (request: PermissionRequest) => PermissionDecision | Promise<PermissionDecision>;
 
+/** The process environment a case runs its session in (conformance-case.schema.json environment): absolute paths. */
+export interface SessionEnvironment {
+  /** HOME (and XDG_CONFIG_HOME = home/.config) as the session should see it. */
+  home: string;
+  /** The working directory as the session should see it. */
+  cwd: string;
+}
+
 export interface SessionOptions {
   /** Present iff config.permission.hook is true. */
   hook?: PermissionHook;
+  /** Present iff the case declares an environment: where HOME and the working directory are for this session. */
+  environment?: SessionEnvironment;
 }
 
 export interface CallOptions {

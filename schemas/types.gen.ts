@@ -263,6 +263,7 @@ export interface ConformanceCase {
    */
   setup?: SetupStep[];
   config: SessionConfig;
+  environment?: CaseEnvironment;
   /**
    * A capability the case cannot even be set up without (symlinks: its fixture is made of them); an implementation that declares it false in initialize skips the case. A capability a rule needs is the rule's (schemas/rules.json capability): the rule is n/a, the rest of the case still runs.
    */
@@ -336,6 +337,14 @@ export interface SessionConfig {
   };
 }
 /**
+ * The process environment the session runs in, inside the case's temp dir (paths relative to it): the driver runs the session with HOME (and XDG_CONFIG_HOME = <home>/.config) set to home and its working directory set to cwd, so that what an implementation would find there uninvited (default roots such as ~/.claude/skills, a project's .skills/, an ancestor's skills) is part of the case. Sent to the driver as session/create's environment (conformance/PROTOCOL.md).
+ */
+
+export interface CaseEnvironment {
+  home: RelPath;
+  cwd: RelPath;
+}
+/**
  * What session.catalog(), asked once before the calls, must hold.
  */
 
@@ -396,6 +405,10 @@ export interface RuleMap {
 export interface CaseCall {
   before?: StepList;
   /**
+   * Before this call (and after its before steps), close the case's session and open a new one with the same config and hook script: the calls that follow are the new session's (§7 step 7: session end discards the catalog and the activated set).
+   */
+  session?: "new";
+  /**
    * The raw tool input, exactly as a model might send it: any JSON value.
    */
   params: {
@@ -450,6 +463,12 @@ export interface ResultExpect {
    * Substrings that must not occur anywhere in the result serialised as JSON (e.g. a marker from a file outside every root).
    */
   json_not_contains?: string[];
+  /**
+   * Paths (relative to the temp dir) that must not exist once the call has answered: what the call must never create (a file a `!`cmd`` block in the body would write if it were run).
+   *
+   * @minItems 1
+   */
+  files_absent?: [RelPath, ...RelPath[]];
   /**
    * The call must answer within this many milliseconds (wall clock, as the kit sees it).
    */
@@ -574,6 +593,12 @@ export interface ResultExpect1 {
    */
   json_not_contains?: string[];
   /**
+   * Paths (relative to the temp dir) that must not exist once the call has answered: what the call must never create (a file a `!`cmd`` block in the body would write if it were run).
+   *
+   * @minItems 1
+   */
+  files_absent?: [RelPath, ...RelPath[]];
+  /**
    * The call must answer within this many milliseconds (wall clock, as the kit sees it).
    */
   max_ms?: number;
@@ -629,6 +654,12 @@ export interface ResultExpect2 {
    * Substrings that must not occur anywhere in the result serialised as JSON (e.g. a marker from a file outside every root).
    */
   json_not_contains?: string[];
+  /**
+   * Paths (relative to the temp dir) that must not exist once the call has answered: what the call must never create (a file a `!`cmd`` block in the body would write if it were run).
+   *
+   * @minItems 1
+   */
+  files_absent?: [RelPath, ...RelPath[]];
   /**
    * The call must answer within this many milliseconds (wall clock, as the kit sees it).
    */
@@ -686,6 +717,12 @@ export interface ResultExpect3 {
    */
   json_not_contains?: string[];
   /**
+   * Paths (relative to the temp dir) that must not exist once the call has answered: what the call must never create (a file a `!`cmd`` block in the body would write if it were run).
+   *
+   * @minItems 1
+   */
+  files_absent?: [RelPath, ...RelPath[]];
+  /**
    * The call must answer within this many milliseconds (wall clock, as the kit sees it).
    */
   max_ms?: number;
@@ -702,10 +739,6 @@ export interface ResultExpect3 {
   };
   rules?: RuleMap;
 }
-
-/**
- * A rule id of schemas/rules.json.
- */
 
 /**
  * What a decision binds: contract (an implementation's observable results), reference (the reference's engineering), kit (the kit's own policy), e2e (model runs).
@@ -798,6 +831,13 @@ export interface InitializeResult {
 
 export interface SessionCreateParams {
   config: SessionConfig;
+  /**
+   * Present only when the case declares one: absolute paths inside the case's temp dir. The driver runs the session as if its process had HOME = home (and XDG_CONFIG_HOME = home/.config) and its working directory were cwd: a harness is launched so; an in-process implementation receives it as SessionOptions.environment. Nothing the implementation finds there uninvited may reach the session (§5.1: only configured roots).
+   */
+  environment?: {
+    home: string;
+    cwd: string;
+  };
 }
 /**
  * What a harness configures for one session of the skill tool (spec §5). The permission hook itself is a function in-process, or the kit answering permission/ask over the wire; here only its presence is declared.
@@ -1389,6 +1429,10 @@ export interface Rule {
    */
   checked?: boolean;
   reason?: string;
+  /**
+   * A spec rule's own words: the sentence (or sentences) of docs/spec/skill-tool-spec.txt or docs/spec/frontmatter-fields.md that make it true, each a substring of one of them once runs of whitespace are read as one space (conformance/test/rules.test.ts). A statement that says more than its quote is narrowed, or the rest is a decision rule of its own.
+   */
+  quote?: string | [string, ...string[]];
 }
 
 /**

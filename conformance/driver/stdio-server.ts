@@ -21,7 +21,7 @@ import {
   type RpcMessage,
   type RpcRequest,
 } from "./jsonrpc.ts";
-import type { InProcessModule, SessionHandle } from "../../schemas/implementation.ts";
+import type { InProcessModule, SessionHandle, SessionOptions } from "../../schemas/implementation.ts";
 
 export interface ServeOptions {
   input?: Readable;
@@ -76,7 +76,8 @@ export function serveStdio(mod: InProcessModule, options: ServeOptions = {}): Pr
       const config = params.config as SessionConfig;
       const sessionId = `s${++sessionCounter}`;
       const hook = config.permission?.hook === true ? (request: PermissionRequest) => askClient(sessionId, request) : undefined;
-      sessions.set(sessionId, await impl.createSession(config, { hook }));
+      const environment = params.environment as SessionOptions["environment"];
+      sessions.set(sessionId, await impl.createSession(config, environment ? { hook, environment } : { hook }));
       return { sessionId };
     },
     async "session/catalog"(params) {

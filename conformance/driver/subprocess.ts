@@ -253,7 +253,7 @@ class Connection implements SubprocessImplementation {
   // ---- Implementation -------------------------------------------------------------------------------
 
   async createSession(config: SessionConfig, options: SessionOptions): Promise<SessionHandle> {
-    const { sessionId } = (await this.request("session/create", { config })) as { sessionId: string };
+    const { sessionId } = (await this.request("session/create", options.environment ? { config, environment: options.environment } : { config })) as { sessionId: string };
     if (this.sessions.has(sessionId)) throw this.fault(`session/create returned sessionId ${JSON.stringify(sessionId)}, which is already open`);
     this.sessions.set(sessionId, { config, hook: options.hook });
     let closed = false;

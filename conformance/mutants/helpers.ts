@@ -161,3 +161,13 @@ export const syntaxFirst = (applies: (reason: string) => boolean): Mutation =>
   });
 
 export const isTooDeep = (reason: string): boolean => reason.startsWith(TOO_DEEP);
+
+/** An ok result with another body: bytes recounted, the body inside output replaced (spec-derived M01, M05, M09, M20). */
+export function withBody(r: OkResult, body: string): OkResult {
+  return { ...r, body, bytes: bytes(body), output: r.output.split(r.body).join(body) };
+}
+
+/** The config with roots scanned after the configured ones, trusted like them (spec-derived M02, M18: discovery beyond the roots). */
+export function plusRoots(c: SessionConfig, extra: readonly string[]): SessionConfig {
+  return { ...c, skill_roots: [...c.skill_roots, ...extra], skill_trust: { ...c.skill_trust, trusted_roots: [...(c.skill_trust?.trusted_roots ?? []), ...extra] } };
+}

@@ -55,7 +55,8 @@ export function toMutants(rows: readonly MutantRow[]): readonly Mutant[] {
 }
 
 export interface Mutation {
-  config?(config: SessionConfig): SessionConfig;
+  /** options: what the kit passed createSession (the hook, the case's environment). */
+  config?(config: SessionConfig, options: SessionOptions): SessionConfig;
   params?(params: unknown): unknown;
   invocation?(invocation: CallOptions["invocation"]): CallOptions["invocation"];
   hookAnswer?(answer: PermissionDecision): PermissionDecision;
@@ -77,7 +78,7 @@ export async function wrapReference(label: string, m: Mutation): Promise<Impleme
       await ref.dispose();
     },
     async createSession(config: SessionConfig, options: SessionOptions): Promise<SessionHandle> {
-      const innerConfig = m.config ? m.config(structuredClone(config)) : config;
+      const innerConfig = m.config ? m.config(structuredClone(config), options) : config;
       const innerOptions: SessionOptions = {};
       if (options.hook) {
         const hook: PermissionHook = options.hook;

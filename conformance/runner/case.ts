@@ -10,11 +10,13 @@
 // Results are normalised (temp dir → <tmp>) before they are checked or recorded. Every mismatch carries the
 // rules it breaks and its effect (rules.ts): the case's status comes from the rules it exists to test (its
 // own, scored under the profile, not n/a); a check under another rule is an incidental finding.
+import { join } from "node:path";
 import { check } from "../../schemas/index.ts";
 import type { CaseCall, ConformanceCase, SessionConfig } from "../../schemas/index.ts";
 import type { Implementation, SessionHandle } from "../../schemas/implementation.ts";
 import { brief, runBatch, type StepContext } from "./batch.ts";
 import { checkCatalog, checkResult, type Miss } from "./expect.ts";
+import { checkFilesAbsent } from "./files.ts";
 import { DEFAULT_PROFILE, RUNNER_RULES, activeOwn, effectOf, isNa, resolveRules, rulesOfCase, type Judge, type Profile } from "./rules.ts";
 import { ImplFault, faultOf, impl, toFault } from "./faults.ts";
 import { ScriptedHook } from "./hook.ts";
@@ -212,7 +214,11 @@ class CaseRun {
       const { hook: _hook, ...rest } = config.permission;
       config.permission = rest;
     }
-    const options = this.hook.hook ? { hook: this.hook.hook } : {};
+    const env = this.c.environment;
+    const options = {
+      ...(this.hook.hook ? { hook: this.hook.hook } : {}),
+      ...(env ? { environment: { home: join(this.ws.dir, env.home), cwd: join(this.ws.dir, env.cwd) } } : {}),
+    };
     this.session = await this.step("createSession", "createSession", () => (this.creating = this.implementation.createSession(config, options)));
   }
 
@@ -236,7 +242,16 @@ class CaseRun {
       this.checkHookPayloads(at, this.hook.since(from));
       return;
     }
+    if (call.session === "new") await this.reopenSession();
     await this.makeSingleCall(i, at, call);
+  }
+
+  /** A call marked session: "new" runs on a fresh session with the same config: the old one is closed first. */
+  private async reopenSession(): Promise<void> {
+    await this.closeSession();
+    if (this.fault) throw this.fault;
+    this.session = undefined;
+    await this.openSession();
   }
 
   private async makeSingleCall(i: number, at: string, call: CaseCall): Promise<void> {
@@ -255,6 +270,7 @@ class CaseRun {
     const asked = this.hook.since(from);
     this.checkHookPayloads(at, asked);
     if (judged) for (const m of checkResult(call.expect, seen, asked.map(this.norm), at)) this.miss(m);
+    for (const m of checkFilesAbsent(call.expect, this.ws.dir, at)) this.miss(m);
   }
 
   /**

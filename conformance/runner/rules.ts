@@ -94,7 +94,7 @@ export function effectOf(mismatchRules: readonly string[], own: readonly string[
 }
 
 type Expectish = Record<string, unknown> & { rules?: RuleMap };
-const LISTS = ["output_contains", "output_not_contains", "output_matches", "body_contains", "body_not_contains", "json_not_contains", "warnings_exclude", "warnings_include", "tool_description_contains", "tool_description_not_contains"];
+const LISTS = ["output_contains", "output_not_contains", "output_matches", "body_contains", "body_not_contains", "json_not_contains", "warnings_exclude", "warnings_include", "tool_description_contains", "tool_description_not_contains", "files_absent"];
 const MAPS = ["fields", "contains", "not_contains", "length", "entries"];
 
 /** The check keys an expectation holds, as the checks name them (fields.body, output_matches.1, names.order, …). */
