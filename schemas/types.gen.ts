@@ -1088,9 +1088,9 @@ export interface ConformanceReport {
     source: "spec" | "decision" | "rendering";
     level: "MUST" | "SHOULD";
     /**
-     * failed: scored and some check of it did not hold; expected_failure: so, and listed as rule:<id> in the expected-failures file (or every case that shows it is a listed case); not_scored: outside the profile (cases says whether it held); n/a: it needs a capability the implementation declares false; not_run: no case of this run checks it (another suite does); not_checkable: no check can judge it through the driver protocol (note says why and where it is judged).
+     * failed: scored and some check of it did not hold; expected_failure: so, and listed as rule:<id> in the expected-failures file (or every case that shows it is a listed case); errored: scored, no check of it failed, but a case that checks it ended (crash, hang, dead driver) before checking it, so it is not shown to hold (note names the cases); not_scored: outside the profile (cases says whether it held); n/a: it needs a capability the implementation declares false; not_run: no case of this run checks it (another suite does); not_checkable: no check can judge it through the driver protocol (note says why and where it is judged).
      */
-    status: "passed" | "failed" | "expected_failure" | "not_scored" | "n/a" | "not_run" | "not_checkable";
+    status: "passed" | "failed" | "expected_failure" | "errored" | "not_scored" | "n/a" | "not_run" | "not_checkable";
     /**
      * The cases that show it not holding (empty when it held).
      */
@@ -1115,6 +1115,23 @@ export interface ConformanceReport {
       what: string;
     };
   }[];
+  /**
+   * The run's one score: the rules the profile scores (spec rules under --profile spec), then the cases as the detail, where a not-scored case counts as neither passed nor failed. scored_by names the profile that would score a run whose cases this profile scores none of.
+   */
+  score?: {
+    profile: "spec" | "decisions" | "exact";
+    sources: ("spec" | "decision" | "rendering")[];
+    rules: RuleCounts;
+    cases: {
+      scored: number;
+      passed: number;
+      not_scored: number;
+    };
+    /**
+     * Present when this profile scores none of the run's cases: the smallest profile that scores some.
+     */
+    scored_by?: "spec" | "decisions" | "exact";
+  };
   /**
    * Rule statuses counted by source.
    */
@@ -1193,6 +1210,10 @@ export interface ConformanceReport {
        * What went wrong, short.
        */
       what?: string;
+      /**
+       * A cascade: an earlier call of the case (calls[i]) came back as the wrong kind or code, and this finding may only follow from it.
+       */
+      after?: string;
       message: string;
     }[];
     reason?: string;
@@ -1202,6 +1223,10 @@ export interface ConformanceReport {
      * errored by a throw in-process: the top frames of its stack.
      */
     stack?: string;
+    /**
+     * errored, or not_scored after a missed deadline: the rules whose checks never ran (the case's own, and those of the calls from the one that did not answer on). None of them passes on this case.
+     */
+    unchecked_rules?: string[];
     /**
      * errored: cut off at its deadline, the case's calls close() left unanswered, and how long the kit waited after close().
      */
@@ -1229,6 +1254,7 @@ export interface RuleCounts {
   passed?: number;
   failed?: number;
   expected_failure?: number;
+  errored?: number;
   not_scored?: number;
   "n/a"?: number;
   not_run?: number;

@@ -15,7 +15,7 @@ import type { CaseCall, ConformanceCase, SessionConfig } from "../../schemas/ind
 import type { Implementation, SessionHandle } from "../../schemas/implementation.ts";
 import { brief, runBatch, type StepContext } from "./batch.ts";
 import { checkCatalog, checkResult, type Miss } from "./expect.ts";
-import { DEFAULT_PROFILE, RUNNER_RULES, activeOwn, effectOf, isNa, resolveRules, rulesOfCase, type Judge, type Profile } from "./rules.ts";
+import { DEFAULT_PROFILE, RUNNER_RULES, activeOwn, effectOf, isNa, resolveRules, rulesOfCase, uncheckedRules, type Judge, type Profile } from "./rules.ts";
 import { ImplFault, faultOf, impl, toFault } from "./faults.ts";
 import { ScriptedHook } from "./hook.ts";
 import type { LoadedCase } from "./load.ts";
@@ -104,8 +104,12 @@ class CaseRun {
   async execute(): Promise<void> {
     try {
       await this.openSession();
+      this.reached = "catalog";
       await this.readCatalog();
-      for (const [i, call] of this.c.calls.entries()) await this.makeCall(i, call);
+      for (const [i, call] of this.c.calls.entries()) {
+        this.reached = i;
+        await this.makeCall(i, call);
+      }
       this.hook.currentCall = -1;
       for (const m of this.hook.scriptMisses()) this.miss({ ...m, key: "hook", rules: m.rules ?? [...RUNNER_RULES.hookScript] });
     } catch (e) {
@@ -129,7 +133,7 @@ class CaseRun {
     if (this.leftover) {
       const { pending, waited_ms } = this.leftover;
       const what = `close() left ${pending} of this case's call(s) unanswered ${waited_ms} ms after it returned (PROTOCOL.md, session/close: a closed session's pending calls must be answered promptly)`;
-      this.fault = this.fault ? new ImplFault(`${this.fault.message}; ${what}`, this.fault.blame, this.fault.stderr, this.fault.trace) : new ImplFault(what, "implementation");
+      this.fault = this.fault ? new ImplFault(`${this.fault.message}; ${what}`, this.fault.blame, this.fault.stderr, this.fault.trace, this.fault.kind) : new ImplFault(what, "implementation", undefined, undefined, "timeout");
     }
     this.work.cleanupWhenSettled(this.ws.dir, this.ws.cleanup);
   }
@@ -142,17 +146,41 @@ class CaseRun {
       ...(this.hook.recorded.length ? { hook_requests: this.hook.recorded.map((r) => ({ call: r.call, request: this.norm(r.request), answer: r.answer })) } : {}),
     };
     const f = this.fault;
-    const mismatches = this.mismatches.length ? { mismatches: this.mismatches } : {};
-    if (f) {
-      return { status: "errored", reason: f.message, blame: f.blame, ...(f.stderr !== undefined ? { stderr: f.stderr } : {}), ...(f.trace !== undefined ? { stack: f.trace } : {}), ...(this.leftover ? { leftover: this.leftover } : {}), ...(this.mismatches.length ? { mismatches: this.mismatches } : {}), ...extra };
-    }
-    if (this.mismatches.some((m) => m.effect === "fails_case")) return { status: "failed", ...mismatches, ...extra };
     const own = this.c.rules ?? [];
+    if (f) return this.faulted(f, own, extra);
+    const mismatches = this.mismatches.length ? { mismatches: this.mismatches } : {};
+    if (this.mismatches.some((m) => m.effect === "fails_case")) return { status: "failed", ...mismatches, ...extra };
     if (own.length && activeOwn(own, this.judge).length === 0) {
       return { status: "not_scored", reason: `profile ${this.judge.profile} scores none of the rules the case tests (${own.join(", ")})`, ...mismatches, ...extra };
     }
     return { status: "passed", ...mismatches, ...extra };
   }
+
+  /**
+   * A case the implementation did not finish. A crash (a throw, a dead driver, a protocol violation) is a finding
+   * under §3.4's errors.structured whatever the profile; a missed deadline is judged under the case's own rules, so
+   * it is shown and not scored when the profile scores none of them. Either way the rules whose checks never ran
+   * are named (unchecked_rules): no rule passes on a case that did not get to check it.
+   */
+  private faulted(f: ImplFault, own: readonly string[], extra: Partial<Outcome>): Outcome {
+    const unchecked = uncheckedRules(this.c, this.reached);
+    const detail = { reason: f.message, blame: f.blame, ...(f.stderr !== undefined ? { stderr: f.stderr } : {}), ...(f.trace !== undefined ? { stack: f.trace } : {}), ...(this.leftover ? { leftover: this.leftover } : {}), ...(unchecked.length ? { unchecked_rules: unchecked } : {}) };
+    if (f.blame === "implementation" && f.kind === "crash") {
+      const where = this.reached === "catalog" || this.reached === "session" ? this.reached : `calls[${this.reached}]`;
+      this.miss({ at: where, key: "fault", rules: [...RUNNER_RULES.crash], expected: "a structured result (§3.4: errors are returned, not thrown) and a session that stays usable", actual: f.message, what: "the implementation crashed instead of answering" });
+    }
+    const mismatches = this.mismatches.length ? { mismatches: this.mismatches } : {};
+    if (f.blame === "implementation" && f.kind === "timeout" && own.length && activeOwn(own, this.judge).length === 0) {
+      return { status: "not_scored", ...detail, reason: `${f.message}: a missed deadline, not scored (profile ${this.judge.profile} scores none of the rules the case tests: ${own.join(", ")})`, ...mismatches, ...extra };
+    }
+    return { status: "errored", ...detail, ...mismatches, ...extra };
+  }
+
+  /** How far the case got: the session, the catalog, or the index of the call in progress (or the last one). */
+  private reached: "session" | "catalog" | number = "session";
+
+  /** The first call whose result went wrong in kind or code: what later calls show may follow from it (cascade). */
+  private wentWrong: number | undefined;
 
   private norm = (v: unknown): unknown => normalise(v, this.ws.spellings);
 
@@ -173,6 +201,12 @@ class CaseRun {
     const i = /^calls\[(\d+)\]/.exec(m.at)?.[1];
     const call = i === undefined ? undefined : this.calls[Number(i)];
     const rules = m.rules ?? [];
+    // A later call (or the hook script checked at the end) showing something after an earlier call came back as
+    // the wrong kind or code: the finding may only follow from that one (a refused activation is not loaded, so
+    // its repeat is not already_loaded). Said on the mismatch; the finding stays.
+    const callIndex = i === undefined ? (m.at.startsWith("hook") ? Infinity : undefined) : Number(i);
+    const after = this.wentWrong !== undefined && callIndex !== undefined && callIndex > this.wentWrong ? `calls[${this.wentWrong}]` : undefined;
+    if (i !== undefined && (m.key === "kind" || m.key === "code") && (this.wentWrong === undefined || Number(i) < this.wentWrong)) this.wentWrong = Number(i);
     this.mismatches.splice(position, 0, {
       at: m.at,
       key: m.key ?? "",
@@ -182,7 +216,8 @@ class CaseRun {
       actual: m.actual,
       ...(call !== undefined ? { call } : {}),
       what: m.what,
-      message: `${m.at}: ${m.what}: expected ${brief(m.expected)}, got ${brief(m.actual)}${rules.length ? ` [${rules.join(", ")}]` : ""}`,
+      ...(after ? { after } : {}),
+      message: `${m.at}: ${m.what}: expected ${brief(m.expected)}, got ${brief(m.actual)}${rules.length ? ` [${rules.join(", ")}]` : ""}${after ? ` (after ${after} went wrong: may follow from it)` : ""}`,
     });
   }
 
