@@ -105,7 +105,7 @@ export interface ArgumentDeclaration {
 }
 
 /**
- * What a session offers the model (spec §2.2, §5.2, §7 step 1): the model-facing tool description with the catalog in it, the entries sorted by name, and discovery warnings (broken skills kept aside, shadowing).
+ * What a session offers the model (spec §2.2, §5.2, §7 step 1): the model-facing tool description with the catalog in it, the entries sorted by name, and discovery warnings (broken skills kept aside, shadowing). x-spec-required: the fields the spec names (catalog.schema); warnings, a closed object and the entry's meta are the kit's (catalog.schema-contract, D7, D8).
  */
 
 export interface Catalog {
@@ -1262,7 +1262,7 @@ export interface RuleCounts {
 }
 
 /**
- * What one skill tool call returns (spec §3): a union discriminated on kind. Every result carries output, the exact text the model sees. Failures are results, never exceptions (§3.4).
+ * What one skill tool call returns (spec §3): a union discriminated on kind. Every result carries output, the exact text the model sees. Failures are results, never exceptions (§3.4). Two levels (conformance/runner/schema-miss.ts): x-spec-required lists the fields the spec names (§3.1–§3.4), checked under result.schema; the fields the kit adds to required, a closed object (additionalProperties false) and a node marked x-level decision are the kit's, checked under result.schema-contract.
  */
 
 export type SkillResult = {
@@ -1383,13 +1383,7 @@ export interface ErrorResult {
  * Things that are not errors but must be seen: trust 'warn', shadowing (design.md D8).
  */
 
-/**
- * Every checkable statement the kit judges, one row each (schemas/rules.json). A case names the rules it exists to test; every check of a case names the rules it verifies; every mismatch and every report is by rule. source says where a rule comes from: spec (a sentence of docs/spec/skill-tool-spec.txt, or a design.md clarification such as D1 that only settles which of the spec's own words wins), decision (a kit decision settling what the spec leaves open, in schemas/decisions/contract.json) or rendering (exact text and layout of the reference, for byte parity). The profiles score spec rules (spec), spec and decision rules (decisions), or all three (exact).
- */
-
-export type Rules = Rule[];
-
-export interface Rule {
+export type Rule = {
   /**
    * Stable, readable id: <area>.<statement> (body.verbatim, name.kebab-case, fence.no-leak).
    */
@@ -1415,7 +1409,16 @@ export interface Rule {
    */
   checked?: boolean;
   reason?: string;
-}
+  /**
+   * A spec rule's own words: the sentence (or sentences) of docs/spec/skill-tool-spec.txt or docs/spec/frontmatter-fields.md that make it true, each a substring of one of them once runs of whitespace are read as one space (conformance/test/rules.test.ts). A statement that says more than its quote is narrowed, or the rest is a decision rule of its own.
+   */
+  quote?: string | [string, ...string[]];
+};
+/**
+ * Every checkable statement the kit judges, one row each (schemas/rules.json). A case names the rules it exists to test; every check of a case names the rules it verifies; every mismatch and every report is by rule. source says where a rule comes from: spec (a sentence of docs/spec/skill-tool-spec.txt, or a design.md clarification such as D1 that only settles which of the spec's own words wins), decision (a kit decision settling what the spec leaves open, in schemas/decisions/contract.json) or rendering (exact text and layout of the reference, for byte parity). The profiles score spec rules (spec), spec and decision rules (decisions), or all three (exact).
+ */
+
+export type Rules = Rule[];
 
 /**
  * What a harness configures for one session of the skill tool (spec §5). The permission hook itself is a function in-process, or the kit answering permission/ask over the wire; here only its presence is declared.

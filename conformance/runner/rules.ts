@@ -28,9 +28,9 @@ export function ruleIndex(): ReadonlyMap<string, Rule> {
 
 /** The rules of the checks the runner makes itself, on every case. */
 export const RUNNER_RULES = {
-  resultSchema: ["result.schema"],
-  catalogSchema: ["catalog.schema"],
-  hookSchema: ["hook.request-schema"],
+  resultSchema: ["result.schema", "result.schema-contract"],
+  catalogSchema: ["catalog.schema", "catalog.schema-contract"],
+  hookSchema: ["hook.request-schema", "hook.request-schema-contract"],
   prototypes: ["prototype.unchanged"],
   hookScript: ["hook.asked-per-activation"],
   unscriptedAsk: ["hook.unscripted-ask"],
