@@ -27,6 +27,12 @@ import type { CaseResult, Mismatch } from "./types.ts";
 
 export const DEFAULT_TIMEOUT_MS = 5000;
 
+/**
+ * An unscripted ask during a call the case expects already_loaded: §7 lists the permission check (step 3) before
+ * dedupe (step 6), so asking there breaks D4's order of checks, a decision, not the spec's once-per-activation.
+ */
+const LOADED_ASK_RULES = ["hook.not-asked-when-loaded"] as const;
+
 /** Strings longer than this are clipped in `observed` (a 1 MiB body would bloat every report); checks see them whole. */
 const OBSERVED_STRING_MAX = 64 * 1024;
 
@@ -285,7 +291,7 @@ class CaseRun {
     this.slow(`${at}.time`, performance.now() - t, call.expect.max_ms, resolveRules(call.expect.rules, "max_ms"));
     const seen = this.norm(result);
     this.observed.push(clipLarge(seen));
-    const judged = this.judged(from, at);
+    const judged = this.judged(from, at, call.expect.kind === "already_loaded" ? LOADED_ASK_RULES : undefined);
     for (const m of schemaMisses("result.schema.json", result, `${at}.result`, "schema-invalid result")) this.miss({ ...m, key: "schema" });
     const asked = this.hook.since(from);
     this.checkHookPayloads(at, asked);
@@ -296,8 +302,8 @@ class CaseRun {
    * Whether a call's expectations are judged: not when the implementation asked the hook more often than the case
    * scripts, since the kit's deny then decided the result. That ask is the finding, reported first.
    */
-  private judged(from: number, at: string): boolean {
-    const unscripted = this.hook.unscriptedMiss(from, at);
+  private judged(from: number, at: string, rules?: readonly string[]): boolean {
+    const unscripted = this.hook.unscriptedMiss(from, at, rules);
     if (unscripted) this.lead(unscripted);
     return unscripted === undefined;
   }

@@ -106,7 +106,7 @@ export function checkKeys(exp: Expectish): string[] {
     if (k === "rules" || k === "first" || k === "rest" || k === "each") continue;
     if (LISTS.includes(k) && Array.isArray(v)) v.forEach((_, i) => keys.push(`${k}.${i}`));
     else if (MAPS.includes(k) && v && typeof v === "object") keys.push(...Object.keys(v).map((p) => `${k}.${p}`));
-    else if (k === "absent" && Array.isArray(v)) keys.push(...v.map((p) => `absent.${String(p)}`));
+    else if ((k === "absent" || k === "absent_names") && Array.isArray(v)) keys.push(...v.map((p) => `${k}.${String(p)}`));
     else if (k === "names") keys.push("names", "names.order");
     else keys.push(k);
   }
