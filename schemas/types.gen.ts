@@ -924,7 +924,11 @@ export interface Limits {
    */
   yaml_max_nodes: number;
   /**
-   * §8, D10: names listed per resource folder before '(... N more)'.
+   * §3.1, §7 step 4, §13.1 case 23, D10: names listed in all, across the folders in order; the rest are counted in one '(... N more)'.
+   */
+  resources_max: number;
+  /**
+   * §8, S-D7, D10: names listed per resource folder at most (under resources_max).
    */
   resources_per_folder: number;
   /**
@@ -1293,7 +1297,7 @@ export interface OkResult {
   body: string;
   frontmatter: SkillFrontmatter;
   /**
-   * Up to 10 names per folder from scripts/, references/, assets/, sorted, relative to dir (design.md D10).
+   * Up to 10 names in all from scripts/, references/, assets/, folder after folder, sorted inside each, relative to dir (design.md D10).
    */
   resources: string[];
   /**
