@@ -188,6 +188,9 @@ class CaseRun {
   /** The first call whose result went wrong in kind or code: what later calls show may follow from it (cascade). */
   private wentWrong: number | undefined;
 
+  /** What that first wrong answer did under the profile. */
+  private wentWrongEffect: Mismatch["effect"] | undefined;
+
   private norm = (v: unknown): unknown => normalise(v, this.ws.spellings);
 
   /** How many findings lead the list (an unscripted hook ask explains what follows it). */
@@ -212,12 +215,19 @@ class CaseRun {
     // its repeat is not already_loaded). Said on the mismatch; the finding stays.
     const callIndex = i === undefined ? (m.at.startsWith("hook") ? Infinity : undefined) : Number(i);
     const after = this.wentWrong !== undefined && callIndex !== undefined && callIndex > this.wentWrong ? `calls[${this.wentWrong}]` : undefined;
-    if (i !== undefined && (m.key === "kind" || m.key === "code") && (this.wentWrong === undefined || Number(i) < this.wentWrong)) this.wentWrong = Number(i);
+    const own = effectOf(rules, this.c.rules ?? [], this.judge);
+    // A cascade from a call whose wrong answer the profile does not score (a decision's) is not scored either: the
+    // spec's rules are not failed by what only follows from a choice the spec leaves open.
+    const effect = after !== undefined && this.wentWrongEffect === "not_scored" && own !== "n/a" ? "not_scored" : own;
+    if (i !== undefined && (m.key === "kind" || m.key === "code") && (this.wentWrong === undefined || Number(i) < this.wentWrong)) {
+      this.wentWrong = Number(i);
+      this.wentWrongEffect = own;
+    }
     this.mismatches.splice(position, 0, {
       at: m.at,
       key: m.key ?? "",
       rules,
-      effect: effectOf(rules, this.c.rules ?? [], this.judge),
+      effect,
       expected: m.expected,
       actual: m.actual,
       ...(call !== undefined ? { call } : {}),

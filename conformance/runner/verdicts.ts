@@ -18,8 +18,14 @@ export const RULE_PREFIX = "rule:";
 /** A case whose checks ran (wholly or in part): its checked rules count as checked. */
 const ran = (c: CaseResult) => c.status !== "skipped" && !(c.status === "errored" && c.observed === undefined);
 
-function failingMismatches(c: CaseResult, id: string): Mismatch[] {
-  return (c.mismatches ?? []).filter((m) => m.rules.includes(id) && m.effect !== "n/a");
+/** The mismatches that show a rule not holding: n/a never; a cascade the profile does not score never, for a scored rule. */
+function failingMismatches(c: CaseResult, id: string, j?: Judge): Mismatch[] {
+  return (c.mismatches ?? []).filter((m) => m.rules.includes(id) && m.effect !== "n/a" && !(j && m.effect === "not_scored" && m.after !== undefined && isScored(id, j)));
+}
+
+/** Cascades under a scored rule left unscored because the call they follow went wrong under a rule outside the profile. */
+function unscoredCascades(cases: readonly CaseResult[], id: string, j: Judge): string[] {
+  return cases.filter((c) => (c.mismatches ?? []).some((m) => m.rules.includes(id) && m.effect === "not_scored" && m.after !== undefined && isScored(id, j))).map((c) => c.id);
 }
 
 /** Every rule's verdict, failing rules first (spec, then decision, then rendering), then by id. */
@@ -27,16 +33,17 @@ export function judgeRules(cases: readonly CaseResult[], j: Judge, expectedRules
   const out = rulesTable().map((rule): RuleResult => {
     const base = { id: rule.id, source: rule.source, level: rule.level, statement: rule.statement, cites: [...rule.cites] };
     const checkedIn = cases.filter((c) => ran(c) && c.checked_rules.includes(rule.id)).map((c) => c.id);
-    const showing = cases.filter((c) => failingMismatches(c, rule.id).length > 0);
+    const showing = cases.filter((c) => failingMismatches(c, rule.id, j).length > 0);
     const first = showing[0];
-    const m = first ? failingMismatches(first, rule.id)[0] : undefined;
+    const m = first ? failingMismatches(first, rule.id, j)[0] : undefined;
     const example = first && m ? { example: { case: first.id, at: m.at, key: m.key, expected: m.expected, actual: m.actual, ...(m.call !== undefined ? { call: m.call } : {}), what: m.what } } : {};
     const ids = showing.map((c) => c.id);
     // Cases that ended early before checking it: it is not shown to hold there.
     const unverified = cases.filter((c) => (c.status === "errored" || c.unchecked_rules !== undefined) && (c.unchecked_rules ?? (c.observed === undefined ? c.checked_rules : [])).includes(rule.id)).map((c) => c.id);
     // Every mismatch that shows it came after an earlier call of its case went wrong: say so (a cascade).
-    const cascade = showing.length > 0 && showing.every((c) => failingMismatches(c, rule.id).every((m) => m.after !== undefined));
-    const cascadeNote = cascade ? { note: `shown only after an earlier call of the same case went wrong (${showing.map((c) => `${c.id} ${failingMismatches(c, rule.id)[0]!.after}`).join(", ")}): may follow from that` } : {};
+    const cascade = showing.length > 0 && showing.every((c) => failingMismatches(c, rule.id, j).every((m) => m.after !== undefined));
+    const cascadeNote = cascade ? { note: `shown only after an earlier call of the same case went wrong (${showing.map((c) => `${c.id} ${failingMismatches(c, rule.id, j)[0]!.after}`).join(", ")}): may follow from that` } : {};
+    const quiet = unscoredCascades(cases, rule.id, j);
     if (rule.checked === false) return { ...base, status: "not_checkable", cases: [], checked_in: [], note: rule.reason ?? "not checkable through the driver protocol" };
     if (isNa(rule.id, j)) return { ...base, status: "n/a", cases: [], checked_in: checkedIn, note: `the implementation declares capability ${rule.capability} false` };
     if (!checkedIn.length && !ids.length) return { ...base, status: "not_run", cases: [], checked_in: [], note: "no case of this run checks it (another suite does, or its cases were filtered out or skipped)" };
@@ -47,7 +54,7 @@ export function judgeRules(cases: readonly CaseResult[], j: Judge, expectedRules
     if (ids.length) return { ...base, status: accepted ? "expected_failure" : "failed", cases: ids, checked_in: checkedIn, ...cascadeNote, ...example };
     // Never passed while a case that checks it ended before checking it.
     if (unverified.length) return { ...base, status: "errored", cases: [], checked_in: checkedIn, note: `not verified: ${unverified.join(", ")} ended before checking it (held in ${checkedIn.filter((id) => !unverified.includes(id)).join(", ") || "no other case"})` };
-    return { ...base, status: "passed", cases: [], checked_in: checkedIn };
+    return { ...base, status: "passed", cases: [], checked_in: checkedIn, ...(quiet.length ? { note: `held where judged; not judged in ${quiet.join(", ")}, after an earlier call went wrong under a rule outside profile ${j.profile} (a cascade, not scored)` } : {}) };
   });
   return out.sort((a, b) => ORDER[a.status] - ORDER[b.status] || SOURCE_ORDER[a.source] - SOURCE_ORDER[b.source] || a.id.localeCompare(b.id));
 }
