@@ -278,6 +278,53 @@ const mutations: MutantRow[] = [
       }),
     },
   },
+  // The decision rules issue 25 split off a spec rule: each still fails its case under its own rule.
+  {
+    kills: "U04", rule: "not-found.siblings-ranked", id: "closest-sibling-only",
+    description: "not_found offers only the closest installed name: the spec's part holds (the closest first, none unrelated), R8's exact list of up to 3 does not.",
+    mutation: { result: (r) => (r.kind === "not_found" ? ({ ...r, siblings: r.siblings.slice(0, 1) } as SkillResult) : r) },
+  },
+  {
+    kills: "U14", rule: "trust.trusted-root-no-hook", id: "no-hook-fails-closed",
+    description: "With no hook and no unsafe flag every activation is NOT_TRUSTED, trusted root or not (S-D10's fail-closed reading instead of D5's).",
+    mutation: {
+      before: (p, _o, ctx) => {
+        const name = nameOf(p);
+        const perm = ctx.config.permission;
+        if (name === undefined || perm?.hook || perm?.unsafeAllowSkillWithoutHook) return undefined;
+        return errorResult("NOT_TRUSTED", name, `skill "${name}" needs a permission hook to approve it`);
+      },
+    },
+  },
+  {
+    kills: "U28", rule: "shadowing.metadata-untouched", id: "shadowed-into-metadata",
+    description: "The shadowed dirs are also written into the activated skill's frontmatter.metadata.shadowed (§13.1 case 28's wording), not only into the catalog entry's meta.",
+    mutation: {
+      result: onOk((r, _p, config) => {
+        const root = config.skill_roots.find((x) => r.dir.startsWith(x));
+        const shadowed = config.skill_roots.filter((x) => x !== root).map((x) => `${x}/${r.name}`).filter((d) => isDir(d));
+        return { ...r, frontmatter: { ...r.frontmatter, metadata: { ...(isObj(r.frontmatter.metadata) ? r.frontmatter.metadata : {}), shadowed } } };
+      }),
+    },
+  },
+  {
+    kills: "U17", rule: "result.schema-contract", id: "bare-already-loaded",
+    description: "already_loaded comes back as §3.2's structured shape alone ({kind, name, at_turn}), without the output the kit's result schema requires.",
+    mutation: {
+      result: (r) => {
+        if (r.kind !== "already_loaded") return r;
+        const { output: _output, ...bare } = r;
+        return bare as SkillResult;
+      },
+    },
+  },
+  {
+    kills: "U28", rule: "catalog.schema-contract", id: "meta-only-when-shadowing",
+    description: "A catalog entry carries meta only when it shadows something (§5.1 'populated' read as 'present'), not meta.shadowed: [] on every entry.",
+    mutation: {
+      catalog: (c) => ({ ...c, entries: c.entries.map((e) => (e.meta.shadowed.length ? e : (({ meta: _m, ...rest }) => rest)(e) as CatalogEntry)) }),
+    },
+  },
 ];
 
 // The security suite's mutants are in security.ts (SECURITY_MUTANTS), the contract suite's in contract.ts.

@@ -444,6 +444,17 @@ const mutations: MutantRow[] = [
       result: (r) => (r.kind === "ok" ? { ...r, output: raw(r.output) } : r),
     },
   },
+  {
+    kills: "S09", rule: "discovery.decision-invalid-omitted", id: "nul-body-listed",
+    description: "A SKILL.md whose only flaw is a NUL in the body is listed in the catalog (byte-exact text to the spec; R13/R37 refuse it).",
+    mutation: {
+      catalog: (c, ctx) => {
+        const root = ctx.config.skill_roots[0]!;
+        const entry = { name: "nul-body", description: "x", dir: `${root}/nul-body`, root_index: 0, frontmatter: { name: "nul-body", description: "x" }, meta: { shadowed: [] } } as CatalogEntry;
+        return existsSync(`${root}/nul-body`) ? { ...c, entries: [...c.entries, entry].sort((a, b) => (a.name < b.name ? -1 : 1)) } : c;
+      },
+    },
+  },
 ];
 
 export const SECURITY_MUTANTS: readonly Mutant[] = toMutants(mutations);
