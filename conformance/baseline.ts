@@ -8,7 +8,8 @@
 // that did not run are not stale. An id that is no case of any suite, nor a known rule (`rule:<id>`), is a usage
 // error before the run, so a typo or a garbage file never costs a run.
 import { summarise } from "./runner/index.ts";
-import { countRules } from "./runner/verdicts.ts";
+import { countRules, scoreRun } from "./runner/verdicts.ts";
+import { DEFAULT_PROFILE } from "./runner/rules.ts";
 import type { CaseResult, RuleResult, RunReport } from "./runner/types.ts";
 
 /** The prefix a baseline line uses for a rule: `rule:body.verbatim`. */
@@ -137,5 +138,7 @@ export function gate(report: RunReport, b: Baseline): { report: RunReport; verdi
       code = 1;
     }
   }
-  return { report: { ...report, cases, ...(report.rules ? { rules, rule_counts: countRules(rules) } : {}), summary: summarise(cases, report.summary.duration_ms) }, verdict: { code, notes } };
+  const summary = summarise(cases, report.summary.duration_ms);
+  const score = scoreRun(rules, cases, summary, report.profile ?? DEFAULT_PROFILE);
+  return { report: { ...report, cases, ...(report.rules ? { rules, rule_counts: countRules(rules) } : {}), summary, score }, verdict: { code, notes } };
 }

@@ -30,11 +30,11 @@ export function renderSkill(skill: {
   out += section("instructions", skill.body);
   if (skill.listing.groups.length > 0) {
     const lines: string[] = [];
-    for (const g of skill.listing.groups) {
-      // A resource's name is a file name from the skill's tree: one line each, its unsafe characters escaped (R91).
-      for (const n of g.names) lines.push(escapeUnsafe(n));
-      if (g.omitted > 0) lines.push(message("output.resources_more", { count: g.omitted }));
-    }
+    // A resource's name is a file name from the skill's tree: one line each, its unsafe characters escaped (R91).
+    for (const g of skill.listing.groups) for (const n of g.names) lines.push(escapeUnsafe(n));
+    // One marker after the last listed name, counting every file not listed (R31; §13.1 case 23).
+    const omitted = skill.listing.groups.reduce((n, g) => n + g.omitted, 0);
+    if (omitted > 0) lines.push(message("output.resources_more", { count: omitted }));
     out += section("resources", lines.join("\n"));
   }
   out += "</skill>\n";

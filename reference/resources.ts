@@ -1,6 +1,6 @@
 // Resource listing (§8, D10): file names (never contents) under scripts/, references/, assets/,
-// walked recursively, hidden entries skipped, sorted by code point, at most 10 per folder with a count of
-// the rest. Fenced like the skill itself (§5.3): a folder or a symlinked file that resolves outside every
+// walked recursively, hidden entries skipped, sorted by code point, at most 10 in all (folder after folder) with a
+// count of the rest per folder. Fenced like the skill itself (§5.3): a folder or a symlinked file that resolves outside every
 // root, and anything that is not a regular file (a link to a dir, a dangling link, a loop), is not listed.
 // Synchronous: a few small readdirs, cheaper than their async round trips.
 import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
@@ -65,7 +65,9 @@ export function listResources(realSkillDir: string, realRoots: readonly (string 
     walk(join(realSkillDir, folder), folder, 0, roots, all);
     if (all.length === 0) continue;
     all.sort(byCodePoint);
-    const names = all.slice(0, LIMITS.resources_per_folder);
+    // Up to 10 in all (D10: §3.1, §7 step 4), folder after folder, at most resources_per_folder from one.
+    const room = Math.max(0, LIMITS.resources_max - listing.resources.length);
+    const names = all.slice(0, Math.min(LIMITS.resources_per_folder, room));
     const omitted = all.length - names.length;
     listing.resources.push(...names);
     if (omitted > 0) listing.omitted[folder] = omitted;

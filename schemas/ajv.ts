@@ -24,6 +24,12 @@ export const AJV_OPTIONS: Options = {
   verbose: true,
 };
 
+/**
+ * The answer schemas' two levels, as annotations: x-spec-required lists which of an object's required fields the spec
+ * names (the rest are the kit's); x-level "decision" marks a node whose constraint the kit adds (a limit, a form).
+ */
+export const SCHEMA_ANNOTATIONS = ["x-spec-required", "x-level"] as const;
+
 /** The schema files of a folder, sorted: the order every instance registers them in. */
 export function schemaFilesIn(dir: string): string[] {
   return readdirSync(dir)
@@ -35,6 +41,8 @@ export function schemaFilesIn(dir: string): string[] {
 export function buildAjv(dir: string, extra: Options = {}): Ajv {
   const Ajv2020 = (kitRequire("ajv/dist/2020.js") as typeof Ajv2020Module).default;
   const instance = new Ajv2020({ ...AJV_OPTIONS, ...extra });
+  // Annotations, never assertions: which level of the contract a node belongs to (conformance/runner/schema-miss.ts).
+  for (const keyword of SCHEMA_ANNOTATIONS) instance.addKeyword({ keyword });
   for (const file of schemaFilesIn(dir)) instance.addSchema(JSON.parse(readFileSync(join(dir, file), "utf8")) as object);
   return instance;
 }

@@ -105,7 +105,7 @@ export interface ArgumentDeclaration {
 }
 
 /**
- * What a session offers the model (spec §2.2, §5.2, §7 step 1): the model-facing tool description with the catalog in it, the entries sorted by name, and discovery warnings (broken skills kept aside, shadowing).
+ * What a session offers the model (spec §2.2, §5.2, §7 step 1): the model-facing tool description with the catalog in it, the entries sorted by name, and discovery warnings (broken skills kept aside, shadowing). x-spec-required: the fields the spec names (catalog.schema); warnings, a closed object and the entry's meta are the kit's (catalog.schema-contract, D7, D8).
  */
 
 export interface Catalog {
@@ -964,7 +964,11 @@ export interface Limits {
    */
   yaml_max_nodes: number;
   /**
-   * §8, D10: names listed per resource folder before '(... N more)'.
+   * §3.1, §7 step 4, §13.1 case 23, D10: names listed in all, across the folders in order; the rest are counted in one '(... N more)'.
+   */
+  resources_max: number;
+  /**
+   * §8, S-D7, D10: names listed per resource folder at most (under resources_max).
    */
   resources_per_folder: number;
   /**
@@ -1128,9 +1132,9 @@ export interface ConformanceReport {
     source: "spec" | "decision" | "rendering";
     level: "MUST" | "SHOULD";
     /**
-     * failed: scored and some check of it did not hold; expected_failure: so, and listed as rule:<id> in the expected-failures file (or every case that shows it is a listed case); not_scored: outside the profile (cases says whether it held); n/a: it needs a capability the implementation declares false; not_run: no case of this run checks it (another suite does); not_checkable: no check can judge it through the driver protocol (note says why and where it is judged).
+     * failed: scored and some check of it did not hold; expected_failure: so, and listed as rule:<id> in the expected-failures file (or every case that shows it is a listed case); errored: scored, no check of it failed, but a case that checks it ended (crash, hang, dead driver) before checking it, so it is not shown to hold (note names the cases); not_scored: outside the profile (cases says whether it held); n/a: it needs a capability the implementation declares false; not_run: no case of this run checks it (another suite does); not_checkable: no check can judge it through the driver protocol (note says why and where it is judged).
      */
-    status: "passed" | "failed" | "expected_failure" | "not_scored" | "n/a" | "not_run" | "not_checkable";
+    status: "passed" | "failed" | "expected_failure" | "errored" | "not_scored" | "n/a" | "not_run" | "not_checkable";
     /**
      * The cases that show it not holding (empty when it held).
      */
@@ -1155,6 +1159,23 @@ export interface ConformanceReport {
       what: string;
     };
   }[];
+  /**
+   * The run's one score: the rules the profile scores (spec rules under --profile spec), then the cases as the detail, where a not-scored case counts as neither passed nor failed. scored_by names the profile that would score a run whose cases this profile scores none of.
+   */
+  score?: {
+    profile: "spec" | "decisions" | "exact";
+    sources: ("spec" | "decision" | "rendering")[];
+    rules: RuleCounts;
+    cases: {
+      scored: number;
+      passed: number;
+      not_scored: number;
+    };
+    /**
+     * Present when this profile scores none of the run's cases: the smallest profile that scores some.
+     */
+    scored_by?: "spec" | "decisions" | "exact";
+  };
   /**
    * Rule statuses counted by source.
    */
@@ -1233,6 +1254,10 @@ export interface ConformanceReport {
        * What went wrong, short.
        */
       what?: string;
+      /**
+       * A cascade: an earlier call of the case (calls[i]) came back as the wrong kind or code, and this finding may only follow from it.
+       */
+      after?: string;
       message: string;
     }[];
     reason?: string;
@@ -1242,6 +1267,10 @@ export interface ConformanceReport {
      * errored by a throw in-process: the top frames of its stack.
      */
     stack?: string;
+    /**
+     * errored, or not_scored after a missed deadline: the rules whose checks never ran (the case's own, and those of the calls from the one that did not answer on). None of them passes on this case.
+     */
+    unchecked_rules?: string[];
     /**
      * errored: cut off at its deadline, the case's calls close() left unanswered, and how long the kit waited after close().
      */
@@ -1269,6 +1298,7 @@ export interface RuleCounts {
   passed?: number;
   failed?: number;
   expected_failure?: number;
+  errored?: number;
   not_scored?: number;
   "n/a"?: number;
   not_run?: number;
@@ -1276,7 +1306,7 @@ export interface RuleCounts {
 }
 
 /**
- * What one skill tool call returns (spec §3): a union discriminated on kind. Every result carries output, the exact text the model sees. Failures are results, never exceptions (§3.4).
+ * What one skill tool call returns (spec §3): a union discriminated on kind. Every result carries output, the exact text the model sees. Failures are results, never exceptions (§3.4). Two levels (conformance/runner/schema-miss.ts): x-spec-required lists the fields the spec names (§3.1–§3.4), checked under result.schema; the fields the kit adds to required, a closed object (additionalProperties false) and a node marked x-level decision are the kit's, checked under result.schema-contract.
  */
 
 export type SkillResult = {
@@ -1307,7 +1337,7 @@ export interface OkResult {
   body: string;
   frontmatter: SkillFrontmatter;
   /**
-   * Up to 10 names per folder from scripts/, references/, assets/, sorted, relative to dir (design.md D10).
+   * Up to 10 names in all from scripts/, references/, assets/, folder after folder, sorted inside each, relative to dir (design.md D10).
    */
   resources: string[];
   /**
@@ -1397,13 +1427,7 @@ export interface ErrorResult {
  * Things that are not errors but must be seen: trust 'warn', shadowing (design.md D8).
  */
 
-/**
- * Every checkable statement the kit judges, one row each (schemas/rules.json). A case names the rules it exists to test; every check of a case names the rules it verifies; every mismatch and every report is by rule. source says where a rule comes from: spec (a sentence of docs/spec/skill-tool-spec.txt, or a design.md clarification such as D1 that only settles which of the spec's own words wins), decision (a kit decision settling what the spec leaves open, in schemas/decisions/contract.json) or rendering (exact text and layout of the reference, for byte parity). The profiles score spec rules (spec), spec and decision rules (decisions), or all three (exact).
- */
-
-export type Rules = Rule[];
-
-export interface Rule {
+export type Rule = {
   /**
    * Stable, readable id: <area>.<statement> (body.verbatim, name.kebab-case, fence.no-leak).
    */
@@ -1433,7 +1457,12 @@ export interface Rule {
    * A spec rule's own words: the sentence (or sentences) of docs/spec/skill-tool-spec.txt or docs/spec/frontmatter-fields.md that make it true, each a substring of one of them once runs of whitespace are read as one space (conformance/test/rules.test.ts). A statement that says more than its quote is narrowed, or the rest is a decision rule of its own.
    */
   quote?: string | [string, ...string[]];
-}
+};
+/**
+ * Every checkable statement the kit judges, one row each (schemas/rules.json). A case names the rules it exists to test; every check of a case names the rules it verifies; every mismatch and every report is by rule. source says where a rule comes from: spec (a sentence of docs/spec/skill-tool-spec.txt, or a design.md clarification such as D1 that only settles which of the spec's own words wins), decision (a kit decision settling what the spec leaves open, in schemas/decisions/contract.json) or rendering (exact text and layout of the reference, for byte parity). The profiles score spec rules (spec), spec and decision rules (decisions), or all three (exact).
+ */
+
+export type Rules = Rule[];
 
 /**
  * What a harness configures for one session of the skill tool (spec §5). The permission hook itself is a function in-process, or the kit answering permission/ask over the wire; here only its presence is declared.

@@ -18,7 +18,7 @@ import { DEFAULT_PARITY_LEVEL, PARITY_LEVELS, formatCaseParity, formatParitySumm
 import { outputPathsProblem } from "../conformance/output-paths.ts";
 import { formatParityFuzz, runParityFuzz } from "../conformance/parity-fuzz.ts";
 import { renderBadge } from "../conformance/report/badge.ts";
-import { formatCase, formatRules, formatSummary } from "../conformance/report/console.ts";
+import { formatCase, formatRules, formatScore } from "../conformance/report/console.ts";
 import { renderJson } from "../conformance/report/json.ts";
 import { renderJunit } from "../conformance/report/junit.ts";
 import { renderMarkdown } from "../conformance/report/markdown.ts";
@@ -263,7 +263,7 @@ async function runMatrix(p: Parsed, suiteNames: string[], cases: LoadedCase[], b
   io.out(formatRules(report));
   io.out("");
   io.out(`implementation: ${report.implementation.name} ${report.implementation.version} (${report.implementation.language})`);
-  io.out(formatSummary(report.summary));
+  io.out(formatScore(report));
   try {
     writeReports(p.values, report);
   } catch (err) {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 
 const mutants: MutantRow[] = [
   {
-    kills: "U23", rule: "resources.omitted-count", id: "no-more-marker", description: "Lists 10 resources per folder but drops the (... N more) marker and resources_omitted.",
+    kills: "U23", rule: "resources.omitted-count", id: "no-more-marker", description: "Lists up to 10 resources but drops the (... N more) marker and resources_omitted.",
     mutation: {
       result: onOk((r) => {
         const { resources_omitted: _o, ...rest } = r;

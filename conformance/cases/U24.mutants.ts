@@ -33,6 +33,11 @@ const mutants: MutantRow[] = [
     description: "The hook is asked only about untrusted skills: a skill of a trusted root activates without asking the configured hook.",
     mutation: { hook: (h) => (req) => (req.metadata.reason === "normal" ? "allow" : h(req)) },
   },
+  {
+    kills: "U24", rule: "hook.request-schema-contract", id: "request-with-extra-field",
+    description: "The permission request carries a field of the implementation's own (a request id) beside §5.6's: the spec's fields hold, the kit's closed request object does not.",
+    mutation: { hook: (h) => (req) => h({ ...req, request_id: 1 } as PermissionRequest) },
+  },
 ];
 
 export default mutants;

@@ -27,8 +27,8 @@ const mutants: MutantRow[] = [
     },
   },
   {
-    kills: "U27", rule: "hook.unscripted-ask", id: "hook-asked-when-loaded",
-    description: "The hook is asked before the dedupe check, so a repeat call of a loaded skill asks it again (and then answers already_loaded): an ask the case does not script; its own check of calls[1] is then not judged (runner/hook.ts), hence hook-asked-on-repeat-only.",
+    kills: "U27", rule: "hook.not-asked-when-loaded", id: "hook-asked-when-loaded",
+    description: "The hook is asked before the dedupe check, so a repeat call of a loaded skill asks it again (and then answers already_loaded): an ask the case does not script, filed under D4's rule since §7 puts the hook check before dedupe.",
     mutation: {
       result: askWhenLoaded,
     },

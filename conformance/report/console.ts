@@ -2,8 +2,8 @@
 // line per case (id, title, status, time) with the expected-vs-actual lines and the rules under a failure (with
 // the params of the call that failed), the reason (and stderr tail) under an error, the counts by rule source
 // and the summary line.
-import type { CaseResult, RunReport, Summary } from "../runner/types.ts";
-import { effectNote, failingRules, formatExample, formatRuleCounts, ruleLabel, show, unscoredFailing } from "./rules.ts";
+import type { CaseResult, RunReport, RunScore, Summary } from "../runner/types.ts";
+import { effectNote, failingRules, formatExample, formatHeadline, formatNothingScored, formatRuleCounts, ruleLabel, scoreOf, show, unscoredFailing } from "./rules.ts";
 
 export { show } from "./rules.ts";
 
@@ -38,7 +38,7 @@ export function formatCase(r: CaseResult): string {
       const call = m.call === undefined ? undefined : show(m.call);
       if (call !== undefined && call !== lastCall) lines.push(`        call ${/^calls\[\d+\]/.exec(m.at)?.[0] ?? ""}: ${call}`);
       lastCall = call;
-      lines.push(`        ${m.at}: ${m.what ?? m.message} [${m.rules ? effectNote(m) : "no rule named"}]`);
+      lines.push(`        ${m.at}: ${m.what ?? m.message} [${m.rules ? effectNote(m) : "no rule named"}]${m.after ? ` (after ${m.after} went wrong: may follow from it)` : ""}`);
       lines.push(`          expected: ${show(m.expected)}`);
       lines.push(`          actual:   ${show(m.actual)}`);
     }
@@ -58,11 +58,23 @@ export function formatCase(r: CaseResult): string {
   return lines.join("\n");
 }
 
-/** `30/30 passed (0 failed, 0 errored, 0 skipped) in 412 ms`, with expected failures when there are any. */
-export function formatSummary(s: Summary): string {
+/**
+ * The cases line: `30/30 passed (0 failed, 0 errored, 0 skipped) in 412 ms`, counted over the cases the profile
+ * scores (a not-scored case is neither passed nor failed: `46/46 passed (…, 28 not scored)`); a run the profile
+ * scores no case of says so and names the profile that does.
+ */
+export function formatSummary(s: Summary, score?: RunScore): string {
   const xfail = s.expected_failures ? `, ${s.expected_failures} expected failure${s.expected_failures === 1 ? "" : "s"}` : "";
-  const ns = s.not_scored ? `, ${s.not_scored} not scored` : "";
-  return `${s.passed}/${s.total} passed (${s.failed} failed, ${s.errored} errored, ${s.skipped} skipped${xfail}${ns}) in ${ms(s.duration_ms)}`;
+  const notScored = s.not_scored ?? 0;
+  const ns = notScored ? `, ${notScored} not scored` : "";
+  if (s.total > 0 && notScored === s.total && score) return `no case scored: ${formatNothingScored(score)} (0 failed, ${s.errored} errored, ${s.skipped} skipped) in ${ms(s.duration_ms)}`;
+  return `${s.passed}/${s.total - notScored} passed (${s.failed} failed, ${s.errored} errored, ${s.skipped} skipped${xfail}${ns}) in ${ms(s.duration_ms)}`;
+}
+
+/** The run's last two lines: the score (the rules the profile scores), then the cases as the detail. */
+export function formatScore(report: Pick<RunReport, "rules" | "cases" | "summary" | "profile"> & { score?: RunScore }): string {
+  const score = scoreOf(report);
+  return `score: ${formatHeadline(score)}\ncases: ${formatSummary(report.summary, score)}`;
 }
 
 /**
@@ -75,8 +87,9 @@ export function formatRules(report: Pick<RunReport, "rules" | "rule_counts" | "p
   if (bad.length) {
     lines.push(`failing rules (${bad.length}):`);
     for (const r of bad) {
-      lines.push(`  ${r.status === "failed" ? "FAIL " : "XFAIL"} ${ruleLabel(r)}: ${r.statement}`);
-      lines.push(`        cases: ${r.cases.join(", ")}`);
+      lines.push(`  ${r.status === "failed" ? "FAIL " : r.status === "errored" ? "ERROR" : "XFAIL"} ${ruleLabel(r)}: ${r.statement}`);
+      if (r.cases.length) lines.push(`        cases: ${r.cases.join(", ")}`);
+      if (r.note) lines.push(`        note:  ${r.note}`);
       if (r.example) lines.push(`        e.g.   ${formatExample(r.example)}`);
     }
   }
@@ -95,5 +108,5 @@ export function formatHeader(report: Pick<RunReport, "implementation" | "suite" 
 }
 
 export function renderConsole(report: RunReport): string {
-  return [formatHeader(report), "", formatRules(report), "", ...report.cases.map(formatCase), "", formatSummary(report.summary)].join("\n") + "\n";
+  return [formatHeader(report), "", formatRules(report), "", ...report.cases.map(formatCase), "", formatScore(report)].join("\n") + "\n";
 }

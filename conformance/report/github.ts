@@ -5,6 +5,7 @@
 import type { CaseResult, RunReport } from "../runner/types.ts";
 import { located } from "./junit.ts";
 import { renderMarkdown } from "./markdown.ts";
+import { scoreOf } from "./rules.ts";
 
 /** A workflow command's message: %, CR and LF are the characters the runner decodes. */
 export function escapeData(text: string): string {
@@ -80,9 +81,17 @@ export interface ReportPaths {
 /** The step's outputs, as GITHUB_OUTPUT lines (name=value; no value here holds a newline). */
 export function outputs(report: RunReport | undefined, paths: ReportPaths, exitCode: number): string[] {
   const s = report?.summary;
+  const score = report ? scoreOf(report) : undefined;
   const lines = [
     `exit-code=${exitCode}`,
+    `profile=${score?.profile ?? ""}`,
+    `rules-passed=${score?.rules.passed ?? ""}`,
+    `rules-failed=${score ? score.rules.failed + score.rules.errored : ""}`,
+    `rules-not-checkable=${score?.rules.not_checkable ?? ""}`,
     `total=${s?.total ?? ""}`,
+    // Cases the profile scores: a not-scored case is neither passed nor failed.
+    `scored=${score?.cases.scored ?? ""}`,
+    `not-scored=${s ? s.not_scored ?? 0 : ""}`,
     `passed=${s?.passed ?? ""}`,
     `failed=${s?.failed ?? ""}`,
     `errored=${s?.errored ?? ""}`,

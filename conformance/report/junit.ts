@@ -67,28 +67,54 @@ function ruleTestcase(r: RuleResult): string {
   const body = [r.statement, `cites: ${r.cites.join(", ")}`, `cases: ${r.cases.join(", ") || "—"}`, ...(r.example ? [`e.g. ${formatExample(r.example)}`] : [])].join("\n");
   if (r.status === "passed") return `${open}/>`;
   if (r.status === "failed") return `${open}>\n      <failure message="${xmlEscape(`${r.id}: ${r.cases.join(", ")}`)}" type="rule">${xmlEscape(body)}</failure>\n    </testcase>`;
+  if (r.status === "errored") return `${open}>\n      <error message="${xmlEscape(`${r.id}: ${r.note ?? "not verified"}`)}" type="rule-not-verified">${xmlEscape(body)}</error>\n    </testcase>`;
   const why = r.status === "expected_failure" ? "expected failure" : r.status === "not_scored" ? `not scored${r.note ? `: ${r.note}` : ""}` : `${r.status}${r.note ? `: ${r.note}` : ""}`;
   return `${open}>\n      <skipped message="${xmlEscape(why)}"/>\n    </testcase>`;
 }
 
-function rulesSuite(report: RunReport): string[] {
-  if (!report.rules) return [];
-  const name = xmlEscape(`skill-tool conformance rules: ${report.implementation.name} (${report.suite}, profile ${report.profile})`);
-  const failed = report.rules.filter((r) => r.status === "failed").length;
-  const skipped = report.rules.filter((r) => r.status !== "failed" && r.status !== "passed").length;
-  return [`  <testsuite name="${name}" tests="${report.rules.length}" failures="${failed}" errors="0" skipped="${skipped}" time="0.000" timestamp="${xmlEscape(report.started_at)}">`, ...report.rules.map(ruleTestcase), `  </testsuite>`];
+/** A testsuite's counts: testcase elements, and how many of them hold a failure, an error, a skipped. */
+interface Counts {
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
 }
 
+const attrsOf = (c: Counts, ms: number) => `tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}" time="${seconds(ms)}"`;
+
+function ruleCounts(report: RunReport): Counts {
+  const rules = report.rules ?? [];
+  const n = (f: (r: RuleResult) => boolean) => rules.filter(f).length;
+  return { tests: rules.length, failures: n((r) => r.status === "failed"), errors: n((r) => r.status === "errored"), skipped: n((r) => r.status !== "failed" && r.status !== "errored" && r.status !== "passed") };
+}
+
+/** The cases' counts, as their testcase elements render: skipped, expected failures and not scored are all <skipped>. */
+function caseCounts(report: RunReport): Counts {
+  const s = report.summary;
+  return { tests: report.cases.length, failures: s.failed, errors: s.errored, skipped: s.skipped + (s.expected_failures ?? 0) + (s.not_scored ?? 0) };
+}
+
+function rulesSuite(report: RunReport, c: Counts): string[] {
+  if (!report.rules) return [];
+  const name = xmlEscape(`skill-tool conformance rules: ${report.implementation.name} (${report.suite}, profile ${report.profile})`);
+  return [`  <testsuite name="${name}" ${attrsOf(c, 0)} timestamp="${xmlEscape(report.started_at)}">`, ...report.rules.map(ruleTestcase), `  </testsuite>`];
+}
+
+/**
+ * The root counts are the sum of its two testsuites', so a reader that trusts the root sees what the elements hold:
+ * tests = every testcase element (rules and cases), skipped = every <skipped> element (a not-scored case included).
+ */
 export function renderJunit(report: RunReport): string {
   const s = report.summary;
   const name = xmlEscape(`skill-tool conformance: ${report.implementation.name} (${report.suite})`);
-  const skipped = s.skipped + s.expected_failures;
-  const attrs = `tests="${s.total}" failures="${s.failed}" errors="${s.errored}" skipped="${skipped}" time="${seconds(s.duration_ms)}"`;
+  const rc = report.rules ? ruleCounts(report) : { tests: 0, failures: 0, errors: 0, skipped: 0 };
+  const cc = caseCounts(report);
+  const root: Counts = { tests: rc.tests + cc.tests, failures: rc.failures + cc.failures, errors: rc.errors + cc.errors, skipped: rc.skipped + cc.skipped };
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<testsuites name="${name}" ${attrs}>`,
-    ...rulesSuite(report),
-    `  <testsuite name="${name}" ${attrs} timestamp="${xmlEscape(report.started_at)}">`,
+    `<testsuites name="${name}" ${attrsOf(root, s.duration_ms)}>`,
+    ...rulesSuite(report, rc),
+    `  <testsuite name="${name}" ${attrsOf(cc, s.duration_ms)} timestamp="${xmlEscape(report.started_at)}">`,
     `    <properties>`,
     `      <property name="kit.version" value="${xmlEscape(report.kit.version)}"/>`,
     `      <property name="spec.version" value="${xmlEscape(report.kit.specVersion)}"/>`,

@@ -3,7 +3,7 @@
 // ($GITHUB_STEP_SUMMARY) or a PR comment.
 import type { CaseResult, RunReport } from "../runner/types.ts";
 import { formatSummary, ms, show } from "./console.ts";
-import { effectNote, failingRules, formatExample, formatRuleCounts, unscoredFailing } from "./rules.ts";
+import { effectNote, failingRules, formatExample, formatHeadline, formatRuleCounts, scoreOf, unscoredFailing } from "./rules.ts";
 
 const ICON: Record<CaseResult["status"], string> = {
   passed: "✅ passed",
@@ -27,7 +27,7 @@ function ruleSection(report: RunReport): string[] {
     out.push("", `## Failing rules (${bad.length})`, "", "| Rule | Source | Level | Status | Cases | Example | Statement |", "| --- | --- | --- | --- | --- | --- | --- |");
     for (const r of bad) {
       // The statement last: escaped prose after the last code span of the row.
-      out.push(`| ${code(r.id)} | ${r.source} | ${r.level} | ${r.status === "failed" ? "❌ failed" : "⚠️ expected failure"} | ${cell(r.cases.join(", "))} | ${r.example ? code(formatExample(r.example)) : "—"} | ${cell(r.statement)} (${cell(r.cites.join(", "))}) |`);
+      out.push(`| ${code(r.id)} | ${r.source} | ${r.level} | ${r.status === "failed" ? "❌ failed" : r.status === "errored" ? "💥 errored (not verified)" : "⚠️ expected failure"} | ${cell(r.cases.join(", ") || r.note || "—")} | ${r.example ? code(formatExample(r.example)) : "—"} | ${cell(r.statement)} (${cell(r.cites.join(", "))}) |`);
     }
   }
   const unscored = unscoredFailing(report);
@@ -62,7 +62,9 @@ export function renderMarkdown(report: RunReport): string {
   const out: string[] = [
     `# skill-tool conformance: ${i.name} ${i.version}`,
     "",
-    `**${formatSummary(report.summary)}**`,
+    `**Score: ${cell(formatHeadline(scoreOf(report)))}**`,
+    "",
+    `Cases: ${cell(formatSummary(report.summary, scoreOf(report)))}`,
     "",
     `Implementation: ${i.name} ${i.version} (${i.language}), driver ${code(i.driver)}. Kit ${report.kit.version}, spec ${report.kit.specVersion}, suite ${code(report.suite)}, profile ${code(report.profile ?? "—")}, started ${report.started_at}.`,
     ...ruleSection(report),

@@ -85,11 +85,13 @@ function checkBatch(call: ConcurrentCall, at: string, params: unknown[], results
   const batch: Miss[] = [];
   // The first schema-invalid result field by field; the others counted, under the same rule.
   let schemaBad = 0;
+  const schemaRules = new Set<string>();
   results.forEach((r, k) => {
     const misses = schemaMisses("result.schema.json", r, `${at}[${k}].result`, "schema-invalid result").map((m) => ({ ...m, key: "schema" }));
     if (misses.length && schemaBad++ === 0) batch.push(...misses);
+    else for (const m of misses) for (const id of m.rules ?? []) schemaRules.add(id);
   });
-  if (schemaBad > 1) batch.push({ at: `${at}.result`, expected: "every result schema-valid", actual: `${schemaBad} schema-invalid results`, what: "schema-invalid results (result.schema.json)", key: "schema", rules: [SCHEMA_RULES["result.schema.json"]] });
+  if (schemaBad > 1) batch.push({ at: `${at}.result`, expected: "every result schema-valid", actual: `${schemaBad} schema-invalid results`, what: "schema-invalid results (result.schema.json)", key: "schema", rules: schemaRules.size ? [...schemaRules] : [SCHEMA_RULES["result.schema.json"]] });
   if (!judged) {
     batch.forEach(miss);
     return;

@@ -17,7 +17,7 @@ import type { Implementation, SessionHandle } from "../../schemas/implementation
 import { brief, runBatch, type StepContext } from "./batch.ts";
 import { checkCatalog, checkResult, type Miss } from "./expect.ts";
 import { checkFilesAbsent } from "./files.ts";
-import { DEFAULT_PROFILE, RUNNER_RULES, activeOwn, effectOf, isNa, resolveRules, rulesOfCase, type Judge, type Profile } from "./rules.ts";
+import { DEFAULT_PROFILE, RUNNER_RULES, activeOwn, effectOf, isNa, resolveRules, rulesOfCase, uncheckedRules, type Judge, type Profile } from "./rules.ts";
 import { ImplFault, faultOf, impl, toFault } from "./faults.ts";
 import { ScriptedHook } from "./hook.ts";
 import type { LoadedCase } from "./load.ts";
@@ -28,6 +28,12 @@ import { applySteps, normalise, prepareWorkspace, template, type Workspace } fro
 import type { CaseResult, Mismatch } from "./types.ts";
 
 export const DEFAULT_TIMEOUT_MS = 5000;
+
+/**
+ * An unscripted ask during a call the case expects already_loaded: §7 lists the permission check (step 3) before
+ * dedupe (step 6), so asking there breaks D4's order of checks, a decision, not the spec's once-per-activation.
+ */
+const LOADED_ASK_RULES = ["hook.not-asked-when-loaded"] as const;
 
 /** Strings longer than this are clipped in `observed` (a 1 MiB body would bloat every report); checks see them whole. */
 const OBSERVED_STRING_MAX = 64 * 1024;
@@ -106,8 +112,12 @@ class CaseRun {
   async execute(): Promise<void> {
     try {
       await this.openSession();
+      this.reached = "catalog";
       await this.readCatalog();
-      for (const [i, call] of this.c.calls.entries()) await this.makeCall(i, call);
+      for (const [i, call] of this.c.calls.entries()) {
+        this.reached = i;
+        await this.makeCall(i, call);
+      }
       this.hook.currentCall = -1;
       for (const m of this.hook.scriptMisses()) this.miss({ ...m, key: "hook", rules: m.rules ?? [...RUNNER_RULES.hookScript] });
     } catch (e) {
@@ -131,7 +141,7 @@ class CaseRun {
     if (this.leftover) {
       const { pending, waited_ms } = this.leftover;
       const what = `close() left ${pending} of this case's call(s) unanswered ${waited_ms} ms after it returned (PROTOCOL.md, session/close: a closed session's pending calls must be answered promptly)`;
-      this.fault = this.fault ? new ImplFault(`${this.fault.message}; ${what}`, this.fault.blame, this.fault.stderr, this.fault.trace) : new ImplFault(what, "implementation");
+      this.fault = this.fault ? new ImplFault(`${this.fault.message}; ${what}`, this.fault.blame, this.fault.stderr, this.fault.trace, this.fault.kind) : new ImplFault(what, "implementation", undefined, undefined, "timeout");
     }
     this.work.cleanupWhenSettled(this.ws.dir, this.ws.cleanup);
   }
@@ -144,17 +154,44 @@ class CaseRun {
       ...(this.hook.recorded.length ? { hook_requests: this.hook.recorded.map((r) => ({ call: r.call, request: this.norm(r.request), answer: r.answer })) } : {}),
     };
     const f = this.fault;
-    const mismatches = this.mismatches.length ? { mismatches: this.mismatches } : {};
-    if (f) {
-      return { status: "errored", reason: f.message, blame: f.blame, ...(f.stderr !== undefined ? { stderr: f.stderr } : {}), ...(f.trace !== undefined ? { stack: f.trace } : {}), ...(this.leftover ? { leftover: this.leftover } : {}), ...(this.mismatches.length ? { mismatches: this.mismatches } : {}), ...extra };
-    }
-    if (this.mismatches.some((m) => m.effect === "fails_case")) return { status: "failed", ...mismatches, ...extra };
     const own = this.c.rules ?? [];
+    if (f) return this.faulted(f, own, extra);
+    const mismatches = this.mismatches.length ? { mismatches: this.mismatches } : {};
+    if (this.mismatches.some((m) => m.effect === "fails_case")) return { status: "failed", ...mismatches, ...extra };
     if (own.length && activeOwn(own, this.judge).length === 0) {
       return { status: "not_scored", reason: `profile ${this.judge.profile} scores none of the rules the case tests (${own.join(", ")})`, ...mismatches, ...extra };
     }
     return { status: "passed", ...mismatches, ...extra };
   }
+
+  /**
+   * A case the implementation did not finish. A crash (a throw, a dead driver, a protocol violation) is a finding
+   * under §3.4's errors.structured whatever the profile; a missed deadline is judged under the case's own rules, so
+   * it is shown and not scored when the profile scores none of them. Either way the rules whose checks never ran
+   * are named (unchecked_rules): no rule passes on a case that did not get to check it.
+   */
+  private faulted(f: ImplFault, own: readonly string[], extra: Partial<Outcome>): Outcome {
+    const unchecked = uncheckedRules(this.c, this.reached);
+    const detail = { reason: f.message, blame: f.blame, ...(f.stderr !== undefined ? { stderr: f.stderr } : {}), ...(f.trace !== undefined ? { stack: f.trace } : {}), ...(this.leftover ? { leftover: this.leftover } : {}), ...(unchecked.length ? { unchecked_rules: unchecked } : {}) };
+    if (f.blame === "implementation" && f.kind === "crash") {
+      const where = this.reached === "catalog" || this.reached === "session" ? this.reached : `calls[${this.reached}]`;
+      this.miss({ at: where, key: "fault", rules: [...RUNNER_RULES.crash], expected: "a structured result (§3.4: errors are returned, not thrown) and a session that stays usable", actual: f.message, what: "the implementation crashed instead of answering" });
+    }
+    const mismatches = this.mismatches.length ? { mismatches: this.mismatches } : {};
+    if (f.blame === "implementation" && f.kind === "timeout" && own.length && activeOwn(own, this.judge).length === 0) {
+      return { status: "not_scored", ...detail, reason: `${f.message}: a missed deadline, not scored (profile ${this.judge.profile} scores none of the rules the case tests: ${own.join(", ")})`, ...mismatches, ...extra };
+    }
+    return { status: "errored", ...detail, ...mismatches, ...extra };
+  }
+
+  /** How far the case got: the session, the catalog, or the index of the call in progress (or the last one). */
+  private reached: "session" | "catalog" | number = "session";
+
+  /** The first call whose result went wrong in kind or code: what later calls show may follow from it (cascade). */
+  private wentWrong: number | undefined;
+
+  /** What that first wrong answer did under the profile. */
+  private wentWrongEffect: Mismatch["effect"] | undefined;
 
   private norm = (v: unknown): unknown => normalise(v, this.ws.spellings);
 
@@ -175,16 +212,30 @@ class CaseRun {
     const i = /^calls\[(\d+)\]/.exec(m.at)?.[1];
     const call = i === undefined ? undefined : this.calls[Number(i)];
     const rules = m.rules ?? [];
+    // A later call (or the hook script checked at the end) showing something after an earlier call came back as
+    // the wrong kind or code: the finding may only follow from that one (a refused activation is not loaded, so
+    // its repeat is not already_loaded). Said on the mismatch; the finding stays.
+    const callIndex = i === undefined ? (m.at.startsWith("hook") ? Infinity : undefined) : Number(i);
+    const after = this.wentWrong !== undefined && callIndex !== undefined && callIndex > this.wentWrong ? `calls[${this.wentWrong}]` : undefined;
+    const own = effectOf(rules, this.c.rules ?? [], this.judge);
+    // A cascade from a call whose wrong answer the profile does not score (a decision's) is not scored either: the
+    // spec's rules are not failed by what only follows from a choice the spec leaves open.
+    const effect = after !== undefined && this.wentWrongEffect === "not_scored" && own !== "n/a" ? "not_scored" : own;
+    if (i !== undefined && (m.key === "kind" || m.key === "code") && (this.wentWrong === undefined || Number(i) < this.wentWrong)) {
+      this.wentWrong = Number(i);
+      this.wentWrongEffect = own;
+    }
     this.mismatches.splice(position, 0, {
       at: m.at,
       key: m.key ?? "",
       rules,
-      effect: effectOf(rules, this.c.rules ?? [], this.judge),
+      effect,
       expected: m.expected,
       actual: m.actual,
       ...(call !== undefined ? { call } : {}),
       what: m.what,
-      message: `${m.at}: ${m.what}: expected ${brief(m.expected)}, got ${brief(m.actual)}${rules.length ? ` [${rules.join(", ")}]` : ""}`,
+      ...(after ? { after } : {}),
+      message: `${m.at}: ${m.what}: expected ${brief(m.expected)}, got ${brief(m.actual)}${rules.length ? ` [${rules.join(", ")}]` : ""}${after ? ` (after ${after} went wrong: may follow from it)` : ""}`,
     });
   }
 
@@ -265,7 +316,7 @@ class CaseRun {
     this.slow(`${at}.time`, performance.now() - t, call.expect.max_ms, resolveRules(call.expect.rules, "max_ms"));
     const seen = this.norm(result);
     this.observed.push(clipLarge(seen));
-    const judged = this.judged(from, at);
+    const judged = this.judged(from, at, call.expect.kind === "already_loaded" ? LOADED_ASK_RULES : undefined);
     for (const m of schemaMisses("result.schema.json", result, `${at}.result`, "schema-invalid result")) this.miss({ ...m, key: "schema" });
     const asked = this.hook.since(from);
     this.checkHookPayloads(at, asked);
@@ -277,8 +328,8 @@ class CaseRun {
    * Whether a call's expectations are judged: not when the implementation asked the hook more often than the case
    * scripts, since the kit's deny then decided the result. That ask is the finding, reported first.
    */
-  private judged(from: number, at: string): boolean {
-    const unscripted = this.hook.unscriptedMiss(from, at);
+  private judged(from: number, at: string, rules?: readonly string[]): boolean {
+    const unscripted = this.hook.unscriptedMiss(from, at, rules);
     if (unscripted) this.lead(unscripted);
     return unscripted === undefined;
   }

@@ -228,8 +228,8 @@ function catalogMisses(rawExpect: CatalogExpect, catalog: unknown): Miss[] {
   }
   const missing = (exp.contains_names ?? []).filter((n) => !names.includes(n));
   if (missing.length) misses.push({ at: "catalog.names", key: "contains_names", expected: { contains: missing }, actual: names, what: "missing entries" });
-  const extra = (exp.absent_names ?? []).filter((n) => names.includes(n));
-  if (extra.length) misses.push({ at: "catalog.names", key: "absent_names", expected: { absent: extra }, actual: names, what: "entries that should be absent" });
+  // One finding per name, so a case can file each omission under the rule that makes it true (absent_names.<name>).
+  for (const n of (exp.absent_names ?? []).filter((x) => names.includes(x))) misses.push({ at: "catalog.names", key: `absent_names.${n}`, expected: { absent: [n] }, actual: names, what: "an entry that should be absent" });
   const warnings = isObj(catalog) && Array.isArray(catalog.warnings) ? (catalog.warnings as unknown[]).map(String) : [];
   for (const [i, w] of (exp.warnings_exclude ?? []).entries()) {
     const hits = warnings.filter((x) => x.includes(w));

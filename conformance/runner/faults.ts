@@ -12,6 +12,13 @@ export class ImplFault extends Error {
     readonly stderr?: string,
     /** A throw in-process: the top frames of its stack, where the implementation threw. */
     readonly trace?: string,
+    /**
+     * timeout: the step did not answer within the case's deadline (a hang, not a crash: it is judged under the
+     * case's own rules, and not scored where the profile scores none of them); crash: anything else the
+     * implementation did wrong instead of answering (a throw, a dead driver, a protocol violation: §3.4's
+     * errors.structured under every profile).
+     */
+    readonly kind: "timeout" | "crash" = "crash",
   ) {
     super(message);
   }
@@ -33,7 +40,8 @@ export function stackTop(e: unknown, frames = STACK_FRAMES): string | undefined 
 
 export function faultOf(e: unknown, what: string): ImplFault {
   if (e instanceof ImplFault) return e;
-  if (e instanceof DriverError) return new ImplFault(`${what}: ${e.message}`, e.blame, e.stderr);
+  // The stdio driver's own request deadline (driver/subprocess.ts: "no response to <method> within <n> ms") is a hang, like ours.
+  if (e instanceof DriverError) return new ImplFault(`${what}: ${e.message}`, e.blame, e.stderr, undefined, /^no response to \S+ within \d+ ms/.test(e.message) ? "timeout" : "crash");
   const msg = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
   return new ImplFault(`${what} threw ${msg}`, "implementation", undefined, stackTop(e));
 }
@@ -56,7 +64,7 @@ export async function impl<T>(what: string, ms: number, f: () => T | Promise<T>,
     return await Promise.race([
       Promise.resolve().then(f),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ImplFault(`${what} did not answer within ${ms} ms`, "implementation", stderr?.() || undefined)), ms);
+        timer = setTimeout(() => reject(new ImplFault(`${what} did not answer within ${ms} ms`, "implementation", stderr?.() || undefined, undefined, "timeout")), ms);
       }),
     ]);
   } catch (e) {

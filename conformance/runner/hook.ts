@@ -53,7 +53,7 @@ export class ScriptedHook {
    * The unscripted asks among those recorded since `from`, as one finding at `at` (the call they came during):
    * the kit answered them deny, so what the call returned afterwards is the kit's doing, not the implementation's.
    */
-  unscriptedMiss(from: number, at: string): Miss | undefined {
+  unscriptedMiss(from: number, at: string, rules: readonly string[] = [UNSCRIPTED_ASK_RULE]): Miss | undefined {
     const extra = this.recorded.slice(from).filter((r) => !r.scripted);
     if (!extra.length) return undefined;
     const scripted = this.answers?.length ?? 0;
@@ -62,7 +62,7 @@ export class ScriptedHook {
       expected: `at most ${scripted} ask(s) in the case (its script)`,
       actual: `${this.recorded.length} ask(s): ${extra.length} during ${at}, answered deny by the kit`,
       what: `the implementation asked the permission hook where the case scripts no ask; the kit answered deny, so ${at}'s result follows from the kit's answer and its expectations were not judged`,
-      rules: [UNSCRIPTED_ASK_RULE],
+      rules: [...rules],
     };
   }
 

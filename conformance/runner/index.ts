@@ -12,13 +12,14 @@ import { KIT_VERSION, SPEC_VERSION } from "../../schemas/index.ts";
 import type { Implementation } from "../../schemas/implementation.ts";
 import { runCase } from "./case.ts";
 import { DEFAULT_PROFILE, rulesOfCase, type Profile } from "./rules.ts";
-import { countRules, judgeRules } from "./verdicts.ts";
+import { countRules, judgeRules, scoreRun } from "./verdicts.ts";
 import { ImplFault, faultOf } from "./faults.ts";
 import type { LoadedCase } from "./load.ts";
 import type { CaseResult, RunAbort, RunReport, Summary } from "./types.ts";
 
 export type { CaseResult, Mismatch, RuleResult, RunAbort, RunReport, Summary } from "./types.ts";
 export { DEFAULT_PROFILE, PROFILES, isProfile, type Profile } from "./rules.ts";
+export { scoreRun } from "./verdicts.ts";
 export { DEFAULT_TIMEOUT_MS, runCase } from "./case.ts";
 export { suites, loadCases, loadCasesFrom, suiteDir, type LoadedCase } from "./load.ts";
 
@@ -138,15 +139,17 @@ export async function runSuite(open: () => Promise<Implementation>, cases: reado
   }
   const meta = info?.implementation ?? { name: "unknown", version: "unknown", language: "unknown" };
   const rules = judgeRules(results, { profile, capabilities: info?.capabilities });
+  const summary = summarise(results, Math.round(performance.now() - t0));
   return {
     kit: { version: KIT_VERSION, specVersion: SPEC_VERSION },
     implementation: { name: meta.name, version: meta.version, language: meta.language, driver: opts.driverLabel },
     suite: opts.suite,
     profile,
     started_at,
-    summary: summarise(results, Math.round(performance.now() - t0)),
+    summary,
     rules,
     rule_counts: countRules(rules),
+    score: scoreRun(rules, results, summary, profile),
     ...(aborted ? { aborted } : {}),
     cases: results,
   };

@@ -10,7 +10,7 @@ export type Profile = (typeof PROFILES)[number];
 /** Decision K1 (schemas/decisions/kit.json): an implementer of this spec is judged on the spec unless they ask for more. */
 export const DEFAULT_PROFILE: Profile = "spec";
 
-const SCORED: Record<Profile, readonly Source[]> = {
+export const SCORED: Record<Profile, readonly Source[]> = {
   spec: ["spec"],
   decisions: ["spec", "decision"],
   exact: ["spec", "decision", "rendering"],
@@ -28,12 +28,14 @@ export function ruleIndex(): ReadonlyMap<string, Rule> {
 
 /** The rules of the checks the runner makes itself, on every case. */
 export const RUNNER_RULES = {
-  resultSchema: ["result.schema"],
-  catalogSchema: ["catalog.schema"],
-  hookSchema: ["hook.request-schema"],
+  resultSchema: ["result.schema", "result.schema-contract"],
+  catalogSchema: ["catalog.schema", "catalog.schema-contract"],
+  hookSchema: ["hook.request-schema", "hook.request-schema-contract"],
   prototypes: ["prototype.unchanged"],
   hookScript: ["hook.asked-per-activation"],
   unscriptedAsk: ["hook.unscripted-ask"],
+  /** A crash, a throw or a dead session instead of an answer (§3.4: errors are structured results, not thrown). */
+  crash: ["errors.structured"],
 } as const satisfies Record<string, readonly string[]>;
 
 /**
@@ -104,7 +106,7 @@ export function checkKeys(exp: Expectish): string[] {
     if (k === "rules" || k === "first" || k === "rest" || k === "each") continue;
     if (LISTS.includes(k) && Array.isArray(v)) v.forEach((_, i) => keys.push(`${k}.${i}`));
     else if (MAPS.includes(k) && v && typeof v === "object") keys.push(...Object.keys(v).map((p) => `${k}.${p}`));
-    else if (k === "absent" && Array.isArray(v)) keys.push(...v.map((p) => `absent.${String(p)}`));
+    else if ((k === "absent" || k === "absent_names") && Array.isArray(v)) keys.push(...v.map((p) => `${k}.${String(p)}`));
     else if (k === "names") keys.push("names", "names.order");
     else keys.push(k);
   }
@@ -123,9 +125,25 @@ export function expectationsOf(c: { catalog?: unknown; calls: ReadonlyArray<{ ex
   return out;
 }
 
+/**
+ * The rules a case that ended early never got to check: its own (its subject was not shown), the catalog's when it
+ * ended before the catalog was judged, every call's from the one in progress on, and the hook script's.
+ */
+export function uncheckedRules(c: { rules?: readonly string[]; catalog?: unknown; calls: ReadonlyArray<{ expect: unknown }>; hook?: unknown }, reached: "session" | "catalog" | number): string[] {
+  const ids = new Set<string>(c.rules ?? []);
+  const from = typeof reached === "number" ? reached : 0;
+  for (const { at, exp } of expectationsOf(c)) {
+    const call = /^calls\[(\d+)\]/.exec(at)?.[1];
+    const late = call === undefined ? typeof reached !== "number" : Number(call) >= from;
+    if (late) for (const k of checkKeys(exp)) for (const id of resolveRules(exp.rules, k)) ids.add(id);
+  }
+  if (c.hook !== undefined) for (const id of RUNNER_RULES.hookScript) ids.add(id);
+  return [...ids];
+}
+
 /** The rules a case checks: every check's, plus the runner's own checks on every case (and the hook's, when it has one). */
 export function rulesOfCase(c: { catalog?: unknown; calls: ReadonlyArray<{ expect: unknown }>; hook?: unknown }): string[] {
-  const ids = new Set<string>([...RUNNER_RULES.resultSchema, ...RUNNER_RULES.catalogSchema, ...RUNNER_RULES.prototypes]);
+  const ids = new Set<string>([...RUNNER_RULES.resultSchema, ...RUNNER_RULES.catalogSchema, ...RUNNER_RULES.prototypes, ...RUNNER_RULES.crash]);
   if (c.hook !== undefined) for (const id of [...RUNNER_RULES.hookSchema, ...RUNNER_RULES.hookScript, ...RUNNER_RULES.unscriptedAsk]) ids.add(id);
   for (const { exp } of expectationsOf(c)) for (const k of checkKeys(exp)) for (const id of resolveRules(exp.rules, k)) ids.add(id);
   return [...ids];

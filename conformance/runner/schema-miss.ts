@@ -6,12 +6,37 @@ import { formatErrors, validator } from "../../schemas/index.ts";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import type { Miss } from "./expect.ts";
 
-/** The rule each answer schema stands for (the ids of schemas/rules.json, where h-rules' table names them). */
+/** The rule each answer schema stands for at the spec's level: the fields the spec names, their types and values. */
 export const SCHEMA_RULES = {
   "result.schema.json": "result.schema",
   "catalog.schema.json": "catalog.schema",
   "permission-request.schema.json": "hook.request-schema",
 } as const;
+
+/** The rule of each answer schema's kit level: the fields the kit adds, closed objects, the limits it pins. */
+export const CONTRACT_SCHEMA_RULES = {
+  "result.schema.json": "result.schema-contract",
+  "catalog.schema.json": "catalog.schema-contract",
+  "permission-request.schema.json": "hook.request-schema-contract",
+} as const;
+
+/**
+ * Which level of the contract one error breaks (schemas/ajv.ts SCHEMA_ANNOTATIONS): a closed object and a node marked
+ * x-level "decision" are the kit's (but for its type); a missing field is the spec's only when its object's x-spec-required names it (or
+ * the object has no such list); anything else (a type, a value, the discriminator) is the spec's.
+ */
+export function levelOf(e: ErrorObject): "spec" | "decision" {
+  const parent = e.parentSchema as { "x-spec-required"?: string[]; "x-level"?: string } | undefined;
+  if (e.keyword === "additionalProperties") return "decision";
+  // x-level "decision": the node's constraints are the kit's, but not its type (a message that is not a string breaks §3.4).
+  if (parent?.["x-level"] === "decision" && e.keyword !== "type") return "decision";
+  if (e.keyword === "required") {
+    const named = parent?.["x-spec-required"];
+    const missing = (e.params as { missingProperty?: string }).missingProperty;
+    return named === undefined || (missing !== undefined && named.includes(missing)) ? "spec" : "decision";
+  }
+  return "spec";
+}
 
 export type AnswerSchema = keyof typeof SCHEMA_RULES;
 
@@ -24,6 +49,8 @@ export interface SchemaProblem {
   value?: unknown;
   missing?: true;
   problem: string;
+  /** spec: some error at this field breaks what the spec names; decision: only the kit's additions do. */
+  level: "spec" | "decision";
 }
 
 const escapeSeg = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
@@ -62,7 +89,8 @@ export function schemaProblems(schema: AnswerSchema, value: unknown): SchemaProb
         : errors.every((e) => e.keyword === "enum")
           ? `must be one of ${((errors[0]!.params as { allowedValues: unknown[] }).allowedValues).map((v) => JSON.stringify(v)).join(", ")}`
           : formatErrors(errors).replace(/^\S+ /, "").replace(/; got .*$/, "");
-    return { field: at.field || "/", ...(at.missing ? { missing: true as const } : { value: at.value }), problem };
+    const level = errors.some((e) => levelOf(e) === "spec") ? ("spec" as const) : ("decision" as const);
+    return { field: at.field || "/", ...(at.missing ? { missing: true as const } : { value: at.value }), problem, level };
   });
 }
 
@@ -83,16 +111,18 @@ export function pointerToPath(pointer: string): string {
  */
 export function schemaMisses(schema: AnswerSchema, value: unknown, at: string, what: string): Miss[] {
   const problems = schemaProblems(schema, value);
-  const rules = [SCHEMA_RULES[schema]];
+  // Each offending field under the level it breaks: the spec's schema rule, or the kit's contract rule.
+  const rulesOf = (p: SchemaProblem) => [p.level === "spec" ? SCHEMA_RULES[schema] : CONTRACT_SCHEMA_RULES[schema]];
   const out: Miss[] = problems.slice(0, FIELDS_MAX).map((p) => ({
     at: `${at}${pointerToPath(p.field)}`,
     expected: p.problem,
     actual: p.missing ? "(missing)" : p.value,
-    what: `${what} (${schema})`,
-    rules,
+    what: `${what} (${schema}${p.level === "decision" ? ", as the kit pins it" : ""})`,
+    rules: rulesOf(p),
   }));
   if (problems.length > FIELDS_MAX) {
-    out.push({ at, expected: `a value valid against ${schema}`, actual: problems.slice(FIELDS_MAX).map((p) => p.field), what: `${what}: ${problems.length - FIELDS_MAX} more offending field(s)`, rules });
+    const rest = problems.slice(FIELDS_MAX);
+    out.push({ at, expected: `a value valid against ${schema}`, actual: rest.map((p) => p.field), what: `${what}: ${rest.length} more offending field(s)`, rules: [...new Set(rest.flatMap(rulesOf))] });
   }
   return out;
 }

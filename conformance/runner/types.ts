@@ -21,6 +21,8 @@ export interface Mismatch {
   call?: unknown;
   /** What went wrong, short (wrong kind, missing, not equal, …). */
   what: string;
+  /** A cascade: an earlier call (calls[i]) came back as the wrong kind or code, and this finding may only follow from it. */
+  after?: string;
   /** One line for a log: at, what, expected, actual and the rules. Renderers compose their own from the fields. */
   message: string;
 }
@@ -53,6 +55,8 @@ export interface CaseResult {
   catalog?: unknown;
   /** errored in-process by a throw: the top frames of its stack. */
   stack?: string;
+  /** errored, or not_scored after a missed deadline: the rules whose checks never ran (no rule passes on them). */
+  unchecked_rules?: string[];
   /** errored: cut off at its deadline, the case's calls close() left unanswered (leftover.ts). */
   leftover?: { pending: number; waited_ms: number };
   /** failed / errored: the case file (relative to the directory the kit ran in, when inside it). */
@@ -74,7 +78,7 @@ export interface Summary {
   duration_ms: number;
 }
 
-export type RuleStatus = "passed" | "failed" | "expected_failure" | "not_scored" | "n/a" | "not_run" | "not_checkable";
+export type RuleStatus = "passed" | "failed" | "expected_failure" | "errored" | "not_scored" | "n/a" | "not_run" | "not_checkable";
 
 /** The verdict on one rule over the whole run. */
 export interface RuleResult {
@@ -96,6 +100,16 @@ export interface RuleResult {
 
 export type RuleCounts = Record<RuleStatus, number>;
 
+/** report.schema.json's score: the rules the profile scores (the headline), the cases as the detail. */
+export interface RunScore {
+  profile: Profile;
+  sources: Array<"spec" | "decision" | "rendering">;
+  rules: RuleCounts;
+  cases: { scored: number; passed: number; not_scored: number };
+  /** This profile scores none of the run's cases: the smallest profile that scores some. */
+  scored_by?: Profile;
+}
+
 /**
  * Why a run ended before its last case: the implementation could not be opened (handshake failed or never came), or
  * an in-process case left work running after close() that the kit cannot stop. Its shape is report.schema.json's.
@@ -114,6 +128,8 @@ export interface RunReport {
   rules: RuleResult[];
   /** Rule statuses counted by source. */
   rule_counts: Record<"spec" | "decision" | "rendering", RuleCounts>;
+  /** The one score: the rules the profile scores, then the cases (a not-scored case is neither passed nor failed). */
+  score: RunScore;
   /** Present when the run ended early. */
   aborted?: RunAbort;
   cases: CaseResult[];

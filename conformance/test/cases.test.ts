@@ -107,9 +107,9 @@ describe("runCase and runSuite on fakes", () => {
     expect(r.mismatches!.find((m) => m.at.startsWith("calls[0].result"))).toMatchObject({ key: "schema", rules: ["result.schema"], effect: "incidental" });
     const report = await runSuite(async () => fake(async () => ({ kind: "error", code: "INVALID_PARAM" }) as unknown as SkillResult), [u01], { driverLabel: "fake", suite: "spec" });
     expect(report.rules.find((x) => x.id === "result.schema")).toMatchObject({ status: "failed", cases: ["U01"] });
-    // Field by field, under the result schema's rule: the two required fields it lacks.
-    const schema = r.mismatches!.filter((m) => m.rules?.includes("result.schema") && m.at.startsWith("calls[0]"));
-    expect(schema.map((m) => m.at)).toEqual(["calls[0].result.message", "calls[0].result.output"]);
+    // Field by field: the message the spec's error names under result.schema, the output the kit adds under its contract rule.
+    const schema = r.mismatches!.filter((m) => m.key === "schema" && m.at.startsWith("calls[0]"));
+    expect(schema.map((m) => [m.at, m.rules])).toEqual([["calls[0].result.message", ["result.schema"]], ["calls[0].result.output", ["result.schema-contract"]]]);
     expect(schema[0]).toMatchObject({ expected: "present (a required field)", actual: "(missing)" });
     expect(schema[0]!.message).toMatch(/^calls\[0\]\.result\.message: schema-invalid result \(result\.schema\.json\)/);
   });

@@ -50,7 +50,7 @@ describe("npm run conformance", () => {
     const r = await run("--reference", "--json", f("r.json"), "--junit", f("r.xml"), "--markdown", f("r.md"), "--badge", f("badge.json"));
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/^PASS  U01 /m);
-    expect(r.out).toMatch(/\n30\/30 passed \(0 failed, 0 errored, 0 skipped\) in \d+ ms/);
+    expect(r.out).toMatch(/\nscore: spec rules \(profile spec\): \d+ passed, 0 failed, \d+ not run by this suite, \d+ not checkable\ncases: 30\/30 passed \(0 failed, 0 errored, 0 skipped\) in \d+ ms/);
     const json = JSON.parse(readFileSync(f("r.json"), "utf8")) as RunReport;
     expect(check("report.schema.json", json)).toEqual({ valid: true });
     expect(json.summary).toMatchObject({ total: 30, passed: 30, failed: 0, errored: 0, skipped: 0 });
@@ -60,7 +60,40 @@ describe("npm run conformance", () => {
     expect(xml.match(/<testcase classname="conformance\.rules\./g)!.length).toBeGreaterThan(50);
     expect(xml).toContain('tests="30" failures="0" errors="0" skipped="0"');
     expect(readFileSync(f("r.md"), "utf8")).toContain("| U30 |");
-    expect(JSON.parse(readFileSync(f("badge.json"), "utf8"))).toEqual({ schemaVersion: 1, label: "skill-tool conformance", message: "30/30 passed", color: "brightgreen" });
+    const held = json.score.rules.passed;
+    expect(json.score).toMatchObject({ profile: "spec", sources: ["spec"], rules: { failed: 0, errored: 0 }, cases: { scored: 30, passed: 30, not_scored: 0 } });
+    expect(JSON.parse(readFileSync(f("badge.json"), "utf8"))).toEqual({ schemaVersion: 1, label: "skill-tool conformance", message: `${held}/${held} spec rules, 30/30 cases`, color: "brightgreen" });
+  });
+
+  it("one score: a not-scored case is neither passed nor failed anywhere, and JUnit's root counts its elements", async () => {
+    const f = (n: string) => join(dir, n);
+    const r = await run("--reference", "--suite", "security", "--json", f("s.json"), "--junit", f("s.xml"), "--badge", f("sb.json"), "--markdown", f("s.md"));
+    expect(r.code, r.err).toBe(0);
+    const json = JSON.parse(readFileSync(f("s.json"), "utf8")) as RunReport;
+    const ns = json.summary.not_scored!;
+    expect(ns).toBeGreaterThan(0);
+    const scored = json.summary.total - ns;
+    expect(json.score.cases).toEqual({ scored, passed: scored, not_scored: ns });
+    expect(r.out).toContain(`cases: ${scored}/${scored} passed (0 failed, 0 errored, 0 skipped, ${ns} not scored)`);
+    expect(readFileSync(f("s.md"), "utf8")).toContain(`${scored}/${scored} passed`);
+    expect((JSON.parse(readFileSync(f("sb.json"), "utf8")) as { message: string }).message).toMatch(new RegExp(`, ${scored}/${scored} cases$`));
+    const xml = readFileSync(f("s.xml"), "utf8");
+    const root = /<testsuites [^>]*tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)"/.exec(xml)!;
+    expect(Number(root[1])).toBe(xml.match(/<testcase /g)!.length);
+    expect(Number(root[4])).toBe(xml.match(/<skipped /g)!.length);
+    for (const suite of xml.match(/<testsuite [^>]*>[\s\S]*?<\/testsuite>/g)!) {
+      const head = /tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)"/.exec(suite)!;
+      expect(Number(head[1])).toBe(suite.match(/<testcase /g)!.length);
+      expect(Number(head[4])).toBe((suite.match(/<skipped /g) ?? []).length);
+    }
+  });
+
+  it("a suite the profile scores nothing of says so and names the profile that scores it (not 0/8 passed)", async () => {
+    const r = await run("--reference", "--suite", "contract", "--json", join(dir, "c.json"));
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).not.toMatch(/0\/\d+ passed/);
+    expect(r.out).toMatch(/cases: no case scored: profile spec scores none of this run's \d+ cases: run --profile decisions to score them/);
+    expect((JSON.parse(readFileSync(join(dir, "c.json"), "utf8")) as RunReport).score.scored_by).toBe("decisions");
   });
 
   it("a stale expected failure (the case passes) fails the run, and the report keeps the case's observed status", async () => {
@@ -238,10 +271,11 @@ describe("renderers", () => {
       { id: "body.verbatim", source: "spec", level: "MUST", status: "passed", cases: [], checked_in: ["U01"], statement: "s", cites: ["§4.5 rule 6"] },
     ],
     rule_counts: {
-      spec: { passed: 1, failed: 1, expected_failure: 0, not_scored: 0, "n/a": 0, not_run: 0, not_checkable: 0 },
-      decision: { passed: 0, failed: 0, expected_failure: 0, not_scored: 0, "n/a": 0, not_run: 0, not_checkable: 0 },
-      rendering: { passed: 0, failed: 0, expected_failure: 0, not_scored: 0, "n/a": 0, not_run: 0, not_checkable: 0 },
+      spec: { passed: 1, failed: 1, expected_failure: 0, errored: 0, not_scored: 0, "n/a": 0, not_run: 0, not_checkable: 0 },
+      decision: { passed: 0, failed: 0, expected_failure: 0, errored: 0, not_scored: 0, "n/a": 0, not_run: 0, not_checkable: 0 },
+      rendering: { passed: 0, failed: 0, expected_failure: 0, errored: 0, not_scored: 0, "n/a": 0, not_run: 0, not_checkable: 0 },
     },
+    score: { profile: "spec", sources: ["spec"], rules: { passed: 1, failed: 1, expected_failure: 0, errored: 0, not_scored: 0, "n/a": 0, not_run: 0, not_checkable: 0 }, cases: { scored: 4, passed: 0, not_scored: 0 } },
     cases: [
       { id: "U01", title: nasty, spec: ["§2"], rules: ["name.required"], checked_rules: ["name.required"], status: "failed", duration_ms: 1, mismatches: [{ at: "calls[0].kind", key: "kind", rules: ["name.required"], effect: "fails_case", expected: "error", actual: nasty, call: { name: "Hel|lo" }, what: nasty, message: nasty }] },
       { id: "U02", title: "t", spec: ["§2"], rules: ["name.kebab-case"], checked_rules: [], status: "errored", duration_ms: 1, reason: nasty, blame: "implementation", stderr: "panic at 'x' </error>\n" },
@@ -288,7 +322,7 @@ describe("renderers", () => {
     expect(renderMarkdown(report).indexOf("## Failing rules (1)")).toBeLessThan(renderMarkdown(report).indexOf("## Cases"));
     expect(renderMarkdown(report)).toContain('| `calls[0].kind` | `{"name":"Hel\\|lo"}` |'); // the call, its | escaped
     expect(renderJunit(report)).toContain("call:     {&quot;name&quot;:&quot;Hel|lo&quot;}");
-    expect(badge(report)).toMatchObject({ message: "0/4 passed (1 xfail)", color: "red" });
+    expect(badge(report)).toMatchObject({ message: "1/2 spec rules, 0/4 cases (1 xfail)", color: "red" });
     expect(check("report.schema.json", report)).toEqual({ valid: true });
   });
 });

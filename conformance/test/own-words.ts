@@ -1,8 +1,10 @@
-// An implementation as an outsider writes it from the documents (issue 22 item 5): the reference's behaviour,
-// but every message, reason, hint, warning and output note in its own words (the facts kept: names, paths,
+// The reference reworded, for parity (issue 22 item 5): the reference's behaviour, decisions included, but every
+// message, reason, hint, warning and output note in its own words (the facts kept: names, paths,
 // codes, lines, bytes), §3.4's labelled lines kept, and every result's and catalog entry's keys in the order
 // result.schema.json and catalog-entry.schema.json list them. Parity must find no contract difference with it:
 // key order is not contract outside a frontmatter (R24), and wording is allowed at the semantic level (R30).
+// It follows the kit's decisions, so it is no test of the spec profile: the implementation written from the spec
+// alone, with its own choices where the spec is silent, is spec-alone/ (run by spec-alone.test.ts).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Catalog, SkillResult } from "../../schemas/index.ts";

@@ -4,7 +4,10 @@
 // case otherwise). Then the verdicts: a body-trimming implementation under --profile spec fails body.verbatim
 // once, with its cases, and not the security cases whose property it keeps; capabilities make their rules n/a
 // and nothing else; a rule outside the profile is shown, not scored.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../../package-root.ts";
 import { check, decisions, rules } from "../../schemas/index.ts";
 import type { Implementation } from "../../schemas/implementation.ts";
 import { gate, gateCase, parseBaseline } from "../baseline.ts";
@@ -24,6 +27,18 @@ describe("rules table", () => {
   it("is valid against its schema, with unique ids", () => {
     expect(check("rules.schema.json", table)).toEqual({ valid: true });
     expect(new Set(table.map((r) => r.id)).size).toBe(table.length);
+  });
+
+  it("every spec rule quotes its sentence: each quote is found in the spec or frontmatter-fields.md (whitespace read as one space)", () => {
+    const norm = (t: string) => t.replace(/\s+/g, " ").trim();
+    const texts = ["docs/spec/skill-tool-spec.txt", "docs/spec/frontmatter-fields.md"].map((f) => norm(readFileSync(join(PACKAGE_ROOT, f), "utf8")));
+    const spec = table.filter((r) => r.source === "spec");
+    expect(spec.filter((r) => r.quote === undefined).map((r) => r.id)).toEqual([]);
+    const notFound = spec.flatMap((r) => (Array.isArray(r.quote) ? r.quote : [r.quote!]).filter((q) => !texts.some((t) => t.includes(norm(q)))).map((q) => `${r.id}: ${q}`));
+    expect(notFound).toEqual([]);
+    // The test can fail: a quote of words the spec does not hold is found nowhere.
+    expect(texts.some((t) => t.includes(norm("Unknown fields are rejected.")))).toBe(false);
+    expect(table.filter((r) => r.source !== "spec" && r.quote !== undefined).map((r) => r.id)).toEqual([]);
   });
 
   it("every citation of a rule or a case resolves to a spec section (and its numbered item) or a decision", () => {

@@ -30,7 +30,7 @@ describe("a schema-invalid answer", () => {
     // The offending fields, each with the value found there, under the result schema's rule.
     expect(byAt.get("calls[0].result.message")).toMatchObject({ actual: 7, rules: ["result.schema"] });
     expect(byAt.get("calls[0].result.message")!.message).toMatch(/must be string/);
-    expect(byAt.get("calls[0].result.extra")).toMatchObject({ actual: true, rules: ["result.schema"] });
+    expect(byAt.get("calls[0].result.extra")).toMatchObject({ actual: true, rules: ["result.schema-contract"] });
     expect(byAt.get("catalog.warnings")).toMatchObject({ actual: "none", rules: ["catalog.schema"] });
     // The case's other checks still ran: the wrong code is reported too, and the control call was judged (it passed).
     expect(byAt.get("calls[0].code")).toMatchObject({ expected: "INVALID_PARAM", actual: "PERMISSION_DENIED" });

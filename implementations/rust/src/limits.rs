@@ -26,6 +26,7 @@ pub struct Limits {
     /// R95: the most bytes of a cut description's trigger sentence the catalog line shows.
     pub catalog_trigger_sentence_max_bytes: usize,
     pub resources_per_folder: usize,
+    pub resources_max: usize,
     pub resource_folders: Vec<String>,
     pub siblings_max: usize,
     pub sibling_similarity_min: f64,
@@ -65,6 +66,7 @@ pub fn limits() -> &'static Limits {
             catalog_entry_description_max_bytes: v["catalog_entry_description_max_bytes"].as_u64().map(|d| d as usize).unwrap_or(DEFAULT_CATALOG_DESCRIPTION_MAX_BYTES),
             catalog_trigger_sentence_max_bytes: num(&v, "catalog_trigger_sentence_max_bytes") as usize,
             resources_per_folder: num(&v, "resources_per_folder") as usize,
+            resources_max: num(&v, "resources_max") as usize,
             resource_folders: strings(&v["resource_folders"]),
             siblings_max: num(&v, "siblings_max") as usize,
             sibling_similarity_min: num(&v, "sibling_similarity_min"),

@@ -25,9 +25,11 @@ pub fn render_skill(name: &str, dir: &str, frontmatter: &Map<String, Value>, bod
         for g in &listing.groups {
             // A resource's name is a file name from the skill's tree: one line each, its unsafe characters escaped (R91).
             lines.extend(g.names.iter().map(|n| escape_unsafe(n).into_owned()));
-            if g.omitted > 0 {
-                lines.push(msg("output.resources_more", &[("count", &g.omitted.to_string())]));
-            }
+        }
+        // One marker after the last listed name, counting every file not listed (R31; §13.1 case 23).
+        let omitted: usize = listing.groups.iter().map(|g| g.omitted).sum();
+        if omitted > 0 {
+            lines.push(msg("output.resources_more", &[("count", &omitted.to_string())]));
         }
         out += &section("resources", &lines.join("\n"));
     }

@@ -88,8 +88,11 @@ pub fn list_resources(real_skill_dir: &str, real_roots: &[String]) -> Listing {
             continue;
         }
         all.sort();
-        let omitted = all.len().saturating_sub(lim.resources_per_folder);
-        all.truncate(lim.resources_per_folder);
+        // Up to 10 in all (D10: §3.1, §7 step 4), folder after folder, at most resources_per_folder from one.
+        let room = lim.resources_max.saturating_sub(listing.resources.len());
+        let keep = lim.resources_per_folder.min(room);
+        let omitted = all.len().saturating_sub(keep);
+        all.truncate(keep);
         listing.resources.extend(all.iter().cloned());
         if omitted > 0 {
             listing.omitted.push((folder.clone(), omitted));
