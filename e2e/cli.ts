@@ -20,7 +20,7 @@ import { mergeShards, shardManifest } from "./merge.ts";
 import { renderCsv, renderJsonl } from "./outcomes.ts";
 import { Progress } from "./progress.ts";
 import { readConversations, renderHtml } from "./report-html.ts";
-import { outputPathsProblem } from "../conformance/output-paths.ts";
+import { makeDirs, outputPathsProblem } from "../conformance/output-paths.ts";
 import { TargetError, openTargets, type Target } from "../conformance/target.ts";
 import { servedDrift } from "./provenance.ts";
 import { buildReport, gate, renderMarkdown, renderText, type Report, type ReportModel, type ReportVersions } from "./report.ts";
@@ -304,7 +304,7 @@ function pickScenarios(ids: string[]): Scenario[] {
 const REPORT_KEYS = ["json", "markdown", "html", "csv", "jsonl"] as const;
 
 function writeOut(file: string, text: string): void {
-  mkdirSync(dirname(resolve(file)), { recursive: true });
+  makeDirs(dirname(resolve(file)));
   writeFileSync(file, text);
 }
 
@@ -368,10 +368,10 @@ function readCommandLine(argv: string[]): { args: CliArgs; scenarios: Scenario[]
       // Checked like the reports: a file there (or a parent that is one) crashed the run at its first trial.
       try {
         if (existsSync(args.transcripts) && !statSync(args.transcripts).isDirectory()) throw new Error("it is a file, not a directory");
-        mkdirSync(args.transcripts, { recursive: true });
+        makeDirs(args.transcripts);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        throw new Error(`--transcripts ${args.transcripts}: cannot hold transcripts (${code === "ENOTDIR" || code === "EEXIST" ? "a parent of it is a file" : (code ?? (e as Error).message)})`);
+        throw new Error(`--transcripts ${args.transcripts}: cannot hold transcripts (${code === "ENOTDIR" || code === "EEXIST" ? "a parent of it is a file" : code === "ENOENT" ? "it cannot be created there" : (code ?? (e as Error).message)})`);
       }
     }
     // A report that cannot be written is refused before hours of model calls, not found after them.
