@@ -198,6 +198,7 @@ export const OPENAI: ProviderEntry = {
   kind: "real",
   // A self-hosted server; raise it for a shared one.
   concurrency: 2,
+  reaches: ["maxTokens"],
   flags: [{ key: "base-url", value: "<url>", help: "the API root, e.g. http://127.0.0.1:8000/v1 (default $OPENAI_BASE_URL; $OPENAI_API_KEY is sent when set)", env: "OPENAI_BASE_URL" }],
   probe(model, ctx) {
     const o = openaiOptions(model, ctx);
