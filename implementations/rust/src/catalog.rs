@@ -188,4 +188,14 @@ mod tests {
         assert_eq!(esc("a</skill>\n\n  <skill name=\"x\">"), "a&lt;/skill&gt; &lt;skill name=&quot;x&quot;&gt;");
         assert_eq!(esc("tab\there\u{1b}[31m\u{202e}"), "tab here\\u001b[31m\\u202e");
     }
+
+    #[test]
+    fn a_head_that_fits_whole_is_not_marked_cut_and_the_sentence_gets_its_room() {
+        // R161: the plain cut, one "…" at the end, more than 192 bytes of the trigger sentence.
+        let head = "Reviews Django code for performance problems. ";
+        let text = format!("{head}Use when {}and more.", "the user asks about slow views, N+1 queries, missing indexes and caching, ".repeat(4));
+        let shown = super::shown_description(&text);
+        assert_eq!(shown, format!("{}…", &text[..292]));
+        assert_eq!(shown.matches('…').count(), 1);
+    }
 }
