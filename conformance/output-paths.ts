@@ -10,11 +10,14 @@ import { dirname } from "node:path";
  */
 export function makeDirs(dir: string): void {
   const missing: string[] = [];
-  for (let d = dir; !existsSync(d); d = dirname(d)) {
+  let d = dir;
+  for (; !existsSync(d); d = dirname(d)) {
     if (dirname(d) === d) break;
     missing.unshift(d);
   }
-  for (const d of missing) mkdirSync(d);
+  // The nearest one there must be a directory (a file there: what mkdir -p says, ENOTDIR).
+  if (existsSync(d) && !statSync(d).isDirectory()) throw Object.assign(new Error(`${d} is not a directory`), { code: "ENOTDIR" });
+  for (const m of missing) mkdirSync(m);
 }
 
 /**
