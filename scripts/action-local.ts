@@ -228,7 +228,8 @@ async function localMain(argv: string[]): Promise<number> {
   return localExitCode(run);
 }
 
-// Run as a script (npm run action-local), not when imported (pack-test, tests).
-if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
+// Run as a script (npm run action-local: tsx runs this file), not when imported (pack-test, tests). By the script's
+// name: no module but package-root.ts finds its place from its own file URL (test/package-root.test.ts).
+if (process.argv[1] && /[\\/]action-local\.ts$/.test(process.argv[1])) {
   process.exitCode = await localMain(process.argv.slice(2));
 }
