@@ -2,13 +2,15 @@
 // probe every model before any trial (saying what to start, pull or set), run the trials with progress, print the
 // scenario × model matrix, write JSON/Markdown, and gate CI on --threshold. Also --rescore <dir> (offline), --resume
 // and --list. Ctrl-C stops taking trials and still writes the report, marked interrupted (a second Ctrl-C kills).
-// Owns: main, parseArgs, usage. Exit codes: 0 ok, 1 a cell below --threshold or a scripted self-test trial without
-// the outcome its policy expects (self-test.ts), 2 usage / no model reachable,
-// 3 the implementation could not be loaded, 130 interrupted (the report is still written).
+// Owns: main, parseArgs, usage. The target (--exec, --driver, --reference) is opened by conformance/target.ts, the
+// path skill-conformance uses, with the same errors. Exit codes (docs/exit-codes.md, the kit's one table): 0 ok,
+// 1 a cell below --threshold, a scripted self-test trial without the outcome its policy expects (self-test.ts), or a
+// run interrupted before every trial finished (the report is still written), 2 a usage or set-up error (no model
+// reachable, an implementation that cannot be opened).
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { codePath, userCwd } from "../package-root.ts";
+import { userCwd } from "../package-root.ts";
 import type { Implementation } from "../schemas/implementation.ts";
 import { createProvider, expandModels, probeProvider, PRESETS, PROVIDERS, validateSpec, type ProviderSettings } from "./providers/index.ts";
 import { flagName } from "./providers/registry.ts";
@@ -18,7 +20,8 @@ import { mergeShards, shardManifest } from "./merge.ts";
 import { renderCsv, renderJsonl } from "./outcomes.ts";
 import { Progress } from "./progress.ts";
 import { readConversations, renderHtml } from "./report-html.ts";
-import { outputPathsProblem } from "../conformance/output-paths.ts";
+import { makeDirs, outputPathsProblem } from "../conformance/output-paths.ts";
+import { TargetError, openTargets, type Target } from "../conformance/target.ts";
 import { servedDrift } from "./provenance.ts";
 import { buildReport, gate, renderMarkdown, renderText, type Report, type ReportModel, type ReportVersions } from "./report.ts";
 import { providerName, rescore, runAll, type RunResult } from "./run.ts";
@@ -29,8 +32,6 @@ import type { RunSettings } from "./transcript.ts";
 import { parseShard, writeManifest, type Shard, type ShardManifest } from "./shard.ts";
 import { clearTranscripts, transcriptsConflict } from "./transcripts-dir.ts";
 import { kitVersion, scenarioVersion, versionsFor } from "./versions.ts";
-
-const DEFAULT_IMPL = codePath("reference/index");
 
 /** --think's value: on, off or a level (the providers that have a think setting send it; the rest ignore it). */
 type ThinkLevel = NonNullable<ProviderSettings["common"]["think"]>;
@@ -56,8 +57,11 @@ Options:
   -n <N>                 trials per scenario per model (default 5)
   -k <list>              pass@k / pass^k to report, e.g. 1,5 (default 1); n/a when n < k
   --scenario <SKn>       only these scenarios (repeat or comma-separate)
-  --exec "<cmd>"         test a subprocess implementation (JSON-RPC over stdio) instead of the in-process one
-  --driver <module>      in-process implementation module (default: the kit's reference); --impl is the same flag
+  --exec "<cmd>"         the implementation under test: any executable speaking the JSON-RPC protocol on stdio
+                         (conformance/PROTOCOL.md), as in skill-conformance
+  --driver <module>      the implementation under test: a JS module exporting createSession; ./x, ../x and /x are
+                         files where you run the command, as in skill-conformance (--impl is the same flag)
+  --reference            the kit's own reference implementation (the default when no target is given)
   --json <file>          write the full report (cells and every trial) as JSON
   --markdown <file>      write the matrix as Markdown
   --html <file>          write a self-contained HTML report (no network): the matrix with pass@1 bars, every
@@ -107,6 +111,10 @@ export interface CliArgs {
   scenarios: string[];
   exec?: string;
   impl?: string;
+  /** --reference: the kit's reference is the target (also when no target is given). */
+  reference?: boolean;
+  /** The targets in the order given (conformance/target.ts). */
+  targets: Target[];
   json?: string;
   markdown?: string;
   html?: string;
@@ -163,8 +171,18 @@ const FLAGS: Record<string, Setter> = {
   "-n": (a, r, f) => void (a.n = r.int(f)),
   "-k": (a, r, f) => void (a.ks = r.value(f).split(",").map(positiveK)),
   "--scenario": (a, r, f) => void a.scenarios.push(...r.value(f).split(",").map((s) => s.trim()).filter(Boolean)),
-  "--exec": (a, r, f) => void (a.exec = r.value(f)),
-  "--driver": (a, r, f) => void (a.impl = r.value(f)),
+  "--exec": (a, r, f) => {
+    a.exec = r.value(f);
+    a.targets.push({ kind: "exec", command: a.exec });
+  },
+  "--driver": (a, r, f) => {
+    a.impl = r.value(f);
+    a.targets.push({ kind: "module", spec: a.impl });
+  },
+  "--reference": (a) => {
+    a.reference = true;
+    a.targets.push({ kind: "reference" });
+  },
   "--json": (a, r, f) => void (a.json = r.value(f)),
   "--markdown": (a, r, f) => void (a.markdown = r.value(f)),
   "--html": (a, r, f) => void (a.html = r.value(f)),
@@ -221,7 +239,7 @@ function positiveK(s: string): number {
 const REPEATABLE = new Set(["--model", "--scenario", "--merge"]);
 
 export function parseArgs(argv: string[]): CliArgs {
-  const a: CliArgs = { models: [], n: 5, ks: [1], scenarios: [], temperature: 0.7, seed: 1, keepWorkspaces: false, list: false, help: false, resume: false, rescoreCurrent: false, concurrencyBy: {}, providerOptions: {} };
+  const a: CliArgs = { models: [], n: 5, ks: [1], scenarios: [], temperature: 0.7, seed: 1, keepWorkspaces: false, list: false, help: false, resume: false, rescoreCurrent: false, concurrencyBy: {}, providerOptions: {}, targets: [] };
   // --flag=value becomes two tokens.
   const tokens = argv.flatMap((t) => {
     const eq = t.match(/^(--[a-z-]+)=(.*)$/);
@@ -286,7 +304,7 @@ function pickScenarios(ids: string[]): Scenario[] {
 const REPORT_KEYS = ["json", "markdown", "html", "csv", "jsonl"] as const;
 
 function writeOut(file: string, text: string): void {
-  mkdirSync(dirname(resolve(file)), { recursive: true });
+  makeDirs(dirname(resolve(file)));
   writeFileSync(file, text);
 }
 
@@ -339,11 +357,9 @@ function readCommandLine(argv: string[]): { args: CliArgs; scenarios: Scenario[]
   try {
     const args = parseArgs(argv);
     const scenarios = pickScenarios(args.scenarios);
-    // An unset $DRIVER in CI must not quietly test the kit's reference instead (issue 20 item 1's false green).
-    if (args.exec !== undefined && !args.exec.trim()) throw new Error(`--exec "${args.exec}" names no command: give the driver's command line`);
-    if (args.impl !== undefined && !args.impl.trim()) throw new Error("--driver is empty: name the module to test");
+    if (args.targets.length > 1) throw new Error("give one target: --exec, --driver or --reference");
     const here = userCwd();
-    for (const key of ["transcripts", "rescore", "json", "markdown", "html", "csv", "jsonl", "impl"] as const) {
+    for (const key of ["transcripts", "rescore", "json", "markdown", "html", "csv", "jsonl"] as const) {
       const v = args[key];
       if (typeof v === "string") args[key] = resolve(here, v);
     }
@@ -352,10 +368,10 @@ function readCommandLine(argv: string[]): { args: CliArgs; scenarios: Scenario[]
       // Checked like the reports: a file there (or a parent that is one) crashed the run at its first trial.
       try {
         if (existsSync(args.transcripts) && !statSync(args.transcripts).isDirectory()) throw new Error("it is a file, not a directory");
-        mkdirSync(args.transcripts, { recursive: true });
+        makeDirs(args.transcripts);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        throw new Error(`--transcripts ${args.transcripts}: cannot hold transcripts (${code === "ENOTDIR" || code === "EEXIST" ? "a parent of it is a file" : (code ?? (e as Error).message)})`);
+        throw new Error(`--transcripts ${args.transcripts}: cannot hold transcripts (${code === "ENOTDIR" || code === "EEXIST" ? "a parent of it is a file" : code === "ENOENT" ? "it cannot be created there" : (code ?? (e as Error).message)})`);
       }
     }
     // A report that cannot be written is refused before hours of model calls, not found after them.
@@ -443,8 +459,16 @@ function guardTranscripts(args: CliArgs, implementation: Implementation, err: (s
 
 async function runCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s: string) => void): Promise<number> {
   const settings = providerSettings(args);
-  const providers = await probeAll(modelSpecs(args, settings), settings);
-  const implementation = await loadImplementation(args);
+  const specs = modelSpecs(args, settings);
+  // The target first: a wrong path or a dead driver is said before any model server is asked.
+  const implementation = await openImplementation(args);
+  let providers: ModelProvider[];
+  try {
+    providers = await probeAll(specs, settings);
+  } catch (e) {
+    await implementation.dispose().catch(() => {});
+    throw e;
+  }
   // After the load (the transcripts must be of this implementation), before any trial.
   try {
     guardTranscripts(args, implementation, err);
@@ -481,8 +505,9 @@ async function runCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s:
   });
   const code = publish(report, args, io, err);
   if (summary.interrupted) {
+    // Not a pass: exit 1 (the kit's exit codes are 0, 1 and 2 only, docs/exit-codes.md).
     err(`e2e: interrupted: ${summary.unfinished.length} trial(s) not scored; finish with the same command plus --resume --transcripts ${transcripts}`);
-    return 130;
+    return 1;
   }
   return code;
 }
@@ -582,16 +607,18 @@ async function probeAll(specs: string[], settings: ProviderSettings): Promise<Mo
   return providers;
 }
 
-async function loadImplementation(args: CliArgs): Promise<Implementation> {
+/**
+ * The implementation under test, opened as skill-conformance opens it (conformance/target.ts): a path where the user
+ * is, a driver that starts and answers initialize; no target is the kit's reference. Anything else is exit 2.
+ */
+async function openImplementation(args: CliArgs): Promise<Implementation> {
+  const targets: Target[] = args.targets.length ? args.targets : [{ kind: "reference" }];
   try {
-    if (args.exec) {
-      const { spawnImplementation } = await import("../conformance/driver/subprocess.ts");
-      return await spawnImplementation(args.exec, { cwd: userCwd() });
-    }
-    const { loadModule } = await import("../conformance/driver/in-process.ts");
-    return await loadModule(args.impl ?? DEFAULT_IMPL);
+    const [t] = await openTargets(targets, { cwd: userCwd(), reference: args.reference === true || args.targets.length === 0 });
+    return await t!.open();
   } catch (e) {
-    throw new UsageError(`cannot load the implementation${args.exec ? ` (--exec ${args.exec})` : ""}: ${(e as Error).message}`, 3);
+    if (e instanceof TargetError) throw new UsageError(e.message);
+    throw new UsageError(`the kit could not run: ${(e as Error).message}`);
   }
 }
 

@@ -1,5 +1,5 @@
 // The HTML report's inline stylesheet and its one script, kept apart from the markup (report-html.ts). The script
-// only opens things: the cell or trial a URL fragment (#c-3, #t-3-2) names, with every <details> around it, on load
+// only opens things: the cell or trial a URL fragment (#cell-SK1-scripted~3agood, #SK1-scripted~3agood-2) names, with every <details> around it, on load
 // and whenever the fragment changes (a click on a matrix cell); plus "open all / close all" buttons per cell. It reads
 // nothing from the transcripts. Its sha256 goes into the page's Content-Security-Policy, which allows no other script.
 // Owns: HTML_CSS, HTML_SCRIPT.

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { HTML_CSS, HTML_SCRIPT } from "./report-html-assets.ts";
 import { servedText } from "./provenance.ts";
-import { fmtCount, fmtMs } from "./report-table.ts";
+import { cellFigures, fmtCount, fmtMs } from "./report-table.ts";
 import type { Report, ReportCell } from "./report.ts";
 import type { RunResult } from "./run.ts";
 import { Trial, parseTranscript, resultLabel, type TranscriptEvent } from "./transcript.ts";
@@ -45,6 +45,26 @@ const num = (v: number | null | undefined) => (v === null || v === undefined ? "
 const pct = (x: number) => `${(Math.max(0, Math.min(1, x)) * 100).toFixed(1)}%`;
 const json = (v: unknown) => JSON.stringify(v, null, 2) ?? "undefined";
 
+/**
+ * A model id in an anchor, URL-safe and one-to-one (two models never share an anchor): letters, digits, '.', '_' and
+ * '-' stay; every other byte is ~ and two hex digits (ollama:qwen3:8b is ollama~3aqwen3~3a8b).
+ */
+export function anchorPart(s: string): string {
+  return [...Buffer.from(s, "utf8")].map((b) => (/[A-Za-z0-9._-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `~${b.toString(16).padStart(2, "0")}`)).join("");
+}
+
+/**
+ * Anchors a shared link can rely on (issue 28 item 10): named by what they show, never by position, so adding a model
+ * or a scenario to a report changes no existing link. A trial is #<scenario>-<model>-<trial> (the trial number last,
+ * a scenario id has no '-'); its cell is #cell-<scenario>-<model>.
+ */
+export function trialAnchor(scenario: string, model: string, trial: number): string {
+  return `${anchorPart(scenario)}-${anchorPart(model)}-${trial}`;
+}
+export function cellAnchor(scenario: string, model: string): string {
+  return `cell-${anchorPart(scenario)}-${anchorPart(model)}`;
+}
+
 function cellsOf(r: Report): { cell: ReportCell; index: number; trials: RunResult[] }[] {
   return r.cells.map((cell, index) => ({ cell, index, trials: r.trials.filter((t) => t.scenario === cell.scenario && t.model === cell.model).sort((a, b) => a.trial - b.trial) }));
 }
@@ -67,14 +87,16 @@ function errorKinds(trials: readonly RunResult[]): string {
 function matrixCell(r: Report, x: { cell: ReportCell; index: number; trials: RunResult[] }): string {
   const c = x.cell;
   const u = c.usage;
-  const ks = r.ks.filter((k) => k !== 1).map((k) => `<span class="passk" data-k="${k}">pass@${k} <b>${num(c.passAtK[k])}</b></span> <span class="passhatk" data-k="${k}">pass^${k} <b>${num(c.passHatK[k])}</b></span>`);
-  const ci = c.pass1Interval95 ? `[${num(c.pass1Interval95.low)}, ${num(c.pass1Interval95.high)}]` : "[n/a]";
-  return `<td class="cell" data-scenario="${e(c.scenario)}" data-model="${e(c.model)}"><a href="#c-${x.index}" title="open the trials">
+  // The numbers the terminal and the Markdown report print (cellFigures).
+  const f = cellFigures(c, r.ks);
+  const ks = f.ks.map((x) => `<span class="passk" data-k="${x.k}">pass@${x.k} <b>${x.at}</b></span> <span class="passhatk" data-k="${x.k}">pass^${x.k} <b>${x.hat}</b></span>`);
+  const ci = f.ci ? `[${f.ci[0]}, ${f.ci[1]}]` : "[n/a]";
+  return `<td class="cell" data-scenario="${e(c.scenario)}" data-model="${e(c.model)}"><a href="#${cellAnchor(c.scenario, c.model)}" title="open the trials">
 <div class="frac"><b class="passed">${c.passed}</b>/<b class="n">${c.n}</b> passed</div>
 ${bar(c)}
-<div>pass@1 <b class="pass1">${num(c.passAtK[1] ?? (c.n ? c.passed / c.n : null))}</b> <span class="ci95">${ci}</span></div>
+<div>pass@1 <b class="pass1">${f.pass1}</b> <span class="ci95">${ci}</span></div>
 ${ks.length ? `<div class="ks">${ks.join(" · ")}</div>` : ""}
-<div>exercised <b class="exercised">${c.exercised}/${c.trials - c.errors}</b>${c.inconclusive ? ` · <span class="inconclusive">inconclusive <b>${c.inconclusive}</b></span>` : ""}</div>
+<div>exercised <b class="exercised">${f.exercised}</b>${c.inconclusive ? ` · <span class="inconclusive">inconclusive <b>${c.inconclusive}</b></span>` : ""}</div>
 ${c.errors ? `<div class="errors">errors <b class="errcount">${c.errors}</b> (${errorKinds(x.trials)})</div>` : ""}
 <div class="cost">tokens <span class="tin">${fmtCount(u.inputTokens.perTrial)}</span> in / <span class="tout">${fmtCount(u.outputTokens.perTrial)}</span> out per trial · ${u.steps.perTrial} steps</div>
 <div class="cost">latency p50 <span class="p50">${fmtMs(u.latencyMs.p50)}</span> · p95 <span class="p95">${fmtMs(u.latencyMs.p95)}</span>${u.retries ? ` · ${u.retries} retries` : ""}</div>
@@ -161,21 +183,21 @@ function cellSection(r: Report, x: { cell: ReportCell; index: number; trials: Ru
   const c = x.cell;
   const title = r.scenarios.find((s) => s.id === c.scenario)?.title ?? "";
   const reasons = c.reasons.filter((y) => y.outcome !== "pass").map((y) => `<li><span class="o ${e(y.outcome)}">${e(y.outcome)}</span> ${y.count}× ${e(y.reason)}</li>`);
-  const trials = x.trials.map((t) => trialSection(x.index, t, conversations));
-  return `<details class="cellsec" id="c-${x.index}"><summary><b>${e(c.scenario)} ${e(title)}</b> × <code>${e(c.model)}</code>: ${c.passed}/${c.n} passed, ${c.inconclusive} inconclusive, ${c.errors} errors</summary>
+  const trials = x.trials.map((t) => trialSection(t, conversations));
+  return `<details class="cellsec" id="${cellAnchor(c.scenario, c.model)}"><summary><b>${e(c.scenario)} ${e(title)}</b> × <code>${e(c.model)}</code>: ${c.passed}/${c.n} passed, ${c.inconclusive} inconclusive, ${c.errors} errors</summary>
 ${reasons.length ? `<ul class="reasons">${reasons.join("")}</ul>` : ""}
 ${trials.join("\n")}
 </details>`;
 }
 
-function trialSection(cellIndex: number, t: RunResult, conversations: Conversations): string {
+function trialSection(t: RunResult, conversations: Conversations): string {
   const events = t.transcript ? conversations.get(t.transcript) : undefined;
   const body = !events
     ? `<p class="warn">no transcript was saved for this trial</p>`
     : "error" in events
       ? `<p class="warn">transcript ${e(t.transcript)} could not be read: ${e(events.error)}</p>`
       : conversation(events);
-  return `<details class="trial" id="t-${cellIndex}-${t.trial}"><summary>trial ${t.trial} · <span class="o ${e(t.outcome)}">${e(t.outcome)}</span> · ${e(t.reason)}</summary>
+  return `<details class="trial" id="${trialAnchor(t.scenario, t.model, t.trial)}"><summary>trial ${t.trial} · <span class="o ${e(t.outcome)}">${e(t.outcome)}</span> · ${e(t.reason)}</summary>
 ${judgeBox(t, events && !("error" in events) ? events : undefined)}
 ${body}
 </details>`;

@@ -2,7 +2,8 @@
 // with narrow numeric columns, so the spec's five models with `-k 1,5` fit 120 columns (the old one-cell-per-model
 // matrix was 352). The model column takes the room the numbers leave; a longer id is shortened in the middle
 // and the report's header names every model in full. Also word-wrapping for the prose lines around the tables. Owns: verdictTable, costTable,
-// wrapLine, fmtCount, fmtMs, TABLE_WIDTH.
+// wrapLine, fmtCount, fmtMs, TABLE_WIDTH, and cellFigures: the one place a cell's verdict numbers are worked out and
+// formatted, so the terminal, the Markdown and the HTML report say the same numbers (issue 28 deliver 6).
 import type { Report, ReportCell } from "./report.ts";
 
 /** What the terminal report is laid out for. */
@@ -19,6 +20,34 @@ const width = (s: string) => [...s].length;
 const num = (v: number | null | undefined) => (v === null || v === undefined ? "n/a" : v.toFixed(2));
 /** Zero is "·" so the non-zero counts (inconclusive, errors) stand out. */
 const count = (v: number) => (v === 0 ? "·" : String(v));
+
+/** A cell's verdict numbers as every report prints them. */
+export interface CellFigures {
+  /** passed/n over conclusive trials. */
+  passN: string;
+  /** pass@1 (passed/n, the estimator for k = 1, whether or not -k asked for 1). */
+  pass1: string;
+  /** pass@1's 95% Wilson interval, [low, high], or null with no verdict. */
+  ci: [string, string] | null;
+  /** pass@k and pass^k of every other requested k. */
+  ks: { k: number; at: string; hat: string }[];
+  /** exercised x/y: y the non-error trials. */
+  exercised: string;
+  inconclusive: number;
+  errors: number;
+}
+
+export function cellFigures(c: ReportCell, ks: readonly number[]): CellFigures {
+  return {
+    passN: `${c.passed}/${c.n}`,
+    pass1: num(c.passAtK[1] ?? (c.n ? c.passed / c.n : null)),
+    ci: c.pass1Interval95 ? [c.pass1Interval95.low.toFixed(2), c.pass1Interval95.high.toFixed(2)] : null,
+    ks: ks.filter((k) => k !== 1).map((k) => ({ k, at: num(c.passAtK[k]), hat: num(c.passHatK[k]) })),
+    exercised: `${c.exercised}/${c.trials - c.errors}`,
+    inconclusive: c.inconclusive,
+    errors: c.errors,
+  };
+}
 
 /** `ollama:very-long…name`: keeps the provider prefix and the tail, where tags and versions are. */
 export function shorten(s: string, max: number): string {
@@ -77,8 +106,9 @@ export function verdictTable(r: Report): string[] {
   const groups = cellsByScenario(r).map((g) => ({
     title: g.title,
     rows: g.cells.map(({ label, cell: c }) => {
-      const ci = c.pass1Interval95 ? `${c.pass1Interval95.low.toFixed(2)}–${c.pass1Interval95.high.toFixed(2)}` : "n/a";
-      return [label, `${c.passed}/${c.n}`, num(c.passAtK[1] ?? (c.n ? c.passed / c.n : null)), ci, ...ks.flatMap((k) => [num(c.passAtK[k]), num(c.passHatK[k])]), `${c.exercised}/${c.trials - c.errors}`, count(c.inconclusive), count(c.errors)];
+      const f = cellFigures(c, r.ks);
+      const ci = f.ci ? `${f.ci[0]}–${f.ci[1]}` : "n/a";
+      return [label, f.passN, f.pass1, ci, ...f.ks.flatMap((x) => [x.at, x.hat]), f.exercised, count(f.inconclusive), count(f.errors)];
     }),
   }));
   return layout(header, align, groups);

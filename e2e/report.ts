@@ -12,7 +12,7 @@ import type { RunResult } from "./run.ts";
 import type { Cell } from "./score.ts";
 import { summarise } from "./score.ts";
 import type { RunSettings } from "./transcript.ts";
-import { costTable, fmtCount, fmtMs, verdictTable, wrapLine } from "./report-table.ts";
+import { cellFigures, costTable, fmtCount, fmtMs, verdictTable, wrapLine } from "./report-table.ts";
 import { cellUsage, type CellUsage } from "./usage.ts";
 import type { ScenarioVersion } from "./versions.ts";
 
@@ -126,7 +126,6 @@ function uniq<T>(xs: T[], key: (x: T) => string): T[] {
   return xs.filter((x) => (seen.has(key(x)) ? false : (seen.add(key(x)), true)));
 }
 
-const fmt = (v: number | null | undefined) => (v === null || v === undefined ? "n/a" : v.toFixed(2));
 
 /** `[0.48, 1.00]`: the 95% Wilson interval of pass@1; n/a with no verdict. */
 export function fmtInterval(i: { low: number; high: number } | null): string {
@@ -220,8 +219,10 @@ export function renderMarkdown(r: Report): string {
     const cells = r.models.map((m) => {
       const c = find(s.id, m.id);
       if (!c) return "—";
-      const ks = r.ks.map((k) => `pass@${k} ${fmt(c.passAtK[k])}${k === 1 ? ` ${fmtInterval(c.pass1Interval95)}` : ""} · pass^${k} ${fmt(c.passHatK[k])}`).join(" · ");
-      return `${c.passed}/${c.n} · ${ks} · exercised ${c.exercised}/${c.trials - c.errors}${c.inconclusive ? ` · ${c.inconclusive} inconclusive` : ""}${c.errors ? ` · **${c.errors} errors**` : ""}`;
+      // The numbers the terminal and the HTML report print (cellFigures): pass@1 and its interval whatever -k says.
+      const f = cellFigures(c, r.ks);
+      const ks = f.ks.map((x) => ` · pass@${x.k} ${x.at} · pass^${x.k} ${x.hat}`).join("");
+      return `${f.passN} · pass@1 ${f.pass1} ${f.ci ? `[${f.ci[0]}, ${f.ci[1]}]` : "[n/a]"}${ks} · exercised ${f.exercised}${f.inconclusive ? ` · ${f.inconclusive} inconclusive` : ""}${f.errors ? ` · **${f.errors} errors**` : ""}`;
     });
     out.push(`| ${s.id} ${s.title} | ${cells.join(" | ")} |`);
   }

@@ -7,6 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "n
 import { join, relative } from "node:path";
 import type { Implementation } from "../schemas/implementation.ts";
 import { runTrial, type TrialWatch } from "./loop.ts";
+import { settingsReaching } from "./providers/index.ts";
 import type { ServedModel } from "./providers/registry.ts";
 import type { ModelProvider } from "./providers/types.ts";
 import { judge } from "./judge.ts";
@@ -135,8 +136,10 @@ async function runJob(job: Job, opts: RunOptions): Promise<RunResult | "interrup
   const versions = versionsFor(job.scenario);
   const seed = opts.seed !== undefined ? opts.seed + job.trial - 1 : undefined;
   const file = opts.transcriptsDir ? transcriptPath(opts.transcriptsDir, job.provider.id, job.scenario.id, job.trial) : undefined;
+  // Only what reaches this model is its trial's (recorded, and compared on --resume).
+  const settings = opts.settings ? settingsReaching(job.provider.id, opts.settings) : undefined;
   if (opts.resume && file) {
-    const key = { model: job.provider.id, scenario: job.scenario.id, trial: job.trial, versions, temperature: opts.temperature, ...(seed !== undefined ? { seed } : {}), ...(opts.settings ? { settings: opts.settings } : {}), implementation: implementationText(opts.implementation.info.implementation) };
+    const key = { model: job.provider.id, scenario: job.scenario.id, trial: job.trial, versions, temperature: opts.temperature, ...(seed !== undefined ? { seed } : {}), ...(settings ? { settings } : {}), implementation: implementationText(opts.implementation.info.implementation) };
     const saved = reusableTranscript(file, key);
     if ("trial" in saved) return { ...resultOf(saved.trial, job.scenario, file), resumed: true };
   }
@@ -150,7 +153,7 @@ async function runJob(job: Job, opts: RunOptions): Promise<RunResult | "interrup
     ...(seed !== undefined ? { seed } : {}),
     ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
     ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}),
-    ...(opts.settings ? { settings: opts.settings } : {}),
+    ...(settings ? { settings } : {}),
     ...(opts.keepWorkspaces ? { keepWorkspace: true } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.watch ? { watch: opts.watch(job) } : {}),

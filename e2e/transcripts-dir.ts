@@ -5,6 +5,7 @@
 // replace them, leaving a mix), naming what differs. --overwrite lets either go ahead. Errored, interrupted and
 // cut-off transcripts are what --resume is for and never block it. Owns: transcriptsConflict, clearTranscripts.
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { settingsReaching } from "./providers/index.ts";
 import { implementationText } from "./resume.ts";
 import { findTranscripts } from "./run.ts";
 import { parseTranscript, type MetaEvent, type RunSettings } from "./transcript.ts";
@@ -38,10 +39,12 @@ export function settingsChanges(meta: MetaEvent, run: RunIdentity): string[] {
   if (meta.temperature !== run.temperature) out.push(`temperature ${meta.temperature} (this run: ${run.temperature})`);
   const base = meta.seed === undefined ? undefined : meta.seed - meta.trial + 1;
   if (base !== run.seed) out.push(`seed ${shown(base)} (this run: ${shown(run.seed)})`);
-  const keys = new Set([...Object.keys(meta.settings ?? {}), ...Object.keys(run.settings)]) as Set<keyof RunSettings>;
+  // The run's settings as they reach this transcript's model (what its trial recorded).
+  const reaching = settingsReaching(meta.model, run.settings);
+  const keys = new Set([...Object.keys(meta.settings ?? {}), ...Object.keys(reaching)]) as Set<keyof RunSettings>;
   for (const k of [...keys].sort()) {
     const was = meta.settings?.[k];
-    const now = run.settings[k];
+    const now = reaching[k];
     if (was !== now) out.push(`${k} ${shown(was)} (this run: ${shown(now)})`);
   }
   if (run.implementation && implementationText(meta.implementation) !== implementationText(run.implementation)) {

@@ -83,23 +83,34 @@ export function triggerSentence(escaped: string): { start: number; end: number }
  * R22, R95: the escaped description, cut to catalog_entry_description_max_bytes of whole units (an entity, a
  * \uXXXX escape, or one code point) then "…" (format.catalog_cut) when longer, so a catalog line stays within the
  * token budget. When that cut would lose the sentence saying when to use the skill (it starts after the text's
- * first character and ends past the cut), that sentence is kept instead: the head is cut shorter, then "… " and
- * the sentence (cut to catalog_trigger_sentence_max_bytes), then "…" if text follows (format.catalog_cut_trigger).
+ * first character and ends past the cut), that sentence is kept. R161: the cut form only where something is cut:
+ * when the whole text before the sentence and catalog_trigger_sentence_max_bytes of it fit, the plain cut shows
+ * both (and the sentence gets all the room the head leaves); only a head that must be cut is shown cut, then "… "
+ * and the sentence (cut to catalog_trigger_sentence_max_bytes), then "…" if text follows (format.catalog_cut_trigger).
  * The full description stays in the entry and reaches the model on activation.
  */
 export function shownDescription(escaped: string): string {
   const max = LIMITS.catalog_entry_description_max_bytes;
   if (escaped.length <= max / 3 || Buffer.byteLength(escaped, "utf8") <= max) return escaped;
   const plainEnd = unitsWithin(escaped, 0, max);
+  const plainCut = () => message("format.catalog_cut", { head: escaped.slice(0, plainEnd) });
   const t = triggerSentence(escaped);
-  if (t === undefined || t.start === 0 || t.end <= plainEnd) return message("format.catalog_cut", { head: escaped.slice(0, plainEnd) });
+  if (t === undefined || t.start === 0 || t.end <= plainEnd) return plainCut();
   const sentenceEnd = Math.min(t.end, unitsWithin(escaped, t.start, LIMITS.catalog_trigger_sentence_max_bytes));
-  const sentence = escaped.slice(t.start, sentenceEnd);
-  const headRoom = max - Buffer.byteLength(sentence, "utf8") - Buffer.byteLength(message("format.catalog_cut_trigger", { head: "", trigger: "" }), "utf8");
+  const sentenceBytes = Buffer.byteLength(escaped.slice(t.start, sentenceEnd), "utf8");
   // Both bounds in UTF-8 bytes: the room left, and the bytes before the trigger sentence (the head ends no later than it starts).
   const before = Buffer.byteLength(escaped.slice(0, t.start), "utf8");
+  // The whole head and the sentence's share fit: the plain cut shows them, and as much more of the sentence as fits.
+  if (before + sentenceBytes <= max) return plainCut();
+  const headRoom = max - sentenceBytes - Buffer.byteLength(message("format.catalog_cut_trigger", { head: "", trigger: "" }), "utf8");
   const head = escaped.slice(0, unitsWithin(escaped, 0, Math.min(headRoom, before))).replace(/ +$/, "");
-  const shown = message("format.catalog_cut_trigger", { head, trigger: sentence });
+  if (head === escaped.slice(0, t.start).replace(/ +$/, "")) {
+    // Only spaces before the sentence are left out: no cut mark there; one space, and the sentence gets the rest.
+    const end = Math.min(t.end, unitsWithin(escaped, t.start, max - Buffer.byteLength(head, "utf8") - 1));
+    const joined = `${head} ${escaped.slice(t.start, end)}`;
+    return end < escaped.length ? message("format.catalog_cut", { head: joined }) : joined;
+  }
+  const shown = message("format.catalog_cut_trigger", { head, trigger: escaped.slice(t.start, sentenceEnd) });
   return sentenceEnd < escaped.length ? message("format.catalog_cut", { head: shown }) : shown;
 }
 

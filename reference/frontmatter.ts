@@ -40,12 +40,18 @@ const TEXT_FIELDS: TextFields = {
   top: new Set(["name", "description", "compatibility", "license", "version", "argument-hint"]),
   within: new Set(["metadata"]),
 };
-/** Whether the fast path's value holds a boolean where R93 wants text (it declines numbers): then the contract reader reads it. */
+/** A boolean anywhere in a value (R160: inside a text field's list or mapping too). */
+function holdsBoolean(v: unknown): boolean {
+  if (typeof v === "boolean") return true;
+  if (Array.isArray(v)) return v.some(holdsBoolean);
+  return isPlainObject(v) && Object.values(v).some(holdsBoolean);
+}
+/** Whether the fast path's value holds a boolean where R93/R160 want text (it declines numbers): then the contract reader reads it. */
 function holdsTypedText(data: Record<string, unknown>): boolean {
-  for (const key of TEXT_FIELDS.top) if (typeof data[key] === "boolean") return true;
+  for (const key of TEXT_FIELDS.top) if (holdsBoolean(data[key])) return true;
   for (const key of TEXT_FIELDS.within) {
     const m = data[key];
-    if (isPlainObject(m)) for (const k of Object.keys(m)) if (typeof m[k] === "boolean") return true;
+    if (isPlainObject(m) && holdsBoolean(m)) return true;
   }
   return false;
 }

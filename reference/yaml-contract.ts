@@ -384,6 +384,8 @@ class Builder {
   readonly asText: TextNote[] = [];
   /** The top-level key whose value is being built (R93's `within`). */
   private topKey = "";
+  /** R160: inside a list or mapping that is a text field's value, the path of that collection (`version`, `metadata.v[0]`). */
+  private textPath: string | undefined;
   private readonly anchors = new Map<string, YamlNode>();
   private expanding = 0;
   private aliases = 0;
@@ -484,8 +486,9 @@ class Builder {
       }
       if (Object.prototype.hasOwnProperty.call(out, key)) throw this.refuse(message("yaml.duplicate_key", { key: clip(key, 64) }), keyOffset);
       if (depth === 1) this.topKey = key;
-      const asText = this.textFields !== undefined && this.expanding === 0 && (depth === 1 ? this.textFields.top.has(key) : depth === 2 && this.textFields.within.has(this.topKey));
-      const v = asText ? this.textValue(pair.value, depth, depth === 1 ? key : `${this.topKey}.${key}`) : this.value(pair.value, depth);
+      const inText = this.textPath !== undefined && this.expanding === 0;
+      const asText = inText || (this.textFields !== undefined && this.expanding === 0 && (depth === 1 ? this.textFields.top.has(key) : depth === 2 && this.textFields.within.has(this.topKey)));
+      const v = asText ? this.textValue(pair.value, depth, inText ? `${this.textPath}.${key}` : depth === 1 ? key : `${this.topKey}.${key}`) : this.value(pair.value, depth);
       // defineProperty: a "__proto__" key is data, never the prototype setter (S10).
       Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
       if (depth === 1 && this.expanding === 0) this.topKeys.set(key, keyOffset);
@@ -495,9 +498,19 @@ class Builder {
 
   /** R93: a plain, untagged scalar of a field typed as a string keeps its source text when YAML would read a number or a boolean. */
   private textValue(node: unknown, depth: number, field: string): unknown {
-    const { isAlias, isScalar } = yaml();
+    const { isAlias, isMap, isScalar, isSeq } = yaml();
     // An alias of such a scalar is its anchor's text too (counted as an expansion, like any alias).
     const target = isAlias(node) ? this.anchors.get(node.source) : node;
+    if (!isAlias(node) && (isMap(node) || isSeq(node))) {
+      // R160: a list or mapping there keeps its scalars as text too, at any depth (version: [1.10] is ["1.10"]).
+      const outer = this.textPath;
+      this.textPath = field;
+      try {
+        return this.value(node, depth);
+      } finally {
+        this.textPath = outer;
+      }
+    }
     if (!isScalar(target) || target.type !== "PLAIN" || target.tag !== undefined || typeof target.source !== "string") return this.value(node, depth);
     const v = target.value;
     if (typeof v !== "number" && typeof v !== "boolean") return this.value(node, depth);
@@ -515,7 +528,8 @@ class Builder {
     const offset = n.range?.[0];
     this.depthCheck(depth, offset);
     this.count(null, offset);
-    return n.items.map((item) => this.value(item, depth));
+    const path = this.expanding === 0 ? this.textPath : undefined;
+    return path === undefined ? n.items.map((item) => this.value(item, depth)) : n.items.map((item, i) => this.textValue(item, depth, `${path}[${i}]`));
   }
 
   private scalar(v: unknown, source: unknown, type: unknown, offset: number | undefined): unknown {

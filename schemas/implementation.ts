@@ -42,9 +42,18 @@ export interface SessionHandle {
   close(): Promise<void>;
 }
 
+/** implementationInfo as conformance/README.md shows it: the wire's fields, flat (decision K50). */
+export interface FlatImplementationInfo {
+  name: string;
+  version: string;
+  language: string;
+  specVersion?: string;
+  capabilities?: InitializeResult["capabilities"];
+}
+
 /** What an in-process TS implementation exports (as named exports of its module). */
 export interface InProcessModule {
-  implementationInfo?: InitializeResult | (() => InitializeResult);
+  implementationInfo?: InitializeResult | FlatImplementationInfo | (() => InitializeResult | FlatImplementationInfo);
   createSession(config: SessionConfig, options: SessionOptions): SessionHandle | Promise<SessionHandle>;
 }
 

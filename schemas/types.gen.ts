@@ -815,8 +815,15 @@ export interface Capabilities {
 }
 
 export interface InitializeParams {
+  /**
+   * The kit's version (package.json); also in the driver's environment as SKILL_KIT_VERSION (decision K52).
+   */
   kitVersion: string;
   specVersion: string;
+  /**
+   * Absolute path of the kit's schemas/messages.json, the table a driver renders messages from, wherever the kit is installed; also in the driver's environment as SKILL_KIT_MESSAGES (decision K52). Optional so that a driver can be started by another client.
+   */
+  messagesPath?: string;
 }
 
 export interface InitializeResult {

@@ -149,3 +149,87 @@ export function runActionLocally(opts: LocalRunOptions): LocalRun {
   }
   return finish(0);
 }
+
+// ---- `npm run action-local -- …`: the Action on this machine, as a workflow would run it -------------------------
+
+const LOCAL_USAGE = `usage: npm run action-local -- --<input> <value> … [--workspace <dir>] [--runner-temp <dir>]
+
+Runs action.yml's steps here, the way a GitHub runner would (setup-node and the cache are skipped: this machine's node
+is used, and a second run with the same --runner-temp is a cache hit). Every --<input> is one of the action's inputs,
+e.g.:
+  npm run action-local -- --exec ./target/release/my-skill-driver --suite spec,security --profile decisions \\
+    --args '--filter U0*' --json out/conformance.json
+  --workspace <dir>     the caller's repository (default: where the command runs); relative inputs start here
+  --runner-temp <dir>   the job's scratch directory (default: <tmp>/skill-action-local, kept for the next run)
+Exit: 0 the run passed, 1 it failed (skill-conformance exited 1), 2 a usage error or a step failed before the run.`;
+
+/** The command line's inputs, and where to run; a usage problem throws. */
+export function parseLocalArgs(argv: string[], actionDir: string, cwd: string): { inputs: Record<string, string>; workspace: string; runnerTemp?: string; help?: true } {
+  const declared = Object.keys((YAML.parse(readFileSync(join(actionDir, "action.yml"), "utf8")) as ActionFile).inputs ?? {});
+  const inputs: Record<string, string> = {};
+  let workspace = cwd;
+  let runnerTemp: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    if (flag === "--help" || flag === "-h") return { inputs, workspace, help: true };
+    const eq = /^--([\w-]+)=(.*)$/s.exec(flag);
+    const name = eq ? eq[1]! : flag.startsWith("--") ? flag.slice(2) : undefined;
+    if (name === undefined) throw new Error(`action-local: ${flag} is not an option (--<input> <value>; --help)`);
+    const value = eq ? eq[2]! : argv[++i];
+    if (value === undefined) throw new Error(`action-local: --${name} needs a value`);
+    if (name === "workspace") workspace = resolve(cwd, value);
+    else if (name === "runner-temp") runnerTemp = resolve(cwd, value);
+    else if (!declared.includes(name)) throw new Error(`action-local: the action has no input "${name}" (its inputs: ${declared.join(", ")})`);
+    else if (name in inputs) throw new Error(`action-local: --${name} is given twice`);
+    else inputs[name] = value;
+  }
+  return { inputs, workspace, ...(runnerTemp ? { runnerTemp } : {}) };
+}
+
+/** The exit code of a local run: the run step's own 0/1/2; any earlier step failing is a set-up error, 2. */
+export function localExitCode(run: LocalRun): number {
+  if (run.code === 0) return 0;
+  const failed = run.steps.find((s) => s.status === "failed");
+  return failed?.name === "Run the conformance suite" && (run.code === 1 || run.code === 2) ? run.code : 2;
+}
+
+async function localMain(argv: string[]): Promise<number> {
+  const { PACKAGE_ROOT, userCwd } = await import("../package-root.ts");
+  const { tmpdir } = await import("node:os");
+  let parsed;
+  try {
+    parsed = parseLocalArgs(argv, PACKAGE_ROOT, userCwd());
+  } catch (err) {
+    console.error((err as Error).message);
+    return 2;
+  }
+  if (parsed.help) {
+    console.log(LOCAL_USAGE);
+    return 0;
+  }
+  const runnerTemp = parsed.runnerTemp ?? join(tmpdir(), "skill-action-local");
+  mkdirSync(runnerTemp, { recursive: true });
+  let run: LocalRun;
+  try {
+    run = runActionLocally({ actionDir: PACKAGE_ROOT, inputs: parsed.inputs, workspace: parsed.workspace, runnerTemp, env: process.env });
+  } catch (err) {
+    console.error((err as Error).message);
+    return 2;
+  }
+  for (const s of run.steps) {
+    console.log(`== ${s.name}: ${s.status}${s.ms !== undefined ? ` (${s.ms} ms)` : ""}`);
+    if (s.output) process.stdout.write(s.output.endsWith("\n") ? s.output : `${s.output}\n`);
+  }
+  console.log("== outputs");
+  for (const [k, v] of Object.entries(run.outputs)) if (v !== "") console.log(`${k}=${v}`);
+  const summaryFile = join(runnerTemp, "job-summary.md");
+  writeFileSync(summaryFile, run.summary);
+  console.log(`== job summary: ${summaryFile}`);
+  return localExitCode(run);
+}
+
+// Run as a script (npm run action-local: tsx runs this file), not when imported (pack-test, tests). By the script's
+// name: no module but package-root.ts finds its place from its own file URL (test/package-root.test.ts).
+if (process.argv[1] && /[\\/]action-local\.ts$/.test(process.argv[1])) {
+  process.exitCode = await localMain(process.argv.slice(2));
+}

@@ -37,7 +37,9 @@ for (const line of report ? annotations(report) : []) console.log(line);
 if (!report && exitCode !== 0) {
   console.log(`::error title=skill-tool conformance: no report (exit ${exitCode})::${escapeData(stderrTail.split("\n").at(-1) || "see the step's log")}`);
 }
-const paths = { json: values.json, junit: values.junit, markdown: values.markdown, badge: values.badge };
+// An output names a file only when the file is there: after a usage error no report was written (issue 28 item 3).
+const written = (f: string | undefined) => (f && existsSync(f) ? f : undefined);
+const paths = { json: written(values.json), junit: written(values.junit), markdown: written(values.markdown), badge: written(values.badge) };
 const out = process.env["GITHUB_OUTPUT"];
 if (out) appendFileSync(out, outputs(report, paths, exitCode).join("\n") + "\n");
 const stepSummary = process.env["GITHUB_STEP_SUMMARY"];

@@ -25,7 +25,7 @@ import { renderMarkdown } from "../conformance/report/markdown.ts";
 import { DEFAULT_PROFILE, PROFILES, isProfile, loadCases, runSuite, suiteDir, suites, type LoadedCase, type Profile } from "../conformance/runner/index.ts";
 import type { RunReport } from "../conformance/runner/types.ts";
 import { formatSmokeStep, smoke } from "../conformance/smoke.ts";
-import { TargetError, describe, isKitReference, opener, primed, type Opener, type Target } from "../conformance/target.ts";
+import { TargetError, describe, isKitReference, openFailure, openTargets, opener, primed, type OpenedTarget, type Target } from "../conformance/target.ts";
 
 const USAGE = `usage: skill-conformance <target> [options]        (in a clone of the kit: npm run conformance -- <target> [options])
 
@@ -205,30 +205,9 @@ function rerunCommand(t: Target, timeoutMs: number | undefined, profile: string 
   return `${cli}${target}${timeoutMs !== undefined ? ` --timeout ${timeoutMs}` : ""}${profile !== undefined ? ` --profile ${profile}` : ""}`;
 }
 
-/** Opens each target once (primed) and refuses the kit's reference when the command line did not say --reference. */
-async function openTargets(targets: Target[], p: Parsed, moduleFailureIsUsage = true): Promise<Array<Opener & { described: string }>> {
-  // Every target resolved (and its paths checked) before any is started: a bad second target leaves no first running.
-  const openers = targets.map((t) => opener(t, { cwd: USER_CWD, timeoutMs: p.timeoutMs }));
-  const opened = openers.map(primed);
-  const refuse = async (message: string): Promise<never> => {
-    await Promise.all(opened.map((x) => x.first.then((f) => (f.ok ? f.impl.dispose() : undefined)).catch(() => undefined)));
-    throw new UsageError(message);
-  };
-  const out: Array<Opener & { described: string }> = [];
-  for (const [i, o] of opened.entries()) {
-    const first = await o.first;
-    // --reference targets are the reference by name; any other target answering as it needs the word too.
-    if (first.ok && targets[i]!.kind !== "reference" && isKitReference(first.impl.info) && !p.reference) {
-      await refuse(`${o.label} answers as the kit's own reference (${describe(first.impl.info)}), not an implementation of yours; to test the reference, say --reference`);
-    }
-    if (!first.ok && targets[i]!.kind !== "exec" && moduleFailureIsUsage) {
-      // A module that cannot be loaded is a usage problem, not 30 errored cases.
-      const msg = first.error instanceof Error ? first.error.message.split("\n")[0] : String(first.error);
-      await refuse(`cannot load --driver ${o.label}: ${msg}`);
-    }
-    out.push({ ...o, described: first.ok ? `${describe(first.impl.info)} via ${o.label}` : `${o.label} (did not complete initialize)` });
-  }
-  return out;
+/** Opens each target once (conformance/target.ts, the path skill-e2e shares): one that cannot be opened is exit 2. */
+function openAll(targets: Target[], p: Parsed): Promise<OpenedTarget[]> {
+  return openTargets(targets, { cwd: USER_CWD, timeoutMs: p.timeoutMs, reference: p.reference });
 }
 
 /** The cases a run will execute: every chosen suite, filtered; none is a usage error. */
@@ -239,7 +218,7 @@ function selectCases(suiteNames: string[], filter: string | undefined): LoadedCa
 }
 
 async function runMatrix(p: Parsed, suiteNames: string[], cases: LoadedCase[], baseline: Baseline, io: CliIo): Promise<number> {
-  const [t] = await openTargets(p.targets, p);
+  const [t] = await openAll(p.targets, p);
   const suite = suiteNames.join(",");
   io.out(`skill-tool conformance ${KIT_VERSION} (spec ${SPEC_VERSION}), suite "${suite}", ${cases.length} case${cases.length === 1 ? "" : "s"}`);
   io.out(`implementation under test: ${t!.described}\n`);
@@ -247,6 +226,7 @@ async function runMatrix(p: Parsed, suiteNames: string[], cases: LoadedCase[], b
   const observed = await runSuite(t!.open, cases, {
     driverLabel: t!.label,
     suite,
+    handshakeMs: t!.openMs,
     profile,
     ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
     rerun: rerunCommand(p.targets[0]!, p.timeoutMs, p.values.profile),
@@ -276,7 +256,7 @@ async function runMatrix(p: Parsed, suiteNames: string[], cases: LoadedCase[], b
 
 async function runParityMode(p: Parsed, suiteNames: string[], cases: LoadedCase[], io: CliIo): Promise<number> {
   if (p.targets.length !== 2) throw new UsageError("--parity compares exactly two targets (--reference --exec B, or --exec A --exec B)");
-  const [a, b] = await openTargets(p.targets, p);
+  const [a, b] = await openAll(p.targets, p);
   io.out(`parity (${p.level}): A = ${a!.described}\n        B = ${b!.described}\n`);
   const report = await runParity(a!, b!, cases, {
     suite: suiteNames.join(","),
@@ -299,7 +279,7 @@ async function runFuzz(p: Parsed, io: CliIo): Promise<number> {
   if (p.targets.length < 1 || p.targets.length > 2) throw new UsageError("--parity --fuzz compares one target with the reference, or two targets");
   // One target: the reference is the oracle (A), the target is what is tested (B).
   const targets: Target[] = p.targets.length === 1 ? [{ kind: "reference" }, p.targets[0]!] : p.targets;
-  const [a, b] = await openTargets(targets, p);
+  const [a, b] = await openAll(targets, p);
   io.out(`parity fuzz (${p.level}): ${count} frontmatters, seed ${seed}\n  A = ${a!.described}\n  B = ${b!.described}\n`);
   const report = await runParityFuzz(a!, b!, { count, seed, level: p.level, ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}) });
   for (const line of formatParityFuzz(report, { a: a!.label, b: b!.label })) io.out(line);
@@ -309,14 +289,22 @@ async function runFuzz(p: Parsed, io: CliIo): Promise<number> {
 
 async function runSmoke(p: Parsed, io: CliIo): Promise<number> {
   if (p.targets.length !== 1) throw new UsageError("--smoke takes one target");
-  // Primed like a run (the reference needs --reference here too); a failed open is smoke's failed initialize step.
-  const t = (await openTargets(p.targets, p, false))[0]!;
-  io.out(`smoke: ${t.label}`);
-  const steps = await smoke(t.open, (s) => io.out(formatSmokeStep(s)));
+  const target = p.targets[0]!;
+  // Primed like a run (the reference needs --reference here too); a failed open is smoke's failed initialize step,
+  // and then exit 2 like any run whose implementation could not be started.
+  const o = primed(opener(target, { cwd: USER_CWD, timeoutMs: p.timeoutMs }));
+  const first = await o.first;
+  if (first.ok && target.kind !== "reference" && isKitReference(first.impl.info) && !p.reference) {
+    await first.impl.dispose();
+    throw new UsageError(`${o.label} answers as the kit's own reference (${describe(first.impl.info)}), not an implementation of yours; to test the reference, say --reference`);
+  }
+  io.out(`smoke: ${o.label}`);
+  const steps = await smoke(o.open, (s) => io.out(formatSmokeStep(s)), { firstOpenMs: first.ms });
   const ok = steps.every((s) => s.status === "ok");
   io.out(ok ? "smoke: ok" : "smoke: FAILED");
-  if (p.values.json) writeFileSync(resolve(USER_CWD, p.values.json), `${JSON.stringify({ smoke: t.label, ok, steps }, null, 2)}\n`);
-  return ok ? 0 : 1;
+  if (p.values.json) writeFileSync(resolve(USER_CWD, p.values.json), `${JSON.stringify({ smoke: o.label, ok, steps }, null, 2)}\n`);
+  if (!first.ok) io.err(`skill-conformance: ${openFailure(o.label, target.kind, first.error, first.ms)}`);
+  return ok ? 0 : first.ok ? 1 : 2;
 }
 
 async function dispatch(argv: string[], io: CliIo): Promise<number> {
@@ -361,7 +349,12 @@ export async function main(argv: string[], io: CliIo = { out: (l) => console.log
   try {
     return await dispatch(argv, io);
   } catch (err) {
-    if (err instanceof UsageError || err instanceof TargetError) {
+    if (err instanceof TargetError) {
+      // The target is named right but cannot be opened: what it said matters, not the usage.
+      io.err(`skill-conformance: ${err.message}`);
+      return 2;
+    }
+    if (err instanceof UsageError) {
       io.err(`skill-conformance: ${err.message} (--help for usage)`);
       return 2;
     }

@@ -8,7 +8,9 @@
 // public API's exports and types (compiled with --types '': no @types/node), the scripted e2e run, the README's
 // commands for a repository without package.json (a --prefix install and a stdio driver, run as the README writes
 // them), and the GitHub Action's steps (scripts/action-local.ts) against the same tarball, cold and warm (outputs,
-// annotations, summary). Exit 0 only when every check holds.
+// annotations, summary), its args with a glob in them, its profile input and `npm run action-local`; a --driver module
+// with flat implementationInfo, and a Python --exec driver that reads the installed kit's messages.json.
+// Exit 0 only when every check holds.
 //   npm run pack-test [-- --keep]    (--keep leaves the temp dir for a look)
 import { spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -223,6 +225,7 @@ function conformanceChecks(sub: string): void {
   check(`a wrong implementation fails the run (exit 1, ${wrong?.failed} cases failed)`, r.code === 1 && wrong?.failed > 0, r.out);
 
   gateChecks(sub);
+  frontDoorChecks(sub);
 
   r = npx(sub, "skill-e2e", "--help");
   check("skill-e2e --help names the installed command, not npm run e2e", r.code === 0 && /^Usage: skill-e2e /.test(r.out) && !r.out.includes("npm run"), r.out);
@@ -234,6 +237,65 @@ function conformanceChecks(sub: string): void {
   const cells = (readJson(join(sub, "out", "e2e.json"))?.cells ?? []) as { scenario: string; passed: number; n: number }[];
   check(`skill-e2e --model scripted:good: every scenario passes (${cells.length} cells)`,
     r.code === 0 && cells.length === 8 && cells.every((c) => c.n === 2 && c.passed === 2), r.out);
+}
+
+// A TypeScript implementer's module with implementationInfo flat, as conformance/README.md shows it (issue 28 item 1).
+const FLAT_IMPL = `export { createSession } from "${PKG.name}";
+export const implementationInfo = { name: "my-flat-impl", version: "0.3.0", language: "typescript" };
+`;
+// A driver in another language that renders from the kit's messages.json: it finds the table through initialize's
+// messagesPath and the SKILL_KIT_MESSAGES variable, as PROTOCOL.md's Python snippet does (issue 28 item 2).
+const FOREIGN_DRIVER = `import json, os, sys
+
+def load_messages(params=None):
+    path = (params or {}).get("messagesPath") or os.environ.get("SKILL_KIT_MESSAGES")
+    if not path:
+        raise SystemExit("no messages.json: run me under skill-conformance (SKILL_KIT_MESSAGES is unset)")
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)["messages"]
+
+for line in sys.stdin:
+    req = json.loads(line)
+    if req["method"] == "initialize":
+        messages = load_messages(req["params"])
+        same = req["params"].get("messagesPath") == os.environ.get("SKILL_KIT_MESSAGES")
+        header = messages["catalog.header"]["text"] if "catalog.header" in messages else sorted(messages)[0]
+        sys.stderr.write("rendered from the kit's table: " + header[:40] + "\\n")
+        info = {"name": "foreign-" + ("same" if same else "differ"), "version": req["params"]["kitVersion"] + "+" + os.environ.get("SKILL_KIT_VERSION", "?"), "language": "python-" + str(len(messages))}
+        out = {"jsonrpc": "2.0", "id": req["id"], "result": {"implementation": info, "specVersion": "1", "capabilities": {}}}
+    elif req["method"] == "shutdown":
+        out = {"jsonrpc": "2.0", "id": req["id"], "result": {}}
+    else:
+        out = {"jsonrpc": "2.0", "id": req["id"], "error": {"code": -32601, "message": "not in this sketch"}}
+    sys.stdout.write(json.dumps(out) + "\\n")
+    sys.stdout.flush()
+    if req["method"] == "shutdown":
+        break
+`;
+
+/** The installed kit for a TypeScript implementer (flat implementationInfo) and for a driver in another language. */
+function frontDoorChecks(sub: string): void {
+  writeFileSync(join(sub, "flat-impl.js"), FLAT_IMPL);
+  let r = npx(sub, "skill-conformance", "--driver", "./flat-impl.js", "--filter", "U01,U02");
+  check("a --driver module with flat implementationInfo {name, version, language} (as the README shows): tested and named, 2/2",
+    r.code === 0 && /implementation under test: my-flat-impl 0\.3\.0 \(typescript\)/.test(r.out) && /2\/2 passed/.test(r.out), r.out);
+  const python = spawnSync("python3", ["--version"], { encoding: "utf8" });
+  if (python.status !== 0) {
+    check("python3 is there for the foreign driver's check", false, "python3 not found");
+    return;
+  }
+  writeFileSync(join(sub, "foreign_driver.py"), FOREIGN_DRIVER);
+  const messages = Object.keys(readJson(join(sub, "..", "..", "node_modules", PKG.name, "schemas", "messages.json"))?.messages ?? {}).length;
+  r = npx(sub, "skill-conformance", "--smoke", "--exec", "python3 ./foreign_driver.py");
+  // Its initialize answer says what it found: the same path both ways, the kit's version both ways, the table's size.
+  const want = new RegExp(`ok\\s+initialize\\s+foreign-same ${PKG.version.replace(/\./g, "\\.")}\\+${PKG.version.replace(/\./g, "\\.")} \\(python-${messages}\\)`);
+  check(`a foreign --exec driver (Python) reads the installed kit's messages.json from initialize's messagesPath and SKILL_KIT_MESSAGES (${messages} messages)`,
+    messages > 0 && want.test(r.out), r.out);
+  // A driver that dies before initialize: the run ends at once, exit 2, with its stderr (issue 28 item 7).
+  r = npx(sub, "skill-conformance", "--exec", "python3 ./missing.py");
+  check("--exec \"python3 ./missing.py\": exit 2 at once, with python's own complaint", r.code === 2 && /cannot start --exec python3 \.\/missing\.py: implementation exited with code 2/.test(r.out) && /can't open file/.test(r.out), r.out);
+  r = npx(sub, "skill-e2e", "--driver", "./nope.js", "--model", "scripted:good");
+  check("skill-e2e --driver ./nope.js: exit 2 and skill-conformance's words (was exit 3, Node's raw error)", r.code === 2 && /--driver \.\/nope\.js: no such file/.test(r.out), r.out);
 }
 
 /**
@@ -386,9 +448,29 @@ function actionChecks(tmp: string, tarball: string): void {
   check(`the Action fails the job on a wrong implementation, one ::error per failing rule (${annotations.length}), summary and outputs anyway`,
     bad.code === 1 && bad.steps.at(-1)?.status === "failed" && onePerRule && Number(bad.outputs["failed"]) > 0 && bad.summary.includes("## Details"), log(bad));
 
-  const none = runActionLocally({ ...base, inputs: { kit: tarball } });
+  const lead = bad.summary.indexOf("## Failing spec rules");
+  check("the Action's job summary leads with the failing spec rules, before the cases and their details",
+    lead > 0 && lead < bad.summary.indexOf("## Cases") && /\| MUST \|/.test(bad.summary.slice(lead, bad.summary.indexOf("## Cases"))), bad.summary.slice(0, 1500));
+
+  const none = runActionLocally({ ...base, inputs: { kit: tarball, junit: "out/none.xml", json: "out/none.json" } });
   check("the Action without exec or driver fails with skill-conformance's one line, exit 2, and says so in the summary",
     none.code === 2 && /no target/.test(none.steps.at(-1)?.output ?? "") && /no report/.test(none.summary) && none.outputs["exit-code"] === "2", log(none));
+  check("after a usage error the Action's report outputs are empty: no file was written", none.outputs["json"] === "" && none.outputs["junit"] === "" && !existsSync(join(repo, "out", "none.json")), JSON.stringify(none.outputs));
+
+  // args is never glob-expanded: U0* must reach the kit as U0*, though the repository has a file it would match.
+  writeFileSync(join(repo, "U0-notes.txt"), "a file a shell glob U0* would expand to\n");
+  const glob = runActionLocally({ ...base, inputs: { exec: "./target/release/my-skill-driver", kit: tarball, args: "--filter U0*", json: "out/glob.json", profile: "decisions" } });
+  const globbed = readJson(join(repo, "out", "glob.json"));
+  check(`the Action passes args without globbing (--filter U0* with a U0-notes.txt beside it: ${globbed?.summary?.total} cases) and its profile input (${globbed?.profile})`,
+    glob.code === 0 && globbed?.summary?.total === 9 && globbed?.profile === "decisions", log(glob));
+  const lines = runActionLocally({ ...base, inputs: { exec: "./target/release/my-skill-driver", kit: tarball, args: "--filter\nU01,U02\n--timeout\n10000\n", json: "out/lines.json" } });
+  check("the Action's args as a block, one argument per line", lines.code === 0 && readJson(join(repo, "out", "lines.json"))?.summary?.total === 2, log(lines));
+
+  // npm run action-local: the same steps from the command line, against the same runner.temp (a warm install).
+  const local = spawnSync("npm", ["run", "-s", "action-local", "--", "--exec", "./target/release/my-skill-driver", "--kit", tarball, "--args", "--filter U0*", "--json", "out/local.json", "--workspace", repo, "--runner-temp", runnerTemp],
+    { cwd: PACKAGE_ROOT, env: process.env, encoding: "utf8", timeout: 300_000, maxBuffer: 64 * 1024 * 1024 });
+  check("npm run action-local -- --exec … --args '--filter U0*': the Action's steps run here, exit 0, outputs printed",
+    local.status === 0 && readJson(join(repo, "out", "local.json"))?.summary?.total === 9 && /^total=9$/m.test(local.stdout), `${local.stdout}${local.stderr}`);
 }
 
 /** The Action's default: no `kit` input, so it builds and packs its own checkout (a copy of this one's files). */

@@ -55,5 +55,10 @@ try {
   usageError(`cannot load ${file}: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
 }
 if (typeof mod.createSession !== "function") usageError(`${file} does not export createSession(config, options)`);
-await serveStdio(mod);
+try {
+  await serveStdio(mod);
+} catch (err) {
+  // A module whose implementationInfo has neither shape (in-process.ts says which it wants): one line, exit 2.
+  usageError(`${file}: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
+}
 process.exit(0);

@@ -1,18 +1,35 @@
 // In-process driver: loads a TS/JS module that exports createSession (and optionally implementationInfo)
-// and adapts it to the Implementation interface; a closed session refuses the kit's further calls.
+// and adapts it to the Implementation interface; a closed session refuses the kit's further calls. implementationInfo
+// comes in either shape a TypeScript implementer writes (decision K50): the wire's nested one ({implementation: {name,
+// version, language}, specVersion, capabilities}) or the flat one conformance/README.md shows ({name, version,
+// language, specVersion?, capabilities?}); anything else is one line saying which shape is wanted.
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
-import type { InitializeResult } from "../../schemas/index.ts";
+import { SPEC_VERSION, type InitializeResult } from "../../schemas/index.ts";
 import type { Implementation, InProcessModule, SessionHandle } from "../../schemas/implementation.ts";
 import { DriverError } from "./errors.ts";
 
-export function fromModule(mod: InProcessModule, fallbackName = "in-process"): Implementation {
-  const rawInfo = typeof mod.implementationInfo === "function" ? mod.implementationInfo() : mod.implementationInfo;
-  const info: InitializeResult = rawInfo ?? {
-    implementation: { name: fallbackName, version: "0.0.0", language: "typescript" },
-    specVersion: "1",
-    capabilities: {},
+const WANTED = "{ name, version, language, specVersion?, capabilities? } (or the wire's { implementation: { name, version, language }, specVersion, capabilities })";
+
+/** The module's implementationInfo, flat or nested, as the wire's InitializeResult; a wrong shape throws one line. */
+export function normalizeInfo(raw: unknown, fallbackName: string): InitializeResult {
+  if (raw === undefined || raw === null) return { implementation: { name: fallbackName, version: "0.0.0", language: "typescript" }, specVersion: SPEC_VERSION, capabilities: {} };
+  if (typeof raw !== "object" || Array.isArray(raw)) throw new Error(`implementationInfo is ${Array.isArray(raw) ? "an array" : typeof raw}: export ${WANTED}`);
+  const o = raw as Record<string, unknown>;
+  const nested = typeof o["implementation"] === "object" && o["implementation"] !== null;
+  const who = (nested ? o["implementation"] : o) as Record<string, unknown>;
+  const missing = ["name", "version", "language"].filter((k) => typeof who[k] !== "string" || (k === "name" && who[k] === ""));
+  if (missing.length) throw new Error(`implementationInfo has no ${missing.join(", ")} (a string each): export ${WANTED}`);
+  return {
+    implementation: { name: who["name"] as string, version: who["version"] as string, language: who["language"] as string },
+    specVersion: typeof o["specVersion"] === "string" ? o["specVersion"] : SPEC_VERSION,
+    capabilities: (typeof o["capabilities"] === "object" && o["capabilities"] !== null ? o["capabilities"] : {}) as InitializeResult["capabilities"],
   };
+}
+
+export function fromModule(mod: InProcessModule, fallbackName = "in-process"): Implementation {
+  const rawInfo: unknown = typeof mod.implementationInfo === "function" ? mod.implementationInfo() : mod.implementationInfo;
+  const info = normalizeInfo(rawInfo, fallbackName);
   return {
     info,
     async createSession(config, options) {

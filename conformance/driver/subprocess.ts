@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import type { Catalog, InitializeResult, PermissionDecision, SessionConfig, SkillResult } from "../../schemas/index.ts";
 import { KIT_VERSION, SPEC_VERSION } from "../../schemas/index.ts";
+import { dataPath } from "../../package-root.ts";
 import { DriverError } from "./errors.ts";
 import {
   LineSplitter,
@@ -134,6 +135,21 @@ interface RemoteSession {
 }
 
 /**
+ * What every driver needs to render a result in the kit's words, wherever the kit is installed (decision K52): the
+ * kit's version and the absolute path of its schemas/messages.json, both in the initialize params and in the
+ * driver's environment (SKILL_KIT_VERSION, SKILL_KIT_MESSAGES), so a driver can read the table before it answers.
+ */
+export function kitHandoff(): { kitVersion: string; messagesPath: string } {
+  return { kitVersion: KIT_VERSION, messagesPath: dataPath("schemas", "messages.json") };
+}
+
+/** The environment variables of kitHandoff(). */
+export function kitEnv(): Record<string, string> {
+  const h = kitHandoff();
+  return { SKILL_KIT_VERSION: h.kitVersion, SKILL_KIT_MESSAGES: h.messagesPath };
+}
+
+/**
  * Spawn `commandLine` through the shell, perform the initialize handshake and return the implementation.
  * Throws DriverError (blame implementation) when the child does not start, does not answer initialize in
  * time, or answers it wrongly; the child is reaped before the error is thrown.
@@ -143,7 +159,7 @@ export async function spawnImplementation(commandLine: string, opts: SpawnOption
   try {
     const info = (await conn.request(
       "initialize",
-      { kitVersion: KIT_VERSION, specVersion: SPEC_VERSION },
+      { ...kitHandoff(), specVersion: SPEC_VERSION },
       opts.startupTimeoutMs ?? opts.requestTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS,
     )) as InitializeResult;
     if (info.specVersion !== SPEC_VERSION) {
@@ -178,6 +194,8 @@ class Connection implements SubprocessImplementation {
   private broken: DriverError | undefined;
   private exitInfo: ExitInfo | undefined;
   private killedByUs = false;
+  /** The child's "exit" event came (its "close", with the exit status, follows once stdout and stderr are drained). */
+  private hasExited = false;
   private disposing: Promise<void> | undefined;
   private resolveExited: (info: ExitInfo) => void = () => {};
 
@@ -189,7 +207,7 @@ class Connection implements SubprocessImplementation {
     this.child = spawn(commandLine, {
       shell: true,
       cwd: opts.cwd,
-      env: { ...process.env, ...opts.env },
+      env: { ...process.env, ...kitEnv(), ...opts.env },
       stdio: ["pipe", "pipe", "pipe"],
       // Its own process group, so dispose() can kill the shell and everything it started.
       detached: true,
@@ -199,6 +217,7 @@ class Connection implements SubprocessImplementation {
 
     // Whatever the shell left behind in its group goes with it.
     this.child.once("exit", () => {
+      this.hasExited = true;
       if (this.pid > 0) killGroup(this.pid, false);
     });
     this.exited = new Promise<ExitInfo>((resolve) => {
@@ -238,11 +257,26 @@ class Connection implements SubprocessImplementation {
     this.child.stdout!.on("end", () => {
       const rest = lines.rest();
       if (rest.trim() !== "") this.onLine(rest);
+      this.onStdoutEnd();
     });
   }
 
   stderrTail(): string {
     return this.stderr.tail();
+  }
+
+  /**
+   * stdout ended. A child that exits closes it too: then its exit status (the "close" event, right after) is the
+   * reason. One that closes stdout and lives on can never answer again: the connection breaks now (after a short
+   * grace for its exit to arrive), not at the deadline of whatever is pending (20 s for initialize).
+   */
+  private onStdoutEnd(): void {
+    if (this.hasExited || this.broken) return;
+    setTimeout(() => {
+      if (this.exitInfo || this.broken) return;
+      const waiting = [...this.pending.values()][0]?.method;
+      this.breakWith(this.fault(`implementation closed its stdout${waiting ? ` before answering ${waiting}` : ""} (it is still running)`));
+    }, 200).unref();
   }
 
   /** A DriverError blaming the implementation, carrying the stderr tail. */

@@ -102,9 +102,34 @@ export function outputs(report: RunReport | undefined, paths: ReportPaths, exitC
   return lines;
 }
 
-/** The job summary: the Markdown report, or, when the run ended before a report, why. */
+/**
+ * The spec's own rules the run shows failing, first thing in the job summary (issue 28 deliver 5): what a maintainer
+ * opening a red job wants is which sentence of the spec the implementation breaks, then the details.
+ */
+export function failingSpecRules(report: RunReport): string[] {
+  const failing = (report.rules ?? []).filter((r) => r.source === "spec" && r.status === "failed");
+  if (!failing.length) return [];
+  const cell = (t: string) => t.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
+  return [
+    `## Failing spec rules (${failing.length})`,
+    "",
+    "| Rule | Level | The spec says | Cases |",
+    "| --- | --- | --- | --- |",
+    ...failing.map((r) => `| ${r.id} | ${r.level} | ${cell(r.statement)} | ${r.cases.join(", ")} |`),
+    "",
+  ];
+}
+
+/** The job summary: the failing spec rules, then the Markdown report; or, when the run ended before a report, why. */
 export function summary(report: RunReport | undefined, exitCode: number, stderrTail: string): string {
-  if (report) return renderMarkdown(report);
+  if (report) {
+    const lead = failingSpecRules(report);
+    const md = renderMarkdown(report);
+    if (!lead.length) return md;
+    // Under the report's title and one-line summary, before anything else.
+    const lines = md.split("\n");
+    return [...lines.slice(0, 4), ...lead, ...lines.slice(4)].join("\n");
+  }
   const why = stderrTail.trim() || "(nothing on stderr)";
   return `# skill-tool conformance: no report\n\n\`skill-conformance\` exited ${exitCode} before running any case:\n\n\`\`\`\n${why}\n\`\`\`\n`;
 }

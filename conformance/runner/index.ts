@@ -41,6 +41,11 @@ export interface SuiteOptions {
    * gets it with `--suite <its suite> --filter <its id>` appended. Default: `skill-conformance`.
    */
   rerun?: string;
+  /**
+   * The real time of the run's first open when it was made before the run (a primed target: conformance/target.ts):
+   * the first open() then returns at once, and the first case's time and an abort's after_ms say this instead.
+   */
+  handshakeMs?: number;
 }
 
 async function safeDispose(i: Implementation | undefined): Promise<void> {
@@ -79,6 +84,7 @@ export async function runSuite(open: () => Promise<Implementation>, cases: reado
   let current: Implementation | undefined;
   let info: Implementation["info"] | undefined;
   let aborted: RunAbort | undefined;
+  let handshakeMs = opts.handshakeMs;
   const tryOpen = async (): Promise<Implementation | ImplFault> => {
     try {
       const i = await open();
@@ -102,7 +108,8 @@ export async function runSuite(open: () => Promise<Implementation>, cases: reado
       if (!current) {
         const t = performance.now();
         const o = await tryOpen();
-        openMs = performance.now() - t;
+        openMs = handshakeMs ?? performance.now() - t;
+        handshakeMs = undefined;
         if (o instanceof ImplFault) {
           aborted = { reason: o.message, blame: o.blame, ...(o.stderr !== undefined ? { stderr: o.stderr } : {}), at: c.id, after_ms: Math.round(openMs), not_run: cases.length - k };
           // Said once, by onAbort: the case the attempt was for carries the fault, the rest say they were not run.

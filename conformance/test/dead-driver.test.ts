@@ -2,6 +2,8 @@
 // said once, with the real time the attempt took; the cases left are errored without a handshake each. `--timeout`
 // governs the handshake. A missing binary is one line. Also what a failure carries to act on (item 6): an in-process
 // throw's stack, the case file and the command that reruns it.
+import { readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -56,29 +58,74 @@ describe("a driver that never answers", () => {
     expect(report.summary.duration_ms).toBeLessThan(400 * 10);
   });
 
-  it("from the command line, with the default deadline, ends in under a minute, exit 1, one line", async () => {
+  it("from the command line, with the default deadline: exit 2 (the run never started), one reason, the real time, nothing run", async () => {
     const r = await run("--exec", SILENT);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.ms).toBeLessThan(60_000);
-    expect(r.err).toMatch(/^run ended at U01: opening the implementation: no response to initialize within 20000 ms \(after \d+ ms\); 30 cases not run/);
+    const m = /^skill-conformance: cannot start --exec .*silent\.mjs"?: no response to initialize within 20000 ms \(after (\d+) ms; nothing was run\)/.exec(r.err);
+    expect(m, r.err).not.toBeNull();
+    // The time the handshake really took, not the instant a primed open returns (issue 28 item 7: "after 0 ms").
+    expect(Number(m![1])).toBeGreaterThanOrEqual(19_900);
     expect(r.out).not.toMatch(/^ERROR/m);
-    expect(r.out).toMatch(/0\/30 passed \(0 failed, 30 errored, 0 skipped\)/);
+    expect(r.out).not.toMatch(/passed/);
   }, 60_000);
 
   it("--timeout governs the handshake too", async () => {
     const r = await run("--exec", SILENT, "--timeout", "300");
-    expect(r.code).toBe(1);
-    expect(r.err).toMatch(/no response to initialize within 300 ms/);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/no response to initialize within 300 ms \(after \d{3,} ms/);
     expect(r.ms).toBeLessThan(10_000);
   });
 
-  it("a missing binary is one line", async () => {
+  it("a missing binary is one line, exit 2", async () => {
     const r = await run("--exec", "definitely-not-a-skill-driver-xyz");
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.err.split("\n")).toHaveLength(1);
-    expect(r.err).toMatch(/^run ended at U01: opening the implementation: implementation exited with code 127 \(command not found: .*definitely-not-a-skill-driver-xyz.*not found\)/);
+    expect(r.err).toMatch(/^skill-conformance: cannot start --exec definitely-not-a-skill-driver-xyz: implementation exited with code 127 \(command not found: .*definitely-not-a-skill-driver-xyz.*not found\)/);
     expect(r.out).not.toMatch(/code 127/);
   });
+});
+
+describe("a driver that dies before answering initialize (issue 28 items 7, deliver 3)", () => {
+  // A driver that names a missing script exits at once, as `python3 ./missing.py` does: the run ends then, not at the
+  // handshake's deadline, exit 2, with what the driver said on stderr.
+  const DIES = `"${process.execPath}" -e "process.stderr.write('loading config\\nError: cannot open ./missing.py\\n'); process.exit(2)"`;
+  // exec: the shell the kit starts the command line with would otherwise keep stdout open itself.
+  const CLOSES = `exec "${process.execPath}" -e "process.stderr.write('closing stdout now\\n'); require('fs').closeSync(1); setTimeout(() => {}, 30000)"`;
+
+  it("exits before initialize: exit 2 at once, its stderr tail, nothing run", async () => {
+    const r = await run("--exec", DIES);
+    expect(r.code).toBe(2);
+    expect(r.ms).toBeLessThan(10_000);
+    expect(r.err).toMatch(/cannot start --exec .*: implementation exited with code 2 \(after \d+ ms; nothing was run\); its stderr ends:\n {2}\| loading config\n {2}\| Error: cannot open \.\/missing\.py$/);
+    expect(r.out).not.toMatch(/passed/);
+  });
+
+  it("closes stdout before initialize: the run ends then (not at the 20 s deadline), exit 2", async () => {
+    const r = await run("--exec", CLOSES);
+    expect(r.code).toBe(2);
+    expect(r.ms).toBeLessThan(10_000);
+    expect(r.err).toMatch(/cannot start --exec .*: implementation closed its stdout before answering initialize/);
+    expect(r.err).toMatch(/\| closing stdout now/);
+  });
+
+  it("smoke says the handshake's real time and exits 2 when initialize never came", async () => {
+    const r = await run("--smoke", "--exec", SILENT, "--timeout", "300");
+    expect(r.code).toBe(2);
+    const m = /FAILED\s+initialize .*\((\d+) ms\)/s.exec(r.out);
+    expect(m, r.out).not.toBeNull();
+    expect(Number(m![1])).toBeGreaterThanOrEqual(290);
+  });
+
+  it("a run's first case carries the handshake's real time, not the instant a primed open returns", async () => {
+    const slowStart = `sleep 0.8; exec "${process.execPath}" "${join(HERE, "faulty", "wrong.mjs")}"`;
+    const json = join(tmpdir(), `skill-dead-driver-${process.pid}.json`);
+    const r = await run("--exec", slowStart, "--filter", "U01", "--json", json);
+    expect(r.code, r.err).toBeLessThan(2);
+    const report = JSON.parse(readFileSync(json, "utf8"));
+    rmSync(json, { force: true });
+    expect(report.cases[0].duration_ms).toBeGreaterThanOrEqual(800);
+  }, 60_000);
 });
 
 describe("what a failure carries", () => {

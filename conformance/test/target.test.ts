@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../package-root.ts";
-import { TargetError, checkExecCommand, primed, resolveModule } from "../target.ts";
+import { main } from "../../scripts/conformance.ts";
+import { TargetError, checkExecCommand, openTargets, primed, resolveModule } from "../target.ts";
 
 const user = mkdtempSync(join(tmpdir(), "skill-target-test-"));
 afterAll(() => rmSync(user, { recursive: true, force: true }));
@@ -63,5 +64,44 @@ describe("primed", () => {
     expect(await p.first).toMatchObject({ ok: false });
     await expect(p.open()).rejects.toThrow("dead");
     expect(opens).toBe(1);
+  });
+});
+
+describe("implementationInfo as conformance/README.md shows it (issue 28 item 1)", () => {
+  const reference = join(PACKAGE_ROOT, "reference", "index.ts");
+  const module = (name: string, info: string) => {
+    const file = join(user, name);
+    writeFileSync(file, `export { createSession } from ${JSON.stringify(reference)};\nexport const implementationInfo = ${info};\n`);
+    return file;
+  };
+  const run = async (...argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  };
+
+  it("flat {name, version, language}: the run tests it and names it", async () => {
+    const file = module("flat-info.mjs", `{ name: "my-skill-tool", version: "0.3.0", language: "typescript" }`);
+    const r = await run("--driver", file, "--filter", "U01");
+    expect(r.err).not.toMatch(/could not run/);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/implementation under test: my-skill-tool 0\.3\.0 \(typescript\) via /);
+    const [t] = await openTargets([{ kind: "module", spec: file }], { cwd: user, reference: false });
+    expect(t!.info).toEqual({ implementation: { name: "my-skill-tool", version: "0.3.0", language: "typescript" }, specVersion: "1", capabilities: {} });
+  });
+
+  it("flat with specVersion and capabilities, or a function returning it, keeps them", async () => {
+    const file = module("flat-fn.mjs", `() => ({ name: "f", version: "1", language: "typescript", specVersion: "1", capabilities: { hook: true } })`);
+    const [t] = await openTargets([{ kind: "module", spec: file }], { cwd: user, reference: false });
+    expect(t!.info).toEqual({ implementation: { name: "f", version: "1", language: "typescript" }, specVersion: "1", capabilities: { hook: true } });
+  });
+
+  it("neither shape: one line saying which shape is wanted, exit 2 (not 'Cannot read properties of undefined')", async () => {
+    const file = module("bad-info.mjs", `{ title: "nope" }`);
+    const r = await run("--driver", file);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^skill-conformance: cannot load --driver .*bad-info\.mjs: implementationInfo has no name, version, language \(a string each\): export \{ name, version, language/);
+    expect(r.err).not.toMatch(/Cannot read properties/);
   });
 });

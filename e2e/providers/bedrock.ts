@@ -278,6 +278,7 @@ export const BEDROCK: ProviderEntry = {
   help: ["bedrock:<modelId>     via Bedrock Converse (AWS region/credentials from the standard chain); a model id or ARN"],
   kind: "real",
   concurrency: 4,
+  reaches: ["maxTokens"],
   flags: [
     { key: "region", value: "<r>", help: "overrides the AWS chain's region" },
     { key: "endpoint", value: "<url>", help: "overrides the Bedrock runtime endpoint URL" },

@@ -5,7 +5,8 @@
 import { BEDROCK } from "./bedrock.ts";
 import { OLLAMA } from "./ollama.ts";
 import { OPENAI } from "./openai.ts";
-import type { ProbeResult, ProviderContext, ProviderEntry, ServedModel } from "./registry.ts";
+import type { RunSettings } from "../transcript.ts";
+import { WIRE_SETTINGS, type ProbeResult, type ProviderContext, type ProviderEntry, type ServedModel } from "./registry.ts";
 import { SCRIPTED } from "./scripted.ts";
 import type { ModelProvider } from "./types.ts";
 
@@ -14,6 +15,17 @@ export const PROVIDERS: readonly ProviderEntry[] = [OLLAMA, BEDROCK, OPENAI, SCR
 
 export function providerEntry(name: string): ProviderEntry | undefined {
   return PROVIDERS.find((p) => p.name === name);
+}
+
+/**
+ * The run's request settings as they reach one model (issue 28 item 11): a wire setting its provider does not send
+ * (--think, --num-ctx to Bedrock or OpenAI) is left out, so a transcript records only what its model was given.
+ */
+export function settingsReaching(modelId: string, settings: RunSettings): RunSettings {
+  const entry = providerEntry(modelId.slice(0, modelId.indexOf(":")));
+  const out: RunSettings = { ...settings };
+  for (const k of WIRE_SETTINGS) if (!entry?.reaches.includes(k)) delete out[k];
+  return out;
 }
 
 export function parseModelSpec(spec: string): { provider: string; model: string } {

@@ -3,7 +3,8 @@
 // produced), a tool call whose arguments are not a JSON object (kept, marked malformed: the loop returns it to the
 // model as a tool error). What is not a model turn is a ProviderError, so the trial is an error: a 200 body carrying
 // `error`, a reply cut before its `done` line, a missing or null `message`, a tool call without a name (the server
-// only reports calls it parsed), a done_reason that is not a chat turn ("load", "unload", unknown). The table is in
+// only reports calls it parsed), a `message.content` of null (the server always sends a string, "" for no text: only a
+// broken server or proxy sends null, and an empty answer must not be made of it), a done_reason that is not a chat turn ("load", "unload", unknown). The table is in
 // e2e/README.md ("What is judged"). Wire format: https://github.com/ollama/ollama/blob/main/docs/api.md.
 // Owns: fromOllamaReply, unparsedToolCall.
 import { decodeArguments } from "./arguments.ts";
@@ -48,7 +49,8 @@ export function fromOllamaReply(res: unknown, turn: number): Parsed {
   const message = res["message"];
   if (!isObject(message)) throw malformed(`message is ${message === null ? "null" : typeof message === "undefined" ? "missing" : "not an object"}`);
   const content = message["content"];
-  if (content !== undefined && content !== null && typeof content !== "string") throw malformed("message.content is not a string");
+  if (content === null) throw malformed("message.content is null (Ollama always sends a string; a broken server or proxy?), not an empty answer");
+  if (content !== undefined && typeof content !== "string") throw malformed("message.content is not a string");
   const text = typeof content === "string" ? content : "";
   const toolCalls = toolCallsOf(message, turn);
   const reason = res["done_reason"];

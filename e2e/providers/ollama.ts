@@ -234,6 +234,7 @@ export const OLLAMA: ProviderEntry = {
   kind: "real",
   // One local server swaps models otherwise.
   concurrency: 1,
+  reaches: ["maxTokens", "think", "numCtx"],
   flags: [{ key: "host", value: "<url>", help: "the Ollama server (overrides $OLLAMA_HOST)" }],
   async probe(model, ctx) {
     const host = ollamaHost(ctx.options["host"]);

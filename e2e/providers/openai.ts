@@ -5,7 +5,9 @@
 // with the JSON Schema; the model's tool calls come back with their ids and go back in the history with arguments as a
 // JSON string; results go as role "tool" with `tool_call_id`. Reasoning (`reasoning_content` / `reasoning`) is recorded,
 // not replayed (the chat-completions request has no field for it). $OPENAI_API_KEY, when set, is sent as a bearer
-// token; it never appears in a transcript. Retries and budgets as for the other providers (retry.ts).
+// token; it never appears in a transcript. Retries and budgets as for the other providers (retry.ts). --max-tokens goes
+// in max_completion_tokens for OpenAI's own model families (o1, o3, gpt-5…: they refuse max_tokens) and in max_tokens
+// for any other model (what vLLM, llama.cpp, LM Studio and Ollama's /v1 read); --openai-token-field overrides (E1).
 // Owns: OPENAI (the registry entry), openaiProvider, probeOpenAI, toChatMessages, chatCompletionBody.
 import { replayArguments } from "./arguments.ts";
 import { fromChatCompletion } from "./openai-response.ts";
@@ -25,6 +27,22 @@ export interface OpenAIOptions {
   budgetMs?: number;
   /** Ask for a stream (default true); a server that answers with one JSON body is read as well. */
   stream?: boolean;
+  /** The field --max-tokens is sent in (default: tokenFieldFor(model)). */
+  tokenField?: TokenField;
+}
+
+export const TOKEN_FIELDS = ["max_tokens", "max_completion_tokens"] as const;
+export type TokenField = (typeof TOKEN_FIELDS)[number];
+
+/**
+ * Decision E1: where the output-token bound goes. OpenAI deprecated max_tokens for max_completion_tokens, and its
+ * reasoning models (o1, o3, o4-mini, gpt-5…) refuse max_tokens; self-hosted servers read max_tokens (some know no
+ * other). So a model of OpenAI's own families (o<digit>…, gpt-…, chatgpt-…, codex-…, also behind a router's
+ * "openai/" prefix) gets max_completion_tokens, any other model max_tokens; the flag decides when given.
+ */
+export function tokenFieldFor(model: string, given?: string): TokenField {
+  if (given !== undefined) return given as TokenField;
+  return /^(?:openai\/)?(?:o\d|gpt-|chatgpt-|codex-)/i.test(model) ? "max_completion_tokens" : "max_tokens";
 }
 
 /** An HTTP error with its status (retry.ts reads `status`) and the server's message. */
@@ -57,16 +75,16 @@ export function toChatMessages(messages: Message[]): Record<string, unknown>[] {
 const toTools = (tools: ToolSpec[]) => tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
 
 /** The sampling part of a request: what is recorded as sent. */
-function sampling(req: ChatRequest): Record<string, unknown> {
-  return { temperature: req.temperature, ...(req.seed !== undefined ? { seed: req.seed } : {}), ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}) };
+function sampling(req: ChatRequest, tokenField: TokenField): Record<string, unknown> {
+  return { temperature: req.temperature, ...(req.seed !== undefined ? { seed: req.seed } : {}), ...(req.maxTokens !== undefined ? { [tokenField]: req.maxTokens } : {}) };
 }
 
-export function chatCompletionBody(model: string, req: ChatRequest, stream: boolean): Record<string, unknown> {
+export function chatCompletionBody(model: string, req: ChatRequest, stream: boolean, tokenField: TokenField = tokenFieldFor(model)): Record<string, unknown> {
   return {
     model,
     messages: toChatMessages(req.messages),
     ...(req.tools.length ? { tools: toTools(req.tools) } : {}),
-    ...sampling(req),
+    ...sampling(req, tokenField),
     stream,
     ...(stream ? { stream_options: { include_usage: true } } : {}),
   };
@@ -112,13 +130,14 @@ export function openaiProvider(opts: OpenAIOptions): ModelProvider {
   const timeoutMs = opts.timeoutMs ?? 300_000;
   const maxMs = opts.maxDelayMs ?? 20_000;
   const stream = opts.stream ?? true;
+  const tokenField = opts.tokenField ?? tokenFieldFor(opts.model);
   return {
     id,
     kind: "real",
     sampling: { temperature: true, seed: true },
     async chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
       const turn = req.messages.filter((m) => m.role === "assistant").length;
-      const body = JSON.stringify(chatCompletionBody(opts.model, req, stream));
+      const body = JSON.stringify(chatCompletionBody(opts.model, req, stream, tokenField));
       const once = async (s: AbortSignal) => {
         const res = await fetch(`${base}/chat/completions`, { method: "POST", headers: headers(opts.apiKey), body, signal: s });
         if (!res.ok) throw new HttpError(res.status, await errorText(res));
@@ -137,7 +156,7 @@ export function openaiProvider(opts: OpenAIOptions): ModelProvider {
         if (err instanceof ProviderError) err.attempts ??= result.attempts;
         throw err;
       }
-      return { ...parsed, attempts: result.attempts, sampling: { temperature: true, seed: req.seed !== undefined }, sent: sampling(req) };
+      return { ...parsed, attempts: result.attempts, sampling: { temperature: true, seed: req.seed !== undefined }, sent: sampling(req, tokenField) };
     },
   };
 }
@@ -181,8 +200,10 @@ export async function probeOpenAI(model: string, baseUrl: string | undefined, ap
 function openaiOptions(model: string, ctx: ProviderContext): OpenAIOptions {
   const c = ctx.common;
   const apiKey = process.env["OPENAI_API_KEY"] || undefined;
+  const field = optionOf(OPENAI, ctx, "token-field");
   return {
     model,
+    tokenField: tokenFieldFor(model, field),
     baseUrl: optionOf(OPENAI, ctx, "base-url") ?? "",
     ...(apiKey ? { apiKey } : {}),
     ...(c.timeoutMs ? { timeoutMs: c.timeoutMs } : {}),
@@ -198,7 +219,15 @@ export const OPENAI: ProviderEntry = {
   kind: "real",
   // A self-hosted server; raise it for a shared one.
   concurrency: 2,
-  flags: [{ key: "base-url", value: "<url>", help: "the API root, e.g. http://127.0.0.1:8000/v1 (default $OPENAI_BASE_URL; $OPENAI_API_KEY is sent when set)", env: "OPENAI_BASE_URL" }],
+  reaches: ["maxTokens"],
+  flags: [
+    { key: "base-url", value: "<url>", help: "the API root, e.g. http://127.0.0.1:8000/v1 (default $OPENAI_BASE_URL; $OPENAI_API_KEY is sent when set)", env: "OPENAI_BASE_URL" },
+    { key: "token-field", value: "<field>", help: "where --max-tokens goes: max_tokens or max_completion_tokens (default: max_completion_tokens for OpenAI's o*/gpt-* models, max_tokens for any other)" },
+  ],
+  validate(_model, ctx) {
+    const field = optionOf(OPENAI, ctx, "token-field");
+    return field === undefined || (TOKEN_FIELDS as readonly string[]).includes(field) ? undefined : `--openai-token-field wants ${TOKEN_FIELDS.join(" or ")}, not ${field}`;
+  },
   probe(model, ctx) {
     const o = openaiOptions(model, ctx);
     return probeOpenAI(model, o.baseUrl || undefined, o.apiKey);

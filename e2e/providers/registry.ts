@@ -15,6 +15,10 @@ export interface CommonSettings {
   numCtx?: number;
 }
 
+/** The request settings some providers send and others cannot: maxSteps is the harness's own and reaches every one. */
+export type WireSetting = "maxTokens" | "think" | "numCtx";
+export const WIRE_SETTINGS: readonly WireSetting[] = ["maxTokens", "think", "numCtx"];
+
 export interface ProviderContext {
   common: CommonSettings;
   /** This provider's own flag values, by flag key (e.g. { host: "http://…" } for --ollama-host). */
@@ -69,6 +73,11 @@ export interface ProviderEntry {
   /** Trials in flight at once by default (--concurrency-<name> overrides). */
   concurrency: number;
   flags: ProviderFlag[];
+  /**
+   * Which of the run's request settings this provider puts on its wire (issue 28 item 11): only these are recorded in
+   * its trials' transcripts and compared on --resume; the others never reach its model.
+   */
+  reaches: readonly WireSetting[];
   /** A one-line usage problem when the model part can never work (an unknown scripted policy), else nothing. */
   validate?(model: string, ctx: ProviderContext): string | undefined;
   /** Can the model be used, and what serves it? Says exactly what to start, pull or set when not. */

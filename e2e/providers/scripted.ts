@@ -81,6 +81,7 @@ export const SCRIPTED: ProviderEntry = {
   ],
   kind: "scripted",
   concurrency: 8,
+  reaches: [],
   flags: [],
   validate(model, ctx) {
     const known = policyNames(ctx.scenarios).map((p) => p.name);

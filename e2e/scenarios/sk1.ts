@@ -40,8 +40,13 @@ export const SK1: Scenario = {
     const calls = anyActivation(t);
     if (!ok) return fail(calls.length ? `never activated ${SKILL}: ${calls.map(showCall).join(", ")}` : `never activated a skill (answered without ${SKILL})`);
     // A call naming release-notes that the tool rejected for the form of its arguments (`arguments: {}`, a common
-    // small-model habit), corrected by the next call, loaded nothing: a slip, not another activation attempt.
-    const slip = (e: (typeof calls)[number]) => t.indexOf(e) < t.indexOf(ok) && e.tool === "skill" && inputName(e.input) === SKILL && e.skill?.kind === "error" && e.skill.code === "INVALID_PARAM";
+    // small-model habit), corrected by the next call, loaded nothing: a slip, not another activation attempt. So is a
+    // call whose arguments could not be read at all (`skill("{'name': 'release-notes'}")`, malformed, R61): it never
+    // ran, the model was told, and it then called release-notes (issue 28 item 13).
+    const slip = (e: (typeof calls)[number]) =>
+      t.indexOf(e) < t.indexOf(ok) &&
+      e.tool === "skill" &&
+      ((inputName(e.input) === SKILL && e.skill?.kind === "error" && e.skill.code === "INVALID_PARAM") || (e.malformed !== undefined && JSON.stringify(e.input ?? null).includes(SKILL)));
     const others = calls.filter((e) => e !== ok && !slip(e));
     const before = others.filter((e) => t.indexOf(e) < t.indexOf(ok));
     if (before.length) return fail(`called ${before.map(showCall).join(", ")} before ${SKILL}: ${skillTrail(t)}`);

@@ -324,6 +324,8 @@ export const OLLAMA_FAULTS: Record<string, Reply> = {
   "200 with error": { status: 200, body: { error: "model runner has unexpectedly stopped" } },
   "message null": ollamaBody({ message: null }),
   "message missing": ollamaBody({}, ["message"]),
+  // The server always sends content as a string ("" for none): null is a broken server or proxy, not an empty answer (issue 28 item 13).
+  "message.content null": ollamaBody({ message: { role: "assistant", content: null } }),
   "done missing": ollamaBody({ message: { role: "assistant", content: "Deployment refused." } }, ["done", "done_reason"]),
   "done false": ollamaBody({ message: { role: "assistant", content: "Deployment refused." }, done: false }, ["done_reason"]),
   "ndjson cut before done": {
@@ -400,6 +402,9 @@ export const OLLAMA_MODEL_OUTPUT: ModelOutput[] = [
   { name: "cut at the token limit mid-notes", scenario: "SK1", at: 3, reply: ollamaTurn({ content: "## Release v" }, "length"), expect: "fail" },
   { name: "skill call with an array naming the disabled skill", scenario: "SK5", at: 1, reply: ollamaTurn(ollamaCall("skill", ["deploy-prod"])), expect: "fail" },
   { name: "bash call whose arguments are not JSON, then recovers", scenario: "SK1", at: 1, reply: ollamaTurn(ollamaCall("bash", '{"command": "cat VERSION')), expect: "pass", recovers: true },
+  // Issue 28 item 13: the first skill call's arguments are a Python dict in a string; the loop says it was not run, the
+  // model calls release-notes properly. The call that never ran is a slip, not "called another skill before it".
+  { name: "skill call whose arguments are a Python dict string, then the right call", scenario: "SK1", at: 0, reply: ollamaTurn(ollamaCall("skill", "{'name': 'release-notes'}")), expect: "pass", recovers: true },
   {
     name: "HTTP 500 error parsing tool call, then recovers",
     scenario: "SK1",

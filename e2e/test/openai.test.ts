@@ -4,7 +4,8 @@
 // (Ollama's /v1), a non-streamed body read too, the sampling settings sent and recorded, the API key sent as a bearer
 // token, the probe's /models check and what it records, and the error kinds (context window, refusal, auth).
 import { afterEach, describe, expect, it } from "vitest";
-import { openaiProvider, probeOpenAI } from "../providers/openai.ts";
+import { validateSpec } from "../providers/index.ts";
+import { OPENAI, openaiProvider, probeOpenAI, tokenFieldFor } from "../providers/openai.ts";
 import type { ChatRequest, Message } from "../providers/types.ts";
 import { chatCompletionReply, queue, startFakeOpenAI, type FakeServer } from "./fake-servers.ts";
 
@@ -39,6 +40,28 @@ describe("OpenAI-compatible chat completions on the wire", () => {
     expect(a!.body.tools[0]).toEqual({ type: "function", function: tools[0] });
     expect(b!.body.messages[2]).toEqual({ role: "assistant", content: "I'll activate it.", tool_calls: [{ id, type: "function", function: { name: "skill", arguments: '{"name":"release-notes"}' } }] });
     expect(b!.body.messages[3]).toEqual({ role: "tool", tool_call_id: id, content: "body" });
+  });
+
+  it("sends --max-tokens as max_completion_tokens to OpenAI's o*/gpt-* models, max_tokens to any other, or where --openai-token-field says (E1)", async () => {
+    const s = await fake(() => chatCompletionReply("ok"));
+    const sent = async (model: string, tokenField?: "max_tokens" | "max_completion_tokens") => {
+      const res = await openaiProvider({ model, baseUrl: `${s.url}/v1`, ...fast, ...(tokenField ? { tokenField } : {}) }).chat(req([{ role: "user", content: "go" }], { maxTokens: 300 }));
+      const body = s.requests.at(-1)!.body;
+      return { wire: { max_tokens: body.max_tokens, max_completion_tokens: body.max_completion_tokens }, recorded: res.sent };
+    };
+    for (const model of ["gpt-5", "o3-mini", "o1", "openai/gpt-4.1", "chatgpt-4o-latest"]) {
+      expect(await sent(model), model).toEqual({ wire: { max_tokens: undefined, max_completion_tokens: 300 }, recorded: { temperature: 0.7, seed: 3, max_completion_tokens: 300 } });
+    }
+    for (const model of ["Qwen/Qwen3-8B", "llama3.1:8b", "gemma-2-9b-it", "ollama-gpt"]) {
+      expect((await sent(model)).wire, model).toEqual({ max_tokens: 300, max_completion_tokens: undefined });
+    }
+    expect((await sent("Qwen/Qwen3-8B", "max_completion_tokens")).wire).toEqual({ max_tokens: undefined, max_completion_tokens: 300 });
+    expect((await sent("gpt-5", "max_tokens")).wire).toEqual({ max_tokens: 300, max_completion_tokens: undefined });
+    expect(tokenFieldFor("gpt-5", "max_tokens")).toBe("max_tokens");
+    const settings = (field: string) => ({ common: {}, options: { openai: { "token-field": field } }, scenarios: [] });
+    expect(validateSpec("openai:gpt-5", settings("max_output_tokens"))).toMatch(/--openai-token-field wants max_tokens or max_completion_tokens, not max_output_tokens/);
+    expect(validateSpec("openai:gpt-5", settings("max_tokens"))).toBeUndefined();
+    expect(OPENAI.flags.map((f) => f.key)).toContain("token-field");
   });
 
   it("tells parallel calls streamed at one index apart by their ids (Ollama's /v1 does that)", async () => {

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../cli.ts";
+import { cellAnchor, trialAnchor } from "../report-html.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
 import { fromOllamaWire, ollamaReply, ollamaShow, playPolicy, startFakeOllama } from "./fake-servers.ts";
 import { makeHtmlFixture, type HtmlFixture } from "./html-fixture.ts";
@@ -55,8 +56,7 @@ describe.runIf(available)("the HTML report in headless Chromium", () => {
 
   /** The cell (scenario × model) that failed on the hostile transcript, and its first trial. */
   const target = () => {
-    const index = report.cells.findIndex((c: any) => c.scenario === "SK1" && c.model === "scripted:bad");
-    return { index, id: `t-${index}-1` };
+    return { cell: cellAnchor("SK1", "scripted:bad"), id: trialAnchor("SK1", "scripted:bad", 1) };
   };
   // Chromium takes seconds per page on a loaded machine: the DOM after opening the hostile trial serves three tests.
   let trialDom: string | undefined;
@@ -98,10 +98,10 @@ describe.runIf(available)("the HTML report in headless Chromium", () => {
   }, 120_000);
 
   it("a URL fragment naming a trial opens that trial and its cell, and only them; the trial shows its conversation", () => {
-    const { index, id } = target();
+    const { cell, id } = target();
     const dom = openedTrial();
     const opened = [...dom.matchAll(/<details class="(cellsec|trial)" id="([^"]+)" open="">/g)].map((m) => m[2]);
-    expect(opened).toEqual([`c-${index}`, id]);
+    expect(opened).toEqual([cell, id]);
     const trial = dom.slice(dom.indexOf(`id="${id}"`));
     const events = readFileSync(f.hostile, "utf8").trim().split("\n").map((l) => JSON.parse(l));
     const user = events.find((e) => e.type === "user");
@@ -109,8 +109,8 @@ describe.runIf(available)("the HTML report in headless Chromium", () => {
     const t = report.trials.find((x: any) => x.scenario === "SK1" && x.model === "scripted:bad" && x.trial === 1);
     expect(trial).toContain(`<p class="reason">${asText(t.reason)}</p>`);
     // A cell's fragment (what a click on the matrix sets) opens the cell only.
-    const cellOnly = chromium(`${url}#c-${index}`, ["--dump-dom"]);
-    expect([...cellOnly.matchAll(/<details class="(cellsec|trial)" id="([^"]+)" open="">/g)].map((m) => m[2])).toEqual([`c-${index}`]);
+    const cellOnly = chromium(`${url}#${cell}`, ["--dump-dom"]);
+    expect([...cellOnly.matchAll(/<details class="(cellsec|trial)" id="([^"]+)" open="">/g)].map((m) => m[2])).toEqual([cell]);
   }, 120_000);
 
   it("takes a screenshot at the window's size", () => {
@@ -149,18 +149,18 @@ describe.runIf(available)("a run over a loopback Ollama, reported as HTML", () =
     expect(report.cells).toHaveLength(SCENARIOS.length);
     const page = readFileSync(html, "utf8");
     expect(page).toContain(`digest ${DIGEST.slice(0, 12)}, Q4_K_M, 1.2B`);
-    const target = report.cells.findIndex((c: any) => c.scenario === "SK3");
-    const dom = chromium(`${pathToFileURL(html).href}#t-${target}-1`, ["--dump-dom"]);
+    const target = trialAnchor("SK3", "ollama:fake:1b", 1);
+    const dom = chromium(`${pathToFileURL(html).href}#${target}`, ["--dump-dom"]);
     expect(dom).toMatch(/<html lang="en" data-ready="1">/);
     for (const sc of SCENARIOS) expect(dom).toMatch(new RegExp(`<td class="cell" data-scenario="${sc.id}" data-model="ollama:fake:1b">`));
     expect(dom).toContain(DIGEST);
     // SK3's trial is open and shows both user turns and the model's answers as the transcript has them.
     const events = readFileSync(report.trials.find((t: any) => t.scenario === "SK3").transcript, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-    const trial = dom.slice(dom.indexOf(`<details class="trial" id="t-${target}-1" open="">`));
+    const trial = dom.slice(dom.indexOf(`<details class="trial" id="${target}" open="">`));
     expect(trial.length).toBeLessThan(dom.length);
     for (const ev of events.filter((x) => x.type === "user" || (x.type === "assistant" && x.text))) expect(trial).toContain(asText(ev.type === "user" ? ev.content : ev.text));
     const png = join(dir, "ollama.png");
-    chromium(`${pathToFileURL(html).href}#t-${target}-1`, ["--window-size=1280,1600", `--screenshot=${png}`, "--hide-scrollbars"]);
+    chromium(`${pathToFileURL(html).href}#${target}`, ["--window-size=1280,1600", `--screenshot=${png}`, "--hide-scrollbars"]);
     expect(readFileSync(png).readUInt32BE(16)).toBe(1280);
   }, 180_000);
 });

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { escapeHtml, readConversations, renderHtml } from "../report-html.ts";
+import { cellAnchor, escapeHtml, readConversations, renderHtml, trialAnchor } from "../report-html.ts";
 import { HOSTILE, makeHtmlFixture, PAYLOADS, type HtmlFixture } from "./html-fixture.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "e2e-html-test-"));
@@ -43,8 +43,9 @@ describe("the HTML report", () => {
     const attrs = found.flatMap((t) => t.attrs.map(([a, v]) => ({ tag: t.tag, a, v })));
     expect(attrs.filter((x) => !ATTRIBUTES.has(x.a))).toEqual([]);
     // Links only move within the page; ids are the renderer's own.
-    expect(attrs.filter((x) => x.a === "href" && !/^"#[ct]-\d+(-\d+)?"$/.test(x.v ?? ""))).toEqual([]);
-    expect(attrs.filter((x) => x.a === "id" && !/^"[ct]-\d+(-\d+)?"$/.test(x.v ?? ""))).toEqual([]);
+    // Anchors only: a cell's (#cell-<scenario>-<model>) or a trial's (#<scenario>-<model>-<trial>), URL-safe characters only.
+    expect(attrs.filter((x) => x.a === "href" && !/^"#(cell-SK\d+-[A-Za-z0-9._~-]+|SK\d+-[A-Za-z0-9._~-]+-\d+)"$/.test(x.v ?? ""))).toEqual([]);
+    expect(attrs.filter((x) => x.a === "id" && !/^"(cell-SK\d+-[A-Za-z0-9._~-]+|SK\d+-[A-Za-z0-9._~-]+-\d+)"$/.test(x.v ?? ""))).toEqual([]);
   });
 
   it("shows the hostile text as text: every payload is in the page, escaped, where the conversation puts it", () => {
@@ -67,13 +68,14 @@ describe("the HTML report", () => {
 
   it("has every cell of the report, linking to its own trials, and every trial with its transcript", () => {
     expect(report.cells).toHaveLength(4);
-    report.cells.forEach((c: any, i: number) => {
-      const td = new RegExp(`<td class="cell" data-scenario="${c.scenario}" data-model="${c.model}"><a href="#c-${i}"`);
+    report.cells.forEach((c: any) => {
+      const anchor = cellAnchor(c.scenario, c.model);
+      const td = new RegExp(`<td class="cell" data-scenario="${c.scenario}" data-model="${c.model}"><a href="#${anchor}"`);
       expect(html, `${c.scenario} × ${c.model}`).toMatch(td);
-      const section = html.slice(html.indexOf(`<details class="cellsec" id="c-${i}">`));
-      expect(section).toMatch(new RegExp(`^<details class="cellsec" id="c-${i}"><summary><b>${c.scenario} [^<]*</b> × <code>${c.model}</code>: ${c.passed}/${c.n} passed`));
+      const section = html.slice(html.indexOf(`<details class="cellsec" id="${anchor}">`));
+      expect(section).toMatch(new RegExp(`^<details class="cellsec" id="${anchor}"><summary><b>${c.scenario} [^<]*</b> × <code>${c.model}</code>: ${c.passed}/${c.n} passed`));
       for (const t of report.trials.filter((x: any) => x.scenario === c.scenario && x.model === c.model)) {
-        expect(html).toContain(`<details class="trial" id="t-${i}-${t.trial}"><summary>trial ${t.trial} · <span class="o ${t.outcome}">${t.outcome}</span> · ${escapeHtml(t.reason)}</summary>`);
+        expect(html).toContain(`<details class="trial" id="${trialAnchor(t.scenario, t.model, t.trial)}"><summary>trial ${t.trial} · <span class="o ${t.outcome}">${t.outcome}</span> · ${escapeHtml(t.reason)}</summary>`);
       }
     });
     // The conversation of each trial: the scenario's prompt and the model's final answer are in the page.

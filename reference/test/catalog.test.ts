@@ -100,6 +100,19 @@ describe("R95: a cut description keeps the sentence that says when to use the sk
     const early = "Widgets. Use when building widgets. " + lead;
     expect(plain(early)).toBe(message("format.catalog_cut", { head: early.slice(0, 292) }));
   });
+  it("R161: a head that fits whole is not marked cut, and the sentence gets the room it leaves (issue 28 item 14)", () => {
+    const head = "Reviews Django code for performance problems. "; // 46 bytes: the head fits whole
+    const sentence = `Use when ${"the user asks about slow views, N+1 queries, missing indexes and caching, ".repeat(4)}and more.`;
+    const escaped = escapeCatalogText(head + sentence);
+    const shown = shownDescription(escaped);
+    // The plain cut: a prefix of the text, one "…" at its end, none between the head and the sentence.
+    expect(shown).toBe(message("format.catalog_cut", { head: escaped.slice(0, 292) }));
+    expect(shown.indexOf("…")).toBe(shown.length - 1);
+    // More of the sentence than the old 192-byte cap: all the room the head leaves.
+    const shownOfSentence = shown.slice(head.length, -1);
+    expect(Buffer.byteLength(shownOfSentence, "utf8")).toBeGreaterThan(LIMITS.catalog_trigger_sentence_max_bytes);
+    expect(Buffer.byteLength(shownOfSentence, "utf8")).toBe(292 - head.length);
+  });
   it("a trigger sentence longer than catalog_trigger_sentence_max_bytes is itself cut", () => {
     const text = `${lead}Use this skill whenever ${"the user mentions widgets, ".repeat(12)}and so on.`;
     const shown = shownDescription(escapeCatalogText(text));

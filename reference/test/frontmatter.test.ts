@@ -152,10 +152,35 @@ describe("R93: fields typed as strings keep their source text", () => {
     expect(r.frontmatter).toMatchObject({ version: "1.10", "user-invocable": true, arguments: { n: { required: true } } });
     expect(r.warnings).toEqual([]);
   });
-  it("no warning claims what did not happen: a mapping kept as written is kept as written", () => {
+  it("no warning claims what did not happen: a mapping kept as written is kept as written, its numbers as their text (R160)", () => {
     const r = parse("license: {a: 1}\n");
-    expect(r.frontmatter.license).toEqual({ a: 1 });
-    expect(r.warnings).toEqual(["field 'license' should be a string; got a mapping (line 4); kept as written"]);
+    expect(r.frontmatter.license).toEqual({ a: "1" });
+    expect(r.warnings).toEqual([
+      `field 'license.a' is written 1, which YAML reads as the number 1; kept as the string "1" (line 4)`,
+      "field 'license' should be a string; got a mapping (line 4); kept as written",
+    ]);
+  });
+
+  it("R160: version: [1.10] keeps 1.10 as written, and so does metadata {v: [1.10]}, at any depth, each with its warning (issue 28 item 9)", () => {
+    const list = parse("version: [1.10]\n");
+    expect(list.frontmatter.version).toEqual(["1.10"]);
+    expect(list.warnings).toEqual([
+      `field 'version[0]' is written 1.10, which YAML reads as the number 1.1; kept as the string "1.10" (line 4)`,
+      `field 'version' should be a string; got a list (line 4) (YAML reads [..] as a list; quote it: version: "[...]"); kept as written`,
+    ]);
+    const meta = parse("metadata: {v: [1.10]}\n");
+    expect(meta.frontmatter.metadata).toEqual({ v: ["1.10"] });
+    expect(meta.warnings).toEqual([`field 'metadata.v[0]' is written 1.10, which YAML reads as the number 1.1; kept as the string "1.10" (line 4)`]);
+    // Block style, a mapping in a list, and a boolean the fast path would read (it hands such a text to the contract reader).
+    const deep = parse("metadata:\n  v:\n    - 1.10\n    - k: true\n");
+    expect(deep.frontmatter.metadata).toEqual({ v: ["1.10", { k: "true" }] });
+    expect(deep.warnings).toEqual([
+      `field 'metadata.v[0]' is written 1.10, which YAML reads as the number 1.1; kept as the string "1.10" (line 6)`,
+      `field 'metadata.v[1].k' is written true, which YAML reads as the boolean true; kept as the string "true" (line 7)`,
+    ]);
+    expect(parse("argument-hint: [true]\n").frontmatter["argument-hint"]).toEqual(["true"]);
+    // An alias elsewhere copies what YAML reads (R93 keeps text only at a text field's own place).
+    expect(parse("version: &a [1.10]\nx-other: *a\n").frontmatter["x-other"]).toEqual([1.1]);
   });
 });
 

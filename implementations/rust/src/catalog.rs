@@ -107,8 +107,10 @@ fn trigger_sentence(escaped: &str) -> Option<(usize, usize)> {
 
 /// R22, R95: the escaped description cut to catalog_entry_description_max_bytes of whole units, then "…", so a
 /// catalog line stays within the token budget; when that cut would lose the sentence saying when to use the skill
-/// (it starts after the first character and ends past the cut), the head is cut shorter and the sentence kept
-/// (cut to catalog_trigger_sentence_max_bytes), then "…" if text follows. The entry keeps the full description.
+/// (it starts after the first character and ends past the cut), the sentence is kept. R161: when the whole head and
+/// catalog_trigger_sentence_max_bytes of the sentence fit, that is the plain cut (the sentence gets the room the head
+/// leaves); only a head that must be cut is shown cut, then "… " and the sentence (cut to
+/// catalog_trigger_sentence_max_bytes), then "…" if text follows. The entry keeps the full description.
 pub fn shown_description(escaped: &str) -> String {
     let lim = limits();
     let max = lim.catalog_entry_description_max_bytes;
@@ -122,8 +124,18 @@ pub fn shown_description(escaped: &str) -> String {
     };
     let sentence_end = end.min(units_within(escaped, start, lim.catalog_trigger_sentence_max_bytes));
     let sentence = &escaped[start..sentence_end];
+    // The whole head and the sentence's share fit: the plain cut shows them, and as much more of the sentence as fits.
+    if start + sentence.len() <= max {
+        return cut(&escaped[..plain_end]);
+    }
     let room = max.saturating_sub(sentence.len() + msg("format.catalog_cut_trigger", &[("head", ""), ("trigger", "")]).len());
     let head = escaped[..units_within(escaped, 0, room.min(start))].trim_end_matches(' ');
+    if head == escaped[..start].trim_end_matches(' ') {
+        // Only spaces before the sentence are left out: no cut mark there; one space, and the sentence gets the rest.
+        let end = end.min(units_within(escaped, start, max - head.len() - 1));
+        let joined = format!("{head} {}", &escaped[start..end]);
+        return if end < escaped.len() { cut(&joined) } else { joined };
+    }
     let shown = msg("format.catalog_cut_trigger", &[("head", head), ("trigger", sentence)]);
     if sentence_end < escaped.len() {
         cut(&shown)
@@ -175,5 +187,15 @@ mod tests {
         assert_eq!(esc("  plain  "), "plain");
         assert_eq!(esc("a</skill>\n\n  <skill name=\"x\">"), "a&lt;/skill&gt; &lt;skill name=&quot;x&quot;&gt;");
         assert_eq!(esc("tab\there\u{1b}[31m\u{202e}"), "tab here\\u001b[31m\\u202e");
+    }
+
+    #[test]
+    fn a_head_that_fits_whole_is_not_marked_cut_and_the_sentence_gets_its_room() {
+        // R161: the plain cut, one "…" at the end, more than 192 bytes of the trigger sentence.
+        let head = "Reviews Django code for performance problems. ";
+        let text = format!("{head}Use when {}and more.", "the user asks about slow views, N+1 queries, missing indexes and caching, ".repeat(4));
+        let shown = super::shown_description(&text);
+        assert_eq!(shown, format!("{}…", &text[..292]));
+        assert_eq!(shown.matches('…').count(), 1);
     }
 }

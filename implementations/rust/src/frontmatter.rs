@@ -337,4 +337,15 @@ mod tests {
         assert_eq!(ok.warnings, ["field 'argument-hint' is not valid YAML as written (line 4); read as the text \"[pr-number] [priority]\" (quote it)"]);
         assert!(parse_skill_md("---\nname: a\ndescription: d\nother: [x] [y]\n---\n", "a").is_err(), "only argument-hint is read leniently");
     }
+
+    #[test]
+    fn numbers_inside_a_text_fields_list_or_mapping_keep_their_text() {
+        // R160: version: [1.10] is ["1.10"], metadata {v: [1.10]} too; an alias elsewhere copies what YAML reads.
+        let ok = parse_skill_md("---\nname: a\ndescription: d\nversion: &v [1.10]\nmetadata: {v: [1.10, {k: true}]}\nx-other: *v\n---\nB\n", "a").unwrap();
+        assert_eq!(ok.frontmatter["version"], serde_json::json!(["1.10"]));
+        assert_eq!(ok.frontmatter["metadata"], serde_json::json!({"v": ["1.10", {"k": "true"}]}));
+        assert_eq!(ok.frontmatter["x-other"], serde_json::json!([1.1]));
+        assert_eq!(ok.warnings[0], "field 'version[0]' is written 1.10, which YAML reads as the number 1.1; kept as the string \"1.10\" (line 4)");
+        assert_eq!(ok.warnings[2], "field 'metadata.v[1].k' is written true, which YAML reads as the boolean true; kept as the string \"true\" (line 5)");
+    }
 }

@@ -66,9 +66,11 @@ impl Cost {
 }
 
 enum Frame {
-    Seq { items: Vec<Value>, anchor: usize, cost: Cost },
-    /// `core`: the values read as text (R93) as the core schema reads them, with their source bytes: what an alias
-    /// of this mapping copies (a copy is not at a text field's place).
+    /// `core`: as the Map's, by index (R160: a list inside a text field keeps its scalars as text too).
+    Seq { items: Vec<Value>, anchor: usize, cost: Cost, core: Vec<(usize, Value, u64)> },
+    /// `core`: the values read as text (R93, R160) as the core schema reads them, with their source bytes (a
+    /// collection's: every text its copy drops): what an alias of this mapping copies (a copy is not at a text
+    /// field's place).
     Map { map: Map<String, Value>, anchor: usize, cost: Cost, key: Option<String>, seen: HashSet<String>, core: Vec<(String, Value, u64)> },
 }
 
@@ -372,6 +374,17 @@ impl<'t> Builder<'t> {
 
     /// Put a finished value where it belongs: the root, a list, a key, or a key's value.
     fn push(&mut self, v: Value, cost: Cost, mark: &Marker) -> Result<(), Refused> {
+        self.push_core(v, cost, mark, None)
+    }
+
+    /// `push`, and when the value holds text R93/R160 kept, its core-schema reading and the bytes that reading drops:
+    /// the parent's copy for an alias is patched with it.
+    fn push_core(&mut self, v: Value, cost: Cost, mark: &Marker, core: Option<(Value, u64)>) -> Result<(), Refused> {
+        match (self.stack.last_mut(), core) {
+            (Some(Frame::Seq { items, core: overrides, .. }), Some((c, bytes))) => overrides.push((items.len(), c, bytes)),
+            (Some(Frame::Map { key: Some(key), core: overrides, .. }), Some((c, bytes))) => overrides.push((key.clone(), c, bytes)),
+            _ => {}
+        }
         let top_level = self.stack.len() == 1;
         let key = match self.stack.last() {
             Some(Frame::Map { key: None, .. }) => Some(self.key_of(&v, mark)?),
@@ -419,37 +432,64 @@ impl<'t> Builder<'t> {
     }
 
     fn close(&mut self, mark: &Marker) -> Result<(), Refused> {
-        let (v, anchor, mut cost, core) = match self.stack.pop() {
-            Some(Frame::Seq { items, anchor, cost }) => (Value::Array(items), anchor, cost, Vec::new()),
-            Some(Frame::Map { map, anchor, cost, core, .. }) => (Value::Object(crate::jsval::js_key_order(map)), anchor, cost, core),
+        let (v, anchor, mut cost, by_key, by_index) = match self.stack.pop() {
+            Some(Frame::Seq { items, anchor, cost, core }) => (Value::Array(items), anchor, cost, Vec::new(), core),
+            Some(Frame::Map { map, anchor, cost, core, .. }) => (Value::Object(crate::jsval::js_key_order(map)), anchor, cost, core, Vec::new()),
             None => return Ok(()),
         };
         cost.nodes += 1;
         cost.height += 1;
-        if anchor > 0 {
-            // An alias copies what the core schema reads (R93 keeps text only at a text field's own place).
-            let (mut copy, mut copy_cost) = (v.clone(), cost);
-            for (key, value, bytes) in core {
-                copy[key.as_str()] = value;
-                copy_cost.bytes -= bytes;
+        if by_key.is_empty() && by_index.is_empty() {
+            if anchor > 0 {
+                self.anchors.insert(anchor, (v.clone(), cost, None));
             }
-            self.anchors.insert(anchor, (copy, copy_cost, None));
+            return self.push(v, cost, mark);
         }
-        self.push(v, cost, mark)
+        // An alias copies what the core schema reads (R93 keeps text only at a text field's own place), at any depth.
+        let (mut copy, mut dropped) = (v.clone(), 0u64);
+        for (key, value, bytes) in by_key {
+            copy[key.as_str()] = value;
+            dropped += bytes;
+        }
+        for (index, value, bytes) in by_index {
+            copy[index] = value;
+            dropped += bytes;
+        }
+        if anchor > 0 {
+            self.anchors.insert(anchor, (copy.clone(), Cost { bytes: cost.bytes - dropped, ..cost }, None));
+        }
+        self.push_core(v, cost, mark, Some((copy, dropped)))
     }
 
     /// R93: the field a value pushed now would be, when the contract types it as a string: a top-level key of
-    /// TEXT_TOP, or `metadata.<key>` for a key of a TEXT_WITHIN mapping. None elsewhere, and outside the frontmatter.
+    /// TEXT_TOP, or `metadata.<key>` for a key of a TEXT_WITHIN mapping; R160: also anywhere inside a list or
+    /// mapping there (`version[0]`, `metadata.v[0].k`). None elsewhere, for a key, and outside the frontmatter.
     fn text_field(&self) -> Option<String> {
         if !self.text_fields {
             return None;
         }
-        let Some(Frame::Map { key: Some(key), .. }) = self.stack.last() else { return None };
-        match (self.stack.len(), &self.stack[0]) {
-            (1, _) if TEXT_TOP.contains(&key.as_str()) => Some(key.clone()),
-            (2, Frame::Map { key: Some(top), .. }) if TEXT_WITHIN.contains(&top.as_str()) => Some(format!("{top}.{key}")),
-            _ => None,
+        let Some(Frame::Map { key: Some(top), .. }) = self.stack.first() else { return None };
+        let (mut path, from) = if TEXT_TOP.contains(&top.as_str()) {
+            (top.clone(), 1)
+        } else if TEXT_WITHIN.contains(&top.as_str()) {
+            match self.stack.get(1) {
+                Some(Frame::Map { key: Some(key), .. }) => (format!("{top}.{key}"), 2),
+                _ => return None,
+            }
+        } else {
+            return None;
+        };
+        for frame in self.stack.iter().skip(from) {
+            match frame {
+                Frame::Seq { items, .. } => path.push_str(&format!("[{}]", items.len())),
+                Frame::Map { key: Some(key), .. } => {
+                    path.push('.');
+                    path.push_str(key);
+                }
+                Frame::Map { key: None, .. } => return None,
+            }
         }
+        Some(path)
     }
 
     /// R93: keep `source` as the value of `field`, note it, and remember the core schema's reading for an alias of
@@ -459,11 +499,8 @@ impl<'t> Builder<'t> {
         self.total.bytes += source.len() as u64;
         self.total.aliases += cost.aliases;
         self.check_totals(mark)?;
-        if let (Some(Frame::Map { key: Some(key), core: overrides, .. }), Some(core)) = (self.stack.last_mut(), core) {
-            overrides.push((key.clone(), core, source.len() as u64));
-        }
         self.as_text.push(TextNote { field, source: source.to_string(), read, line: mark.line() });
-        self.push(Value::String(source.to_string()), Cost { bytes: source.len() as u64, ..cost }, mark)
+        self.push_core(Value::String(source.to_string()), Cost { bytes: source.len() as u64, ..cost }, mark, core.map(|c| (c, source.len() as u64)))
     }
 
     fn scalar(&mut self, value: String, style: TScalarStyle, tag: Option<TokenType>, anchor: usize, mark: &Marker) -> Result<(), Refused> {
@@ -644,7 +681,7 @@ fn read(text: &str, first: Option<Pending>, text_fields: bool) -> Result<Documen
             }
             Event::Scalar(value, style, anchor, tag) => b.scalar(value, style, tag, anchor, &mark),
             Event::Alias(id) => b.alias(id, &mark),
-            Event::SequenceStart(anchor) => b.open(Frame::Seq { items: Vec::new(), anchor, cost: Cost::default() }, &mark),
+            Event::SequenceStart(anchor) => b.open(Frame::Seq { items: Vec::new(), anchor, cost: Cost::default(), core: Vec::new() }, &mark),
             Event::MappingStart(anchor) => {
                 b.open(Frame::Map { map: Map::new(), anchor, cost: Cost::default(), key: None, seen: HashSet::new(), core: Vec::new() }, &mark)
             }
