@@ -107,26 +107,34 @@ export function parseYamlContract(text: string, textFields?: TextFields, opts: {
  * lies on a line before a point the rest of the text cannot change (settledBefore), and the prefix's own cut counts
  * for nothing (R25/R26, as readPrefix reads a prefix). Otherwise the whole text is read as before.
  */
-const SPECULATE_FIRST = 16 * 1024;
+const SPECULATE_FIRST = 1024;
 function speculate(text: string, textFields: TextFields | undefined): YamlOutcome | undefined {
   for (let size = SPECULATE_FIRST; size * 2 <= text.length; size *= 4) {
     const nl = text.indexOf("\n", size);
-    if (nl === -1) return undefined;
+    // A prefix that is most of the text saves nothing: the whole reading (its guards first) is as cheap.
+    if (nl === -1 || (nl + 1) * 2 > text.length) return undefined;
     const prefix = text.slice(0, nl + 1);
+    // A guard that trips in the prefix trips at the same token of the whole text, whose lexer agrees with the prefix's
+    // but maybe on its last line: an answer before that line is final; otherwise the whole reading's guards trip too.
+    const guarded = refusalOrOutcome(text, () => lexerGuards(prefix));
+    if (guarded) return !guarded.ok && guarded.line !== undefined && guarded.line < lineAtOffset(prefix, prefix.lastIndexOf("\n", prefix.length - 2) + 1) ? guarded : undefined;
     const settled = settledBefore(prefix);
     if (settled === undefined) continue;
     const settledLine = lineAtOffset(prefix, settled);
-    let out: YamlOutcome | undefined;
-    try {
-      out = lexerGuards(prefix) ?? readDocument(prefix, { syntax: settledLine, refusalEnd: settled }, textFields);
-    } catch (e) {
-      if (!(e instanceof Refusal)) throw e;
-      if (e.offset !== undefined && lineAtOffset(prefix, e.offset) < settledLine) return { ok: false, reason: e.reason, line: lineAtOffset(text, e.offset) };
-      continue;
-    }
+    const out = refusalOrOutcome(text, () => readDocument(prefix, { syntax: settledLine, refusalEnd: settled }, textFields));
     if (out && !out.ok && out.line !== undefined && out.line < settledLine) return out;
   }
   return undefined;
+}
+
+/** A reading's outcome, its thrown refusal as an outcome (lines of `text`), anything else thrown on. */
+function refusalOrOutcome(text: string, read: () => YamlOutcome | undefined): YamlOutcome | undefined {
+  try {
+    return read();
+  } catch (e) {
+    if (!(e instanceof Refusal)) throw e;
+    return { ok: false, reason: e.reason, ...(e.offset === undefined ? {} : { line: lineAtOffset(text, e.offset) }) };
+  }
 }
 
 const TRIVIA = new Set(["newline", "space", "comment"]);
