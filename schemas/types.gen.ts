@@ -195,6 +195,18 @@ export type BasicSetupStep =
   | {
       op: "remove";
       path: RelPath;
+    }
+  | {
+      op: "mkfifo";
+      path: RelPath;
+    }
+  | {
+      op: "rename";
+      path: RelPath;
+      /**
+       * The new last component's bytes; never '/' (2f) or NUL (00), never '.' or '..'.
+       */
+      name_hex: string;
     };
 
 export type RelPath = string;
@@ -954,6 +966,14 @@ export interface Limits {
    * D11: a larger SKILL.md is not read; activation returns IO_ERROR with the size.
    */
   skill_md_max_bytes: number;
+  /**
+   * R144: a call's arguments (a string's UTF-8 bytes, or a map's keys and values summed) at most this many bytes; more is INVALID_PARAM.
+   */
+  arguments_max_bytes: number;
+  /**
+   * R145: the body after argument substitution at most this many UTF-8 bytes; a call that would make it larger is INVALID_PARAM and activates nothing.
+   */
+  substituted_body_max_bytes: number;
   /**
    * D11, R16: alias expansions while building the value, each alias met counted (also inside an expanded alias, each time); more is INVALID_FRONTMATTER, never expanded (billion laughs).
    */
