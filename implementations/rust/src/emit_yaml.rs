@@ -3,7 +3,7 @@
 //! reads back unchanged and JSON-quoted otherwise, lists and maps inside lists in JSON flow style, {} and
 //! [] for empty ones.
 use crate::jsval::{is_js_space, js_number, json_string, stringify};
-use crate::messages::is_unsafe;
+use crate::messages::{is_unsafe, push_escaped};
 use crate::yaml::resolve_plain;
 use serde_json::{Map, Value};
 
@@ -30,10 +30,18 @@ fn quote(s: &str) -> String {
     if !json.chars().any(refused_raw) {
         return json;
     }
-    json.chars().map(|c| if refused_raw(c) { format!("\\u{:04x}", c as u32) } else { c.to_string() }).collect()
+    let mut out = String::with_capacity(json.len() + 12);
+    for c in json.chars() {
+        if refused_raw(c) {
+            push_escaped(c, &mut out);
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
-/// Refused raw in frontmatter (R13), or unsafe in the <frontmatter> the model reads (R91: U+2028/9, bidi controls).
+/// Refused raw in frontmatter (R13), or unsafe in the <frontmatter> the model reads (R91, R147).
 fn refused_raw(c: char) -> bool {
     matches!(c, '\u{7f}'..='\u{9f}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}') || is_unsafe(c)
 }
