@@ -7,9 +7,12 @@
 // A file may list ids of every suite (one file shared by `--suite spec` and `--suite security` runs): ids of cases
 // that did not run are not stale. An id that is no case of any suite, nor a known rule (`rule:<id>`), is a usage
 // error before the run, so a typo or a garbage file never costs a run.
-import { rebaseRules, summarise } from "./runner/index.ts";
+import { summarise } from "./runner/index.ts";
 import { countRules } from "./runner/verdicts.ts";
-import type { CaseResult, RunReport } from "./runner/types.ts";
+import type { CaseResult, RuleResult, RunReport } from "./runner/types.ts";
+
+/** The prefix a baseline line uses for a rule: `rule:body.verbatim`. */
+export const RULE_PREFIX = "rule:";
 
 export interface Baseline {
   /** The file as given on the command line (for messages). */
@@ -47,8 +50,8 @@ export function parseBaseline(text: string, file: string, known: KnownIds): Base
   const rules = new Set<string>();
   const bad: string[] = [];
   for (const [line, entry] of baselineEntries(text)) {
-    if (entry.startsWith("rule:")) {
-      const id = entry.slice("rule:".length).trim();
+    if (entry.startsWith(RULE_PREFIX)) {
+      const id = entry.slice(RULE_PREFIX.length).trim();
       if (known.rules.has(id)) rules.add(id);
       else bad.push(`line ${line} "${clip(entry)}" (no such rule)`);
     } else if (known.cases.has(entry)) cases.add(entry);
@@ -96,6 +99,17 @@ export interface Verdict {
   notes: string[];
 }
 
+/**
+ * A run's rule verdicts once a baseline is applied to its cases: a failed rule listed as rule:<id>, or whose every
+ * showing case is now an expected failure, is an expected failure.
+ */
+export function rebaseRules(rules: readonly RuleResult[], cases: readonly CaseResult[], listedRules: ReadonlySet<string>): RuleResult[] {
+  const status = new Map(cases.map((c) => [c.id, c.status]));
+  return rules.map((r) =>
+    r.status === "failed" && (listedRules.has(r.id) || (r.cases.length > 0 && r.cases.every((id) => status.get(id) === "expected_failure"))) ? { ...r, status: "expected_failure" } : r,
+  );
+}
+
 /** Apply the baseline to a run and say whether it passes: the report (statuses as above, summary recounted) and the verdict. */
 export function gate(report: RunReport, b: Baseline): { report: RunReport; verdict: Verdict } {
   const cases = report.cases.map((c) => gateCase(c, b));
@@ -107,7 +121,7 @@ export function gate(report: RunReport, b: Baseline): { report: RunReport; verdi
   for (const r of rules) {
     if (r.status === "failed") code = 1;
     if (b.rules.has(r.id) && r.status === "passed") {
-      notes.push(`stale expected failure: rule:${r.id} passed; remove it from ${b.file || "the expected-failures file"}`);
+      notes.push(`stale expected failure: ${RULE_PREFIX}${r.id} passed; remove it from ${b.file || "the expected-failures file"}`);
       code = 1;
     }
   }

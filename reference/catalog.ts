@@ -37,7 +37,7 @@ export function escapeCatalogText(text: string): string {
   return trimSpaces(escapeUnsafe(folded));
 }
 
-const UNIT = /&(?:amp|lt|gt|quot|#39);|\\u[0-9a-f]{4}|[\ud800-\udbff][\udc00-\udfff]|[^]/y;
+const UNIT = /&(?:amp|lt|gt|quot|#39);|\\ud[89ab][0-9a-f]{2}\\ud[c-f][0-9a-f]{2}|\\u[0-9a-f]{4}|[\ud800-\udbff][\udc00-\udfff]|[^]/y;
 
 /** End of the longest run of whole units of escaped[start…] within maxBytes UTF-8 bytes (R22's unit). */
 function unitsWithin(escaped: string, start: number, maxBytes: number): number {

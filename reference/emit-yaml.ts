@@ -5,7 +5,7 @@
 // contract parser produces it (R14), so the output always reads back as the same value (R17): quoted strings
 // escape every character the contract refuses raw (DEL, C1, U+FEFF, U+FFFE/F), keys are short enough for
 // YAML's 1024-character implicit keys, numbers are finite.
-import { UNSAFE_CHARACTER } from "../schemas/messages.ts";
+import { hexUnits, UNSAFE_CHARACTER } from "../schemas/messages.ts";
 import { isPlainSafe } from "./yaml-subset.ts";
 
 /**
@@ -14,10 +14,12 @@ import { isPlainSafe } from "./yaml-subset.ts";
  * reads: written as \uXXXX escapes.
  */
 const RAW_FORBIDDEN = new RegExp(`[\\x7f-\\x9f\\ufeff\\ufffe\\uffff]|${UNSAFE_CHARACTER.source}`, "g");
+/** R147: a character above U+FFFF as YAML's \U and eight hex digits (the contract reads no \u surrogate escape back, R13); one unit as \uXXXX. */
+const yamlEscape = (c: string): string => (c.length === 2 ? `\\U${(c.codePointAt(0) ?? 0).toString(16).padStart(8, "0")}` : hexUnits(c));
 const HAS_RAW_FORBIDDEN = new RegExp(RAW_FORBIDDEN.source);
 const quote = (s: string): string => {
   const json = JSON.stringify(s);
-  return HAS_RAW_FORBIDDEN.test(json) ? json.replace(RAW_FORBIDDEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) : json;
+  return HAS_RAW_FORBIDDEN.test(json) ? json.replace(RAW_FORBIDDEN, yamlEscape) : json;
 };
 
 const KEY_SAFE = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;

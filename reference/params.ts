@@ -49,18 +49,29 @@ export function parseParams(raw: unknown): { ok: true; value: ToolParams } | { o
 
   const args = raw["arguments"];
   if (args === undefined) return { ok: true, value: { name } };
-  if (typeof args === "string") return { ok: true, value: { name, arguments: args } };
+  if (typeof args === "string") return withinBound(name, args, Buffer.byteLength(args, "utf8"));
   if (isPlainObject(args)) {
     const copy: Record<string, string> = Object.create(null) as Record<string, string>;
+    let size = 0;
     for (const [k, v] of Object.entries(args)) {
       if (typeof v !== "string") {
         return { ok: false, error: invalid(message("param.argument_type", { key: clip(k, 64), name }), name) };
       }
       copy[k] = v;
+      size += Buffer.byteLength(k, "utf8") + Buffer.byteLength(v, "utf8");
     }
-    return { ok: true, value: { name, arguments: copy } };
+    return withinBound(name, copy, size);
   }
   return { ok: false, error: invalid(message("param.arguments_type", { got: jsonType(args) }), name) };
+}
+
+/** R144: arguments of at most arguments_max_bytes (a string's UTF-8 bytes, or a map's keys and values summed); the last parameter check. */
+function withinBound(name: string, args: Arguments, size: number): { ok: true; value: ToolParams } | { ok: false; error: ErrorResult } {
+  if (size <= LIMITS.arguments_max_bytes) return { ok: true, value: { name, arguments: args } };
+  return {
+    ok: false,
+    error: errorResult("INVALID_PARAM", message("param.arguments_too_large", { size, limit: LIMITS.arguments_max_bytes }), { name, hint: message("args.too_large_hint") }),
+  };
 }
 
 /** The {got} of param.* messages: the JSON type of a value (placeholders.got). */

@@ -2,7 +2,7 @@
 // level deep, never above it; keeps broken and fenced-off skills aside by directory name so activating
 // them returns their error; resolves shadowing by root order. Never throws: problems become warnings.
 // Keeps each skill's parse as a memo for its activation (R86); activation re-reads and re-fences (R85).
-import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
+import { fstatSync, lstatSync, readSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { isUtf8 } from "node:buffer";
 import type { Dirent } from "node:fs";
@@ -12,6 +12,8 @@ import { message } from "../schemas/messages.ts";
 import { byCodePoint } from "./order.ts";
 import type { CatalogEntry, ErrorCode, SkillFrontmatter } from "../schemas/index.ts";
 import { isInside, realOrNull } from "./fence.ts";
+import { below, close, NOFOLLOW, openFenced } from "./fenced.ts";
+import { escapeName, usableName } from "./byte-names.ts";
 import { parseSkillMd, type MemoSlot } from "./frontmatter.ts";
 import { listResources, type ResourceListing } from "./resources.ts";
 
@@ -73,9 +75,8 @@ function child(parent: string, name: string): string {
 
 
 
-type TextRead = { ok: true; text: string } | { ok: false; failure: SkillFailure; errno?: string };
-/** Open without following a final symlink, where the platform can: a symlinked SKILL.md then fails with ELOOP and is fenced explicitly. */
-const NOFOLLOW: number | undefined = fsConstants.O_NOFOLLOW;
+type TextFail = { ok: false; failure: SkillFailure; errno?: string };
+type TextRead = { ok: true; text: string } | TextFail;
 
 /** Bytes to text: strict UTF-8, no NUL (a binary file is not a SKILL.md). */
 function decode(bytes: Buffer, path: string, headOnly = false): TextRead {
@@ -111,50 +112,88 @@ const tooBig = (path: string, size: number): TextRead => ({
   ok: false,
   failure: { code: "IO_ERROR", kind: "io", path, reason: message("read.too_large", { size, limit: LIMITS.skill_md_max_bytes }) },
 });
-const notFile = (path: string): TextRead => ({ ok: false, failure: { code: "IO_ERROR", kind: "io", path, reason: message("read.not_file") } });
-const ioFailure = (path: string, err: unknown): TextRead => ({
+const notFile = (path: string): TextFail => ({ ok: false, failure: { code: "IO_ERROR", kind: "io", path, reason: message("read.not_file") } });
+const ioFailure = (path: string, err: { code?: string } | unknown): TextFail => ({
   ok: false,
   errno: (err as NodeJS.ErrnoException).code,
   failure: { code: "IO_ERROR", kind: "io", path, reason: message("read.unreadable", { errno: (err as NodeJS.ErrnoException).code ?? "unknown" }) },
 });
 
-/** Read SKILL.md with the size cap applied before and during the read (D11): a file that grows is still capped. Synchronous: discovery and activation are a handful of small syscalls per skill, and each async round trip costs more than the work (R23). */
-function readSkillFileSync(path: string, flags = 0, headOnly = false): TextRead {
-  let fd: number | undefined;
+/** Read an opened regular SKILL.md with the size cap applied before and during the read (D11): a file that grows is still capped; never more than the cap + 1 bytes. Synchronous: discovery and activation are a handful of small syscalls per skill, and each async round trip costs more than the work (R23). */
+function readOpened(fd: number, path: string, headOnly = false): TextRead {
   try {
-    fd = openSync(path, fsConstants.O_RDONLY | flags);
     const info = fstatSync(fd);
-    if (!info.isFile()) return notFile(path);
     if (info.size > LIMITS.skill_md_max_bytes) return tooBig(path, info.size);
-    const buf = Buffer.allocUnsafe(info.size + 1);
+    const buf = Buffer.allocUnsafe(Math.min(info.size, LIMITS.skill_md_max_bytes) + 1);
     let got = 0;
     for (;;) {
       const n = readSync(fd, buf, got, buf.length - got, got);
       got += n;
-      if (got === buf.length) return tooBig(path, got);
+      if (got === buf.length) return got > LIMITS.skill_md_max_bytes ? tooBig(path, got) : decode(buf.subarray(0, got), path, headOnly);
       if (n === 0 || got >= info.size) break;
     }
     return decode(buf.subarray(0, got), path, headOnly);
   } catch (err) {
     return ioFailure(path, err);
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 
-type Parsed = { ok: true; entry: SkillEntry; body: string; realDir: string; warnings: readonly string[] } | { ok: false; failure: SkillFailure };
+/**
+ * The skill dir and its SKILL.md, opened and fenced by what was opened (R141, R142, X2): the dir once, its real path
+ * from the descriptor; SKILL.md relative to that descriptor without following a symlink, so only a symlinked one is
+ * followed, and then fenced by the opened file's own real path. Never blocks: a FIFO or device is refused by type,
+ * unread. "none": no skill there (discovery omits it silently: no dir, or no SKILL.md).
+ */
+type Opening =
+  | { ok: true; read: TextRead; realDir: string; realMd: string }
+  | { ok: false; failure: SkillFailure }
+  | { ok: "none"; dirMissing: boolean };
 
-function parseRead(read: TextRead, dir: string, rootIndex: number, realDir: string, mdPath: string, slot?: MemoSlot): Parsed {
+function openSkill(dirPath: string, dir: string, mdPath: string, roots: readonly string[], headOnly: boolean): Opening {
+  const d = openFenced(dirPath, "dir");
+  if (!d.ok) return { ok: "none", dirMissing: true };
+  const h = d.handle;
+  try {
+    const realDir = h.real;
+    const md = below(h, "SKILL.md");
+    // Never read outside the roots: a fenced-off skill is kept aside unread (R6); one without SKILL.md is no skill.
+    if (!isInside(realDir, roots)) return exists(md) ? outside(dir, "read.dir_outside") : { ok: "none", dirMissing: false };
+    let f = openFenced(md, "file", NOFOLLOW);
+    if (!f.ok && (f.errno === "ELOOP" || f.errno === "EMLINK")) {
+      // A symlinked SKILL.md: followed, and fenced by where the open landed.
+      f = openFenced(md, "file");
+      if (!f.ok && f.real === undefined) return mdUnresolved(mdPath);
+    }
+    if (!f.ok) {
+      if (f.real !== undefined && !isInside(f.real, roots)) return outside(mdPath, "read.md_outside");
+      if (f.errno === "ENOENT" || f.errno === "ENOTDIR") return { ok: "none", dirMissing: false };
+      return { ok: false, failure: f.errno === "ENOTREG" ? notFile(mdPath).failure : ioFailure(mdPath, { code: f.errno }).failure };
+    }
+    try {
+      if (!isInside(f.handle.real, roots)) return outside(mdPath, "read.md_outside");
+      return { ok: true, read: readOpened(f.handle.fd, mdPath, headOnly), realDir, realMd: f.handle.real };
+    } finally {
+      close(f.handle);
+    }
+  } finally {
+    close(h);
+  }
+}
+
+/** realMd: the real path of the SKILL.md read (R143: sensitive patterns see it too). */
+type Parsed = { ok: true; entry: SkillEntry; body: string; realDir: string; realMd: string; warnings: readonly string[] } | { ok: false; failure: SkillFailure };
+
+function parseRead(read: TextRead, dir: string, rootIndex: number, realDir: string, mdPath: string, slot: MemoSlot | undefined, realMd: string): Parsed {
   if (!read.ok) return { ok: false, failure: { ...read.failure, path: mdPath } };
   const parsed = parseSkillMd(read.text, basename(dir), slot);
   if (!parsed.ok) {
     return { ok: false, failure: { code: parsed.code, kind: parsed.kind, path: mdPath, reason: parsed.reason, ...(parsed.line !== undefined ? { line: parsed.line } : {}) } };
   }
   const fm = parsed.frontmatter;
-  return { ok: true, entry: { name: fm.name, description: fm.description, dir, root_index: rootIndex, frontmatter: fm }, body: parsed.body, realDir, warnings: parsed.warnings };
+  return { ok: true, entry: { name: fm.name, description: fm.description, dir, root_index: rootIndex, frontmatter: fm }, body: parsed.body, realDir, realMd, warnings: parsed.warnings };
 }
 
-const outside = (path: string, what: "read.dir_outside" | "read.md_outside", real: string): { ok: false; failure: SkillFailure } => ({
+const outside = (path: string, what: "read.dir_outside" | "read.md_outside"): { ok: false; failure: SkillFailure } => ({
   ok: false,
   // The target is not named: nothing about what lies outside the roots reaches the model (R6).
   failure: { code: "OUTSIDE_WORKSPACE", kind: "outside", path, reason: message(what) },
@@ -166,47 +205,18 @@ const mdUnresolved = (mdPath: string): { ok: false; failure: SkillFailure } => (
 });
 
 /**
- * Activation: resolve the skill dir and its SKILL.md by real path now (the tree may have changed since
- * discovery), fence both (§5.3, R6), then read and parse. One realpath(3) for the dir; SKILL.md is opened
- * with O_NOFOLLOW, so only a symlinked or unopenable one costs an lstat (R85). `slot` is the skill's memo (R86).
+ * Activation: open the skill dir and its SKILL.md now (the tree may have changed since discovery) and fence what was
+ * opened (§5.3, R6, R142), then read and parse. `slot` is the skill's memo (R86).
  */
 export function readSkillSync(dir: string, rootIndex: number, realRoots: readonly (string | null)[], slot?: MemoSlot): Parsed {
   const roots = realRoots.filter((r): r is string => r !== null);
   const mdPath = child(dir, "SKILL.md"); // dir is join's or child's result: normalised
-  let realDir: string;
-  try {
-    realDir = realpathSync.native(dir);
-  } catch {
-    return { ok: false, failure: { code: "IO_ERROR", kind: "io", path: dir, reason: message("read.dir_unresolved") } };
+  const o = openSkill(dir, dir, mdPath, roots, false);
+  if (o.ok === "none") {
+    return o.dirMissing ? { ok: false, failure: { code: "IO_ERROR", kind: "io", path: dir, reason: message("read.dir_unresolved") } } : mdUnresolved(mdPath);
   }
-  if (!isInside(realDir, roots)) return outside(dir, "read.dir_outside", realDir);
-  // realDir is a real path and "SKILL.md" one plain component: no join needed.
-  let realMd = `${realDir}${realDir.endsWith(sep) ? "" : sep}SKILL.md`;
-  if (NOFOLLOW !== undefined) {
-    const read = readSkillFileSync(realMd, NOFOLLOW);
-    if (read.ok || read.errno === undefined) return parseRead(read, dir, rootIndex, realDir, mdPath, slot);
-    // Not opened: what lstat says decides, as when lstat came first (unresolved, a symlink to follow, or unreadable).
-    let link: boolean;
-    try {
-      link = lstatSync(realMd).isSymbolicLink();
-    } catch {
-      return mdUnresolved(mdPath);
-    }
-    if (!link) return parseRead(read, dir, rootIndex, realDir, mdPath, slot);
-  } else {
-    try {
-      if (!lstatSync(realMd).isSymbolicLink()) return parseRead(readSkillFileSync(realMd), dir, rootIndex, realDir, mdPath, slot);
-    } catch {
-      return mdUnresolved(mdPath);
-    }
-  }
-  try {
-    realMd = realpathSync.native(realMd);
-  } catch {
-    return mdUnresolved(mdPath);
-  }
-  if (!isInside(realMd, roots)) return outside(mdPath, "read.md_outside", realMd);
-  return parseRead(readSkillFileSync(realMd), dir, rootIndex, realDir, mdPath, slot);
+  if (!o.ok) return o;
+  return parseRead(o.read, dir, rootIndex, o.realDir, mdPath, slot, o.realMd);
 }
 
 /** lstat succeeds: the path exists (a dangling link included). */
@@ -228,61 +238,24 @@ function exists(path: string): boolean {
 function scanEntry(
   root: string,
   realRoot: string,
-  entry: Dirent,
+  name: string,
+  entry: Dirent<Buffer>,
   rootIndex: number,
   roots: readonly string[],
   slot: MemoSlot,
   rootIsNormal: boolean,
 ): Scanned | null {
   // Dirent names are one component, never "." or "..": below a normalised dir, join is concatenation.
-  const dir = rootIsNormal ? child(root, entry.name) : join(root, entry.name);
+  const dir = rootIsNormal ? child(root, name) : join(root, name);
   const mdPath = child(dir, "SKILL.md");
-  let realDir = child(realRoot, entry.name);
-  if (entry.isSymbolicLink()) {
-    try {
-      realDir = realpathSync(realDir);
-      if (!statSync(realDir).isDirectory()) return null;
-    } catch {
-      return null; // dangling link or a loop: not a skill dir
-    }
-  } else if (!entry.isDirectory()) {
-    if (entry.isFile() || entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice()) return null;
-    try {
-      if (!statSync(realDir).isDirectory()) return null; // a filesystem that reports no entry types
-    } catch {
-      return null;
-    }
-  }
-  let realMd = child(realDir, "SKILL.md");
-  // Never read outside the roots: a fenced-off skill is kept aside unread (R6).
-  if (!isInside(realDir, roots)) {
-    if (!exists(realMd)) return null;
-    return broken(entry.name, dir, rootIndex, outside(dir, "read.dir_outside", realDir).failure);
-  }
-  let read: TextRead | null = null;
-  let symlinked: boolean;
-  if (NOFOLLOW !== undefined) {
-    read = readSkillFileSync(realMd, NOFOLLOW, true);
-    if (!read.ok && (read.errno === "ENOENT" || read.errno === "ENOTDIR")) return null;
-    symlinked = !read.ok && (read.errno === "ELOOP" || read.errno === "EMLINK");
-  } else {
-    try {
-      symlinked = lstatSync(realMd).isSymbolicLink();
-    } catch {
-      return null;
-    }
-  }
-  if (symlinked) {
-    try {
-      realMd = realpathSync(realMd);
-    } catch {
-      return broken(entry.name, dir, rootIndex, mdUnresolved(mdPath).failure);
-    }
-    if (!isInside(realMd, roots)) return broken(entry.name, dir, rootIndex, outside(mdPath, "read.md_outside", realMd).failure);
-    read = null;
-  }
-  const parsed = parseRead(read ?? readSkillFileSync(realMd, 0, true), dir, rootIndex, realDir, mdPath, slot);
-  if (!parsed.ok) return broken(entry.name, dir, rootIndex, parsed.failure);
+  // A plain directory or a symlink (to be followed, then fenced by what was opened); any other type is not a skill
+  // dir and is never opened (a FIFO in a root blocks nothing).
+  if (!entry.isDirectory() && !entry.isSymbolicLink() && (entry.isFile() || entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice())) return null;
+  const o = openSkill(child(realRoot, name), dir, mdPath, roots, true);
+  if (o.ok === "none") return null;
+  if (!o.ok) return broken(name, dir, rootIndex, o.failure);
+  const parsed = parseRead(o.read, dir, rootIndex, o.realDir, mdPath, slot, o.realMd);
+  if (!parsed.ok) return broken(name, dir, rootIndex, parsed.failure);
   // No copy: only the head of SKILL.md was decoded, and the memo keeps that text anyway (R86); the memo
   // holds its own copy of the frontmatter, so the catalog's can be handed out. The catalog entry is built
   // here, once: a shadowed one is dropped unseen.
@@ -300,6 +273,7 @@ function broken(name: string, dir: string, rootIndex: number, failure: SkillFail
 
 /** Yield to the event loop every this many entries, so a big root does not block it for the whole scan. */
 const YIELD_EVERY = 256;
+const DOT = 0x2e;
 
 export class FilesystemSkillRegistry implements SkillRegistry {
   private scanned: Promise<Discovery> | null = null;
@@ -343,20 +317,28 @@ export class FilesystemSkillRegistry implements SkillRegistry {
         warnings.push(message("warning.root_duplicate", { root, first }));
         continue;
       }
-      let dirents: Dirent[];
+      let dirents: Dirent<Buffer>[];
       try {
         if (!(await stat(realRoot)).isDirectory()) throw new Error("not a directory");
-        dirents = (await readdir(realRoot, { withFileTypes: true })).filter((d) => !d.name.startsWith("."));
+        // Names as bytes (R140, X1): a name that is not UTF-8 is never made a string that could name another entry.
+        dirents = (await readdir(realRoot, { withFileTypes: true, encoding: "buffer" })).filter((d) => d.name[0] !== DOT);
       } catch {
         warnings.push(message("warning.root_unlistable", { root }));
         continue;
       }
-      dirents.sort((a, b) => byCodePoint(a.name, b.name));
+      // Byte order: for UTF-8 names, code-point order (as byCodePoint sorts strings).
+      dirents.sort((a, b) => Buffer.compare(a.name, b.name));
       const rootIsNormal = normalize(root) === root;
       for (let i = 0; i < dirents.length; i++) {
         if (i > 0 && i % YIELD_EVERY === 0) await new Promise((done) => setImmediate(done));
+        const d = dirents[i] as Dirent<Buffer>;
+        if (!usableName(d.name)) {
+          const shown = escapeName(d.name);
+          warnings.push(message("warning.name_not_utf8", { dir: rootIsNormal ? child(root, shown) : join(root, shown) }));
+          continue;
+        }
         const slot: MemoSlot = {};
-        const r = scanEntry(root, realRoot, dirents[i] as Dirent, rootIndex, fence, slot, rootIsNormal);
+        const r = scanEntry(root, realRoot, d.name.toString("utf8"), d, rootIndex, fence, slot, rootIsNormal);
         if (!r) continue;
         // Warnings in listing order, as the scan goes.
         if (r.ok) {

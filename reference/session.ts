@@ -1,7 +1,7 @@
 // One session of the skill tool (§7, §12, D4): the checks in their fixed order, dedupe by name, and a
 // per-session queue so concurrent calls resolve in call order. Every outcome is a result, never a throw.
 // Every text a result carries is rendered from schemas/messages.json (R30).
-import { isAbsolute } from "node:path";
+import { isAbsolute, sep } from "node:path";
 import { LIMITS, check } from "../schemas/index.ts";
 import type { Catalog, NotFoundResult, PermissionRequest, SessionConfig, SkillFrontmatter, SkillResult } from "../schemas/index.ts";
 import { buildCatalog } from "./catalog.ts";
@@ -142,12 +142,21 @@ export class SkillSession implements SessionHandle {
     const argError = checkArgumentForm(name, fm, args);
     if (argError) return argError;
     if (!read.ok) return failureResult(name, read.failure);
-    const ready: Ready = { name, dir: entry.dir, root_index: entry.root_index, realDir: read.realDir, body: read.body, fm, args, warnings: [] };
+    // R145: the arguments' fault, so judged with them, before any gate; the body over the bound is never built.
+    // Without arguments the body is as written (substitute's first rule): no declared-name set to build.
+    const sub = args === undefined ? { ok: true as const, body: read.body } : substitute(read.body, args, new Set(Object.keys(fm.arguments ?? {})));
+    if (!sub.ok) {
+      return errorResult("INVALID_PARAM", message("args.body_too_large", { name, limit: sub.limit }), { name, hint: message("args.too_large_hint") });
+    }
+    const ready: Ready = { name, dir: entry.dir, root_index: entry.root_index, realDir: read.realDir, body: sub.body, fm, args, warnings: [] };
 
     // Compiled pattern by pattern as checks reach them (sensitive.ts), as minimatch() did.
     this.sensitive ??= sensitiveMatcher(this.config.sensitive_patterns ?? LIMITS.default_sensitive_patterns);
-    // The same path twice matches the same patterns: a skill dir that is its own real path is matched once.
-    const sensitive = this.sensitive(read.realDir === entry.dir ? [entry.dir] : [read.realDir, entry.dir]);
+    // The same path twice matches the same patterns: a skill dir that is its own real path is matched once. A symlinked
+    // SKILL.md is matched where it really is, too (R143): the text read is that file's.
+    const paths = read.realDir === entry.dir ? [entry.dir] : [read.realDir, entry.dir];
+    if (read.realMd !== `${read.realDir}${read.realDir.endsWith(sep) ? "" : sep}SKILL.md`) paths.push(read.realMd);
+    const sensitive = this.sensitive(paths);
     if (sensitive !== null && !this.hook) {
       return errorResult("SENSITIVE", message("sensitive.message", { name }), {
         name, path: entry.dir, reason: message("sensitive.reason", { pattern: sensitive }), hint: message("sensitive.hint"),
@@ -204,11 +213,9 @@ export class SkillSession implements SessionHandle {
     return this.activate(ready, d, options);
   }
 
-  /** Every check passed: substitute, list the resources, render, and remember the activation (§7). */
+  /** Every check passed (the body already substituted): list the resources, render, and remember the activation (§7). */
   private activate(ready: Ready, d: Discovery, options: CallOptions): SkillResult {
-    const { name, dir, fm, args, warnings } = ready;
-    // Without arguments the body is as written (substitute's first rule): no declared-name set to build.
-    const body = args === undefined ? ready.body : substitute(ready.body, args, new Set(Object.keys(fm.arguments ?? {})));
+    const { name, dir, fm, body, warnings } = ready;
     const listing = listResources(ready.realDir, d.realRoots);
     const bytes = Buffer.byteLength(body, "utf8");
     const output = renderSkill({ name, dir, frontmatter: fm, body, listing, bytes });
@@ -216,7 +223,9 @@ export class SkillSession implements SessionHandle {
     this.loaded.set(name, { turn: options.turn ?? this.activations, frontmatter: fm });
     const result: SkillResult = { kind: "ok", name, dir, body, frontmatter: fm, resources: listing.resources, bytes, output };
     if (Object.keys(listing.omitted).length > 0) result.resources_omitted = listing.omitted;
-    if (warnings.length > 0) result.warnings = warnings;
+    // R140: the resource folders' warnings come after the call's own.
+    const all = listing.warnings.length > 0 ? [...warnings, ...listing.warnings] : warnings;
+    if (all.length > 0) result.warnings = all;
     return result;
   }
 

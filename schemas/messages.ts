@@ -26,18 +26,27 @@ function partsOf(template: string): readonly string[] {
 }
 
 /**
- * rules.unsafe_characters (R91): the characters no value may carry into model-facing text raw. Line breaks
+ * rules.unsafe_characters (R91, R147): the characters no value may carry into model-facing text raw. Line breaks
  * (LF, CR, VT, FF, NEL, U+2028, U+2029) would let a value start a line of the tool's own ("Hint: …"); the
- * other C0 and C1 controls, DEL and the bidi controls would hide or reorder text. One class, shared by the
- * message table, the catalog (R9) and the <skill> block (R1).
+ * other C0 and C1 controls, DEL, the bidi controls and every format character (Cf, as a fixed list: the tag block
+ * U+E0000–U+E007F smuggles text a reader never sees) would hide or reorder text; a lone surrogate is no character
+ * at all. One pattern, shared by the message table, the catalog (R9), the <skill> block (R1), the <frontmatter>
+ * section (R92) and substituted argument values (R146). Written for UTF-16 code units (no u flag): a character above
+ * U+FFFF is matched as its pair.
  */
-export const UNSAFE_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+export const UNSAFE_CHARACTER =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]|\ud804[\udcbd\udccd]|\ud80d[\udc30-\udc3f]|\ud82f[\udca0-\udca3]|\ud834[\udd73-\udd7a]|\udb40[\udc00-\udc7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const UNSAFE_CHARACTERS = new RegExp(UNSAFE_CHARACTER.source, "g");
-const hex4 = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+/** Each UTF-16 code unit of a match as \u and four lowercase hex digits (a pair is two escapes, as JSON writes it). */
+export const hexUnits = (c: string): string => {
+  let out = "";
+  for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  return out;
+};
 
-/** rules.values (R91): each unsafe character of a value written as \u and four lowercase hex digits; anything else unchanged. */
+/** rules.values (R91, R147): each unsafe character of a value written as \u and four lowercase hex digits per UTF-16 code unit; anything else unchanged. */
 export function escapeUnsafe(text: string): string {
-  return UNSAFE_CHARACTER.test(text) ? text.replace(UNSAFE_CHARACTERS, hex4) : text;
+  return UNSAFE_CHARACTER.test(text) ? text.replace(UNSAFE_CHARACTERS, hexUnits) : text;
 }
 
 /** The two placeholders whose values are the tool's own multi-line text (§2.2), not values: filled as they are. */

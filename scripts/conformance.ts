@@ -11,8 +11,8 @@ import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { PACKAGE_ROOT, dataPath, userCwd } from "../package-root.ts";
-import { KIT_VERSION, SPEC_VERSION } from "../schemas/index.ts";
+import { PACKAGE_ROOT, userCwd } from "../package-root.ts";
+import { KIT_VERSION, SPEC_VERSION, rules } from "../schemas/index.ts";
 import { BaselineError, EMPTY_BASELINE, gate, parseBaseline, type Baseline } from "../conformance/baseline.ts";
 import { DEFAULT_PARITY_LEVEL, PARITY_LEVELS, formatCaseParity, formatParitySummary, runParity, type ParityLevel } from "../conformance/parity.ts";
 import { outputPathsProblem } from "../conformance/output-paths.ts";
@@ -143,15 +143,6 @@ export function parseSuites(value: string | undefined): string[] {
   return out;
 }
 
-/** The rule ids `rule:<id>` lines may name: schemas/rules.json's, when the kit has it. */
-export function knownRuleIds(file = dataPath("schemas", "rules.json")): Set<string> {
-  if (!existsSync(file)) return new Set();
-  const data = JSON.parse(readFileSync(file, "utf8")) as unknown;
-  const list = Array.isArray(data) ? data : ((data as { rules?: unknown }).rules ?? data);
-  const ids = Array.isArray(list) ? list.map((r) => (r as { id?: unknown }).id) : Object.keys(list as object);
-  return new Set(ids.filter((x): x is string => typeof x === "string"));
-}
-
 function readBaseline(file: string | undefined): Baseline {
   if (file === undefined) return EMPTY_BASELINE;
   let text: string;
@@ -162,7 +153,7 @@ function readBaseline(file: string | undefined): Baseline {
   }
   const cases = new Set(suites().flatMap((s) => loadCases(s).map((c) => c.id)));
   try {
-    return parseBaseline(text, file, { cases, rules: knownRuleIds() });
+    return parseBaseline(text, file, { cases, rules: new Set(rules().map((r) => r.id)) });
   } catch (err) {
     if (err instanceof BaselineError) throw new UsageError(err.message);
     throw err;

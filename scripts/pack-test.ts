@@ -32,8 +32,8 @@ const ALLOWED = [
   "conformance/cases-*/*.json",
   "fixtures/**",
 ];
-/** Compiled files that must never ship even though they match dist/**: the kit's tests and mutants. */
-const DENIED = ["dist/**/test/**", "dist/**/mutants/**", "dist/bench/**"];
+/** Files that must never ship even though they match an allowed glob: the kit's tests and mutants (a case's mutants sit beside its JSON). */
+const DENIED = ["dist/**/test/**", "dist/**/mutants/**", "dist/bench/**", "**/*.mutants.ts", "**/*.mutants.js", "**/*.mutants.d.ts", "dist/conformance/catalog.*"];
 /** What the installed commands cannot run without. */
 const REQUIRED = [
   "dist/index.js",
@@ -93,11 +93,12 @@ function pack(tmp: string): string {
   const outside = files.filter((f) => !ALLOWED.some((g) => minimatch(f, g, { dot: true })) || DENIED.some((g) => minimatch(f, g, { dot: true })));
   check(`the tarball holds only allowed files (${files.length} files, ${(info.size / 1024).toFixed(0)} KiB packed)`, outside.length === 0, outside.join("\n"));
   const missing = REQUIRED.filter((f) => !files.includes(f));
-  // Data the runner reads: every case, fixture and decisions file of the repository, none left behind.
+  // Data the runner reads: every case, fixture and decisions file of the repository, none left behind (a case's
+  // <ID>.mutants.ts beside it is the kit's evidence, not data: it never ships).
   for (const dir of ["conformance/cases", "conformance/cases-security", "fixtures", "schemas/decisions"]) {
     for (const f of walk(join(PACKAGE_ROOT, dir))) {
       const rel = relative(PACKAGE_ROOT, f).split("\\").join("/");
-      if (!files.includes(rel)) missing.push(rel);
+      if (!files.includes(rel) && !rel.endsWith(".mutants.ts")) missing.push(rel);
     }
   }
   check("the tarball holds the commands, the API, the schemas, every case and every fixture file", missing.length === 0, missing.join("\n"));

@@ -10,13 +10,12 @@ import { performance } from "node:perf_hooks";
 import { generateSkills } from "../../bench/generate.ts";
 import { loadCases, suites as listSuites } from "../runner/load.ts";
 import { cellsFromReport, errorCells } from "./cells.ts";
-import { readRuleTable } from "./rule-table.ts";
+import { PROFILES } from "../runner/rules.ts";
+import { ruleIndex } from "./rule-table.ts";
 import { npmCi, runSuites, supportsProfiles } from "./run-suites.ts";
 import { findTargets, type Target } from "./targets.ts";
 import { measureTiming } from "./timing.ts";
 import type { CompatResult, ImplementationResult } from "./types.ts";
-
-export const PROFILES = ["spec", "decisions", "exact"] as const;
 
 export interface CompatOptions {
   root: string;
@@ -112,8 +111,7 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
   const commit = gitCommit(root);
   // Only the rules some cell fails or finds incidentally: the page explains those, the table itself is schemas/rules.json.
   const failing = new Set(implementations.flatMap((i) => i.cells.flatMap((c) => [...c.failing, ...c.incidental].map((f) => f.id))));
-  const table = readRuleTable(root);
-  const rules = table ? Object.fromEntries(Object.entries(table).filter(([id]) => failing.has(id))) : undefined;
+  const rules = Object.fromEntries(Object.entries(ruleIndex()).filter(([id]) => failing.has(id)));
   return {
     generated_at: new Date().toISOString(),
     kit: { version: kitVersion, ...(commit ? { commit } : {}) },
@@ -121,7 +119,7 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
     profiles: profiles.map((p) => p ?? "default"),
     suites,
     implementations,
-    ...(rules ? { rules } : {}),
+    rules,
     duration_ms: Math.round(performance.now() - t0),
   };
 }

@@ -1,39 +1,9 @@
-// Owns reading what the rule table (schemas/rules.json, issue 19 item 1) says of each rule, so the page
-// can show a failing rule's statement and citation beside its id. Tolerant of the table's exact layout
-// (an array of rows, or { rules: [...] }); without the table the page shows ids only.
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+// Owns what the compatibility page shows of a rule beside its id: its source, level, statement and citations,
+// taken from the rules table as schemas/index.ts reads it (the kit's one reader of schemas/rules.json).
+import { rules, type Rule } from "../../schemas/index.ts";
 import type { CompatResult } from "./types.ts";
 
-type Row = Record<string, unknown>;
-const str = (v: unknown): string | undefined => (typeof v === "string" && v ? v : Array.isArray(v) && v.every((x) => typeof x === "string") && v.length ? v.join(", ") : undefined);
-
-/** Rule id → its source, level, statement and citation, from the table's rows. Pure. */
-export function ruleIndex(table: unknown): NonNullable<CompatResult["rules"]> {
-  const rows: unknown[] = Array.isArray(table) ? table : Array.isArray((table as { rules?: unknown })?.rules) ? (table as { rules: unknown[] }).rules : [];
-  const out: NonNullable<CompatResult["rules"]> = {};
-  for (const r of rows) {
-    if (!r || typeof r !== "object" || typeof (r as Row).id !== "string") continue;
-    const row = r as Row;
-    const entry: NonNullable<CompatResult["rules"]>[string] = {};
-    const source = str(row.source), level = str(row.level);
-    const text = str(row.statement) ?? str(row.text) ?? str(row.title) ?? str(row.summary);
-    const cite = str(row.cites) ?? str(row.cite) ?? str(row.section) ?? str(row.spec) ?? str(row.ref);
-    if (source) entry.source = source;
-    if (level) entry.level = level;
-    if (text) entry.text = text;
-    if (cite) entry.cite = cite;
-    out[row.id as string] = entry;
-  }
-  return out;
-}
-
-export function readRuleTable(root: string): CompatResult["rules"] | undefined {
-  const file = join(root, "schemas", "rules.json");
-  if (!existsSync(file)) return undefined;
-  try {
-    return ruleIndex(JSON.parse(readFileSync(file, "utf8")));
-  } catch {
-    return undefined;
-  }
+/** Rule id → its source, level, statement and citations. Pure over the rows given (the kit's table by default). */
+export function ruleIndex(table: readonly Rule[] = rules()): NonNullable<CompatResult["rules"]> {
+  return Object.fromEntries(table.map((r) => [r.id, { source: r.source, level: r.level, text: r.statement, cite: r.cites.join(", ") }]));
 }

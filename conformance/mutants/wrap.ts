@@ -23,6 +23,8 @@ export interface MutantContext {
   readonly inner: SessionHandle;
   /** Call the reference directly. */
   forward(params: unknown, options: CallOptions): Promise<SkillResult>;
+  /** The permission hook the kit passed (its scripted hook), when the session has one. */
+  readonly hook?: PermissionHook;
 }
 
 /** A wrong implementation, keyed by {case, rule}: the rule it breaks must be among the failed rules of a run of that
@@ -57,6 +59,8 @@ export interface Mutation {
   params?(params: unknown): unknown;
   invocation?(invocation: CallOptions["invocation"]): CallOptions["invocation"];
   hookAnswer?(answer: PermissionDecision): PermissionDecision;
+  /** Stand between the reference and the kit's hook: change what is asked, ask twice, or answer without asking. */
+  hook?(kitHook: PermissionHook): PermissionHook;
   /** Replace the whole call; return undefined to fall through to the reference. */
   before?(params: unknown, options: CallOptions, ctx: MutantContext): Promise<SkillResult | undefined> | SkillResult | undefined;
   result?(result: SkillResult, params: unknown, options: CallOptions, ctx: MutantContext): Promise<SkillResult> | SkillResult;
@@ -77,7 +81,8 @@ export async function wrapReference(label: string, m: Mutation): Promise<Impleme
       const innerOptions: SessionOptions = {};
       if (options.hook) {
         const hook: PermissionHook = options.hook;
-        innerOptions.hook = m.hookAnswer ? async (req) => m.hookAnswer!(await hook(req)) : hook;
+        const answered: PermissionHook = m.hookAnswer ? async (req) => m.hookAnswer!(await hook(req)) : hook;
+        innerOptions.hook = m.hook ? m.hook(answered) : answered;
       }
       const opened: SessionHandle[] = [];
       const open = async () => {
@@ -86,7 +91,7 @@ export async function wrapReference(label: string, m: Mutation): Promise<Impleme
         return s;
       };
       const inner = await open();
-      const ctx: MutantContext = { config, inner, forward: (p, o) => inner.call(p, o) };
+      const ctx: MutantContext = { config, inner, forward: (p, o) => inner.call(p, o), ...(options.hook ? { hook: options.hook } : {}) };
       return {
         async catalog() {
           const c = await inner.catalog();

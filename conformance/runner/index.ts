@@ -19,7 +19,6 @@ import type { CaseResult, RunAbort, RunReport, Summary } from "./types.ts";
 
 export type { CaseResult, Mismatch, RuleResult, RunAbort, RunReport, Summary } from "./types.ts";
 export { DEFAULT_PROFILE, PROFILES, isProfile, type Profile } from "./rules.ts";
-export { RULE_PREFIX, failing, rebaseRules, splitBaseline, staleRuleBaseline } from "./verdicts.ts";
 export { DEFAULT_TIMEOUT_MS, runCase } from "./case.ts";
 export { suites, loadCases, loadCasesFrom, suiteDir, type LoadedCase } from "./load.ts";
 

@@ -2,17 +2,14 @@
 // already attributed to its rules, with its effect) and which cases checked it: failed (scored, and some check of
 // it did not hold), passed, not_scored (outside the profile: still shown, with whether it held), n/a (a capability
 // the implementation declares false), not_run (no case of this run checks it: another suite does), not_checkable
-// (no check can, through the driver protocol: the table says why). Also the
-// expected-failures baseline by rule (`rule:<id>` lines) and what is failing, for a gate to compare with.
+// (no check can, through the driver protocol: the table says why). What a baseline makes of them is the gate's
+// (conformance/baseline.ts), not this module's.
 import { rules as rulesTable } from "../../schemas/index.ts";
 import { isNa, isScored, type Judge } from "./rules.ts";
 import type { CaseResult, Mismatch, RuleCounts, RuleResult, RuleStatus, RunReport } from "./types.ts";
 
 const ORDER: Record<RuleStatus, number> = { failed: 0, expected_failure: 1, passed: 2, not_scored: 3, "n/a": 4, not_run: 5, not_checkable: 6 };
 const SOURCE_ORDER = { spec: 0, decision: 1, rendering: 2 } as const;
-
-/** The prefix a baseline line uses for a rule: `rule:body.verbatim`. */
-export const RULE_PREFIX = "rule:";
 
 /** A case whose checks ran (wholly or in part): its checked rules count as checked. */
 const ran = (c: CaseResult) => c.status !== "skipped" && !(c.status === "errored" && c.observed === undefined);
@@ -48,57 +45,4 @@ export function countRules(rules: readonly RuleResult[]): RunReport["rule_counts
   const counts = { spec: zero(), decision: zero(), rendering: zero() };
   for (const r of rules) counts[r.source][r.status]++;
   return counts;
-}
-
-/**
- * A failed case whose failing checks all break listed rules is an expected failure too (the rule is the baseline's
- * unit); its other findings stay as they are.
- */
-export function applyRuleBaseline(c: CaseResult, expectedRules: ReadonlySet<string>): CaseResult {
-  if (c.status !== "failed" || !expectedRules.size) return c;
-  const failing = (c.mismatches ?? []).filter((m) => m.effect === "fails_case");
-  const covered = failing.length > 0 && failing.every((m) => m.rules.some((id) => expectedRules.has(id)));
-  return covered ? { ...c, status: "expected_failure" } : c;
-}
-
-/** Split a baseline's entries into rule ids (`rule:<id>`) and case ids. */
-export function splitBaseline(entries: Iterable<string>): { rules: Set<string>; cases: Set<string> } {
-  const rules = new Set<string>();
-  const cases = new Set<string>();
-  for (const e of entries) (e.startsWith(RULE_PREFIX) ? rules.add(e.slice(RULE_PREFIX.length)) : cases.add(e));
-  return { rules, cases };
-}
-
-/** What is failing in a run, as a baseline would list it: the scored failing rules, and the failed or errored cases. */
-export function failing(report: Pick<RunReport, "rules" | "cases">): { rules: string[]; cases: string[] } {
-  return {
-    rules: report.rules.filter((r) => r.status === "failed" || r.status === "expected_failure").map((r) => r.id),
-    cases: report.cases.filter((c) => c.status === "failed" || c.status === "errored" || c.status === "expected_failure").map((c) => c.id),
-  };
-}
-
-/**
- * Baseline lines that no longer hold: a listed rule that is not a rule at all, or that passed (not judged on a
- * filtered run: the cases that show it may not have run).
- */
-export function staleRuleBaseline(report: Pick<RunReport, "rules">, expectedRules: ReadonlySet<string>, filtered = false): string[] {
-  const byId = new Map(report.rules.map((r) => [r.id, r]));
-  const notes: string[] = [];
-  for (const id of expectedRules) {
-    const r = byId.get(id);
-    if (!r) notes.push(`stale expected failure: ${RULE_PREFIX}${id} is not a rule of schemas/rules.json`);
-    else if (r.status === "passed" && !filtered) notes.push(`stale expected failure: ${RULE_PREFIX}${id} passed; remove it from the expected-failures file`);
-  }
-  return notes;
-}
-
-/**
- * A run's rule verdicts once a baseline is applied to its cases (conformance/baseline.ts): a failed rule listed as
- * rule:<id>, or whose every showing case is now an expected failure, is an expected failure.
- */
-export function rebaseRules(rules: readonly RuleResult[], cases: readonly CaseResult[], listedRules: ReadonlySet<string>): RuleResult[] {
-  const status = new Map(cases.map((c) => [c.id, c.status]));
-  return rules.map((r) =>
-    r.status === "failed" && (listedRules.has(r.id) || (r.cases.length > 0 && r.cases.every((id) => status.get(id) === "expected_failure"))) ? { ...r, status: "expected_failure" } : r,
-  );
 }

@@ -1,5 +1,5 @@
 // The contract suite (conformance/cases-contract/, C01…) pins the choices the spec leaves open (R31–R38):
-// the reference passes every case under profile exact. Its mutants (conformance/mutants/contract.ts) are run by
+// the reference passes every case under profile exact. Its mutants (conformance/cases-contract/<ID>.mutants.ts) are run by
 // the one mutant test, conformance/test/mutants.test.ts.
 import { describe, expect, it } from "vitest";
 import { loadModule } from "../driver/in-process.ts";

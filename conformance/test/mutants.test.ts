@@ -1,39 +1,49 @@
-// Every case and every rule can fail: the mutants of every suite (conformance/mutants/*.ts), each a wrapped,
-// deliberately wrong reference keyed by {case, rule}, in one test. Run on its case under profile exact, a mutant
-// must make its rule fail, with that case among the ones that show it, and never make the case `errored` (that
-// would mean the mutant, not the case, is broken). The case itself fails exactly when the rule is one it exists
-// to test: a mutant that breaks only a classification (path-names-not-found) leaves the security case passing.
+// Every case and every rule can fail: the mutants of every case (conformance/cases*/<ID>.mutants.ts, found by the
+// catalog), each a wrapped, deliberately wrong reference keyed by {case, rule}, in one test. Run on its case under
+// profile exact, a mutant must make its rule fail, with that case among the ones that show it, and never make the
+// case `errored` (that would mean the mutant, not the case, is broken). The case itself fails exactly when the rule
+// is one it exists to test: a mutant that breaks only a classification (path-names-not-found) leaves its case
+// passing. And every checkable rule has a mutant, or a written reason why none can exist (mutants/no-mutant.json).
 import { readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONTRACT_MUTANTS } from "../mutants/contract.ts";
-import { FRONTMATTER_MUTANTS } from "../mutants/frontmatter.ts";
-import { MUTANTS } from "../mutants/index.ts";
-import { SECURITY_MUTANTS } from "../mutants/security.ts";
-import { loadCases, runSuite, suites } from "../runner/index.ts";
-import { ruleIndex } from "../runner/rules.ts";
+import { kitCatalog, loadMutants } from "../catalog.ts";
+import { runSuite } from "../runner/index.ts";
+import { REPO_ROOT } from "../runner/workspace.ts";
 
-const ALL = [...MUTANTS, ...SECURITY_MUTANTS, ...CONTRACT_MUTANTS, ...FRONTMATTER_MUTANTS];
-const cases = loadCases("all");
+const catalog = kitCatalog();
+const ALL = await loadMutants();
 
 describe("mutants", () => {
-  it("the mutant tables import only wrap.ts, never each other (no import cycle through index.ts)", () => {
-    const dir = join(import.meta.dirname, "..", "mutants");
-    const imports = readdirSync(dir)
-      .filter((f) => f.endsWith(".ts"))
-      .flatMap((f) => [...readFileSync(join(dir, f), "utf8").matchAll(/from "\.\/([^"]+)"/g)].map((m) => `${f} -> ${m[1]}`));
-    expect(imports.filter((i) => !i.endsWith("-> wrap.ts"))).toEqual([]);
+  it("a case's mutants file imports only wrap.ts, helpers.ts and schemas/; helpers.ts only wrap.ts and schemas/ (no second table)", () => {
+    const relImports = (f: string) => [...readFileSync(f, "utf8").matchAll(/from "(\.[^"]+)"/g)].map((m) => m[1]!);
+    const caseFiles = catalog.cases.flatMap((c) => (c.mutantsFile ? [c.mutantsFile] : []));
+    const bad = caseFiles.flatMap((f) => relImports(f).filter((s) => !/^\.\.\/mutants\/(wrap|helpers)\.ts$|^\.\.\/\.\.\/schemas\//.test(s)).map((s) => `${relative(REPO_ROOT, f)} -> ${s}`));
+    const helpers = join(REPO_ROOT, "conformance", "mutants", "helpers.ts");
+    bad.push(...relImports(helpers).filter((s) => !/^\.\/wrap\.ts$|^\.\.\/\.\.\/schemas\//.test(s)).map((s) => `helpers.ts -> ${s}`));
+    expect(bad).toEqual([]);
+    expect(readdirSync(join(REPO_ROOT, "conformance", "mutants")).filter((f) => f.endsWith(".ts")).sort()).toEqual(["helpers.ts", "wrap.ts"]);
   });
 
   it("every case of every suite has a mutant; ids are unique; every key names a case and a rule that exist", () => {
-    expect([...new Set(ALL.map((m) => m.kills))].sort()).toEqual(cases.map((c) => c.id).sort());
-    expect(new Set(ALL.map((m) => m.id)).size).toBe(ALL.length);
-    expect(ALL.filter((m) => !ruleIndex().has(m.rule)).map((m) => `${m.id}: ${m.rule}`)).toEqual([]);
-    expect(suites().every((s) => cases.some((c) => c.suite === s))).toBe(true);
+    expect(catalog.orphanMutantFiles.map((f) => relative(REPO_ROOT, f))).toEqual([]);
+    expect(catalog.cases.filter((c) => !ALL.some((m) => m.kills === c.id)).map((c) => c.id)).toEqual([]);
+    const ids = ALL.map((m) => m.id);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    expect(ALL.filter((m) => !catalog.ruleById.has(m.rule)).map((m) => `${m.id}: ${m.rule}`)).toEqual([]);
+    expect(catalog.suites.filter((s) => !s.cases.length).map((s) => s.id)).toEqual([]);
+  });
+
+  it("every checkable rule has a mutant, or a written reason why none can exist, never both", () => {
+    const killed = new Set(ALL.map((m) => m.rule));
+    const uncovered = catalog.checkable.filter((r) => !killed.has(r.id) && !catalog.noMutant.get(r.id)?.trim()).map((r) => r.id);
+    expect(uncovered, "write a mutant in the <ID>.mutants.ts of a case that checks the rule, or say why none can exist in conformance/mutants/no-mutant.json").toEqual([]);
+    const stale = [...catalog.noMutant.keys()].filter((id) => killed.has(id) || !catalog.ruleById.has(id) || catalog.ruleById.get(id)!.checked === false);
+    expect(stale, "no-mutant.json names a rule that has a mutant, is not checkable, or does not exist").toEqual([]);
   });
 
   it.each(ALL.map((m) => [m.kills, m.rule, m.id, m] as const))("%s / %s fails under %s", async (kills, rule, _id, m) => {
-    const target = cases.filter((c) => c.id === kills);
+    const target = catalog.cases.filter((c) => c.id === kills).map((c) => c.loaded);
     const report = await runSuite(() => m.make(), target, { driverLabel: `mutant:${m.id}`, suite: target[0]!.suite, profile: "exact" });
     const r = report.cases[0]!;
     const verdict = report.rules.find((x) => x.id === rule)!;

@@ -4,7 +4,7 @@
 // syntax errors differently is not.
 import { describe, expect, it } from "vitest";
 import { loadModule } from "../driver/in-process.ts";
-import { FRONTMATTER_MUTANTS } from "../mutants/frontmatter.ts";
+import { loadMutants } from "../catalog.ts";
 import { REFERENCE_MODULE, wrapReference } from "../mutants/wrap.ts";
 import { canonicalJson, runParity } from "../parity.ts";
 import { classify, classifyCall, fuzzCases, runParityFuzz } from "../parity-fuzz.ts";
@@ -63,7 +63,7 @@ describe("the parity fuzz", () => {
 
   it("catches a wrong implementation: tags loaded, values trimmed by JavaScript's trim()", async () => {
     for (const id of ["tags-resolved", "js-trim"]) {
-      const m = FRONTMATTER_MUTANTS.find((x) => x.id === id)!;
+      const m = (await loadMutants()).find((x) => x.id === id)!;
       const r = await runParityFuzz(reference, { open: () => m.make(), label: id }, { count: 400, seed: 3 });
       expect(r.counts.contract, id).toBeGreaterThan(0);
       expect(r.ok, id).toBe(false);

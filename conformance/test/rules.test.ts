@@ -7,14 +7,13 @@
 import { describe, expect, it } from "vitest";
 import { check, decisions, rules } from "../../schemas/index.ts";
 import type { Implementation } from "../../schemas/implementation.ts";
-import { gate, parseBaseline } from "../baseline.ts";
+import { gate, gateCase, parseBaseline } from "../baseline.ts";
 import { loadModule } from "../driver/in-process.ts";
-import { MUTANTS } from "../mutants/index.ts";
+import { loadMutants } from "../catalog.ts";
 import { REFERENCE_MODULE } from "../mutants/wrap.ts";
 import { specSections, unresolved } from "../runner/citations.ts";
 import { loadCases, runSuite } from "../runner/index.ts";
 import { checkKeys, effectOf, expectationsOf, resolveRules, rulesOfCase } from "../runner/rules.ts";
-import { applyRuleBaseline, failing, staleRuleBaseline } from "../runner/verdicts.ts";
 import type { CaseResult } from "../runner/types.ts";
 
 const all = loadCases("all");
@@ -89,7 +88,7 @@ function declaring(open: () => Promise<Implementation>, capabilities: Record<str
 
 describe("verdicts by rule", () => {
   it("a body-trimming implementation under --profile spec fails body.verbatim once, with its cases, and not the security cases it keeps", async () => {
-    const m = MUTANTS.find((x) => x.id === "body-trimmed")!;
+    const m = (await loadMutants()).find((x) => x.id === "body-trimmed")!;
     const report = await runSuite(() => m.make(), all, { driverLabel: "mutant", suite: "all", profile: "spec" });
     const failed = report.rules.filter((r) => r.status === "failed");
     expect(failed.map((r) => r.id)).toEqual(["body.verbatim"]);
@@ -128,14 +127,14 @@ describe("verdicts by rule", () => {
     expect(noHook.cases.map((c) => [c.id, c.status])).toEqual([["U17", "passed"], ["U24", "skipped"], ["U26", "passed"]]);
 
     // A reference with every root trusted (no trust gate at all) that says so: U14 and U15 are n/a, not passes.
-    const trustless = MUTANTS.find((x) => x.id === "every-root-trusted")!;
+    const trustless = (await loadMutants()).find((x) => x.id === "every-root-trusted")!;
     const noGate = await runSuite(declaring(() => trustless.make(), { trust_gate: false }), pick(["U14", "U15"]), { driverLabel: "no gate", suite: "spec", profile: "exact" });
     expect(noGate.cases.map((c) => [c.id, c.status])).toEqual([["U14", "skipped"], ["U15", "skipped"]]);
     expect(noGate.rules.filter((r) => r.id.startsWith("trust.")).map((r) => r.status)).toEqual(["n/a", "n/a"]);
   }, 30_000);
 
   it("the gate: a rule only a control call shows fails the run though every case passed; rule:<id> accepts it", async () => {
-    const m = MUTANTS.find((x) => x.id === "body-trimmed")!;
+    const m = (await loadMutants()).find((x) => x.id === "body-trimmed")!;
     const observed = await runSuite(() => m.make(), loadCases("security", "S04"), { driverLabel: "mutant", suite: "security" });
     expect(observed.cases.map((c) => c.status)).toEqual(["passed"]);
     const known = { cases: new Set(["S04"]), rules: new Set(table.map((r) => r.id)) };
@@ -145,15 +144,14 @@ describe("verdicts by rule", () => {
     expect(accepted.report.rules!.find((r) => r.id === "body.verbatim")!.status).toBe("expected_failure");
   });
 
-  it("a baseline can list a rule: its cases become expected failures; a listed rule that passes is stale", () => {
+  it("a baseline can list a rule: its cases become expected failures; a listed rule that passes is stale; an unknown one is refused", () => {
+    const known = { cases: new Set(["U16"]), rules: new Set(table.map((r) => r.id)) };
     const c = { id: "U16", status: "failed", rules: ["body.verbatim"], mismatches: [{ effect: "fails_case", rules: ["body.verbatim"] }] } as unknown as CaseResult;
-    expect(applyRuleBaseline(c, new Set(["body.verbatim"])).status).toBe("expected_failure");
-    expect(applyRuleBaseline(c, new Set(["name.no-path"])).status).toBe("failed");
-    const rulesOut = [{ id: "body.verbatim", status: "passed" }, { id: "name.no-path", status: "failed" }] as never;
-    expect(staleRuleBaseline({ rules: rulesOut }, new Set(["body.verbatim", "no.such-rule"]))).toEqual([
-      "stale expected failure: rule:body.verbatim passed; remove it from the expected-failures file",
-      "stale expected failure: rule:no.such-rule is not a rule of schemas/rules.json",
-    ]);
-    expect(failing({ rules: rulesOut, cases: [c] })).toEqual({ rules: ["name.no-path"], cases: ["U16"] });
+    expect(gateCase(c, parseBaseline("rule:body.verbatim", "b.txt", known)).status).toBe("expected_failure");
+    expect(gateCase(c, parseBaseline("rule:name.no-path", "b.txt", known)).status).toBe("failed");
+    expect(() => parseBaseline("rule:no.such-rule", "b.txt", known)).toThrow(/no such rule/);
+    const passed = { ...c, status: "passed", mismatches: [] } as unknown as CaseResult;
+    const report = { cases: [passed], rules: [{ id: "body.verbatim", source: "spec", status: "passed", cases: [] }], summary: { duration_ms: 1 } } as never;
+    expect(gate(report, parseBaseline("rule:body.verbatim", "b.txt", known)).verdict).toEqual({ code: 1, notes: ["stale expected failure: rule:body.verbatim passed; remove it from b.txt"] });
   });
 });
