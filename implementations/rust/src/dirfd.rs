@@ -42,13 +42,23 @@ fn check(fd: RawFd) -> io::Result<OwnedFd> {
     Ok(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
-const DIR_FLAGS: libc::c_int = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NONBLOCK | libc::O_CLOEXEC;
+/// A directory is opened as a handle for lookups only (O_PATH): it needs search permission, not read permission, as a
+/// path lookup does; its entries are read through a reopen (`entries`).
+const DIR_FLAGS: libc::c_int = libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC;
 
-/// The real path of an open descriptor, from the kernel's own record of what it opened.
+/// The real path of an open descriptor, from the kernel's own record of what it opened. A real path that is not UTF-8
+/// is no usable path (R140: every path the tool names is UTF-8), nor is a deleted file's or an anonymous object's.
 fn real_path_of(fd: RawFd) -> Option<PathBuf> {
     let link = std::fs::read_link(format!("/proc/self/fd/{fd}")).ok()?;
-    // A deleted file or an anonymous object has no path inside any root.
-    link.is_absolute().then_some(link).filter(|p| !p.as_os_str().as_bytes().ends_with(b" (deleted)"))
+    let usable = link.is_absolute() && link.to_str().is_some() && !link.as_os_str().as_bytes().ends_with(b" (deleted)");
+    usable.then_some(link)
+}
+
+/// Open the object behind an O_PATH descriptor again, with `flags`: the same inode, whatever its path is now.
+fn reopen(fd: RawFd, flags: libc::c_int) -> io::Result<OwnedFd> {
+    let p = cstr(format!("/proc/self/fd/{fd}").as_bytes())?;
+    // SAFETY: p is a valid NUL-terminated string for the call's duration.
+    check(unsafe { libc::open(p.as_ptr(), flags | libc::O_NONBLOCK | libc::O_CLOEXEC) })
 }
 
 fn stat(fd: RawFd) -> io::Result<libc::stat> {
@@ -70,9 +80,19 @@ impl Dir {
 
     /// Open the child directory `name`, following a symlink (the caller fences its real path).
     pub fn dir_at(&self, name: &OsStr) -> io::Result<Dir> {
+        self.dir_at_flags(name, 0)
+    }
+
+    /// Open the child directory `name` only if it is one itself: a symlink put in its place since it was listed
+    /// is not followed (ELOOP).
+    pub fn plain_dir_at(&self, name: &OsStr) -> io::Result<Dir> {
+        self.dir_at_flags(name, libc::O_NOFOLLOW)
+    }
+
+    fn dir_at_flags(&self, name: &OsStr, extra: libc::c_int) -> io::Result<Dir> {
         let n = cstr(name.as_bytes())?;
         // SAFETY: as in `open`; self.fd is an open directory.
-        check(unsafe { libc::openat(self.fd.as_raw_fd(), n.as_ptr(), DIR_FLAGS) }).map(|fd| Dir { fd })
+        check(unsafe { libc::openat(self.fd.as_raw_fd(), n.as_ptr(), DIR_FLAGS | extra) }).map(|fd| Dir { fd })
     }
 
     /// The child `name`, following a symlink, opened without reading (O_PATH): never blocks, opens no device.
@@ -100,8 +120,8 @@ impl Dir {
 
     /// Every entry but `.` and `..`, names as bytes, in the order the directory gives them.
     pub fn entries(&self) -> io::Result<Vec<(OsString, Type)>> {
-        // fdopendir takes the descriptor over: give it a duplicate so this handle stays usable.
-        let dup = check(unsafe { libc::fcntl(self.fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 0) })?;
+        // fdopendir takes the descriptor over: a reopen for reading, so this lookup handle stays as it is.
+        let dup = reopen(self.fd.as_raw_fd(), libc::O_RDONLY | libc::O_DIRECTORY)?;
         let raw = dup.as_raw_fd();
         // SAFETY: raw is an open directory descriptor; on success the DIR stream owns it (closedir closes it).
         let stream = unsafe { libc::fdopendir(raw) };
@@ -160,10 +180,7 @@ impl Handle {
     /// Open this very file for reading, without waiting: a reopen through the descriptor's own link reaches the
     /// inode that was fenced, whatever has happened to its path since.
     pub fn read(&self) -> io::Result<File> {
-        let p = cstr(format!("/proc/self/fd/{}", self.fd.as_raw_fd()).as_bytes())?;
-        // SAFETY: p is a valid NUL-terminated string for the call's duration.
-        let fd = check(unsafe { libc::open(p.as_ptr(), libc::O_RDONLY | libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC) })?;
-        Ok(File::from(fd))
+        reopen(self.fd.as_raw_fd(), libc::O_RDONLY | libc::O_NOCTTY).map(File::from)
     }
 }
 

@@ -32,7 +32,10 @@ fn quote(s: &str) -> String {
     }
     let mut out = String::with_capacity(json.len() + 12);
     for c in json.chars() {
-        if refused_raw(c) {
+        if refused_raw(c) && (c as u32) > 0xFFFF && crate::lone::unit_of(c).is_none() {
+            // R147: above U+FFFF, YAML's \U and eight hex digits: the contract reads no \u surrogate pair back (R13, R17).
+            out.push_str(&format!("\\U{:08x}", c as u32));
+        } else if refused_raw(c) {
             push_escaped(c, &mut out);
         } else {
             out.push(c);
@@ -138,5 +141,12 @@ mod tests {
         let fm = json!({"name": "a", "metadata": {"owner": "x", "n": 1.5}, "allowed-tools": ["Read", "Bash(git:*)"], "e": [], "m": {}, "l": [{"k": 1}], "q": "yes: no"});
         let text = emit_yaml(fm.as_object().unwrap());
         assert_eq!(text, "name: a\nmetadata:\n  owner: x\n  n: 1.5\nallowed-tools:\n  - Read\n  - Bash(git:*)\ne: []\nm: {}\nl:\n  - {\"k\":1}\nq: \"yes: no\"\n");
+    }
+
+    #[test]
+    fn invisible_characters_are_quoted_and_escaped() {
+        // R147: a string holding one is quoted; above U+FFFF as \U (YAML reads it back), else \u per unit.
+        let fm = json!({"a": "x\u{200b}y", "b": "t\u{e0041}"});
+        assert_eq!(emit_yaml(fm.as_object().unwrap()), "a: \"x\\u200by\"\nb: \"t\\U000e0041\"\n");
     }
 }

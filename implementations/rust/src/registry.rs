@@ -5,7 +5,7 @@
 use crate::dirfd::{escaped_name, Dir, Type};
 use crate::frontmatter::{parse_skill_md, FailureKind};
 use crate::messages::msg;
-use crate::paths::{basename, errno_name, is_inside, join, real};
+use crate::paths::{basename, is_inside, join, real};
 use crate::resources::{list_resources, Listing};
 use crate::skill_file::read_md;
 use serde_json::{Map, Value};
@@ -137,13 +137,7 @@ const SKILL_MD: &str = "SKILL.md";
 
 /// The configured dir opened (R142: everything after is reached from this handle) and fenced by its real path.
 fn open_skill_dir(dir: &str, fence: &[PathBuf]) -> Result<(Dir, PathBuf), Failure> {
-    let md_path = join(dir, SKILL_MD);
-    let handle = Dir::open(Path::new(dir)).map_err(|e| match (e.raw_os_error(), real(dir)) {
-        // Not a directory (any more): it resolves, so fence it, then there is no SKILL.md in it.
-        (Some(libc::ENOTDIR), Some(r)) if !is_inside(&r, fence) => outside(dir, "read.dir_outside"),
-        (Some(libc::ENOTDIR), Some(_)) => io(&md_path, msg("read.md_unresolved", &[])),
-        _ => io(dir, msg("read.dir_unresolved", &[])),
-    })?;
+    let handle = Dir::open(Path::new(dir)).map_err(|_| io(dir, msg("read.dir_unresolved", &[])))?;
     let real_dir = handle.real_path().ok_or_else(|| io(dir, msg("read.dir_unresolved", &[])))?;
     if !is_inside(&real_dir, fence) {
         return Err(outside(dir, "read.dir_outside"));
@@ -177,15 +171,8 @@ fn scan_entry(root: &str, root_dir: &Dir, name: &str, ty: Type, root_index: usiz
     let dir = join(root, name);
     let md_path = join(&dir, SKILL_MD);
     let broken = |failure: Failure| Some(Found::Broken(Broken { name: name.to_string(), dir: dir.clone(), root_index, failure }));
-    let child = match root_dir.dir_at(OsStr::new(name)) {
-        Ok(child) => child,
-        // A directory we may not open: its SKILL.md cannot be read.
-        Err(e) if ty == Type::Dir && !matches!(e.raw_os_error(), Some(libc::ENOENT) | Some(libc::ENOTDIR)) => {
-            return broken(io(&md_path, msg("read.unreadable", &[("errno", errno_name(&e))])));
-        }
-        // A symlink that is not to a directory (or does not resolve) is no skill.
-        Err(_) => return None,
-    };
+    // A symlink that is not to a directory (or does not resolve) is no skill; nor is a dir with no usable real path.
+    let child = root_dir.dir_at(OsStr::new(name)).ok()?;
     let real_dir = child.real_path()?;
     let md = child.type_at(OsStr::new(SKILL_MD));
     // Never read outside the roots: a fenced-off skill is kept aside unread (R6).

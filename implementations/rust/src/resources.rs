@@ -36,9 +36,11 @@ struct Walk<'f> {
     not_utf8: Vec<Vec<u8>>,
 }
 
-/// The child directory `name`, opened from `dir` and fenced by the real path of what was opened (R142).
-fn open_fenced_dir(dir: &Dir, name: &OsStr, fence: &[PathBuf]) -> Option<Dir> {
-    let sub = dir.dir_at(name).ok()?;
+/// The child directory `name`, opened from `dir` and fenced by the real path of what was opened (R142). One listed
+/// as a directory is opened without following a symlink (one swapped in since is skipped); one listed as a symlink
+/// is followed and fenced where it lands.
+fn open_fenced_dir(dir: &Dir, name: &OsStr, ty: Type, fence: &[PathBuf]) -> Option<Dir> {
+    let sub = if ty == Type::Dir { dir.plain_dir_at(name) } else { dir.dir_at(name) }.ok()?;
     sub.real_path().filter(|r| is_inside(r, fence)).map(|_| sub)
 }
 
@@ -67,7 +69,7 @@ fn walk(dir: &Dir, rel: &str, depth: usize, w: &mut Walk) {
         let rel_path = format!("{rel}/{name}");
         match ty {
             Type::Dir => {
-                if let Some(sub) = open_fenced_dir(dir, &raw, w.fence) {
+                if let Some(sub) = open_fenced_dir(dir, &raw, ty, w.fence) {
                     walk(&sub, &rel_path, depth + 1, w);
                 }
             }
@@ -95,7 +97,7 @@ pub fn list_resources(skill_dir: &Dir, fence: &[PathBuf]) -> Listing {
         if !matches!(ty, Type::Dir | Type::Symlink) {
             continue;
         }
-        let Some(opened) = open_fenced_dir(skill_dir, raw, fence) else { continue };
+        let Some(opened) = open_fenced_dir(skill_dir, raw, *ty, fence) else { continue };
         let mut w = Walk { fence, names: Vec::new(), not_utf8: Vec::new() };
         walk(&opened, folder, 0, &mut w);
         listing.warnings.extend(not_utf8_warning(w.not_utf8));

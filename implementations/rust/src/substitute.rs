@@ -46,8 +46,9 @@ impl Values {
                 Values::Positional { whole: escape_value(text), tokens }
             }
             Arguments::Named(pairs) => {
+                // The map form of $ARGUMENTS: key=value pairs, escaped as one value (keys are declared names, R4).
+                let joined = escape_value(&pairs.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" "));
                 let pairs: Vec<(String, String)> = pairs.iter().map(|(k, v)| (k.clone(), escape_value(v))).collect();
-                let joined = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ");
                 Values::Named { joined, pairs }
             }
         }
@@ -81,8 +82,9 @@ impl Values {
 /// §9, R5, R145, R146: the body with its placeholders filled in one left-to-right pass; None when the result would
 /// be over `max` bytes, found by measuring the pieces before anything is joined (the size is never built).
 pub fn substitute(body: &str, args: Option<&Arguments>, declared: &HashSet<String>, max: usize) -> Option<String> {
+    // Without arguments the body is as written (it is within skill_md_max_bytes already).
     let Some(args) = args else {
-        return (body.len() <= max).then(|| body.to_string());
+        return Some(body.to_string());
     };
     let values = Values::new(args);
     let mut pieces: Vec<(usize, usize, &str)> = Vec::new();
