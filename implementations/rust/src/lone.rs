@@ -2,8 +2,10 @@
 //! pair (`"\ud800"`); a Rust string cannot hold one. The driver carries each such unit as a stand-in code point,
 //! U+10F800 + (unit − 0xD800), the last 2,048 of Supplementary Private Use Area-B: read in by `json_in`, escaped
 //! like any unsafe character in model-facing text (messages.rs), written back as the unit by `json_out`, so the
-//! kit sees the same JSON the reference writes. A genuine character of that range in a request is read as the
-//! surrogate it stands for (written down in X10).
+//! kit sees the same JSON the reference writes. Once a request has carried one, a genuine character of that range
+//! is read as the surrogate it stands for (written down in X10); before, the range is ordinary text.
+use std::sync::atomic::{AtomicBool, Ordering};
+
 const FIRST: u32 = 0x10F800;
 
 /// The stand-in of a surrogate code unit.
@@ -11,10 +13,14 @@ pub fn stand_in(unit: u16) -> char {
     char::from_u32(FIRST + (unit as u32 - 0xD800)).expect("the stand-in range is valid")
 }
 
+/// Set once a request has carried a lone surrogate: until then the range is ordinary characters (a SKILL.md's
+/// U+10F800 stays itself), after it every character of the range is a stand-in.
+static CARRIED: AtomicBool = AtomicBool::new(false);
+
 /// The surrogate unit `c` stands for, if it is a stand-in.
 pub fn unit_of(c: char) -> Option<u16> {
     let v = c as u32;
-    (v >= FIRST).then(|| (0xD800 + (v - FIRST)) as u16)
+    (v >= FIRST && CARRIED.load(Ordering::Relaxed)).then(|| (0xD800 + (v - FIRST)) as u16)
 }
 
 /// Buffer.byteLength: UTF-8 bytes, a lone surrogate counted as the 3 bytes of the U+FFFD it is encoded as.
@@ -51,6 +57,7 @@ pub fn json_in(line: &str) -> std::borrow::Cow<'_, str> {
             i += 12; // a well-formed pair
             continue;
         }
+        CARRIED.store(true, Ordering::Relaxed);
         out.push_str(&line[copied..i]);
         for unit in stand_in(u).encode_utf16(&mut [0u16; 2]) {
             out.push_str(&format!("\\u{unit:04x}"));

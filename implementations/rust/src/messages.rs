@@ -138,6 +138,7 @@ mod tests {
         assert_eq!(fill("{guidance}", &[("guidance", "a\nb")]), "a\nb", "the tool's own text keeps its lines");
         assert_eq!(fill("{name}", &[("name", "a\\u000a é")]), "a\\u000a é", "a backslash stays a backslash");
         // R147: format characters and lone surrogates too, per UTF-16 unit.
+        lone::json_in(r#""\ud800""#); // a request has carried a lone surrogate: stand-ins are in use
         let hidden = format!("a\u{e0041}\u{200b}\u{ad}\u{fff9}{}b", lone::stand_in(0xd800));
         assert_eq!(fill("{name}", &[("name", &hidden)]), "a\\udb40\\udc41\\u200b\\u00ad\\ufff9\\ud800b");
     }
