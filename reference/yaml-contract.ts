@@ -81,18 +81,85 @@ export function codePoints(s: string): number {
 const hex = (c: string): string => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
 
 /** Parse frontmatter YAML under the contract. Lines are 1-based within `text`. */
-export function parseYamlContract(text: string, textFields?: TextFields): YamlOutcome {
+export function parseYamlContract(text: string, textFields?: TextFields, opts: { speculate?: boolean } = {}): YamlOutcome {
   const bad = FORBIDDEN_CHAR.exec(text);
   if (bad) {
     const reason = bad[0] === "\r" ? message("yaml.lone_cr") : message("yaml.forbidden_char", { char: hex(bad[0]) });
     return { ok: false, reason, line: lineAtOffset(text, bad.index) };
   }
+  // The engine makes an Error per syntax error, and a hostile 1 MiB can hold half a million: no stack traces (X5).
+  const traces = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
-    return lexerGuards(text) ?? readDocument(text, EVERYTHING, textFields) ?? { ok: true, data: null, keyLines: new Map() };
+    return (opts.speculate === false ? undefined : speculate(text, textFields)) ?? lexerGuards(text) ?? readDocument(text, EVERYTHING, textFields) ?? { ok: true, data: null, keyLines: new Map() };
   } catch (e) {
     if (e instanceof Refusal) return { ok: false, reason: e.reason, ...(e.offset === undefined ? {} : { line: lineAtOffset(text, e.offset) }) };
     return { ok: false, reason: parserMessage(e instanceof Error ? e.message : String(e)) };
+  } finally {
+    Error.stackTraceLimit = traces;
   }
+}
+
+/**
+ * X5: a refusal near the start of a long text is found in a prefix, so the engine never composes the rest (a 1 MiB of
+ * one error per line cost 10–50 s). Prefixes of SPECULATE_FIRST bytes, then four times more each round, up to half
+ * the text, each cut at a line's end. A prefix answers only where the whole text must answer the same: the refusal
+ * lies on a line before a point the rest of the text cannot change (settledBefore), and the prefix's own cut counts
+ * for nothing (R25/R26, as readPrefix reads a prefix). Otherwise the whole text is read as before.
+ */
+const SPECULATE_FIRST = 16 * 1024;
+function speculate(text: string, textFields: TextFields | undefined): YamlOutcome | undefined {
+  for (let size = SPECULATE_FIRST; size * 2 <= text.length; size *= 4) {
+    const nl = text.indexOf("\n", size);
+    if (nl === -1) return undefined;
+    const prefix = text.slice(0, nl + 1);
+    const settled = settledBefore(prefix);
+    if (settled === undefined) continue;
+    const settledLine = lineAtOffset(prefix, settled);
+    let out: YamlOutcome | undefined;
+    try {
+      out = lexerGuards(prefix) ?? readDocument(prefix, { syntax: settledLine, refusalEnd: settled }, textFields);
+    } catch (e) {
+      if (!(e instanceof Refusal)) throw e;
+      if (e.offset !== undefined && lineAtOffset(prefix, e.offset) < settledLine) return { ok: false, reason: e.reason, line: lineAtOffset(text, e.offset) };
+      continue;
+    }
+    if (out && !out.ok && out.line !== undefined && out.line < settledLine) return out;
+  }
+  return undefined;
+}
+
+const TRIVIA = new Set(["newline", "space", "comment"]);
+
+/** The start of the deepest last entry, along the chain of last entries of block collections, that follows another entry (walked, not recursed: a chain can be thousands deep). */
+function lastEntryStart(root: Token): number | undefined {
+  let found: number | undefined;
+  for (let node: Token | undefined = root; node && (node.type === "block-map" || node.type === "block-seq"); ) {
+    const item: Item | undefined = node.items[node.items.length - 1];
+    if (item === undefined) break;
+    if (node.items.length >= 2) {
+      const first = item.start[0] ?? ("key" in item ? item.key : undefined) ?? ("sep" in item ? item.sep?.[0] : undefined) ?? item.value;
+      if (first && "offset" in first) found = first.offset;
+    }
+    node = item.value ?? undefined;
+  }
+  return found;
+}
+
+/**
+ * The offset in `prefix` before which nothing after the prefix can change the text's tokens, nodes or refusals: the
+ * engine's parser is streaming, so a top-level token followed by another is final, and so is an entry of the first
+ * document's top-level block mapping followed by another entry (the parser opened the next one at indent 0, which
+ * closes every node before it). The start of the last top-level token, or, when that is the first document, of the
+ * deepest last entry of its block collections that follows another entry (lastEntryStart). Undefined: nothing is settled.
+ */
+function settledBefore(prefix: string): number | undefined {
+  const tops = [...new (yaml().Parser)().parse(prefix)].filter((t) => !TRIVIA.has(t.type));
+  const last = tops[tops.length - 1];
+  if (last === undefined) return undefined;
+  if (tops.length >= 2) return last.offset;
+  if (last.type !== "document") return undefined;
+  return last.value ? lastEntryStart(last.value) : undefined;
 }
 
 /**

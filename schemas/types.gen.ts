@@ -195,6 +195,18 @@ export type BasicSetupStep =
   | {
       op: "remove";
       path: RelPath;
+    }
+  | {
+      op: "mkfifo";
+      path: RelPath;
+    }
+  | {
+      op: "rename";
+      path: RelPath;
+      /**
+       * The new last component's bytes; never '/' (2f) or NUL (00), never '.' or '..'.
+       */
+      name_hex: string;
     };
 
 export type RelPath = string;

@@ -1,8 +1,10 @@
 // Owns a case's filesystem: a fresh temp dir per case, the fixture tree copied in, the case's setup
-// steps (symlink, hard link, write — literal or generated —, mkdir, chmod, remove, and loops of those) applied
+// steps (symlink, hard link, write — literal or generated —, mkdir, chmod, remove, mkfifo, rename to a byte name,
+// and loops of those) applied
 // inside it, before the session or right before a call, ${tmp} / ${i} templating, and cleanup.
 // Every fault here is the kit's (a missing fixture, a step escaping the temp dir), never the implementation's.
-import { chmodSync, cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync, lstatSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, lstatSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { PACKAGE_ROOT } from "../../package-root.ts";
@@ -141,6 +143,17 @@ function applyStep(dir: string, step: BasicSetupStep): void {
     case "remove":
       rmSync(at, { recursive: true, force: true });
       break;
+    case "mkfifo":
+      mkdirSync(dirname(at), { recursive: true });
+      execFileSync("mkfifo", [at]);
+      break;
+    case "rename": {
+      const name = Buffer.from(step.name_hex, "hex");
+      if (name.includes(0x2f) || name.includes(0) || name.equals(Buffer.from(".")) || name.equals(Buffer.from(".."))) throw new KitError(`rename to ${step.name_hex}: not one path component`);
+      // Bytes, never a string: the name need not be UTF-8.
+      renameSync(at, Buffer.concat([Buffer.from(`${dirname(at)}${sep}`), name]));
+      break;
+    }
   }
 }
 

@@ -1,0 +1,70 @@
+// X5: reading a long frontmatter's prefix first (yaml-contract.ts speculate) changes no answer. Every input here is
+// over the size where speculation starts (32 KiB) and is read both ways, with and without it: the same value and key
+// lines, or the same refusal at the same line. The inputs are the adversary's: fuzz documents (mutated seeds and the
+// small grammar) placed before, inside and after long runs of ordinary or hostile lines, the hostile shapes of
+// bench/hostile.ts each followed by a real key at the very end (what a prefix cannot see), and constructs that span
+// the prefix's cut (a multi-line flow key, a quoted scalar, a block scalar, an anchor chain ending in a key).
+import { describe, expect, it } from "vitest";
+import { parseYamlContract, type YamlOutcome } from "../yaml-contract.ts";
+import { SHAPES, ordinary } from "../../bench/hostile.ts";
+import { int, mulberry32, pick } from "../../conformance/fuzz/seeded-random.ts";
+import { SEEDS, generated, mutate } from "../../conformance/fuzz/yaml-inputs.ts";
+
+const KIB = 1024;
+const same = (a: YamlOutcome): unknown => (a.ok ? { ok: true, data: a.data, keyLines: [...a.keyLines] } : { ok: false, reason: a.reason, line: a.line });
+/** The YAML between the fences of a bench shape (they are whole SKILL.md files). */
+const yamlOf = (skillMd: string): string => skillMd.slice(4, skillMd.lastIndexOf("---\n"));
+
+function expectSame(text: string, label: string): void {
+  const fast = parseYamlContract(text);
+  const whole = parseYamlContract(text, undefined, { speculate: false });
+  expect(same(fast), `${label} (${text.length} chars)`).toEqual(same(whole));
+}
+
+describe("X5: speculation on a prefix answers what the whole text answers", () => {
+  it("every bench shape at 40 and 100 KiB, as built and with a key or a second document at its end", () => {
+    for (const [name, make] of Object.entries(SHAPES)) {
+      for (const size of [40 * KIB, 100 * KIB]) {
+        const text = yamlOf(make(size));
+        expectSame(text, name);
+        expectSame(`${text}late: key\n`, `${name} + late key`);
+        expectSame(`${text}x\n`, `${name} + plain line`);
+        expectSame(`${text}---\nz: 1\n`, `${name} + second document`);
+      }
+    }
+  });
+
+  it("constructs that span the cut: a flow key, quoted scalars, a block scalar, an anchor or tag chain ending in a key", () => {
+    const pad = (n: number) => "x: 1\n".repeat(n);
+    const cases: Record<string, string> = {
+      "multi-line flow key": `a: 1\n[${"b,\n".repeat(20000)}c]: v\n`,
+      "multi-line flow key, a duplicate inside": `a: 1\n{${"b: 1,\n".repeat(3)}${"c,\n".repeat(20000)}d}: v\n`,
+      "double-quoted across the cut": `a: 1\nb: "${"word\n".repeat(20000)}"\nb: 2\n`,
+      "single-quoted across the cut, a key-like line inside": `a: 1\nb: '${"k: v\n".repeat(20000)}'\n`,
+      "block scalar across the cut": `a: |\n${"  text\n".repeat(20000)}a: 2\n`,
+      "anchor chain ending in a key": `a: 1\n${"&x\n".repeat(20000)}k: v\n`,
+      "tag chain ending in a key": `a: 1\n${"!t\n".repeat(20000)}k: v\n`,
+      "multi-line plain root scalar": `${"word\n".repeat(20000)}k: v\n`,
+      "an early refusal then a long open flow": `a: 1\na: 2\nb: [${"1,\n".repeat(20000)}`,
+      "duplicate key far apart": `dup: 1\n${pad(8000)}dup: 2\n`,
+      "nested block maps, a duplicate deep": `top:\n  inner:\n${"    k: 1\n".repeat(2)}${"    m: 1\n".repeat(9000)}`,
+      "too many values late": `a: 1\n${"- 1\n".repeat(12000)}`,
+    };
+    for (const [label, text] of Object.entries(cases)) expectSame(text, label);
+  });
+
+  it("fuzz documents placed before, inside and after long runs of ordinary and hostile lines (300 inputs)", () => {
+    const rng = mulberry32(0x5eed26);
+    const runs = [yamlOf(ordinary(48 * KIB)), ...Object.values(SHAPES).map((make) => yamlOf(make(48 * KIB)))];
+    for (let i = 0; i < 300; i++) {
+      let doc = rng() < 0.5 ? pick(rng, SEEDS) : generated(rng);
+      for (let m = int(rng, 3); m > 0; m--) doc = mutate(rng, doc);
+      if (!doc.endsWith("\n")) doc += "\n";
+      const run = pick(rng, runs);
+      const at = int(rng, 3);
+      const cut = run.indexOf("\n", int(rng, run.length)) + 1;
+      const text = at === 0 ? doc + run : at === 1 ? run.slice(0, cut) + doc + run.slice(cut) : run + doc;
+      expectSame(text, `input ${i} (${["before", "inside", "after"][at]})`);
+    }
+  }, 600_000);
+});
