@@ -19,6 +19,23 @@ const mutants: MutantRow[] = [
       },
     },
   },
+  {
+    kills: "S29", rule: "frontmatter.document-end", id: "second-document-end-skipped",
+    description: "A '...' line after the first, with only blanks and comments between, is skipped as if the stream had no more documents: dots-twice activates with its first document (what the Rust port did before issue 26, finding 9).",
+    mutation: {
+      result: (r, p, _o, ctx) => {
+        const name = nameOf(p);
+        if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && name)) return r;
+        const a = readAuthored(ctx.config, name);
+        const end = a ? a.yaml.search(/^\.\.\.[ \t]*(#.*)?$/m) : -1;
+        if (!a || end < 0) return r;
+        const after = a.yaml.slice(end).split("\n");
+        if (!after.every((l) => /^(\.\.\.[ \t]*(#.*)?|[ \t]*(#.*)?)$/.test(l))) return r;
+        const value: unknown = YAML.parse(a.yaml.slice(0, end));
+        return isObj(value) ? okFrom({ ...a, frontmatter: { ok: true, value } }, name) : r;
+      },
+    },
+  },
 ];
 
 export default mutants;

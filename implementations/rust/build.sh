@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # serde_json's preserve_order feature needs indexmap, packaged on its own; yaml-rust is the YAML reader (serde_yaml 0.8 wraps it).
-PACKAGES=(librust-serde-json-dev librust-indexmap-dev librust-yaml-rust-dev librust-strsim-dev librust-globset-dev librust-regex-dev)
+PACKAGES=(librust-serde-json-dev librust-indexmap-dev librust-yaml-rust-dev librust-strsim-dev librust-globset-dev librust-regex-dev librust-libc-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

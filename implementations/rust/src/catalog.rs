@@ -55,8 +55,14 @@ fn unit_len(s: &str) -> usize {
             return entity.len();
         }
     }
+    let escape = |b: &[u8]| b.len() >= 6 && b[0] == b'\\' && b[1] == b'u' && b[2..6].iter().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c));
     let b = s.as_bytes();
-    if b.len() >= 6 && b[0] == b'\\' && b[1] == b'u' && b[2..6].iter().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c)) {
+    if escape(b) {
+        // R147: an escaped surrogate pair (a character above U+FFFF) is one unit.
+        let high = b[2] == b'd' && matches!(b[3], b'8'..=b'9' | b'a'..=b'b');
+        if high && escape(&b[6..]) && b[8] == b'd' && matches!(b[9], b'c'..=b'f') {
+            return 12;
+        }
         return 6;
     }
     s.chars().next().map_or(1, char::len_utf8)

@@ -3,7 +3,7 @@
 //! reads back unchanged and JSON-quoted otherwise, lists and maps inside lists in JSON flow style, {} and
 //! [] for empty ones.
 use crate::jsval::{is_js_space, js_number, json_string, stringify};
-use crate::messages::is_unsafe;
+use crate::messages::{is_unsafe, push_escaped};
 use crate::yaml::resolve_plain;
 use serde_json::{Map, Value};
 
@@ -30,10 +30,21 @@ fn quote(s: &str) -> String {
     if !json.chars().any(refused_raw) {
         return json;
     }
-    json.chars().map(|c| if refused_raw(c) { format!("\\u{:04x}", c as u32) } else { c.to_string() }).collect()
+    let mut out = String::with_capacity(json.len() + 12);
+    for c in json.chars() {
+        if refused_raw(c) && (c as u32) > 0xFFFF && crate::lone::unit_of(c).is_none() {
+            // R147: above U+FFFF, YAML's \U and eight hex digits: the contract reads no \u surrogate pair back (R13, R17).
+            out.push_str(&format!("\\U{:08x}", c as u32));
+        } else if refused_raw(c) {
+            push_escaped(c, &mut out);
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
-/// Refused raw in frontmatter (R13), or unsafe in the <frontmatter> the model reads (R91: U+2028/9, bidi controls).
+/// Refused raw in frontmatter (R13), or unsafe in the <frontmatter> the model reads (R91, R147).
 fn refused_raw(c: char) -> bool {
     matches!(c, '\u{7f}'..='\u{9f}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}') || is_unsafe(c)
 }
@@ -130,5 +141,12 @@ mod tests {
         let fm = json!({"name": "a", "metadata": {"owner": "x", "n": 1.5}, "allowed-tools": ["Read", "Bash(git:*)"], "e": [], "m": {}, "l": [{"k": 1}], "q": "yes: no"});
         let text = emit_yaml(fm.as_object().unwrap());
         assert_eq!(text, "name: a\nmetadata:\n  owner: x\n  n: 1.5\nallowed-tools:\n  - Read\n  - Bash(git:*)\ne: []\nm: {}\nl:\n  - {\"k\":1}\nq: \"yes: no\"\n");
+    }
+
+    #[test]
+    fn invisible_characters_are_quoted_and_escaped() {
+        // R147: a string holding one is quoted; above U+FFFF as \U (YAML reads it back), else \u per unit.
+        let fm = json!({"a": "x\u{200b}y", "b": "t\u{e0041}"});
+        assert_eq!(emit_yaml(fm.as_object().unwrap()), "a: \"x\\u200by\"\nb: \"t\\U000e0041\"\n");
     }
 }

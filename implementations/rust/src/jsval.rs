@@ -32,9 +32,9 @@ pub fn js_trim(s: &str) -> &str {
     s.trim_matches(is_js_space)
 }
 
-/// String#length: UTF-16 code units.
+/// String#length: UTF-16 code units (a lone surrogate's stand-in is its one unit).
 pub fn utf16_len(s: &str) -> usize {
-    s.chars().map(char::len_utf16).sum()
+    s.chars().map(|c| if crate::lone::unit_of(c).is_some() { 1 } else { c.len_utf16() }).sum()
 }
 
 /// Keep model-facing text bounded (messages.json rules.clip): at most `max` code points, else the first

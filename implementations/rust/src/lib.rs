@@ -3,11 +3,13 @@
 //! contract's tables (limits, aliases) are read from schemas/; all prose lives in `messages`.
 pub mod allowed_tools;
 pub mod catalog;
+pub mod dirfd;
 pub mod emit_yaml;
 pub mod errors;
 pub mod frontmatter;
 pub mod jsval;
 pub mod limits;
+pub mod lone;
 pub mod messages;
 pub mod params;
 pub mod paths;
@@ -17,6 +19,7 @@ pub mod resources;
 pub mod sensitive;
 pub mod session;
 pub mod siblings;
+pub mod skill_file;
 pub mod substitute;
 pub mod yaml;
 

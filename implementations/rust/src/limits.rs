@@ -18,6 +18,10 @@ pub struct Limits {
     pub description_max_length: usize,
     pub compatibility_max_length: usize,
     pub skill_md_max_bytes: u64,
+    /// R144: a call's arguments, in UTF-8 bytes.
+    pub arguments_max_bytes: usize,
+    /// R145: the body after substitution, in UTF-8 bytes.
+    pub substituted_body_max_bytes: usize,
     pub yaml_max_aliases: u64,
     pub yaml_max_depth: usize,
     pub yaml_max_key_length: usize,
@@ -59,6 +63,8 @@ pub fn limits() -> &'static Limits {
             description_max_length: num(&v, "description_max_length") as usize,
             compatibility_max_length: num(&v, "compatibility_max_length") as usize,
             skill_md_max_bytes: num(&v, "skill_md_max_bytes") as u64,
+            arguments_max_bytes: num(&v, "arguments_max_bytes") as usize,
+            substituted_body_max_bytes: num(&v, "substituted_body_max_bytes") as usize,
             yaml_max_aliases: num(&v, "yaml_max_aliases") as u64,
             yaml_max_depth: v["yaml_max_depth"].as_u64().map(|d| d as usize).unwrap_or(DEFAULT_YAML_MAX_DEPTH),
             yaml_max_key_length: v["yaml_max_key_length"].as_u64().map(|d| d as usize).unwrap_or(DEFAULT_YAML_MAX_KEY_LENGTH),

@@ -1,6 +1,7 @@
 //! Every piece of model-facing prose comes from one place: the contract's table, schemas/messages.json
 //! (R30), read at build time, with `{placeholder}` templates; the few texts it does not hold yet are in
 //! LOCAL below. The renderer fills placeholders in one left-to-right pass; any other brace is literal.
+use crate::lone;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -40,13 +41,32 @@ pub fn template(id: &str) -> &'static str {
     LOCAL.iter().find(|(k, _)| *k == id).map(|(_, t)| *t).unwrap_or_else(|| panic!("no message template {id}"))
 }
 
-/// rules.unsafe_characters (R91): C0 (tab, LF, CR included), DEL and C1 (NEL included), U+2028/9 and the bidi
-/// controls: what could start a line of the tool's own, or hide or reorder text.
+/// rules.unsafe_characters (R91, R147): C0 (tab, LF, CR included), DEL and C1 (NEL included), U+2028/9, the format
+/// characters (Unicode Cf, as the contract lists them, bidi controls and the tag block included) and lone surrogates
+/// (carried as stand-ins, `lone`): what could start a line of the tool's own, or hide or reorder text.
 pub fn is_unsafe(c: char) -> bool {
-    matches!(c, '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    matches!(c,
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{ad}' | '\u{600}'..='\u{605}' | '\u{61c}' | '\u{6dd}' | '\u{70f}'
+        | '\u{890}'..='\u{891}' | '\u{8e2}' | '\u{180e}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}'
+        | '\u{2060}'..='\u{206f}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}' | '\u{110bd}' | '\u{110cd}'
+        | '\u{13430}'..='\u{1343f}' | '\u{1bca0}'..='\u{1bca3}' | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e007f}')
+        || lone::unit_of(c).is_some()
 }
 
-/// rules.values (R91): each unsafe character written as `\u` and four lowercase hex digits; the rest unchanged.
+/// R91/R147's escape of one character: `\u` and four lowercase hex digits per UTF-16 code unit (U+E0041 is
+/// `\udb40\udc41`), a lone surrogate's stand-in as its one unit.
+pub fn push_escaped(c: char, out: &mut String) {
+    use std::fmt::Write;
+    if let Some(unit) = lone::unit_of(c) {
+        let _ = write!(out, "\\u{unit:04x}");
+        return;
+    }
+    for unit in c.encode_utf16(&mut [0u16; 2]) {
+        let _ = write!(out, "\\u{unit:04x}");
+    }
+}
+
+/// rules.values (R91): each unsafe character escaped (`push_escaped`); the rest unchanged.
 pub fn escape_unsafe(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.chars().any(is_unsafe) {
         return std::borrow::Cow::Borrowed(text);
@@ -54,7 +74,7 @@ pub fn escape_unsafe(text: &str) -> std::borrow::Cow<'_, str> {
     let mut out = String::with_capacity(text.len() + 12);
     for c in text.chars() {
         if is_unsafe(c) {
-            out.push_str(&format!("\\u{:04x}", c as u32));
+            push_escaped(c, &mut out);
         } else {
             out.push(c);
         }
@@ -117,6 +137,10 @@ mod tests {
         assert_eq!(fill("unknown {name}", &[("name", "hello\nHint: x\u{2028}\u{85}\t\u{202e}")]), "unknown hello\\u000aHint: x\\u2028\\u0085\\u0009\\u202e");
         assert_eq!(fill("{guidance}", &[("guidance", "a\nb")]), "a\nb", "the tool's own text keeps its lines");
         assert_eq!(fill("{name}", &[("name", "a\\u000a é")]), "a\\u000a é", "a backslash stays a backslash");
+        // R147: format characters and lone surrogates too, per UTF-16 unit.
+        lone::json_in(r#""\ud800""#); // a request has carried a lone surrogate: stand-ins are in use
+        let hidden = format!("a\u{e0041}\u{200b}\u{ad}\u{fff9}{}b", lone::stand_in(0xd800));
+        assert_eq!(fill("{name}", &[("name", &hidden)]), "a\\udb40\\udc41\\u200b\\u00ad\\ufff9\\ud800b");
     }
 
     #[test]

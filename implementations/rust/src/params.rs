@@ -3,6 +3,7 @@
 use crate::errors::{error_result, Detail};
 use crate::jsval::{clip, type_name, utf16_len};
 use crate::limits::{aliases, limits};
+use crate::lone::utf8_len;
 use crate::messages::msg;
 use serde_json::Value;
 
@@ -74,7 +75,23 @@ pub fn parse_params(raw: &Value) -> Result<ToolParams, Value> {
         }
         Some(other) => return Err(invalid(msg("param.arguments_type", &[("got", type_name(other))]), Some(&name))),
     };
+    if let Some(refusal) = arguments.as_ref().and_then(|a| too_large(a, &name)) {
+        return Err(refusal);
+    }
     Ok(ToolParams { name, arguments })
+}
+
+/// R144: the arguments' size bound, the last parameter check: a string's UTF-8 bytes, a map's keys and values summed.
+fn too_large(args: &Arguments, name: &str) -> Option<Value> {
+    let size = match args {
+        Arguments::Positional(s) => utf8_len(s),
+        Arguments::Named(pairs) => pairs.iter().map(|(k, v)| utf8_len(k) + utf8_len(v)).sum(),
+    };
+    let limit = limits().arguments_max_bytes;
+    (size > limit).then(|| {
+        let message = msg("param.arguments_too_large", &[("size", &size.to_string()), ("limit", &limit.to_string())]);
+        error_result("INVALID_PARAM", &message, Detail { name: Some(name.into()), hint: Some(msg("args.too_large_hint", &[])), ..Detail::default() })
+    })
 }
 
 #[cfg(test)]

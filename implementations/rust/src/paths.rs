@@ -1,7 +1,8 @@
 //! Paths as the contract spells them (R6): joins normalised the way Node's path.join does (so a root
 //! written `user/../real-user` gives dirs without the `..`), real paths, and the workspace fence (§5.3):
 //! a path is inside a root only if its real path is the root's real path or below it.
-use std::path::Path;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
 
 /// path.join(a, b): join with "/", then resolve "." and "..", collapse slashes, drop a trailing slash.
 pub fn join(a: &str, b: &str) -> String {
@@ -36,15 +37,17 @@ pub fn basename(p: &str) -> &str {
     p.rsplit('/').next().unwrap_or(p)
 }
 
-/// realpath, or None when the path does not resolve (missing, a loop, no permission).
-pub fn real(p: &str) -> Option<String> {
-    std::fs::canonicalize(Path::new(p)).ok().map(|r| r.to_string_lossy().into_owned())
+/// realpath, or None when the path does not resolve (missing, a loop, no permission). Bytes, never decoded.
+pub fn real(p: &str) -> Option<PathBuf> {
+    std::fs::canonicalize(Path::new(p)).ok()
 }
 
-pub fn is_inside(real_path: &str, real_roots: &[String]) -> bool {
+/// The fence (§5.3): `real_path` is a root's real path or below it, compared as bytes, whole segments only.
+pub fn is_inside(real_path: &Path, real_roots: &[PathBuf]) -> bool {
+    let path = real_path.as_os_str().as_bytes();
     real_roots.iter().any(|root| {
-        real_path == root
-            || if root.ends_with('/') { real_path.starts_with(root.as_str()) } else { real_path.len() > root.len() && real_path.starts_with(root.as_str()) && real_path.as_bytes()[root.len()] == b'/' }
+        let root = root.as_os_str().as_bytes();
+        path == root || (path.starts_with(root) && (root.ends_with(b"/") || path.get(root.len()) == Some(&b'/')))
     })
 }
 
@@ -82,9 +85,9 @@ mod tests {
 
     #[test]
     fn the_fence_compares_whole_segments() {
-        let roots = vec!["/r/skills".to_string()];
-        assert!(is_inside("/r/skills", &roots));
-        assert!(is_inside("/r/skills/a", &roots));
-        assert!(!is_inside("/r/skills-evil/a", &roots));
+        let roots = vec![PathBuf::from("/r/skills")];
+        assert!(is_inside(Path::new("/r/skills"), &roots));
+        assert!(is_inside(Path::new("/r/skills/a"), &roots));
+        assert!(!is_inside(Path::new("/r/skills-evil/a"), &roots));
     }
 }

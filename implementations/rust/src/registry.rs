@@ -2,15 +2,17 @@
 //! and its filesystem default. Scans each configured root one level deep, never above it; keeps broken
 //! and fenced-off skills aside by directory name so activating them returns their error; resolves
 //! shadowing by root order. Never fails: problems become warnings.
+use crate::dirfd::{escaped_name, Dir, Type};
 use crate::frontmatter::{parse_skill_md, FailureKind};
-use crate::limits::limits;
 use crate::messages::msg;
-use crate::paths::{basename, errno_name, is_inside, join, real};
+use crate::paths::{basename, is_inside, join, real};
 use crate::resources::{list_resources, Listing};
+use crate::skill_file::read_md;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
-use std::fs;
-use std::io::Read;
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
 
 /// §10 SkillEntry.
 #[derive(Debug, Clone, PartialEq)]
@@ -99,49 +101,27 @@ pub struct Discovery {
     pub broken: HashMap<String, Broken>,
     pub warnings: Vec<String>,
     /// Real path of each configured root that resolves.
-    pub fence: Vec<String>,
+    pub fence: Vec<PathBuf>,
 }
 
-/// A skill as read at activation: its entry with the frontmatter of this read, its body and real dir.
+/// A skill as read at activation: its entry with the frontmatter of this read, its body, the opened skill dir
+/// (resources are listed from it) and the real paths of the dir and of the SKILL.md read.
 pub struct Activation {
     pub entry: SkillEntry,
     pub body: String,
-    pub real_dir: String,
+    pub dir: Dir,
+    pub real_dir: PathBuf,
+    pub real_md: PathBuf,
 }
 
-fn io(path: &str, reason: String) -> Failure {
+pub(crate) fn io(path: &str, reason: String) -> Failure {
     Failure { code: "IO_ERROR", kind: FailureKind::Field, path: path.into(), reason, line: None }
 }
 
 /// `reason` is read.dir_outside or read.md_outside. The target is not named: nothing about what lies
 /// outside the roots reaches the model (R6, R33).
-fn outside(path: &str, reason: &str) -> Failure {
+pub(crate) fn outside(path: &str, reason: &str) -> Failure {
     Failure { code: "OUTSIDE_WORKSPACE", kind: FailureKind::Field, path: path.into(), reason: msg(reason, &[]), line: None }
-}
-
-/// Read SKILL.md with the size cap applied before and during the read (D11), as strict UTF-8 without NUL.
-fn read_text(real_md: &str, md_path: &str) -> Result<String, Failure> {
-    let lim = limits();
-    let cannot = |e: std::io::Error| io(md_path, msg("read.unreadable", &[("errno", errno_name(&e))]));
-    let too_big = |size: u64| io(md_path, msg("read.too_large", &[("size", &size.to_string()), ("limit", &lim.skill_md_max_bytes.to_string())]));
-    let file = fs::File::open(real_md).map_err(cannot)?;
-    let meta = file.metadata().map_err(cannot)?;
-    if !meta.is_file() {
-        return Err(io(md_path, msg("read.not_file", &[])));
-    }
-    if meta.len() > lim.skill_md_max_bytes {
-        return Err(too_big(meta.len()));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize + 1);
-    file.take(meta.len() + 1).read_to_end(&mut bytes).map_err(cannot)?;
-    if bytes.len() as u64 > meta.len() {
-        return Err(too_big(bytes.len() as u64)); // it grew past its stat size while we read
-    }
-    let text = String::from_utf8(bytes).map_err(|_| Failure { code: "INVALID_FRONTMATTER", ..io(md_path, msg("read.not_utf8", &[])) })?;
-    if text.contains('\0') {
-        return Err(Failure { code: "INVALID_FRONTMATTER", ..io(md_path, msg("read.nul", &[])) });
-    }
-    Ok(text)
 }
 
 fn parse(text: &str, dir: &str, root_index: usize, md_path: &str) -> Result<(SkillEntry, String, Vec<String>), Failure> {
@@ -153,26 +133,27 @@ fn parse(text: &str, dir: &str, root_index: usize, md_path: &str) -> Result<(Ski
     Ok((SkillEntry { name, description, dir: dir.into(), root_index, frontmatter: fm }, parsed.body, parsed.warnings))
 }
 
-/// Activation (R6): resolve the skill dir and its SKILL.md by real path now (the tree may have changed
-/// since discovery), fence both, then read and parse.
-pub fn read_skill(dir: &str, root_index: usize, fence: &[String]) -> Result<Activation, Failure> {
-    let md_path = join(dir, "SKILL.md");
-    let real_dir = real(dir).ok_or_else(|| io(dir, msg("read.dir_unresolved", &[])))?;
+const SKILL_MD: &str = "SKILL.md";
+
+/// The configured dir opened (R142: everything after is reached from this handle) and fenced by its real path.
+fn open_skill_dir(dir: &str, fence: &[PathBuf]) -> Result<(Dir, PathBuf), Failure> {
+    let handle = Dir::open(Path::new(dir)).map_err(|_| io(dir, msg("read.dir_unresolved", &[])))?;
+    let real_dir = handle.real_path().ok_or_else(|| io(dir, msg("read.dir_unresolved", &[])))?;
     if !is_inside(&real_dir, fence) {
         return Err(outside(dir, "read.dir_outside"));
     }
-    let mut real_md = format!("{real_dir}/SKILL.md");
-    let unresolved = || io(&md_path, msg("read.md_unresolved", &[]));
-    let link = fs::symlink_metadata(&real_md).map_err(|_| unresolved())?;
-    if link.file_type().is_symlink() {
-        real_md = real(&real_md).ok_or_else(unresolved)?;
-    }
-    if !is_inside(&real_md, fence) {
-        return Err(outside(&md_path, "read.md_outside"));
-    }
-    let text = read_text(&real_md, &md_path)?;
-    let (entry, body, _) = parse(&text, dir, root_index, &md_path)?;
-    Ok(Activation { entry, body, real_dir })
+    Ok((handle, real_dir))
+}
+
+/// Activation (R6): open the skill dir now (the tree may have changed since discovery), fence what was opened,
+/// then read its SKILL.md from that handle (R142) and parse it.
+pub fn read_skill(dir: &str, root_index: usize, fence: &[PathBuf]) -> Result<Activation, Failure> {
+    let md_path = join(dir, SKILL_MD);
+    let (handle, real_dir) = open_skill_dir(dir, fence)?;
+    handle.type_at(OsStr::new(SKILL_MD)).map_err(|_| io(&md_path, msg("read.md_unresolved", &[])))?;
+    let read = read_md(&handle, &md_path, fence)?;
+    let (entry, body, _) = parse(&read.text, dir, root_index, &md_path)?;
+    Ok(Activation { entry, body, dir: handle, real_dir, real_md: read.real_md })
 }
 
 enum Found {
@@ -181,40 +162,30 @@ enum Found {
     Broken(Broken),
 }
 
-/// Discovery of one root entry; None for anything that is not a skill (no SKILL.md): omitted silently.
-fn scan_entry(root: &str, real_root: &str, name: &str, ft: fs::FileType, root_index: usize, fence: &[String]) -> Option<Found> {
-    let dir = join(root, name);
-    let md_path = join(&dir, "SKILL.md");
-    let mut real_dir = format!("{real_root}/{name}");
-    if ft.is_symlink() {
-        real_dir = real(&real_dir)?;
-        if !fs::metadata(&real_dir).ok()?.is_dir() {
-            return None;
-        }
-    } else if !ft.is_dir() {
+/// Discovery of one root entry, reached from the opened root by its name; None for anything that is not a skill
+/// (no SKILL.md): omitted silently.
+fn scan_entry(root: &str, root_dir: &Dir, name: &str, ty: Type, root_index: usize, fence: &[PathBuf]) -> Option<Found> {
+    if !matches!(ty, Type::Dir | Type::Symlink) {
         return None;
     }
+    let dir = join(root, name);
+    let md_path = join(&dir, SKILL_MD);
     let broken = |failure: Failure| Some(Found::Broken(Broken { name: name.to_string(), dir: dir.clone(), root_index, failure }));
-    let mut real_md = format!("{real_dir}/SKILL.md");
+    // A symlink that is not to a directory (or does not resolve) is no skill; nor is a dir with no usable real path.
+    let child = root_dir.dir_at(OsStr::new(name)).ok()?;
+    let real_dir = child.real_path()?;
+    let md = child.type_at(OsStr::new(SKILL_MD));
     // Never read outside the roots: a fenced-off skill is kept aside unread (R6).
     if !is_inside(&real_dir, fence) {
-        fs::symlink_metadata(&real_md).ok()?;
+        md.ok()?;
         return broken(outside(&dir, "read.dir_outside"));
     }
-    match fs::symlink_metadata(&real_md) {
-        Err(e) if matches!(e.raw_os_error(), Some(2) | Some(20)) => return None,
-        Ok(m) if m.file_type().is_symlink() => {
-            match real(&real_md) {
-                Some(r) => real_md = r,
-                None => return broken(io(&md_path, msg("read.md_unresolved", &[]))),
-            }
-            if !is_inside(&real_md, fence) {
-                return broken(outside(&md_path, "read.md_outside"));
-            }
+    if let Err(e) = md {
+        if matches!(e.raw_os_error(), Some(libc::ENOENT) | Some(libc::ENOTDIR)) {
+            return None;
         }
-        _ => {}
     }
-    match read_text(&real_md, &md_path).and_then(|t| parse(&t, &dir, root_index, &md_path)) {
+    match read_md(&child, &md_path, fence).and_then(|r| parse(&r.text, &dir, root_index, &md_path)) {
         Ok((entry, _, notes)) => {
             let notes = notes.iter().map(|n| msg("warning.skill_lenient", &[("dir", &dir), ("leniency", n)])).collect();
             Some(Found::Skill(entry, notes))
@@ -251,30 +222,24 @@ impl SkillRegistry for FilesystemSkillRegistry {
         let d = self.scan();
         let e = &d.entries[*d.by_name.get(name)?].entry;
         let a = read_skill(&e.dir, e.root_index, &d.fence).ok()?;
-        let listing = list_resources(&a.real_dir, &d.fence);
+        let listing = list_resources(&a.dir, &d.fence);
         Some(LoadedSkill { entry: a.entry, body: a.body, resources: listing.resources.clone(), listing })
     }
 }
 
-/// The entries of one root worth looking at: not hidden, in code-point order.
-fn list_root(real_root: &str) -> Option<Vec<(String, fs::FileType)>> {
-    if !fs::metadata(real_root).ok()?.is_dir() {
-        return None;
-    }
-    let mut out: Vec<(String, fs::FileType)> = fs::read_dir(real_root)
-        .ok()?
-        .filter_map(|e| e.ok())
-        .filter_map(|e| Some((e.file_name().to_string_lossy().into_owned(), e.file_type().ok()?)))
-        .filter(|(n, _)| !n.starts_with('.'))
-        .collect();
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    Some(out)
+/// The opened root and its entries worth looking at: not hidden (first byte '.'), in byte order of their names
+/// (code-point order for UTF-8 ones, R140).
+fn list_root(real_root: &Path) -> Option<(Dir, Vec<(OsString, Type)>)> {
+    let dir = Dir::open(real_root).ok()?;
+    let mut out: Vec<(OsString, Type)> = dir.entries().ok()?.into_iter().filter(|(n, _)| !n.as_bytes().starts_with(b".")).collect();
+    out.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    Some((dir, out))
 }
 
 fn scan_roots(roots: &[String]) -> Discovery {
     let mut warnings = Vec::new();
-    let real_roots: Vec<Option<String>> = roots.iter().map(|r| real(r)).collect();
-    let fence: Vec<String> = real_roots.iter().flatten().cloned().collect();
+    let real_roots: Vec<Option<PathBuf>> = roots.iter().map(|r| real(r)).collect();
+    let fence: Vec<PathBuf> = real_roots.iter().flatten().cloned().collect();
     let mut found = Vec::new();
     for (i, root) in roots.iter().enumerate() {
         let Some(real_root) = &real_roots[i] else {
@@ -286,12 +251,17 @@ fn scan_roots(roots: &[String]) -> Discovery {
             warnings.push(msg("warning.root_duplicate", &[("root", root), ("first", &first.to_string())]));
             continue;
         }
-        let Some(dirents) = list_root(real_root) else {
+        let Some((root_dir, dirents)) = list_root(real_root) else {
             warnings.push(msg("warning.root_unlistable", &[("root", root)]));
             continue;
         };
-        for (name, ft) in dirents {
-            match scan_entry(root, real_root, &name, ft, i, &fence) {
+        for (raw, ty) in dirents {
+            // R140: a name that is not UTF-8 is reported and never opened, followed or looked up.
+            let Some(name) = raw.to_str() else {
+                warnings.push(msg("warning.name_not_utf8", &[("dir", &join(root, &escaped_name(raw.as_bytes())))]));
+                continue;
+            };
+            match scan_entry(root, &root_dir, name, ty, i, &fence) {
                 Some(Found::Broken(b)) => {
                     let f = &b.failure;
                     warnings.push(msg("warning.skill_skipped", &[("dir", &b.dir), ("code", f.code), ("reason", &f.reason)]));
@@ -309,7 +279,7 @@ fn scan_roots(roots: &[String]) -> Discovery {
 }
 
 /// Lower root index wins (§5.1); a broken skill shadows too (R6).
-fn resolve_shadowing(found: Vec<Found>, mut warnings: Vec<String>, fence: Vec<String>) -> Discovery {
+fn resolve_shadowing(found: Vec<Found>, mut warnings: Vec<String>, fence: Vec<PathBuf>) -> Discovery {
     let mut winners: Vec<(Found, Vec<String>)> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     for f in found {

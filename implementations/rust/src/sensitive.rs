@@ -1,7 +1,9 @@
 //! Sensitive-pattern matching (§5.4, D6): globs where `*` stays inside a path segment and `**` spans
-//! segments, dotfiles included, tried against the skill dir's real path and its configured path; a
+//! segments, dotfiles included, tried against the skill dir's real path, its configured path and the real path of
+//! the SKILL.md read (R143), as bytes; a
 //! pattern ending in /** also matches the directory itself.
 use globset::{GlobBuilder, GlobMatcher};
+use std::path::Path;
 
 pub struct Sensitive {
     patterns: Vec<(String, Vec<GlobMatcher>)>,
@@ -27,7 +29,7 @@ impl Sensitive {
     }
 
     /// The first pattern that matches any of `paths`.
-    pub fn matches(&self, paths: &[&str]) -> Option<&str> {
+    pub fn matches(&self, paths: &[&Path]) -> Option<&str> {
         self.patterns
             .iter()
             .find(|(_, ms)| paths.iter().any(|p| ms.iter().any(|m| m.is_match(p))))
@@ -42,10 +44,11 @@ mod tests {
     #[test]
     fn default_patterns_match_the_dir_and_below() {
         let s = Sensitive::new(&["**/.env/**".to_string(), "**/secrets/**".to_string()]);
-        assert_eq!(s.matches(&["/tmp/x/skills/secrets/deploy"]), Some("**/secrets/**"));
-        assert_eq!(s.matches(&["/tmp/x/secrets"]), Some("**/secrets/**"));
-        assert_eq!(s.matches(&["/tmp/x/.env/a"]), Some("**/.env/**"));
-        assert_eq!(s.matches(&["/tmp/x/skills/hello"]), None);
-        assert_eq!(s.matches(&["/tmp/x/secretsx/a"]), None);
+        let m = |p: &str| s.matches(&[Path::new(p)]);
+        assert_eq!(m("/tmp/x/skills/secrets/deploy"), Some("**/secrets/**"));
+        assert_eq!(m("/tmp/x/secrets"), Some("**/secrets/**"));
+        assert_eq!(m("/tmp/x/.env/a"), Some("**/.env/**"));
+        assert_eq!(m("/tmp/x/skills/hello"), None);
+        assert_eq!(m("/tmp/x/secretsx/a"), None);
     }
 }

@@ -16,6 +16,7 @@ use crate::siblings::siblings;
 use crate::substitute::substitute;
 use serde_json::{json, Map, Value};
 use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 
 /// The session configuration (schemas/session-config.schema.json).
 #[derive(Debug, Clone, Default)]
@@ -73,7 +74,7 @@ pub struct Session {
     registry: FilesystemSkillRegistry,
     hook: Option<Hook>,
     sensitive: Sensitive,
-    trusted: Option<Vec<String>>,
+    trusted: Option<Vec<PathBuf>>,
     loaded: HashMap<String, (u64, SkillEntry)>,
     activations: u64,
     /// The catalog as its JSON text: built and serialised once, then handed out without a copy of its values.
@@ -98,6 +99,16 @@ fn failure_result(name: &str, f: &Failure) -> Value {
     };
     d.hint = Some(msg(hint, &[]));
     error_result(f.code, &msg(id, &[("name", name)]), d)
+}
+
+/// §9 with R145's bound and R146's escape: the body with the call's arguments, or INVALID_PARAM when too large.
+fn substituted(entry: &SkillEntry, body: &str, args: Option<&Arguments>) -> Result<String, Value> {
+    let declared: HashSet<String> = entry.frontmatter.get("arguments").and_then(Value::as_object).map(|m| m.keys().cloned().collect()).unwrap_or_default();
+    let limit = limits().substituted_body_max_bytes;
+    substitute(body, args, &declared, limit).ok_or_else(|| {
+        let message = msg("args.body_too_large", &[("name", &entry.name), ("limit", &limit.to_string())]);
+        error_result("INVALID_PARAM", &message, Detail { name: Some(entry.name.clone()), hint: Some(msg("args.too_large_hint", &[])), ..Detail::default() })
+    })
 }
 
 /// The argument form against the skill's declaration (§2, R4).
@@ -199,7 +210,7 @@ impl Session {
         })
     }
 
-    fn trusted_roots(&mut self) -> &[String] {
+    fn trusted_roots(&mut self) -> &[PathBuf] {
         let roots = &self.config.trusted_roots;
         self.trusted.get_or_insert_with(|| roots.iter().filter_map(|r| real(r)).collect())
     }
@@ -244,18 +255,22 @@ impl Session {
             Ok(a) => a,
             Err(f) => return failure_result(name, &f),
         };
-        match self.gate(&current, &activation.real_dir, invocation) {
-            Ok(warnings) => self.activate(current, activation, args, turn, &fence, warnings),
+        // R145: a fault of the call's arguments, judged before the gates (D4).
+        let body = match substituted(&current, &activation.body, args) {
+            Ok(body) => body,
+            Err(refusal) => return refusal,
+        };
+        match self.gate(&current, &activation, invocation) {
+            Ok(warnings) => self.activate(current, activation, body, turn, &fence, warnings),
             Err(refusal) => refusal,
         }
     }
 
-    /// Substitute, list resources, render, and mark the skill loaded (only an ok marks it, D4).
-    fn activate(&mut self, skill: SkillEntry, activation: Activation, args: Option<&Arguments>, turn: Option<u64>, fence: &[String], warnings: Vec<String>) -> Value {
+    /// List resources, render, and mark the skill loaded (only an ok marks it, D4).
+    fn activate(&mut self, skill: SkillEntry, activation: Activation, body: String, turn: Option<u64>, fence: &[PathBuf], mut warnings: Vec<String>) -> Value {
         let fm = &skill.frontmatter;
-        let declared: HashSet<String> = fm.get("arguments").and_then(Value::as_object).map(|m| m.keys().cloned().collect()).unwrap_or_default();
-        let body = substitute(&activation.body, args, &declared);
-        let listing = list_resources(&activation.real_dir, fence);
+        let listing = list_resources(&activation.dir, fence);
+        warnings.extend(listing.warnings.iter().cloned());
         let bytes = body.len();
         let output = render_skill(&skill.name, &skill.dir, fm, &body, &listing, bytes);
         self.activations += 1;
@@ -284,12 +299,18 @@ impl Session {
     }
 
     /// Sensitive → disable-model-invocation → trust gate → permission hook (D4–D6). Ok carries warnings.
-    fn gate(&mut self, skill: &SkillEntry, real_dir: &str, invocation: Invocation) -> Result<Vec<String>, Value> {
+    fn gate(&mut self, skill: &SkillEntry, activation: &Activation, invocation: Invocation) -> Result<Vec<String>, Value> {
         let name = skill.name.as_str();
         let dir = skill.dir.as_str();
         let fm = &skill.frontmatter;
         let detail = |hint: &str| Detail { name: Some(name.into()), path: Some(dir.into()), hint: Some(msg(hint, &[])), ..Detail::default() };
-        let sensitive = self.sensitive.matches(&[real_dir, dir]).map(String::from);
+        let real_dir = activation.real_dir.as_path();
+        // R143: the SKILL.md read, too, when it is not <real dir>/SKILL.md (a symlink).
+        let mut paths = vec![real_dir, Path::new(dir)];
+        if activation.real_md != real_dir.join("SKILL.md") {
+            paths.push(&activation.real_md);
+        }
+        let sensitive = self.sensitive.matches(&paths).map(String::from);
         if let (Some(pattern), None) = (&sensitive, &self.hook) {
             let reason = Some(msg("sensitive.reason", &[("pattern", pattern)]));
             return Err(error_result("SENSITIVE", &msg("sensitive.message", &[("name", name)]), Detail { reason, ..detail("sensitive.hint") }));

@@ -267,12 +267,17 @@ fn prescan(text: &str) -> Scan {
     again
 }
 
-/// Whether `prescan` can find anything in `text`: a tag needs a '!', a directive a '%', and every token that opens
+/// Whether `prescan` can find anything in `text`: a tag needs a '!', a directive a '%', a second '...' a '...' line,
+/// and every token that opens
 /// a collection comes from one character: '[' or '{', or a '-', '?' or ':' followed by a blank, a line break or the
 /// end (yaml-rust's block entry, key and block value indicators; each rolls at most one indentation level). When
 /// there is neither '!' nor '%' and fewer such characters than the depth bound, the token pass is skipped: for
 /// ordinary frontmatter it was a second full scan of the text, 37% of discovery's instructions.
 fn needs_prescan(text: &str) -> bool {
+    // R148: a '...' line may be followed by another, which only the token pass sees.
+    if text.starts_with("...") || text.contains("\n...") {
+        return true;
+    }
     let bytes = text.as_bytes();
     let blank_after = |i: usize| matches!(bytes.get(i + 1), None | Some(b' ' | b'\t' | b'\r' | b'\n' | 0));
     let mut openers = 0usize;
@@ -293,7 +298,7 @@ fn needs_prescan(text: &str) -> bool {
 /// One pass of `prescan` over `text`'s tokens, stopping where nesting passes the bound.
 fn walk(tokens: &mut Scanner<std::str::Chars<'_>>, text: &str) -> Scan {
     let max = limits().yaml_max_depth;
-    let (mut flow, mut block, mut first, mut open) = (0usize, 0usize, None, false);
+    let (mut flow, mut block, mut first, mut open, mut ended) = (0usize, 0usize, None, false, false);
     while let Some(Token(mark, token)) = tokens.next() {
         let pending = |error, syntax| Some(Pending { error: at(error, &mark), index: mark.index(), syntax });
         match &token {
@@ -305,8 +310,12 @@ fn walk(tokens: &mut Scanner<std::str::Chars<'_>>, text: &str) -> Scan {
                 first = if open { pending(msg("yaml.directive_in_document", &[]), true) } else { pending(msg("yaml.directive", &[]), false) };
             }
             TokenType::Tag(handle, suffix) if first.is_none() => first = pending(msg("yaml.tag", &[("tag", &tag_text(handle, suffix))]), false),
+            // R148: after a '...' line only blanks and comments may follow; another '...' is a second document's
+            // content (yaml-rust skips it silently).
+            TokenType::DocumentEnd if ended && !open && first.is_none() => first = pending(msg("yaml.second_document", &[]), false),
             _ => {}
         }
+        ended |= matches!(token, TokenType::DocumentEnd);
         // A document is open from its first token to a '...' line.
         open = match token {
             TokenType::DocumentEnd => false,
@@ -945,6 +954,15 @@ mod tests {
 
     fn nest(n: usize) -> String {
         format!("{}1{}", "[".repeat(n), "]".repeat(n))
+    }
+
+    #[test]
+    fn a_document_end_line_is_followed_only_by_blanks_and_comments() {
+        // R148: '...' then nothing but blanks and comments is the one document; a second '...' is more content.
+        assert!(parse("a: 1\n...\n# c\n\n").is_ok());
+        assert_eq!(refused("a: 1\n...\n...\n"), (SECOND.into(), Some(3)));
+        assert_eq!(refused("a: 1\n...\n# c\n... # d\n"), (SECOND.into(), Some(4)));
+        assert_eq!(refused("a: 1\n...\nb: 2\n"), (SECOND.into(), Some(3)));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! answers follow call order (§12, R7). While a call waits on `permission/ask`, requests read meanwhile
 //! are queued and served afterwards. stdout carries protocol lines only; diagnostics go to stderr.
 use serde_json::{json, Value};
-use skill_tool::{Invocation, Session, SessionConfig, IMPLEMENTATION_NAME, IMPLEMENTATION_VERSION, SPEC_VERSION};
+use skill_tool::{lone, Invocation, Session, SessionConfig, IMPLEMENTATION_NAME, IMPLEMENTATION_VERSION, SPEC_VERSION};
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead, Write};
@@ -33,7 +33,7 @@ impl Wire {
     fn send_parts(&self, parts: &[&str]) {
         let mut out = std::io::stdout().lock();
         // A broken pipe means the kit went away: nothing left to do but stop.
-        let written = parts.iter().try_for_each(|p| out.write_all(p.as_bytes())).and_then(|_| out.write_all(b"\n"));
+        let written = parts.iter().try_for_each(|p| out.write_all(lone::json_out(p).as_bytes())).and_then(|_| out.write_all(b"\n"));
         if written.and_then(|_| out.flush()).is_err() {
             std::process::exit(0);
         }
@@ -49,7 +49,8 @@ impl Wire {
                 if text.trim().is_empty() {
                     return Some(Err(()));
                 }
-                match serde_json::from_str::<Value>(text) {
+                // A lone surrogate (R147) is carried as its stand-in (lone.rs, X10): serde_json refuses the escape.
+                match serde_json::from_str::<Value>(&lone::json_in(text)) {
                     Ok(v) if v.get("jsonrpc") == Some(&json!("2.0")) && v.is_object() => Some(Ok(v)),
                     Ok(v) => {
                         let id = v.get("id").filter(|i| i.is_string() || i.is_number()).cloned().unwrap_or(Value::Null);
