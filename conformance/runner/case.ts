@@ -15,7 +15,8 @@ import type { CaseCall, ConformanceCase, SessionConfig } from "../../schemas/ind
 import type { Implementation, SessionHandle } from "../../schemas/implementation.ts";
 import { brief, runBatch, type StepContext } from "./batch.ts";
 import { checkCatalog, checkResult, type Miss } from "./expect.ts";
-import { DEFAULT_PROFILE, RUNNER_RULES, activeOwn, effectOf, isNa, resolveRules, rulesOfCase, type Judge, type Profile } from "./rules.ts";
+import { atUnobservedPlace, unobservableRules } from "./unobserved.ts";
+import { DEFAULT_PROFILE, RUNNER_RULES, activeOwn, effectOf, isNa, isNotObservable, resolveRules, rulesOfCase, type Judge, type Profile } from "./rules.ts";
 import { ImplFault, faultOf, impl, toFault } from "./faults.ts";
 import { ScriptedHook } from "./hook.ts";
 import type { LoadedCase } from "./load.ts";
@@ -49,12 +50,15 @@ export async function runCase(implementation: Implementation, c: LoadedCase | Co
   const t0 = performance.now();
   const own = [...(c.rules ?? [])];
   const finish = (r: Outcome): CaseResult => ({ id: c.id, title: c.title, spec: [...c.spec], rules: own, checked_rules: rulesOfCase(c), ...r, duration_ms: Math.round(performance.now() - t0) });
-  const judge: Judge = { profile: opts.profile ?? DEFAULT_PROFILE, capabilities: implementation.info.capabilities };
+  const judge: Judge = { profile: opts.profile ?? DEFAULT_PROFILE, capabilities: implementation.info.capabilities, notObservable: unobservableRules(implementation.info.unobserved) };
   if (c.capability !== undefined && implementation.info.capabilities?.[c.capability] === false) {
     return finish({ status: "skipped", reason: `the implementation declares capability ${c.capability} false` });
   }
   if (own.length && own.every((id) => isNa(id, judge))) {
     return finish({ status: "skipped", reason: `n/a: every rule the case tests needs a capability the implementation declares false (${own.join(", ")})` });
+  }
+  if (own.length && own.every((id) => isNa(id, judge) || isNotObservable(id, judge))) {
+    return finish({ status: "skipped", reason: `not observable here: every rule the case tests is n/a or needs a value the harness does not produce (${own.join(", ")})` });
   }
   const suite = "suite" in c && typeof c.suite === "string" ? c.suite : "spec";
   let ws: Workspace;
@@ -177,7 +181,7 @@ class CaseRun {
       at: m.at,
       key: m.key ?? "",
       rules,
-      effect: effectOf(rules, this.c.rules ?? [], this.judge),
+      effect: atUnobservedPlace(this.implementation.info.unobserved, m.at, m.key ?? "") ? "not_observable" : effectOf(rules, this.c.rules ?? [], this.judge),
       expected: m.expected,
       actual: m.actual,
       ...(call !== undefined ? { call } : {}),

@@ -5,10 +5,10 @@
 // (no check can, through the driver protocol: the table says why). Also the
 // expected-failures baseline by rule (`rule:<id>` lines) and what is failing, for a gate to compare with.
 import { rules as rulesTable } from "../../schemas/index.ts";
-import { isNa, isScored, type Judge } from "./rules.ts";
+import { isNa, isNotObservable, isScored, type Judge } from "./rules.ts";
 import type { CaseResult, Mismatch, RuleCounts, RuleResult, RuleStatus, RunReport } from "./types.ts";
 
-const ORDER: Record<RuleStatus, number> = { failed: 0, expected_failure: 1, passed: 2, not_scored: 3, "n/a": 4, not_run: 5, not_checkable: 6 };
+const ORDER: Record<RuleStatus, number> = { failed: 0, expected_failure: 1, passed: 2, not_scored: 3, "n/a": 4, not_observable: 5, not_run: 6, not_checkable: 7 };
 const SOURCE_ORDER = { spec: 0, decision: 1, rendering: 2 } as const;
 
 /** The prefix a baseline line uses for a rule: `rule:body.verbatim`. */
@@ -18,7 +18,7 @@ export const RULE_PREFIX = "rule:";
 const ran = (c: CaseResult) => c.status !== "skipped" && !(c.status === "errored" && c.observed === undefined);
 
 function failingMismatches(c: CaseResult, id: string): Mismatch[] {
-  return (c.mismatches ?? []).filter((m) => m.rules.includes(id) && m.effect !== "n/a");
+  return (c.mismatches ?? []).filter((m) => m.rules.includes(id) && m.effect !== "n/a" && m.effect !== "not_observable");
 }
 
 /** Every rule's verdict, failing rules first (spec, then decision, then rendering), then by id. */
@@ -33,6 +33,7 @@ export function judgeRules(cases: readonly CaseResult[], j: Judge, expectedRules
     const ids = showing.map((c) => c.id);
     if (rule.checked === false) return { ...base, status: "not_checkable", cases: [], checked_in: [], note: rule.reason ?? "not checkable through the driver protocol" };
     if (isNa(rule.id, j)) return { ...base, status: "n/a", cases: [], checked_in: checkedIn, note: `the implementation declares capability ${rule.capability} false` };
+    if (isNotObservable(rule.id, j)) return { ...base, status: "not_observable", cases: [], checked_in: checkedIn, note: "not observable here: it needs a value the harness does not produce (the driver's unobserved list, schemas/observations.json)" };
     if (!checkedIn.length && !ids.length) return { ...base, status: "not_run", cases: [], checked_in: [], note: "no case of this run checks it (another suite does, or its cases were filtered out or skipped)" };
     if (!isScored(rule.id, j)) return { ...base, status: "not_scored", cases: ids, checked_in: checkedIn, note: ids.length ? `outside profile ${j.profile}; did not hold` : `outside profile ${j.profile}; held`, ...example };
     // Accepted when listed by rule, or when every case that shows it is itself an accepted (listed) failure.
@@ -44,7 +45,7 @@ export function judgeRules(cases: readonly CaseResult[], j: Judge, expectedRules
 }
 
 export function countRules(rules: readonly RuleResult[]): RunReport["rule_counts"] {
-  const zero = (): RuleCounts => ({ passed: 0, failed: 0, expected_failure: 0, not_scored: 0, "n/a": 0, not_run: 0, not_checkable: 0 });
+  const zero = (): RuleCounts => ({ passed: 0, failed: 0, expected_failure: 0, not_scored: 0, "n/a": 0, not_observable: 0, not_run: 0, not_checkable: 0 });
   const counts = { spec: zero(), decision: zero(), rendering: zero() };
   for (const r of rules) counts[r.source][r.status]++;
   return counts;
