@@ -160,6 +160,9 @@ class CaseRun {
 
   private norm = (v: unknown): unknown => normalise(v, this.ws.spellings);
 
+  /** Whether a place of an answer, checked under `key`, is one the driver declares unobserved (K40). */
+  private unobservedAt = (key: string) => (at: string): boolean => atUnobservedPlace(this.implementation.info.unobserved, at, key);
+
   /** How many findings lead the list (an unscripted hook ask explains what follows it). */
   private leads = 0;
 
@@ -225,7 +228,7 @@ class CaseRun {
     const catalog = await this.step("catalog", "catalog()", () => this.session!.catalog());
     this.slow("catalog", performance.now() - t, this.c.catalog?.max_ms, resolveRules(this.c.catalog?.rules, "max_ms"));
     this.catalogSeen = this.norm(catalog);
-    for (const m of schemaMisses("catalog.schema.json", catalog, "catalog", "schema-invalid catalog")) this.miss({ ...m, key: "schema" });
+    for (const m of schemaMisses("catalog.schema.json", catalog, "catalog", "schema-invalid catalog", this.unobservedAt("schema"))) this.miss({ ...m, key: "schema" });
     if (this.c.catalog) for (const m of checkCatalog(this.c.catalog, this.catalogSeen)) this.miss(m);
   }
 
@@ -255,7 +258,7 @@ class CaseRun {
     const seen = this.norm(result);
     this.observed.push(clipLarge(seen));
     const judged = this.judged(from, at);
-    for (const m of schemaMisses("result.schema.json", result, `${at}.result`, "schema-invalid result")) this.miss({ ...m, key: "schema" });
+    for (const m of schemaMisses("result.schema.json", result, `${at}.result`, "schema-invalid result", this.unobservedAt("schema"))) this.miss({ ...m, key: "schema" });
     const asked = this.hook.since(from);
     this.checkHookPayloads(at, asked);
     if (judged) for (const m of checkResult(call.expect, seen, asked.map(this.norm), at)) this.miss(m);
@@ -273,12 +276,12 @@ class CaseRun {
 
   private checkHookPayloads(at: string, requests: readonly unknown[]): void {
     for (const [k, req] of requests.entries()) {
-      for (const m of schemaMisses("permission-request.schema.json", req, `${at}.hook_requests[${k}]`, "schema-invalid hook payload")) this.miss({ ...m, key: "hook_schema" });
+      for (const m of schemaMisses("permission-request.schema.json", req, `${at}.hook_requests[${k}]`, "schema-invalid hook payload", this.unobservedAt("hook_schema"))) this.miss({ ...m, key: "hook_schema" });
     }
   }
 
   private stepContext(judged: () => boolean): StepContext {
-    return { session: this.session!, tmp: this.ws.dir, norm: this.norm, miss: this.miss, slow: this.slow, step: this.step, judged, track: (p) => this.work.track(p) };
+    return { session: this.session!, tmp: this.ws.dir, norm: this.norm, miss: this.miss, slow: this.slow, step: this.step, judged, track: (p) => this.work.track(p), unobserved: this.unobservedAt("schema") };
   }
 
   private async closeSession(): Promise<void> {
