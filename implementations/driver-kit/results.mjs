@@ -48,10 +48,9 @@ export function notFoundResult(name, output, siblings = []) {
   return { kind: "not_found", name, siblings, output };
 }
 
+/** An `error` in the harness's own class; `code` undefined (left out) when its errors carry none (`error.code`). */
 export function errorResult(code, message, output, extra = {}) {
-  const result = { kind: "error", code, message: oneLine(message), output: String(output ?? "") || oneLine(message) };
-  for (const [key, value] of Object.entries(extra)) if (value !== undefined) result[key] = value;
-  return result;
+  return defined({ kind: "error", code, message: oneLine(message), output: String(output ?? "") || oneLine(message), ...extra });
 }
 
 /** The requested name when the input carries one as a string (for not_found and errors). */
