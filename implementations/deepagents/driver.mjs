@@ -32,7 +32,8 @@ export const implementationInfo = {
   specVersion: "1",
   // README.md "Capabilities" names where in deepagents' source each false one was looked for. read_file shows
   // the whole SKILL.md, frontmatter included: its unknown fields reach the model (frontmatter_passthrough).
-  capabilities: capabilities(["allowed_tools", "symlinks", "file_modes", "frontmatter_passthrough"]),
+  // Its filesystem permission rules (deny a read on path globs) are its sensitive patterns.
+  capabilities: capabilities(["allowed_tools", "symlinks", "file_modes", "frontmatter_passthrough", "sensitive_patterns"]),
   // What deepagents never produces (K40): no lookup by name, no byte count, no parsed frontmatter in what
   // read_file returns, no resource list, no root index and no shadowing report in its listing, no error codes (plain "Error: …").
   unobserved: ["call.by-name", "result.bytes", "result.frontmatter", "result.resources", "catalog.entry.root_index", "catalog.entry.shadowed", "error.code"],
@@ -81,7 +82,10 @@ export async function createSession(config) {
   const sources = [...roots].reverse();
   const backend = new FilesystemBackend({ rootDir: "/" });
   const skills = createSkillsMiddleware({ backend, sources });
-  const readFile = createFilesystemMiddleware({ backend }).tools.find((t) => t.name === "read_file");
+  // The kit's sensitive_patterns as deepagents' own permission rules: its globs are absolute ("/**/secrets/**").
+  const patterns = config.sensitive_patterns ?? [];
+  const permissions = patterns.length ? [{ operations: ["read"], paths: patterns.map((p) => (p.startsWith("/") ? p : `/${p}`)), mode: "deny" }] : [];
+  const readFile = createFilesystemMiddleware({ backend, permissions }).tools.find((t) => t.name === "read_file");
   let state; // the middleware's thread state: skillsMetadata, loaded once per thread as in an agent run
   const loadLogs = [];
 
