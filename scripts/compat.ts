@@ -5,13 +5,14 @@
 // Split over a CI matrix: `--harness <h> --json-out <file>` per job, then `--merge <files…>` builds the page.
 //   exit 0  the page was written (whatever the implementations scored)
 //   exit 2  usage error
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { PACKAGE_ROOT } from "../package-root.ts";
 import { runCompat } from "../conformance/compat/index.ts";
 import type { CompatResult } from "../conformance/compat/types.ts";
-import { renderMarkdown } from "../conformance/compat/render-markdown.ts";
+import { headlineSection, renderMarkdown } from "../conformance/compat/render-markdown.ts";
+import { caseIndex, findingsList, findingsPage, replaceBlock } from "../conformance/compat/findings.ts";
 import { renderHtml } from "../conformance/compat/render-html.ts";
 import { mergeResults } from "../conformance/compat/merge.ts";
 
@@ -85,7 +86,26 @@ function write(out: string, r: CompatResult): void {
   writeFileSync(join(out, "compatibility.json"), JSON.stringify(r, null, 2) + "\n");
   writeFileSync(join(out, "compatibility.md"), renderMarkdown(r));
   writeFileSync(join(out, "compatibility.html"), renderHtml(r));
-  console.log(`wrote ${join(out, "compatibility.md")}, .json and .html`);
+  // docs/findings/<harness>.md, one per harness with findings, regenerated (a stale page of a fixed harness goes).
+  const dir = join(out, "findings");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const cases = caseIndex();
+  for (const i of r.implementations) {
+    const page = i.id === "reference" || i.id === "rust" ? undefined : findingsPage(r, i, cases);
+    if (page) writeFileSync(join(dir, `${i.id}.md`), page);
+  }
+  console.log(`wrote ${join(out, "compatibility.md")}, .json, .html and findings/`);
+  // The README's table and findings list, when this is the repository's own page.
+  if (resolve(out) === resolve(PACKAGE_ROOT, "docs")) {
+    const readme = join(PACKAGE_ROOT, "README.md");
+    const head = headlineSection(r).slice(2).join("\n").replace(/\]\(#/g, "](docs/compatibility.md#");
+    const table = `${head}\nMade by \`npm run compat\` on ${r.generated_at.slice(0, 10)}${r.kit.commit ? ` from kit commit ${r.kit.commit.slice(0, 7)}` : ""}; every profile and every failing rule are on [the page](docs/compatibility.md).`;
+    let text = replaceBlock(readFileSync(readme, "utf8"), "compat-table", table);
+    text = replaceBlock(text, "findings", findingsList(r));
+    writeFileSync(readme, text);
+    console.log(`updated ${readme} (compat-table and findings blocks)`);
+  }
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -16,7 +16,7 @@ import { readRuleTable } from "./rule-table.ts";
 import { npmCi, runSuites, supportsProfiles } from "./run-suites.ts";
 import { findTargets, type Target } from "./targets.ts";
 import { measureTiming } from "./timing.ts";
-import type { CompatResult, ImplementationResult, Rerun } from "./types.ts";
+import type { CompatResult, Finding, ImplementationResult, Rerun } from "./types.ts";
 import { rescore } from "./rescore.ts";
 import { isProfile, type Profile } from "../runner/rules.ts";
 import type { RunReport } from "../runner/types.ts";
@@ -112,9 +112,17 @@ async function runTarget(root: string, t: Target, profiles: readonly (string | u
     const label = p ?? "default";
     const judged = p && p !== widest && isProfile(p) ? rescore(report, p) : report;
     if (judged.rule_counts) out.spec_rules[label] = { ...judged.rule_counts.spec };
+    if (label === "spec") out.findings = findingsOf(judged);
     out.cells.push(...cellsFromReport(judged, label, ctx.suites, ctx.suiteOf));
   }
   return out;
+}
+
+/** The spec rules a run fails, each with its first showing mismatch (the report's example). */
+function findingsOf(r: Report): Finding[] {
+  return r.rules
+    .filter((x) => x.source === "spec" && x.status === "failed" && x.example)
+    .map((x) => ({ rule: x.id, level: x.level, statement: x.statement, cites: x.cites, cases: x.cases, case: x.example!.case, at: x.example!.at, what: x.example!.what, expected: x.example!.expected, actual: x.example!.actual, ...(x.example!.call !== undefined ? { call: x.example!.call } : {}) }));
 }
 
 export async function runCompat(opts: CompatOptions): Promise<CompatResult> {

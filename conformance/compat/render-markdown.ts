@@ -41,7 +41,7 @@ export function cellText(impl: string, c: Cell): string {
 }
 
 /** The headline: every spec case of the spec suite over all of them, every spec rule over all of them (profile spec). */
-function headlineSection(r: CompatResult): string[] {
+export function headlineSection(r: CompatResult): string[] {
   const profile = r.profiles.includes("spec") ? "spec" : r.profiles[0]!;
   const rows = ran(r).map((i) => {
     const c = i.cells.find((x) => x.profile === profile && x.suite === "spec");

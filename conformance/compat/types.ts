@@ -71,6 +71,23 @@ export interface Rerun {
 /** Rule verdicts of one profile, counted by status, for the spec's own rules (the headline: over every spec rule). */
 export type SpecRuleCounts = Record<string, number>;
 
+/** A spec rule the implementation fails under profile spec, with the first mismatch that shows it: the material of
+ *  one finding (docs/findings/<id>.md, findings.ts). */
+export interface Finding {
+  rule: string;
+  level: string;
+  statement: string;
+  cites: string[];
+  case: string;
+  at: string;
+  what: string;
+  expected?: unknown;
+  actual?: unknown;
+  call?: unknown;
+  /** Every case that shows it. */
+  cases: string[];
+}
+
 export interface ImplementationResult {
   /** Folder-derived id: "reference", "rust", "mastra", … */
   id: string;
@@ -82,6 +99,8 @@ export interface ImplementationResult {
   /** Per profile: the spec rules' verdicts counted (passed, failed, n/a = missing, not_observable, not_checkable, …). */
   spec_rules?: Record<string, SpecRuleCounts>;
   reruns?: Rerun[];
+  /** The spec rules it fails under profile spec, each with the mismatch that shows it first. */
+  findings?: Finding[];
   name: string;
   version: string;
   language: string;
