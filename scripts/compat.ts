@@ -15,6 +15,7 @@ import { headlineSection, renderMarkdown } from "../conformance/compat/render-ma
 import { caseIndex, findingsList, findingsPage, replaceBlock } from "../conformance/compat/findings.ts";
 import { renderHtml } from "../conformance/compat/render-html.ts";
 import { mergeResults } from "../conformance/compat/merge.ts";
+import { findTargets } from "../conformance/compat/targets.ts";
 
 const USAGE = `usage: npm run compat -- [options]
 
@@ -22,6 +23,8 @@ const USAGE = `usage: npm run compat -- [options]
   --harness <h>      the same, by harness folder (implementations/<h>/: every row of it), or reference / rust
   --json-out <file>  write only this run's JSON there (one job of a CI matrix), not the page
   --merge <files…>   run nothing: build the page from the --json-out files of several jobs
+  --list             run nothing: print the harnesses (reference, rust when built, each folder) as a JSON array,
+                     e.g. for a CI matrix
   --no-install       use each harness folder's node_modules as it is (default: npm ci in each)
   --skills <n>       generated skills for the discovery and activation figures (default 1000; 0: no timing)
   --calls <n>        first activations timed per implementation (default 200)
@@ -40,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
         harness: { type: "string" },
         "json-out": { type: "string" },
         merge: { type: "boolean", default: false },
+        list: { type: "boolean", default: false },
         "no-install": { type: "boolean", default: false },
         skills: { type: "string", default: "1000" },
         calls: { type: "string", default: "200" },
@@ -61,6 +65,11 @@ async function main(argv: string[]): Promise<number> {
   const out = resolve(values.out);
   if (values.render) {
     write(out, JSON.parse(readFileSync(resolve(values.render), "utf8")) as CompatResult);
+    return 0;
+  }
+  if (values.list) {
+    const ids = findTargets(PACKAGE_ROOT).filter((t) => !t.missing).map((t) => t.folder ?? t.id);
+    console.log(JSON.stringify([...new Set(ids)]));
     return 0;
   }
   if (values.merge) {
