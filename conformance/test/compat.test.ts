@@ -148,6 +148,15 @@ describe("renderMarkdown", () => {
     expect(cellText("reference", { profile: "spec", suite: "spec", total: 4, passed: 2, failed: 0, errored: 0, skipped: 1, missing: 1, not_observable: 0, not_scored: 1, status: "partial", by: "rule", failing: [], incidental: [] })).toBe("🟨 2/3 · 🟪 1 missing · 1 not scored");
   });
 
+  it("the headline counts every spec case and every spec rule, missing and not observable in the denominator, and marks a load flip", () => {
+    const r = result();
+    const t = r.implementations[1]!;
+    t.spec_rules = { spec: { passed: 10, failed: 20, expected_failure: 0, not_scored: 0, "n/a": 20, not_observable: 6, not_run: 3, not_checkable: 5 } };
+    t.reruns = [{ case: "S16", first: "errored", rerun: "passed", flipped: true }];
+    const md = renderMarkdown(r);
+    expect(md).toContain("| **trimmer** | ❌ 1/3 | 1 | 1 | 0 | 10/64 | 20 | 20 | 6 | 8 | S16 errored → passed on rerun |");
+  });
+
   it("a column that scores nothing is not green", () => {
     expect(cellText("reference", { profile: "spec", suite: "contract", total: 8, passed: 0, failed: 0, errored: 0, skipped: 0, missing: 0, not_observable: 0, not_scored: 8, status: "none", by: "rule", failing: [], incidental: [] })).toBe("➖ nothing scored · 8 not scored");
   });
