@@ -19,7 +19,7 @@ import { ToolErrorType } from "@google/gemini-cli-core/dist/src/tools/tool-error
 import { renderAgentSkills } from "@google/gemini-cli-core/dist/src/prompts/snippets.js";
 import { coreEvents, CoreEvent } from "@google/gemini-cli-core/dist/src/utils/events.js";
 import { debugLogger } from "@google/gemini-cli-core/dist/src/utils/debugLogger.js";
-import { createPolicyEngineConfig } from "@google/gemini-cli-core/dist/src/policy/config.js";
+import { createPolicyEngineConfig, createPolicyUpdater } from "@google/gemini-cli-core/dist/src/policy/config.js";
 import { PolicyEngine } from "@google/gemini-cli-core/dist/src/policy/policy-engine.js";
 import { ApprovalMode } from "@google/gemini-cli-core/dist/src/policy/types.js";
 import { MessageBus } from "@google/gemini-cli-core/dist/src/confirmation-bus/message-bus.js";
@@ -76,11 +76,18 @@ function shadowedBy(warnings) {
   return byWinner;
 }
 
-/** The shipped default policies, interactive (the CLI's default approval mode): activate_skill is ask_user. */
+/**
+ * The shipped default policies, interactive (the CLI's default approval mode): activate_skill is ask_user. Each
+ * session gets its own engine (its own copy of the rules: the engine sorts and extends the array it is given) and
+ * Gemini's policy updater on its bus, so "allow always" adds Gemini's own session rule, as in the CLI.
+ */
 let policyConfig;
 async function policyBus() {
   policyConfig ??= await createPolicyEngineConfig({}, ApprovalMode.DEFAULT, undefined, true);
-  return new MessageBus(new PolicyEngine(policyConfig));
+  const engine = new PolicyEngine({ ...policyConfig, rules: [...(policyConfig.rules ?? [])], checkers: [...(policyConfig.checkers ?? [])] });
+  const bus = new MessageBus(engine);
+  createPolicyUpdater(engine, bus, undefined);
+  return bus;
 }
 
 export async function createSession(config, options = {}) {
