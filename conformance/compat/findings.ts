@@ -110,6 +110,9 @@ function findingSection(i: ImplementationResult, f: Finding, c: LoadedCase | und
     ? ["#!/bin/sh", `# ${c.id}: ${c.title}`, "set -eu", 'T="$(mktemp -d)"', ...treeLines(fixtureDir(c.fixture, c.suite)), ...setupLines(c.setup ?? []), 'echo "$T"']
     : [];
   return [
+    // An explicit anchor: a heading's own id differs between renderers (GitHub drops the dots).
+    `<a id="${findingAnchor(f.rule)}"></a>`,
+    "",
     `### \`${f.rule}\``,
     "",
     `- **Rule** (spec, ${f.level}): ${f.statement}`,

@@ -69,7 +69,7 @@ async function rerunLoadDependent(root: string, t: Target, report: Report, ctx: 
     const first = report.cases.find((c) => c.id === id);
     if (!first || first.status === "passed" || first.status === "skipped") continue;
     ctx.log(`${t.id}: ${id} ${first.status}: once more (its verdict depends on load)`);
-    const again = await runSuites(root, t, WIDEST, join(ctx.tmp, `${t.id}-${id}-rerun.json`), undefined, [id]);
+    const again = await runSuites(root, t, WIDEST, join(ctx.tmp, `${t.id}-${id}-rerun.json`), t.runTimeoutMs, [id]);
     const rerun = (again.report as Report | undefined)?.cases.find((c) => c.id === id)?.status ?? `no report (${again.reason ?? "?"})`;
     out.push({ case: id, first: first.status, rerun, flipped: rerun !== first.status });
   }
@@ -83,9 +83,8 @@ async function runTarget(root: string, t: Target, profiles: readonly (string | u
     // One install per folder, shared by its rows; cached across runs by its lockfile (run-suites.ts npmCi).
     let r = ctx.installed.get(t.installDir);
     if (!r) {
-      ctx.log(`${t.id}: npm ci`);
       r = npmCi(t.installDir);
-      if ("cached" in r && r.cached) ctx.log(`${t.id}: installed from this lockfile already (cached)`);
+      ctx.log(`${t.id}: ${"cached" in r && r.cached ? "installed from this lockfile already (npm ci skipped)" : r.ok ? "npm ci" : "npm ci failed"}`);
       ctx.installed.set(t.installDir, r);
     }
     if (!r.ok) return { ...base, status: "install_failed", ...(r.reason ? { reason: r.reason } : {}) };
@@ -93,7 +92,7 @@ async function runTarget(root: string, t: Target, profiles: readonly (string | u
   const out = { ...base };
   const widest = profiles.includes(WIDEST) ? WIDEST : profiles[0];
   ctx.log(`${t.id}: every suite, profile ${widest ?? "default"}${widest === WIDEST ? " (the others re-judged from it)" : ""}`);
-  const run = await runSuites(root, t, widest, join(ctx.tmp, `${t.id}.json`));
+  const run = await runSuites(root, t, widest, join(ctx.tmp, `${t.id}.json`), t.runTimeoutMs);
   if (!run.report) {
     for (const p of profiles) out.cells.push(...errorCells(p ?? "default", ctx.suites, run.reason ?? "no report"));
     return { ...out, status: "errored", ...(run.reason ? { reason: run.reason } : {}) };

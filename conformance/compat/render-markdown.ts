@@ -52,9 +52,9 @@ export function headlineSection(r: CompatResult): string[] {
     return [
       implLabel(i),
       c ? (c.status === "error" ? cellText(i.id, c) : `${STATUS_MARK[c.status]} ${c.passed}/${c.total}`) : "",
-      c ? `${c.failed + c.errored}` : "",
-      c ? `${c.missing}` : "",
-      c ? `${c.not_observable}` : "",
+      c && c.status !== "error" ? `${c.failed + c.errored}` : "",
+      c && c.status !== "error" ? `${c.missing}` : "",
+      c && c.status !== "error" ? `${c.not_observable}` : "",
       all ? `${n("passed")}/${all}` : "",
       all ? `${n("failed") + n("expected_failure")}` : "",
       all ? `${n("n/a")}` : "",

@@ -5,6 +5,7 @@
 //   "skillConformance": { "driver": "driver.mjs" }        a JS module exporting createSession (default)
 //   "skillConformance": { "exec": "node server.mjs" }     a command speaking the stdio protocol, run in the folder
 //   "args": ["--timeout", "60000"]                        extra options for the kit's CLI (a slow harness)
+//   "runTimeoutMs": 3600000                               the whole run's cap (default 15 min)
 //   "rows": [{ "id": "mastra-localskillsource", "driver": "driver-local-source.mjs", "note": "…" }]
 //                                                         more rows from the same install (another configuration)
 // Its pinned harness versions are its package.json dependencies, shown on the page as the versions it was made from.
@@ -31,9 +32,12 @@ export interface Target {
   args?: string[];
   /** What this row's configuration is, when a folder has more than one. */
   note?: string;
+  /** The cap on its whole run (default run-suites.ts's 15 min). */
+  runTimeoutMs?: number;
 }
 
 interface RowConfig {
+  runTimeoutMs?: number;
   id?: string;
   driver?: string;
   exec?: string;
@@ -57,7 +61,7 @@ function readJson(file: string): Record<string, unknown> | undefined {
 function rowTarget(root: string, folder: string, cfg: RowConfig, pins: Record<string, string>): Target {
   const dir = join(root, "implementations", folder);
   const id = cfg.id ?? folder;
-  const base = { id, folder, installDir: dir, pins, ...(cfg.args?.length ? { args: [...cfg.args] } : {}), ...(cfg.note ? { note: cfg.note } : {}) };
+  const base = { id, folder, installDir: dir, pins, ...(cfg.args?.length ? { args: [...cfg.args] } : {}), ...(cfg.note ? { note: cfg.note } : {}), ...(cfg.runTimeoutMs ? { runTimeoutMs: cfg.runTimeoutMs } : {}) };
   if (cfg.exec) return { ...base, kind: "exec", spec: `cd '${dir.replace(/'/g, "'\\''")}' && ${cfg.exec}`, display: `(in implementations/${folder}) ${cfg.exec}` };
   const mod = join(dir, cfg.driver ?? "driver.mjs");
   const t: Target = { ...base, kind: "module", spec: mod, display: relative(root, mod) };
@@ -71,7 +75,7 @@ export function folderTargets(root: string, folder: string): Target[] {
   const cfg = (pkg.skillConformance ?? {}) as FolderConfig;
   const pins = { ...((pkg.dependencies ?? {}) as Record<string, string>) };
   const { rows = [], ...own } = cfg;
-  return [rowTarget(root, folder, { ...own, id: folder }, pins), ...rows.map((r) => rowTarget(root, folder, { args: own.args, ...r }, pins))];
+  return [rowTarget(root, folder, { ...own, id: folder }, pins), ...rows.map((r) => rowTarget(root, folder, { args: own.args, runTimeoutMs: own.runTimeoutMs, ...r }, pins))];
 }
 
 /** A harness folder's own row (the first of folderTargets). */
