@@ -64,7 +64,11 @@ const STAMP = join("node_modules", ".skill-compat-lock.sha256");
 
 const lockHash = (dir: string): string | undefined => {
   const lock = join(dir, "package-lock.json");
-  return existsSync(lock) ? createHash("sha256").update(readFileSync(lock)).update(readFileSync(join(dir, "package.json"))).digest("hex") : undefined;
+  if (!existsSync(lock)) return undefined;
+  // The lockfile and the dependencies it was made for; not the rest of package.json (its skillConformance settings).
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown>;
+  const deps = JSON.stringify([pkg.dependencies ?? {}, pkg.devDependencies ?? {}, pkg.optionalDependencies ?? {}]);
+  return createHash("sha256").update(readFileSync(lock)).update(deps).digest("hex");
 };
 
 /** `npm ci` in a harness folder: its own lockfile, nothing added to the kit's install; skipped when node_modules
