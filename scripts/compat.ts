@@ -23,6 +23,7 @@ const USAGE = `usage: npm run compat -- [options]
   --harness <h>      the same, by harness folder (implementations/<h>/: every row of it), or reference / rust
   --json-out <file>  write only this run's JSON there (one job of a CI matrix), not the page
   --merge <files…>   run nothing: build the page from the --json-out files of several jobs
+  --allow-mixed-commits  with --merge: keep parts made from different kit commits (each row names its commit)
   --list             run nothing: print the harnesses (reference, rust when built, each folder) as a JSON array,
                      e.g. for a CI matrix
   --no-install       use each harness folder's node_modules as it is (default: npm ci in each)
@@ -44,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
         "json-out": { type: "string" },
         merge: { type: "boolean", default: false },
         list: { type: "boolean", default: false },
+        "allow-mixed-commits": { type: "boolean", default: false },
         "no-install": { type: "boolean", default: false },
         skills: { type: "string", default: "1000" },
         calls: { type: "string", default: "200" },
@@ -74,7 +76,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (values.merge) {
     if (!positionals.length) return (console.error(`--merge wants the JSON files of the jobs\n\n${USAGE}`), 2);
-    write(out, mergeResults(positionals.map((f) => JSON.parse(readFileSync(resolve(f), "utf8")) as CompatResult)));
+    write(out, mergeResults(positionals.map((f) => JSON.parse(readFileSync(resolve(f), "utf8")) as CompatResult), { allowMixedCommits: values["allow-mixed-commits"] }));
     return 0;
   }
   if (positionals.length) return (console.error(`unexpected argument ${positionals[0]}\n\n${USAGE}`), 2);

@@ -6,15 +6,18 @@ import type { CompatResult, ImplementationResult } from "./types.ts";
 
 const rank = (i: ImplementationResult): [number, string] => [i.id === "reference" ? 0 : i.id === "rust" ? 1 : 2, `${i.folder ?? i.id}\u0000${i.id === i.folder ? "" : i.id}`];
 
-export function mergeResults(parts: readonly CompatResult[]): CompatResult {
+/** `allowMixedCommits`: parts from different kit commits are kept (a rerun of one harness later), each row then
+ *  naming the commit it was made from; otherwise they are refused. */
+export function mergeResults(parts: readonly CompatResult[], opts: { allowMixedCommits?: boolean } = {}): CompatResult {
   if (!parts.length) throw new Error("merge: no partial results given");
   const [first] = parts as [CompatResult, ...CompatResult[]];
+  const mixed = parts.some((p) => p.kit.version !== first.kit.version || p.kit.commit !== first.kit.commit);
   for (const p of parts) {
-    if (p.kit.version !== first.kit.version || p.kit.commit !== first.kit.commit) throw new Error(`merge: parts from different kits (${first.kit.commit ?? first.kit.version} and ${p.kit.commit ?? p.kit.version})`);
+    if (mixed && !opts.allowMixedCommits) throw new Error(`merge: parts from different kits (${first.kit.commit ?? first.kit.version} and ${p.kit.commit ?? p.kit.version})`);
     if (p.profiles.join() !== first.profiles.join()) throw new Error(`merge: parts judged under different profiles (${first.profiles.join()} and ${p.profiles.join()})`);
   }
   const byId = new Map<string, ImplementationResult>();
-  for (const p of parts) for (const i of p.implementations) if (!byId.has(i.id)) byId.set(i.id, i);
+  for (const p of parts) for (const i of p.implementations) if (!byId.has(i.id)) byId.set(i.id, mixed && p.kit.commit ? { ...i, kit_commit: p.kit.commit } : i);
   const implementations = [...byId.values()].sort((a, b) => {
     const [ra, ka] = rank(a), [rb, kb] = rank(b);
     return ra - rb || (ka < kb ? -1 : ka > kb ? 1 : 0);

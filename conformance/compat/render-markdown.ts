@@ -96,6 +96,7 @@ function versionsSection(r: CompatResult): string[] {
   const out = ["## Implementations", "", ...table(["implementation", "as it names itself", "language", "harness pinned", "driver"], rows)];
   for (const i of r.implementations) if (i.status !== "ran" && i.reason) out.push("", `- **${i.id}** (${i.status.replace("_", " ")}): ${i.reason}`);
   for (const i of r.implementations) if (i.note) out.push("", `- **${i.id}**: ${i.note}`);
+  for (const i of r.implementations) if (i.kit_commit && i.kit_commit !== r.kit.commit) out.push("", `- **${i.id}** was run separately, from kit commit ${i.kit_commit.slice(0, 12)} (merged into this page).`);
   const unobs = r.implementations.filter((i) => i.unobserved?.length);
   if (unobs.length) out.push("", "Values each harness does not produce (its driver leaves them out and declares them, so the rules needing them are ⬜ not observable here):", "", ...unobs.map((i) => `- **${i.id}**: ${i.unobserved!.map((u) => `\`${u}\``).join(", ")}`));
   const missing = r.implementations.filter((i) => i.capabilities && Object.values(i.capabilities).some((v) => !v));

@@ -99,6 +99,8 @@ export interface ImplementationResult {
   /** Per profile: the spec rules' verdicts counted (passed, failed, n/a = missing, not_observable, not_checkable, …). */
   spec_rules?: Record<string, SpecRuleCounts>;
   reruns?: Rerun[];
+  /** The kit commit this row was made from, when a merged page holds rows of several (merge.ts). */
+  kit_commit?: string;
   /** The spec rules it fails under profile spec, each with the mismatch that shows it first. */
   findings?: Finding[];
   name: string;

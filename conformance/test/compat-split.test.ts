@@ -64,5 +64,7 @@ describe("mergeResults", () => {
     expect(() => mergeResults([part([impl("a")]), part([impl("b")], { kit: { version: "0.1.0", commit: "def" } })])).toThrow(/different kits/);
     expect(() => mergeResults([part([impl("a")]), part([impl("b")], { profiles: ["spec"] })])).toThrow(/different profiles/);
     expect(() => mergeResults([])).toThrow(/no partial/);
+    const m = mergeResults([part([impl("a")]), part([impl("b")], { kit: { version: "0.1.0", commit: "def" } })], { allowMixedCommits: true });
+    expect(m.implementations.map((i) => [i.id, i.kit_commit])).toEqual([["a", "abc"], ["b", "def"]]);
   });
 });
