@@ -69,6 +69,16 @@ let rulesTable: Rules | undefined;
 /** The rules table (rules.json): what every check verifies, its source and level. Read once, on first use. */
 export const rules = (): Rules => (rulesTable ??= readJson<Rules>("rules.json"));
 
+/** Values a harness may not produce (observations.json, decision K40): id → where they show and the rules needing them. */
+export interface Observation {
+  id: string;
+  what: string;
+  places: string[];
+  rules: string[];
+}
+let observationsTable: Observation[] | undefined;
+export const observations = (): Observation[] => (observationsTable ??= readJson<Observation[]>("observations.json"));
+
 export const KIT_VERSION: string = (JSON.parse(readFileSync(dataPath("package.json"), "utf8")) as { version: string }).version;
 export const SPEC_VERSION = "1";
 

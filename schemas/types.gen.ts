@@ -846,6 +846,10 @@ export interface InitializeResult {
   };
   specVersion: string;
   capabilities: Capabilities;
+  /**
+   * Values of the kit's answers that the harness itself never produces (ids of schemas/observations.json, decision K40): the driver leaves them out, checks at their places are not_observable and the rules needing them are not observable here.
+   */
+  unobserved?: string[];
 }
 
 export interface SessionCreateParams {
@@ -1126,6 +1130,16 @@ export interface ConformanceReport {
      */
     driver: string;
   };
+  /**
+   * The capabilities the implementation declared (a name left out counts as supported).
+   */
+  capabilities?: {
+    [k: string]: boolean;
+  };
+  /**
+   * The values the implementation declared it does not produce (schemas/observations.json ids, K40).
+   */
+  unobserved?: string[];
   suite?: string;
   /**
    * Which rule sources were scored: spec rules (spec), spec and decision rules (decisions), all three with the reference's rendering (exact). Rules outside it are in rules[] as not_scored.
@@ -1159,9 +1173,18 @@ export interface ConformanceReport {
     source: "spec" | "decision" | "rendering";
     level: "MUST" | "SHOULD";
     /**
-     * failed: scored and some check of it did not hold; expected_failure: so, and listed as rule:<id> in the expected-failures file (or every case that shows it is a listed case); errored: scored, no check of it failed, but a case that checks it ended (crash, hang, dead driver) before checking it, so it is not shown to hold (note names the cases); not_scored: outside the profile (cases says whether it held); n/a: it needs a capability the implementation declares false; not_run: no case of this run checks it (another suite does); not_checkable: no check can judge it through the driver protocol (note says why and where it is judged).
+     * not_observable: it needs a value the harness does not produce (the driver declares it unobserved, schemas/observations.json, K40): never passed, never failed; failed: scored and some check of it did not hold; expected_failure: so, and listed as rule:<id> in the expected-failures file (or every case that shows it is a listed case); errored: scored, no check of it failed, but a case that checks it ended (crash, hang, dead driver) before checking it, so it is not shown to hold (note names the cases); not_scored: outside the profile (cases says whether it held); n/a: it needs a capability the implementation declares false; not_run: no case of this run checks it (another suite does); not_checkable: no check can judge it through the driver protocol (note says why and where it is judged).
      */
-    status: "passed" | "failed" | "expected_failure" | "errored" | "not_scored" | "n/a" | "not_run" | "not_checkable";
+    status:
+      | "passed"
+      | "failed"
+      | "expected_failure"
+      | "errored"
+      | "not_scored"
+      | "n/a"
+      | "not_observable"
+      | "not_run"
+      | "not_checkable";
     /**
      * The cases that show it not holding (empty when it held).
      */
@@ -1266,9 +1289,9 @@ export interface ConformanceReport {
        */
       rules?: string[];
       /**
-       * fails_case: a rule the case exists to test; incidental: reported under its own (scored) rule, not against the case; not_scored: its rules are outside the profile; n/a: its rules need a capability the implementation declares false.
+       * not_observable: at a value the driver declares unobserved, or under rules that need one (K40); fails_case: a rule the case exists to test; incidental: reported under its own (scored) rule, not against the case; not_scored: its rules are outside the profile; n/a: its rules need a capability the implementation declares false.
        */
-      effect?: "fails_case" | "incidental" | "not_scored" | "n/a";
+      effect?: "fails_case" | "incidental" | "not_scored" | "n/a" | "not_observable";
       expected?: unknown;
       actual?: unknown;
       /**
@@ -1328,6 +1351,7 @@ export interface RuleCounts {
   errored?: number;
   not_scored?: number;
   "n/a"?: number;
+  not_observable?: number;
   not_run?: number;
   not_checkable?: number;
 }

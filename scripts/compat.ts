@@ -2,20 +2,32 @@
 // `npm run compat`: the compatibility page. Thin: parse flags, run conformance/compat/ (install every
 // implementation folder, every suite under every profile, discovery and activation timing), write
 // docs/compatibility.md, .json and .html. Minutes, network for npm ci: never part of `npm test`.
+// Split over a CI matrix: `--harness <h> --json-out <file>` per job, then `--merge <files…>` builds the page.
 //   exit 0  the page was written (whatever the implementations scored)
 //   exit 2  usage error
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { PACKAGE_ROOT } from "../package-root.ts";
 import { runCompat } from "../conformance/compat/index.ts";
 import type { CompatResult } from "../conformance/compat/types.ts";
-import { renderMarkdown } from "../conformance/compat/render-markdown.ts";
+import { headlineSection, renderMarkdown } from "../conformance/compat/render-markdown.ts";
+import { caseIndex, findingsPage } from "../conformance/compat/findings.ts";
+import { renderDocs } from "../conformance/docs/render.ts";
+import { PROVIDERS } from "../e2e/providers/index.ts";
 import { renderHtml } from "../conformance/compat/render-html.ts";
+import { mergeResults } from "../conformance/compat/merge.ts";
+import { findTargets } from "../conformance/compat/targets.ts";
 
 const USAGE = `usage: npm run compat -- [options]
 
   --only <ids>       comma-separated implementation ids (reference, rust, mastra, deepagents, …); default every one found
+  --harness <h>      the same, by harness folder (implementations/<h>/: every row of it), or reference / rust
+  --json-out <file>  write only this run's JSON there (one job of a CI matrix), not the page
+  --merge <files…>   run nothing: build the page from the --json-out files of several jobs
+  --allow-mixed-commits  with --merge: keep parts made from different kit commits (each row names its commit)
+  --list             run nothing: print the harnesses (reference, rust when built, each folder) as a JSON array,
+                     e.g. for a CI matrix
   --no-install       use each harness folder's node_modules as it is (default: npm ci in each)
   --skills <n>       generated skills for the discovery and activation figures (default 1000; 0: no timing)
   --calls <n>        first activations timed per implementation (default 200)
@@ -24,12 +36,18 @@ const USAGE = `usage: npm run compat -- [options]
   --help`;
 
 async function main(argv: string[]): Promise<number> {
-  let values;
+  let values, positionals: string[];
   try {
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       args: argv,
+      allowPositionals: true,
       options: {
         only: { type: "string" },
+        harness: { type: "string" },
+        "json-out": { type: "string" },
+        merge: { type: "boolean", default: false },
+        list: { type: "boolean", default: false },
+        "allow-mixed-commits": { type: "boolean", default: false },
         "no-install": { type: "boolean", default: false },
         skills: { type: "string", default: "1000" },
         calls: { type: "string", default: "200" },
@@ -50,22 +68,53 @@ async function main(argv: string[]): Promise<number> {
   }
   const out = resolve(values.out);
   if (values.render) {
-    write(out, JSON.parse(readFileSync(resolve(values.render), "utf8")) as CompatResult);
+    await write(out, JSON.parse(readFileSync(resolve(values.render), "utf8")) as CompatResult);
     return 0;
   }
-  const only = values.only?.split(",").map((s) => s.trim()).filter(Boolean);
-  const r = await runCompat({ root: PACKAGE_ROOT, ...(only ? { only } : {}), install: !values["no-install"], skills, calls, log: (l) => console.error(`compat: ${l}`) });
-  write(out, r);
+  if (values.list) {
+    const ids = findTargets(PACKAGE_ROOT).filter((t) => !t.missing).map((t) => t.folder ?? t.id);
+    console.log(JSON.stringify([...new Set(ids)]));
+    return 0;
+  }
+  if (values.merge) {
+    if (!positionals.length) return (console.error(`--merge wants the JSON files of the jobs\n\n${USAGE}`), 2);
+    await write(out, mergeResults(positionals.map((f) => JSON.parse(readFileSync(resolve(f), "utf8")) as CompatResult), { allowMixedCommits: values["allow-mixed-commits"] }));
+    return 0;
+  }
+  if (positionals.length) return (console.error(`unexpected argument ${positionals[0]}\n\n${USAGE}`), 2);
+  const only = [values.only, values.harness].filter(Boolean).join(",").split(",").map((s) => s.trim()).filter(Boolean);
+  const r = await runCompat({ root: PACKAGE_ROOT, ...(only.length ? { only } : {}), install: !values["no-install"], skills, calls, log: (l) => console.error(`compat: ${l}`) });
+  if (values["json-out"]) {
+    const file = resolve(values["json-out"]);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(r, null, 2) + "\n");
+    console.log(`wrote ${file} (merge the jobs' files with --merge)`);
+  } else await write(out, r);
   console.log(`in ${(r.duration_ms / 1000).toFixed(0)} s`);
   return 0;
 }
 
-function write(out: string, r: CompatResult): void {
+async function write(out: string, r: CompatResult): Promise<void> {
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, "compatibility.json"), JSON.stringify(r, null, 2) + "\n");
   writeFileSync(join(out, "compatibility.md"), renderMarkdown(r));
   writeFileSync(join(out, "compatibility.html"), renderHtml(r));
-  console.log(`wrote ${join(out, "compatibility.md")}, .json and .html`);
+  // docs/findings/<harness>.md, one per harness with findings, regenerated (a stale page of a fixed harness goes).
+  const dir = join(out, "findings");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const cases = caseIndex();
+  for (const i of r.implementations) {
+    const page = i.id === "reference" || i.id === "rust" ? undefined : findingsPage(r, i, cases);
+    if (page) writeFileSync(join(dir, `${i.id}.md`), page);
+  }
+  console.log(`wrote ${join(out, "compatibility.md")}, .json, .html and findings/`);
+  // The README's table and findings list, when this is the repository's own page: written by the one generator of
+  // the README's regions (npm run docs, conformance/docs/), from the JSON just written.
+  if (resolve(out) === resolve(PACKAGE_ROOT, "docs")) {
+    for (const p of await renderDocs(PACKAGE_ROOT, PROVIDERS.map((x) => x.name))) writeFileSync(p.file, p.text);
+    console.log("updated README.md's compat-table and findings regions (npm run docs)");
+  }
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -17,19 +17,15 @@ describe("driver-kit capabilities()", () => {
   });
 });
 
-describe("driver-kit rootIndexOf()", () => {
-  it("places a path under the root that holds it, with a separator: /t/skills-evil is not under /t/skills", () => {
-    expect(kit.rootIndexOf(["/t/skills", "/t/user"], "/t/user/x/SKILL.md")).toBe(1);
-    expect(kit.rootIndexOf(["/t/skills"], "/t/skills-evil/x/SKILL.md")).toBe(-1);
-    expect(kit.rootIndexOf(["/t/skills/"], "/t/skills/x")).toBe(0);
-  });
-});
-
 describe("driver-kit results", () => {
-  it("ok counts UTF-8 bytes of the body, not UTF-16 units", () => {
-    const r = kit.okResult({ name: "a", dir: "/d/a", body: "é\n", frontmatter: { name: "a", description: "d" }, output: "o" });
-    expect(r.bytes).toBe(3);
-    expect(r.resources).toEqual([]);
+  it("ok carries only what the harness gave: no byte count, no empty resource list made up (K40)", () => {
+    const r = kit.okResult({ name: "a", dir: "/d/a", body: "é\n", output: "o" });
+    expect(r).toEqual({ kind: "ok", name: "a", dir: "/d/a", body: "é\n", output: "o" });
+    expect(kit.okResult({ name: "a", body: "b", output: "o", bytes: 1, resources: ["scripts/x"] })).toMatchObject({ bytes: 1, resources: ["scripts/x"] });
+  });
+
+  it("an error without a code of the harness's own leaves the code out instead of inventing one", () => {
+    expect(kit.errorResult(undefined, "Error: refused", "Error: refused", { name: "a" })).toEqual({ kind: "error", message: "Error: refused", output: "Error: refused", name: "a" });
   });
 
   it("error messages are one non-empty line; the harness's own output is kept as is", () => {
@@ -39,45 +35,15 @@ describe("driver-kit results", () => {
     expect(kit.errorResult("IO_ERROR", "  ", "").message).toMatch(/\S/);
   });
 
-  it("catalog entries are sorted by code point, whatever order the harness listed them in", () => {
-    const e = (name: string) => kit.catalogEntry({ name, description: "d", dir: `/r/${name}`, rootIndex: 0, frontmatter: { name, description: "d" } });
-    const c = kit.catalogResult("desc", [e("b"), e("B"), e("a")]);
-    expect(c.entries.map((x: { name: string }) => x.name)).toEqual(["B", "a", "b"]);
-  });
-});
-
-describe("driver-kit CallQueue", () => {
-  it("runs calls one at a time in call order, even when an earlier one is slower", async () => {
-    const q = new kit.CallQueue();
-    const log: string[] = [];
-    const slow = q.run(async () => {
-      await new Promise((r) => setTimeout(r, 20));
-      log.push("first");
-    });
-    const fast = q.run(async () => log.push("second"));
-    await Promise.all([slow, fast]);
-    expect(log).toEqual(["first", "second"]);
+  it("the catalog keeps the harness's own order and only the fields it gave (catalog.sorted judges that order)", () => {
+    const c = kit.catalogResult("desc", [{ name: "b", description: "d", dir: "/r/b", root_index: undefined }, { name: "a", description: "d", dir: "/r/a" }]);
+    expect(c.entries.map((x: { name: string }) => x.name)).toEqual(["b", "a"]);
+    expect(c.entries[0]).toEqual({ name: "b", description: "d", dir: "/r/b" });
   });
 
-  it("a failed call does not stop the queue", async () => {
-    const q = new kit.CallQueue();
-    await expect(q.run(async () => { throw new Error("boom"); })).rejects.toThrow("boom");
-    await expect(q.run(async () => 7)).resolves.toBe(7);
-  });
-
-  it("close() refuses what is still queued instead of running it against a closed session", async () => {
-    const q = new kit.CallQueue();
-    let ran = 0;
-    const first = q.run(async () => {
-      await new Promise((r) => setTimeout(r, 10));
-      ran++;
-    });
-    const queued = expect(q.run(async () => ran++)).rejects.toThrow(/session closed/);
-    await new Promise((r) => setTimeout(r, 1)); // the first call has started; the second waits behind it
-    await q.close();
-    await first;
-    await queued;
-    expect(ran).toBe(1);
+  it("has no call queue and no root lookup: a driver never orders calls or places entries itself", () => {
+    expect(kit.CallQueue).toBeUndefined();
+    expect(kit.rootIndexOf).toBeUndefined();
   });
 });
 

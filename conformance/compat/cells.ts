@@ -8,7 +8,7 @@ import type { Cell, FailingRule } from "./types.ts";
 /** The parts of report.schema.json this module reads (older and newer kits both fit). */
 export interface ReportLike {
   implementation?: { name?: string; version?: string; language?: string };
-  cases: { id: string; status: string; title?: string; rules?: string[] }[];
+  cases: { id: string; status: string; title?: string; rules?: string[]; reason?: string }[];
   rules?: { id: string; source?: string; level?: string; status: string; cases?: string[] }[];
 }
 
@@ -29,18 +29,25 @@ function cellOf(report: ReportLike, profile: string, suite: string, suiteOf: Rea
   const count = (s: string) => cases.filter((c) => c.status === s).length;
   const failed = count("failed");
   const errored = count("errored");
+  // A skip is either a missing feature (a capability declared false) or not observable here (K40): runner/case.ts's reasons.
+  const notObservable = cases.filter((c) => c.status === "skipped" && /^not observable here/.test(c.reason ?? "")).length;
+  const skipped = count("skipped");
+  const notScored = count("not_scored");
+  const passed = count("passed");
   const byRule = Array.isArray(report.rules);
   const { failing, incidental } = byRule ? rulesOf(report.rules!, cases) : { failing: casesAsEntries(cases.filter((c) => BAD_CASE.has(c.status))), incidental: [] };
   return {
     profile,
     suite,
     total: cases.length,
-    passed: count("passed"),
+    passed,
     failed,
     errored,
-    skipped: count("skipped"),
-    not_scored: count("not_scored"),
-    status: failed + errored > 0 ? "fail" : "pass",
+    skipped,
+    missing: skipped - notObservable,
+    not_observable: notObservable,
+    not_scored: notScored,
+    status: failed + errored > 0 ? "fail" : cases.length - notScored === 0 ? "none" : skipped > 0 ? "partial" : "pass",
     by: byRule ? "rule" : "case",
     failing,
     incidental,
@@ -103,5 +110,5 @@ export function rulesOnce(cells: readonly Cell[]): FailingRule[] {
 
 /** A cell for a run that gave no report (the CLI could not run, or wrote nothing). */
 export function errorCells(profile: string, suites: readonly string[], reason: string): Cell[] {
-  return suites.map((suite) => ({ profile, suite, total: 0, passed: 0, failed: 0, errored: 0, skipped: 0, not_scored: 0, status: "error", by: "case", failing: [], incidental: [], reason }));
+  return suites.map((suite) => ({ profile, suite, total: 0, passed: 0, failed: 0, errored: 0, skipped: 0, missing: 0, not_observable: 0, not_scored: 0, status: "error", by: "case", failing: [], incidental: [], reason }));
 }

@@ -1,7 +1,9 @@
 // Owns one compatibility run (`npm run compat`): for every implementation found (targets.ts), install
-// its folder, run the kit's command line on every suite under every profile (run-suites.ts), turn the
-// reports into cells (cells.ts), and time discovery and activation on one generated skill tree shared by
-// all (timing.ts). Returns plain results (types.ts); the renderers and scripts/compat.ts do the rest.
+// its folder (cached by lockfile), run the kit's command line once on every suite under the widest profile
+// (run-suites.ts; the other profiles re-judged from that run, rescore.ts), rerun a load-dependent case once
+// when it did not pass, turn the reports into cells (cells.ts), and time discovery and activation on one
+// generated skill tree shared by all (timing.ts). Returns plain results (types.ts); the renderers,
+// merge.ts and scripts/compat.ts do the rest.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +17,10 @@ import { ruleIndex } from "./rule-table.ts";
 import { npmCi, runSuites, supportsProfiles } from "./run-suites.ts";
 import { findTargets, type Target } from "./targets.ts";
 import { measureTiming } from "./timing.ts";
-import type { CompatResult, ImplementationResult } from "./types.ts";
+import type { CompatResult, Finding, ImplementationResult, Rerun } from "./types.ts";
+import { rescore } from "./rescore.ts";
+import { isProfile, type Profile } from "../runner/rules.ts";
+import type { RunReport } from "../runner/types.ts";
 
 export interface CompatOptions {
   root: string;
@@ -48,32 +53,74 @@ function suiteMap(): { suites: CompatResult["suites"]; suiteOf: Map<string, stri
   return { suites, suiteOf };
 }
 
-async function runTarget(root: string, t: Target, profiles: readonly (string | undefined)[], ctx: { suites: string[]; suiteOf: Map<string, string>; install: boolean; log: (l: string) => void; tmp: string }): Promise<ImplementationResult> {
-  const base: ImplementationResult = { id: t.id, name: t.id, version: "", language: "", driver: t.display, ...(t.pins ? { pins: t.pins } : {}), status: "ran", cells: [] };
+/** Cases whose verdict depends on the machine's load (S16: 1,000 concurrent calls within 4 s): rerun once when
+ *  they do not pass, and marked when the two runs disagree. The first run's verdict is the one scored. */
+export const LOAD_DEPENDENT = ["S16"];
+
+type Report = RunReport;
+
+/** The widest profile the kit has: one run under it, every other profile re-judged from it (rescore.ts). */
+const WIDEST: Profile = "exact";
+
+async function rerunLoadDependent(root: string, t: Target, report: Report, ctx: { log: (l: string) => void; tmp: string }): Promise<Rerun[]> {
+  const out: Rerun[] = [];
+  for (const id of LOAD_DEPENDENT) {
+    const first = report.cases.find((c) => c.id === id);
+    if (!first || first.status === "passed" || first.status === "skipped") continue;
+    ctx.log(`${t.id}: ${id} ${first.status}: once more (its verdict depends on load)`);
+    const again = await runSuites(root, t, WIDEST, join(ctx.tmp, `${t.id}-${id}-rerun.json`), t.runTimeoutMs, [id]);
+    const rerun = (again.report as Report | undefined)?.cases.find((c) => c.id === id)?.status ?? `no report (${again.reason ?? "?"})`;
+    out.push({ case: id, first: first.status, rerun, flipped: rerun !== first.status });
+  }
+  return out;
+}
+
+async function runTarget(root: string, t: Target, profiles: readonly (string | undefined)[], ctx: { suites: string[]; suiteOf: Map<string, string>; install: boolean; installed: Map<string, { ok: boolean; reason?: string }>; log: (l: string) => void; tmp: string }): Promise<ImplementationResult> {
+  const base: ImplementationResult = { id: t.id, name: t.id, version: "", language: "", driver: t.display, ...(t.folder ? { folder: t.folder } : {}), ...(t.note ? { note: t.note } : {}), ...(t.pins ? { pins: t.pins } : {}), status: "ran", cells: [] };
   if (t.missing) return { ...base, status: "not_built", reason: t.missing };
   if (t.installDir && ctx.install) {
-    ctx.log(`${t.id}: npm ci`);
-    const r = npmCi(t.installDir);
+    // One install per folder, shared by its rows; cached across runs by its lockfile (run-suites.ts npmCi).
+    let r = ctx.installed.get(t.installDir);
+    if (!r) {
+      r = npmCi(t.installDir);
+      ctx.log(`${t.id}: ${"cached" in r && r.cached ? "installed from this lockfile already (npm ci skipped)" : r.ok ? "npm ci" : "npm ci failed"}`);
+      ctx.installed.set(t.installDir, r);
+    }
     if (!r.ok) return { ...base, status: "install_failed", ...(r.reason ? { reason: r.reason } : {}) };
   }
   const out = { ...base };
+  const widest = profiles.includes(WIDEST) ? WIDEST : profiles[0];
+  ctx.log(`${t.id}: every suite, profile ${widest ?? "default"}${widest === WIDEST ? " (the others re-judged from it)" : ""}`);
+  const run = await runSuites(root, t, widest, join(ctx.tmp, `${t.id}.json`), t.runTimeoutMs);
+  if (!run.report) {
+    for (const p of profiles) out.cells.push(...errorCells(p ?? "default", ctx.suites, run.reason ?? "no report"));
+    return { ...out, status: "errored", ...(run.reason ? { reason: run.reason } : {}) };
+  }
+  const report = run.report as Report;
+  const im = report.implementation;
+  if (im) Object.assign(out, { name: im.name ?? out.name, version: im.version ?? "", language: im.language ?? "" });
+  if (report.capabilities) out.capabilities = report.capabilities;
+  if (report.unobserved?.length) out.unobserved = report.unobserved;
+  if (widest === WIDEST) {
+    const reruns = await rerunLoadDependent(root, t, report, ctx);
+    if (reruns.length) out.reruns = reruns;
+  }
+  out.spec_rules = {};
   for (const p of profiles) {
     const label = p ?? "default";
-    ctx.log(`${t.id}: every suite, profile ${label}`);
-    const run = await runSuites(root, t, p, join(ctx.tmp, `${t.id}-${label}.json`));
-    if (!run.report) {
-      out.cells.push(...errorCells(label, ctx.suites, run.reason ?? "no report"));
-      out.status = "errored";
-      out.reason = run.reason;
-      continue;
-    }
-    const im = run.report.implementation;
-    if (im) Object.assign(out, { name: im.name ?? out.name, version: im.version ?? "", language: im.language ?? "" });
-    const caps = (run.report as { capabilities?: Record<string, boolean> }).capabilities;
-    if (caps) out.capabilities = caps;
-    out.cells.push(...cellsFromReport(run.report, label, ctx.suites, ctx.suiteOf));
+    const judged = p && p !== widest && isProfile(p) ? rescore(report, p) : report;
+    if (judged.rule_counts) out.spec_rules[label] = { ...judged.rule_counts.spec };
+    if (label === "spec") out.findings = findingsOf(judged);
+    out.cells.push(...cellsFromReport(judged, label, ctx.suites, ctx.suiteOf));
   }
   return out;
+}
+
+/** The spec rules a run fails, each with its first showing mismatch (the report's example). */
+function findingsOf(r: Report): Finding[] {
+  return r.rules
+    .filter((x) => x.source === "spec" && x.status === "failed" && x.example)
+    .map((x) => ({ rule: x.id, level: x.level, statement: x.statement, cites: x.cites, cases: x.cases, case: x.example!.case, at: x.example!.at, what: x.example!.what, expected: x.example!.expected, actual: x.example!.actual, ...(x.example!.call !== undefined ? { call: x.example!.call } : {}) }));
 }
 
 export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
@@ -88,7 +135,7 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
   const tmp = mkdtempSync(join(tmpdir(), "skill-compat-"));
   const implementations: ImplementationResult[] = [];
   try {
-    const ctx = { suites: suites.map((s) => s.id), suiteOf, install: opts.install ?? true, log, tmp };
+    const ctx = { suites: suites.map((s) => s.id), suiteOf, install: opts.install ?? true, installed: new Map(), log, tmp };
     for (const t of targets) implementations.push(await runTarget(root, t, profiles, ctx));
     const n = opts.skills ?? 1000;
     if (n > 0) {

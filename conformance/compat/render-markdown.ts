@@ -15,27 +15,65 @@ export function anchor(impl: string, profile: string, suite: string): string {
   return `${impl}-${profile}-${suite}`.toLowerCase().replace(/[^a-z0-9-]+/g, "-");
 }
 
-/** Cases the cell scores: not those the implementation declares it cannot run (n/a), nor those the profile does not score. */
-export const scoredOf = (c: Cell): number => c.total - c.skipped - c.not_scored;
+/** Cases the cell scores: every case the profile scores, missing features and unobservable ones included (they
+ *  are never taken out of the denominator). */
+export const scoredOf = (c: Cell): number => c.total - c.not_scored;
 
-/** What a cell leaves out of its score, e.g. " (6 n/a, 2 not scored)". */
+/** The states a cell shows beside its score, each in its own colour: " · 🟪 9 missing · ⬜ 2 not observable". */
 export function unscored(c: Cell): string {
-  const parts = [c.skipped ? `${c.skipped} n/a` : "", c.not_scored ? `${c.not_scored} not scored` : ""].filter(Boolean);
-  return parts.length ? ` (${parts.join(", ")})` : "";
+  const parts = [c.missing ? `🟪 ${c.missing} missing` : "", c.not_observable ? `⬜ ${c.not_observable} not observable` : "", c.not_scored ? `${c.not_scored} not scored` : ""].filter(Boolean);
+  return parts.length ? ` · ${parts.join(" · ")}` : "";
 }
 
-/** "✅ 30/30", "✅ 17/17 +1 finding" (a rule failed only in a control call), "❌ 1/24 (6 n/a)" linked to the
- *  cell's rules, "⚠️ error" linked to the reason. */
+export const STATUS_MARK: Record<Cell["status"], string> = { pass: "✅", partial: "🟨", none: "➖", fail: "❌", error: "⚠️" };
+
+/** "✅ 30/30", "✅ 17/17 +1 finding" (a rule failed only in a control call), "❌ 1/30 · 🟪 14 missing" linked to the
+ *  cell's rules, "🟨 5/8 · 🟪 3 missing" (nothing failed, not everything there), "➖ nothing scored", "⚠️ error". */
 export function cellText(impl: string, c: Cell): string {
   const link = (t: string) => `[${t}](#${anchor(impl, c.profile, c.suite)})`;
   if (c.status === "error") return link("⚠️ error");
+  if (c.status === "none") return `➖ nothing scored${unscored(c)}`;
   const score = `${c.passed}/${scoredOf(c)}`;
-  if (c.status === "pass") {
-    const n = c.incidental.length;
-    return `✅ ${score}${unscored(c)}${n ? ` ${link(`+${n} finding${n > 1 ? "s" : ""}`)}` : ""}`;
-  }
-  return `❌ ${link(score)}${unscored(c)}`;
+  const n = c.incidental.length;
+  const findings = n ? ` ${link(`+${n} finding${n > 1 ? "s" : ""}`)}` : "";
+  if (c.status === "fail") return `❌ ${link(score)}${unscored(c)}`;
+  return `${STATUS_MARK[c.status]} ${score}${unscored(c)}${findings}`;
 }
+
+/** The headline: every spec case of the spec suite over all of them, every spec rule over all of them (profile spec). */
+export function headlineSection(r: CompatResult): string[] {
+  const profile = r.profiles.includes("spec") ? "spec" : r.profiles[0]!;
+  const rows = ran(r).map((i) => {
+    const c = i.cells.find((x) => x.profile === profile && x.suite === "spec");
+    const k = i.spec_rules?.[profile] ?? {};
+    const all = Object.values(k).reduce((a, b) => a + b, 0);
+    const n = (s: string) => k[s] ?? 0;
+    const flips = (i.reruns ?? []).filter((x) => x.flipped);
+    return [
+      implLabel(i),
+      c ? (c.status === "error" ? cellText(i.id, c) : `${STATUS_MARK[c.status]} ${c.passed}/${c.total}`) : "",
+      c && c.status !== "error" ? `${c.failed + c.errored}` : "",
+      c && c.status !== "error" ? `${c.missing}` : "",
+      c && c.status !== "error" ? `${c.not_observable}` : "",
+      all ? `${n("passed")}/${all}` : "",
+      all ? `${n("failed") + n("expected_failure")}` : "",
+      all ? `${n("n/a")}` : "",
+      all ? `${n("not_observable")}` : "",
+      all ? `${n("not_run") + n("not_checkable")}` : "",
+      flips.length ? flips.map((f) => `${f.case} ${f.first} → ${f.rerun} on rerun`).join("; ") : "",
+    ];
+  });
+  return [
+    "## Headline",
+    "",
+    `Profile \`${profile}\`: every case of the spec suite over all ${r.suites.find((s) => s.id === "spec")?.cases ?? "its"} cases, and every spec rule over all of them. A feature the implementation does not have is 🟪 **missing**, and a rule needing a value the harness does not produce is ⬜ **not observable here** (its driver says so, schemas/observations.json): both stay in the denominator and neither is ever counted as passed. *Not checked*: rules no case of the kit checks through the driver protocol. *Load*: a load-dependent case (${LOAD_DEPENDENT_NOTE}) that gave another verdict when run once more.`,
+    "",
+    ...table(["implementation", "spec cases passed", "failed", "🟪 missing", "⬜ not observable", "spec rules passed", "failed", "🟪 missing", "⬜ not observable", "not checked", "load"], rows),
+    "",
+  ];
+}
+
+const LOAD_DEPENDENT_NOTE = "S16, 1,000 concurrent calls within 4 s";
 
 function table(head: string[], rows: string[][]): string[] {
   return [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)];
@@ -57,12 +95,18 @@ function versionsSection(r: CompatResult): string[] {
   ]);
   const out = ["## Implementations", "", ...table(["implementation", "as it names itself", "language", "harness pinned", "driver"], rows)];
   for (const i of r.implementations) if (i.status !== "ran" && i.reason) out.push("", `- **${i.id}** (${i.status.replace("_", " ")}): ${i.reason}`);
+  for (const i of r.implementations) if (i.note) out.push("", `- **${i.id}**: ${i.note}`);
+  for (const i of r.implementations) if (i.kit_commit && i.kit_commit !== r.kit.commit) out.push("", `- **${i.id}** was run separately, from kit commit ${i.kit_commit.slice(0, 12)} (merged into this page).`);
+  const unobs = r.implementations.filter((i) => i.unobserved?.length);
+  if (unobs.length) out.push("", "Values each harness does not produce (its driver leaves them out and declares them, so the rules needing them are ⬜ not observable here):", "", ...unobs.map((i) => `- **${i.id}**: ${i.unobserved!.map((u) => `\`${u}\``).join(", ")}`));
+  const missing = r.implementations.filter((i) => i.capabilities && Object.values(i.capabilities).some((v) => !v));
+  if (missing.length) out.push("", "Features each harness does not have in any shape (🟪 missing; its README names where in the harness's source each was looked for):", "", ...missing.map((i) => `- **${i.id}**: ${Object.entries(i.capabilities!).filter(([, v]) => !v).map(([k]) => `\`${k}\``).join(", ")}`));
   return out;
 }
 
 function resultsSection(r: CompatResult): string[] {
   const out = ["## Results", ""];
-  out.push("Each cell: cases passed / cases scored in that suite (n/a: cases needing a capability the implementation declares it lacks; not scored: cases testing only rules outside the profile). A failing cell links to the rules that fail its cases; *+N findings* links to rules that failed only in checks the suite's cases do not exist for (a control call), which leave those cases passed.", "");
+  out.push("Each cell: cases passed / cases the profile scores in that suite. 🟪 *missing*: cases needing a capability the implementation does not have; ⬜ *not observable*: cases whose every rule needs a value the harness does not produce; both are in the denominator. *Not scored*: cases testing only rules outside the profile (out of the denominator). ✅ every scored case passed; 🟨 none failed but some are missing or not observable; ➖ the profile scores nothing here (never green); ❌ some failed; ⚠️ the run broke. A failing cell links to the rules that fail its cases; *+N findings* links to rules that failed only in checks the suite's cases do not exist for (a control call), which leave those cases passed.", "");
   for (const p of r.profiles) {
     out.push(`### Profile \`${p}\`: ${PROFILE_NOTES[p] ?? ""}`, "");
     const rows = ran(r).map((i) => [implLabel(i), ...r.suites.map((s) => {
@@ -96,7 +140,7 @@ function failuresSection(r: CompatResult): string[] {
   if (byCase) out.push("Cells marked *(by case)* come from a kit whose reports did not yet name rules: they list the failing cases instead.", "");
   let any = false;
   for (const i of ran(r)) {
-    const bad = i.cells.filter((c) => c.status !== "pass" || c.incidental.length);
+    const bad = i.cells.filter((c) => c.status === "fail" || c.status === "error" || c.incidental.length);
     if (!bad.length) continue;
     any = true;
     out.push(`### ${i.id}`, "");
@@ -153,5 +197,5 @@ export function renderMarkdown(r: CompatResult): string {
     `Every harness below was installed from the version its folder pins (\`npm ci\` with its own lockfile), and every implementation was run through every suite of the conformance kit under ${r.profiles.length > 1 ? "every profile" : "the kit's verdict"}, in one run of \`npm run compat\` on ${r.generated_at.slice(0, 10)} (kit ${r.kit.version}${r.kit.commit ? `, commit ${r.kit.commit.slice(0, 12)}` : ""}, Node ${r.node}, ${(r.duration_ms / 1000).toFixed(0)} s). The drivers are in \`implementations/<id>/\`; each README says what real code is exercised and what its driver had to synthesise. The same data is in [compatibility.json](compatibility.json).`,
     "",
   ];
-  return [...head, ...versionsSection(r), "", ...resultsSection(r), ...failuresSection(r), ...timingSection(r)].join("\n").replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";
+  return [...head, ...headlineSection(r), ...versionsSection(r), "", ...resultsSection(r), ...failuresSection(r), ...timingSection(r)].join("\n").replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";
 }

@@ -2,7 +2,8 @@
 // [--profile P] --json <file>` in a child process, exactly as a user would, and reading the JSON report
 // back. Also installs a harness folder (npm ci) and asks the command line which options it has.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ReportLike } from "./cells.ts";
 import type { Target } from "./targets.ts";
@@ -27,9 +28,10 @@ export function supportsProfiles(root: string): boolean {
   return /--profile\b/.test(`${r.stdout}${r.stderr}`);
 }
 
-export function runSuites(root: string, t: Target, profile: string | undefined, jsonFile: string, timeoutMs = 15 * 60_000): Promise<SuiteRun> {
+/** `filter`: only these case ids (a rerun of a load-dependent case). */
+export function runSuites(root: string, t: Target, profile: string | undefined, jsonFile: string, timeoutMs = 15 * 60_000, filter?: string[]): Promise<SuiteRun> {
   const target = t.kind === "reference" ? ["--reference"] : t.kind === "module" ? ["--driver", t.spec] : ["--exec", t.spec];
-  const args = cliArgs(root, ["--suite", "all", ...target, ...(profile ? ["--profile", profile] : []), "--json", jsonFile]);
+  const args = cliArgs(root, ["--suite", "all", ...target, ...(profile ? ["--profile", profile] : []), ...(t.args ?? []), ...(filter?.length ? ["--filter", filter.join(",")] : []), "--json", jsonFile]);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, INIT_CWD: root }, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
@@ -57,9 +59,28 @@ export function npmErrorHead(stderr: string, max = 6): string {
   return cause.slice(0, max).join(" ") + (cause.length > max ? " …" : "") || "no output";
 }
 
-/** `npm ci` in a harness folder: its own lockfile, nothing added to the kit's install. */
-export function npmCi(dir: string): { ok: boolean; reason?: string } {
+/** Where a folder's install records the lockfile it was made from (installs cached: npm ci again only when it changed). */
+const STAMP = join("node_modules", ".skill-compat-lock.sha256");
+
+const lockHash = (dir: string): string | undefined => {
+  const lock = join(dir, "package-lock.json");
+  if (!existsSync(lock)) return undefined;
+  // The lockfile and the dependencies it was made for; not the rest of package.json (its skillConformance settings).
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown>;
+  const deps = JSON.stringify([pkg.dependencies ?? {}, pkg.devDependencies ?? {}, pkg.optionalDependencies ?? {}]);
+  return createHash("sha256").update(readFileSync(lock)).update(deps).digest("hex");
+};
+
+/** `npm ci` in a harness folder: its own lockfile, nothing added to the kit's install; skipped when node_modules
+ *  was installed from this very lockfile and package.json (`cached: true`). */
+export function npmCi(dir: string): { ok: boolean; cached?: boolean; reason?: string } {
+  const hash = lockHash(dir);
+  const stamp = join(dir, STAMP);
+  if (hash && existsSync(stamp) && readFileSync(stamp, "utf8").trim() === hash) return { ok: true, cached: true };
   const r = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, encoding: "utf8", timeout: 10 * 60_000 });
-  if (r.status === 0) return { ok: true };
+  if (r.status === 0) {
+    if (hash) writeFileSync(stamp, `${hash}\n`);
+    return { ok: true };
+  }
   return { ok: false, reason: `npm ci failed (${r.error?.message ?? `exit ${r.status}`}): ${npmErrorHead(r.stderr ?? "")}` };
 }

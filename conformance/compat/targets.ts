@@ -1,8 +1,13 @@
 // Owns which implementations the compatibility run covers and how each is reached: the reference
 // (in-process module), the Rust crate's driver when it is built, and every harness folder under
-// implementations/ that has a package.json. A folder names its driver in package.json:
+// implementations/ that has a package.json. This is the registry of harnesses: a new harness is one folder,
+// implementations/<id>/, whose package.json pins the harness and names its driver:
 //   "skillConformance": { "driver": "driver.mjs" }        a JS module exporting createSession (default)
 //   "skillConformance": { "exec": "node server.mjs" }     a command speaking the stdio protocol, run in the folder
+//   "args": ["--timeout", "60000"]                        extra options for the kit's CLI (a slow harness)
+//   "runTimeoutMs": 3600000                               the whole run's cap (default 15 min)
+//   "rows": [{ "id": "mastra-localskillsource", "driver": "driver-local-source.mjs", "note": "…" }]
+//                                                         more rows from the same install (another configuration)
 // Its pinned harness versions are its package.json dependencies, shown on the page as the versions it was made from.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -21,11 +26,27 @@ export interface Target {
   pins?: Record<string, string>;
   /** Why it cannot run (e.g. the Rust driver is not built): reported, never silently dropped. */
   missing?: string;
+  /** The harness folder it comes from (`--harness <folder>` runs every row of it). */
+  folder?: string;
+  /** Extra options for the kit's CLI, from the folder's package.json (e.g. a longer --timeout). */
+  args?: string[];
+  /** What this row's configuration is, when a folder has more than one. */
+  note?: string;
+  /** The cap on its whole run (default run-suites.ts's 15 min). */
+  runTimeoutMs?: number;
 }
 
-interface FolderConfig {
+interface RowConfig {
+  runTimeoutMs?: number;
+  id?: string;
   driver?: string;
   exec?: string;
+  args?: string[];
+  note?: string;
+}
+
+interface FolderConfig extends RowConfig {
+  rows?: RowConfig[];
 }
 
 function readJson(file: string): Record<string, unknown> | undefined {
@@ -36,18 +57,30 @@ function readJson(file: string): Record<string, unknown> | undefined {
   }
 }
 
-/** A harness folder's target: its driver module (default driver.mjs) or its exec command. */
-export function folderTarget(root: string, id: string): Target | undefined {
-  const dir = join(root, "implementations", id);
-  const pkg = readJson(join(dir, "package.json"));
-  if (!pkg) return undefined;
-  const cfg = (pkg.skillConformance ?? {}) as FolderConfig;
-  const pins = { ...((pkg.dependencies ?? {}) as Record<string, string>) };
-  const base = { id, installDir: dir, pins };
-  if (cfg.exec) return { ...base, kind: "exec", spec: `cd '${dir.replace(/'/g, "'\\''")}' && ${cfg.exec}`, display: `(in implementations/${id}) ${cfg.exec}` };
+/** One row of a harness folder: its driver module (default driver.mjs) or its exec command. */
+function rowTarget(root: string, folder: string, cfg: RowConfig, pins: Record<string, string>): Target {
+  const dir = join(root, "implementations", folder);
+  const id = cfg.id ?? folder;
+  const base = { id, folder, installDir: dir, pins, ...(cfg.args?.length ? { args: [...cfg.args] } : {}), ...(cfg.note ? { note: cfg.note } : {}), ...(cfg.runTimeoutMs ? { runTimeoutMs: cfg.runTimeoutMs } : {}) };
+  if (cfg.exec) return { ...base, kind: "exec", spec: `cd '${dir.replace(/'/g, "'\\''")}' && ${cfg.exec}`, display: `(in implementations/${folder}) ${cfg.exec}` };
   const mod = join(dir, cfg.driver ?? "driver.mjs");
   const t: Target = { ...base, kind: "module", spec: mod, display: relative(root, mod) };
   return existsSync(mod) ? t : { ...t, missing: `no driver module ${relative(root, mod)}` };
+}
+
+/** A harness folder's targets: its own row, then the extra rows its package.json lists (same install). */
+export function folderTargets(root: string, folder: string): Target[] {
+  const pkg = readJson(join(root, "implementations", folder, "package.json"));
+  if (!pkg) return [];
+  const cfg = (pkg.skillConformance ?? {}) as FolderConfig;
+  const pins = { ...((pkg.dependencies ?? {}) as Record<string, string>) };
+  const { rows = [], ...own } = cfg;
+  return [rowTarget(root, folder, { ...own, id: folder }, pins), ...rows.map((r) => rowTarget(root, folder, { args: own.args, runTimeoutMs: own.runTimeoutMs, ...r }, pins))];
+}
+
+/** A harness folder's own row (the first of folderTargets). */
+export function folderTarget(root: string, id: string): Target | undefined {
+  return folderTargets(root, id)[0];
 }
 
 /** Every target, reference first, then Rust, then the harness folders by name; `only` filters by id. */
@@ -63,9 +96,7 @@ export function findTargets(root: string, only?: readonly string[]): Target[] {
   });
   const implDir = join(root, "implementations");
   const folders = existsSync(implDir) ? readdirSync(implDir).filter((d) => d !== "rust" && statSync(join(implDir, d)).isDirectory()).sort() : [];
-  for (const id of folders) {
-    const t = folderTarget(root, id);
-    if (t) out.push(t);
-  }
-  return only?.length ? out.filter((t) => only.includes(t.id)) : out;
+  for (const folder of folders) out.push(...folderTargets(root, folder));
+  // `only` names rows or whole harness folders (every row of it).
+  return only?.length ? out.filter((t) => only.includes(t.id) || (t.folder !== undefined && only.includes(t.folder))) : out;
 }

@@ -18,6 +18,9 @@ export interface TimingOptions {
   requestTimeoutMs?: number;
   /** Untimed activations on an untimed session first (default 20): lazy module loads and JIT out of the figures. */
   warmupCalls?: number;
+  /** Wall-clock budget of the warm-up and of the timed activations each (default 60 s): a harness whose every call is
+   *  an agent turn of seconds gets fewer calls, counted in `calls`, instead of holding the whole run. */
+  budgetMs?: number;
 }
 
 /** The command line serving a target over stdio. */
@@ -53,7 +56,12 @@ export async function measureTiming(root: string, t: Target, tree: { root: strin
     // Warm-up, untimed: a session of its own, activating names the timed run does not use.
     const warm = await impl.createSession(config, {});
     await warm.catalog();
-    for (const name of spread(tree.names.filter((n) => !names.includes(n)), opts.warmupCalls ?? 20)) await warm.call({ name }, { invocation: "model" });
+    const budget = opts.budgetMs ?? 60_000;
+    const w0 = performance.now();
+    for (const name of spread(tree.names.filter((n) => !names.includes(n)), opts.warmupCalls ?? 20)) {
+      if (performance.now() - w0 > budget) break;
+      await warm.call({ name }, { invocation: "model" });
+    }
     await warm.close();
     const runs: number[] = [];
     let listed = 0;
@@ -68,7 +76,9 @@ export async function measureTiming(root: string, t: Target, tree: { root: strin
     await s.catalog();
     const samples: number[] = [];
     let ok = 0;
+    const a0 = performance.now();
     for (const name of names) {
+      if (samples.length > 0 && performance.now() - a0 > budget) break;
       const t0 = performance.now();
       const r = await s.call({ name }, { invocation: "model" });
       samples.push((performance.now() - t0) * 1000);

@@ -20,12 +20,18 @@ export interface Cell {
   passed: number;
   failed: number;
   errored: number;
-  /** n/a: the case needs a capability the implementation declares false. */
+  /** Skipped cases: missing + not_observable (kept for older readers). */
   skipped: number;
+  /** The case needs a capability the implementation declares it does not have: a missing feature, counted in the
+   *  denominator (never removed from it), shown in its own colour. */
+  missing: number;
+  /** Every rule the case tests needs a value the harness does not produce (K40): not observable here, counted. */
+  not_observable: number;
   /** The profile scores none of the rules the case exists to test. */
   not_scored: number;
-  /** pass: no case failed or errored (skips are declared non-support); fail; error: the run itself broke. */
-  status: "pass" | "fail" | "error";
+  /** pass: every scored case passed (none missing, none unobservable); partial: none failed, but some are missing
+   *  or not observable; none: the profile scores no case of this suite (never green); fail; error: the run broke. */
+  status: "pass" | "partial" | "none" | "fail" | "error";
   /** Whether failing[] names rules (the report had `rules`) or, as a fallback, cases. */
   by: "rule" | "case";
   /** The rules that fail this suite's cases (a case exists to test them), each once. */
@@ -54,9 +60,49 @@ export interface Timing {
   error?: string;
 }
 
+/** A load-dependent case (S16: 1,000 concurrent calls) run once more; `flipped` when the two runs disagree. */
+export interface Rerun {
+  case: string;
+  first: string;
+  rerun: string;
+  flipped: boolean;
+}
+
+/** Rule verdicts of one profile, counted by status, for the spec's own rules (the headline: over every spec rule). */
+export type SpecRuleCounts = Record<string, number>;
+
+/** A spec rule the implementation fails under profile spec, with the first mismatch that shows it: the material of
+ *  one finding (docs/findings/<id>.md, findings.ts). */
+export interface Finding {
+  rule: string;
+  level: string;
+  statement: string;
+  cites: string[];
+  case: string;
+  at: string;
+  what: string;
+  expected?: unknown;
+  actual?: unknown;
+  call?: unknown;
+  /** Every case that shows it. */
+  cases: string[];
+}
+
 export interface ImplementationResult {
   /** Folder-derived id: "reference", "rust", "mastra", … */
   id: string;
+  /** The harness folder it comes from, and what this row's configuration is when the folder has several. */
+  folder?: string;
+  note?: string;
+  /** Values the driver declares the harness does not produce (K40). */
+  unobserved?: string[];
+  /** Per profile: the spec rules' verdicts counted (passed, failed, n/a = missing, not_observable, not_checkable, …). */
+  spec_rules?: Record<string, SpecRuleCounts>;
+  reruns?: Rerun[];
+  /** The kit commit this row was made from, when a merged page holds rows of several (merge.ts). */
+  kit_commit?: string;
+  /** The spec rules it fails under profile spec, each with the mismatch that shows it first. */
+  findings?: Finding[];
   name: string;
   version: string;
   language: string;

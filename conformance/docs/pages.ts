@@ -3,7 +3,8 @@
 // docs/compatibility.json). Every figure comes from the kit's catalog (conformance/catalog.ts), the providers'
 // registry or the compatibility run's own JSON, never from a copy. Pure: data in, region bodies out.
 import type { CatalogMutant, KitCatalog } from "../catalog.ts";
-import { scoredOf, unscored } from "../compat/render-markdown.ts";
+import { findingsList } from "../compat/findings.ts";
+import { headlineSection } from "../compat/render-markdown.ts";
 import type { Cell, CompatResult, ImplementationResult } from "../compat/types.ts";
 import { DEFAULT_PROFILE } from "../runner/rules.ts";
 
@@ -86,50 +87,35 @@ export function workingCommands(f: KitFigures): string {
   ].join("\n");
 }
 
-function plainCell(c: Cell): string {
-  if (c.status === "error") return "⚠️ error";
-  return `${c.status === "pass" ? "✅" : "❌"} ${c.passed}/${scoredOf(c)}${unscored(c)}${c.incidental.length ? ` +${plural(c.incidental.length, "finding")}` : ""}`;
-}
-
 function implName(i: ImplementationResult): string {
   const pins = i.pins ? Object.entries(i.pins).map(([p, v]) => `\`${p}\` ${v}`).join(", ") : i.version;
   return pins ? `${i.id} (${pins})` : i.id;
 }
 
-/** README, region compat-table: the default profile's row per implementation, from docs/compatibility.json. */
+/**
+ * README, region compat-table: the headline of docs/compatibility.json (every spec case over 30 and every spec rule
+ * over all, missing and not observable in the denominator: conformance/compat/render-markdown.ts, the page's own
+ * headline), then the timing ratios of the same run.
+ */
 export function compatTable(r: CompatResult): string {
-  const profile = r.profiles.includes(DEFAULT_PROFILE) ? DEFAULT_PROFILE : r.profiles[0]!;
+  const head = headlineSection(r).slice(2).join("\n").replace(/\]\(#/g, "](docs/compatibility.md#");
   const made = `Made by \`npm run compat\` on ${r.generated_at.slice(0, 10)}${r.kit.commit ? ` from kit commit ${r.kit.commit.slice(0, 7)}` : ""}`;
-  const out = [
-    `Cases passed / cases scored under the default profile, \`${profile}\` (only the spec's own rules; a case that tests only`,
-    "kit decisions or exact rendering is not scored, and a case needing a capability the implementation declares it",
-    `lacks is n/a). ${made}; the other profiles and every failing`,
-    "rule, with its statement and the cases that show it, are on [the page](docs/compatibility.md).",
-    "",
-  ];
-  const rows = r.implementations.map((i) => {
-    if (i.status !== "ran" && i.status !== "errored") return [implName(i), `not run (${i.status.replace(/_/g, " ")}): see [the page](docs/compatibility.md)`, ...r.suites.slice(1).map(() => "")];
-    return [implName(i), ...r.suites.map((s) => {
-      const c = i.cells.find((x) => x.profile === profile && x.suite === s.id);
-      return c ? plainCell(c) : "";
-    })];
-  });
-  out.push(...table(["implementation", ...r.suites.map((s) => `${s.id} (${s.cases})`)], rows), "");
-  const total = r.suites.reduce((n, s) => n + s.cases, 0);
-  const exact = r.implementations.filter((i) => r.suites.every((s) => {
-    const c = i.cells.find((x) => x.profile === "exact" && x.suite === s.id);
-    return c && c.status === "pass" && c.passed === s.cases;
-  }));
-  if (exact.length) out.push(`Under \`--profile exact\`, ${exact.map((i) => i.id).join(" and ")} pass${exact.length === 1 ? "es" : ""} all ${total} cases.`);
+  const out = [head, `${made}; every profile and every failing rule are on [the page](docs/compatibility.md).`];
   const ref = r.implementations.find((i) => i.id === "reference")?.timing;
   const timed = r.implementations.filter((i) => i.id !== "reference" && i.timing && !i.timing.error);
   if (ref && !ref.error && timed.length) {
     const x = (a: number, b: number) => `${(a / b).toFixed(1)}×`;
     out.push(
+      "",
       `Discovery and first activation on the same ${ref.skills.toLocaleString("en-US")} generated skills, each driver over stdio, measured in the same run`,
       `(one run on a shared VM: read the ratios, not the figures, and expect them to move between runs): discovery time ${timed.map((i) => `${i.id} ${x(i.timing!.discovery_ms, ref.discovery_ms)}`).join(", ")} the reference's;`,
       `activation p50 ${timed.map((i) => `${i.id} ${x(i.timing!.activation_p50_us, ref.activation_p50_us)}`).join(", ")}.`,
     );
   }
   return out.join("\n");
+}
+
+/** README, region findings: one line per harness, each failing spec rule linked to its reproduction (docs/findings/). */
+export function compatFindings(r: CompatResult): string {
+  return findingsList(r);
 }

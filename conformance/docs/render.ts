@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { kitCatalog, loadMutants } from "../catalog.ts";
 import type { CompatResult } from "../compat/types.ts";
-import { compatTable, figures, kitContents, mutantsSummary, mutantsTable, workingCommands } from "./pages.ts";
+import { compatFindings, compatTable, figures, kitContents, mutantsSummary, mutantsTable, workingCommands } from "./pages.ts";
 import { fillRegions } from "./regions.ts";
 
 export interface Page {
@@ -26,7 +26,7 @@ export async function renderDocs(root: string, providers: readonly string[]): Pr
     return { file, text: fillRegions(readFileSync(file, "utf8"), rel, regions) };
   };
   return [
-    page("README.md", { "compat-table": compatTable(compat), "kit-contents": kitContents(f, providers), "working-commands": workingCommands(f) }),
+    page("README.md", { "compat-table": compatTable(compat), findings: compatFindings(compat), "kit-contents": kitContents(f, providers), "working-commands": workingCommands(f) }),
     page(join("conformance", "MUTANTS.md"), { "mutants:summary": mutantsSummary(f), "mutants:table": mutantsTable(catalog, mutants) }),
   ];
 }

@@ -52,6 +52,8 @@ export function effectNote(m: Pick<Mismatch, "effect" | "rules">): string {
       return `${rules}; outside the profile, not scored`;
     case "n/a":
       return `${rules}; n/a: a capability the implementation declares false`;
+    case "not_observable":
+      return `${rules}; not observable here: a value the harness does not produce`;
   }
 }
 

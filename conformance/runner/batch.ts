@@ -21,6 +21,8 @@ export interface StepContext {
   judged: () => boolean;
   /** Track a value the implementation returned until it settles (the case waits for it after close()). */
   track: <T>(value: T) => T;
+  /** Whether a place of an answer is one the driver declares unobserved (K40): its schema problems are not judged. */
+  unobserved?: (at: string) => boolean;
 }
 
 /** At most this many mismatches are listed for one batch of concurrent calls; the rest are counted. */
@@ -65,7 +67,7 @@ export async function runBatch(call: ConcurrentCall, at: string, ctx: StepContex
   slow(`${at}.time`, performance.now() - t0, exp.max_ms, resolveRules(exp.rules, "max_ms"));
 
   const seen = results.map((r) => norm(r));
-  checkBatch(call, at, params, results, seen, settled, miss, ctx.judged());
+  checkBatch(call, at, params, results, seen, settled, miss, ctx.judged(), ctx.unobserved);
   return compact(spec.count, settled, seen);
 }
 
@@ -79,7 +81,7 @@ function kindTally(seen: readonly unknown[]): Record<string, number> {
 }
 
 /** Schema, then (when judged) kind counts, settle order, first / rest / each per call; at most BATCH_MISSES_MAX listed. */
-function checkBatch(call: ConcurrentCall, at: string, params: unknown[], results: SkillResult[], seen: unknown[], settled: number[], miss: (m: Miss) => void, judged: boolean): void {
+function checkBatch(call: ConcurrentCall, at: string, params: unknown[], results: SkillResult[], seen: unknown[], settled: number[], miss: (m: Miss) => void, judged: boolean, unobserved?: (at: string) => boolean): void {
   const spec = call.concurrent;
   const exp = call.expect;
   const batch: Miss[] = [];
@@ -87,7 +89,7 @@ function checkBatch(call: ConcurrentCall, at: string, params: unknown[], results
   let schemaBad = 0;
   const schemaRules = new Set<string>();
   results.forEach((r, k) => {
-    const misses = schemaMisses("result.schema.json", r, `${at}[${k}].result`, "schema-invalid result").map((m) => ({ ...m, key: "schema" }));
+    const misses = schemaMisses("result.schema.json", r, `${at}[${k}].result`, "schema-invalid result", unobserved).map((m) => ({ ...m, key: "schema" }));
     if (misses.length && schemaBad++ === 0) batch.push(...misses);
     else for (const m of misses) for (const id of m.rules ?? []) schemaRules.add(id);
   });

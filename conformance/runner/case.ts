@@ -17,7 +17,8 @@ import type { Implementation, SessionHandle } from "../../schemas/implementation
 import { brief, runBatch, type StepContext } from "./batch.ts";
 import { checkCatalog, checkResult, type Miss } from "./expect.ts";
 import { checkFilesAbsent } from "./files.ts";
-import { DEFAULT_PROFILE, RUNNER_RULES, activeOwn, effectOf, isNa, resolveRules, rulesOfCase, uncheckedRules, type Judge, type Profile } from "./rules.ts";
+import { atUnobservedPlace, unobservableRules } from "./unobserved.ts";
+import { DEFAULT_PROFILE, RUNNER_RULES, activeOwn, effectOf, isNa, isNotObservable, resolveRules, rulesOfCase, uncheckedRules, type Judge, type Profile } from "./rules.ts";
 import { ImplFault, faultOf, impl, toFault } from "./faults.ts";
 import { ScriptedHook } from "./hook.ts";
 import type { LoadedCase } from "./load.ts";
@@ -57,12 +58,15 @@ export async function runCase(implementation: Implementation, c: LoadedCase | Co
   const t0 = performance.now();
   const own = [...(c.rules ?? [])];
   const finish = (r: Outcome): CaseResult => ({ id: c.id, title: c.title, spec: [...c.spec], rules: own, checked_rules: rulesOfCase(c), ...r, duration_ms: Math.round(performance.now() - t0) });
-  const judge: Judge = { profile: opts.profile ?? DEFAULT_PROFILE, capabilities: implementation.info.capabilities };
+  const judge: Judge = { profile: opts.profile ?? DEFAULT_PROFILE, capabilities: implementation.info.capabilities, notObservable: unobservableRules(implementation.info.unobserved) };
   if (c.capability !== undefined && implementation.info.capabilities?.[c.capability] === false) {
     return finish({ status: "skipped", reason: `the implementation declares capability ${c.capability} false` });
   }
   if (own.length && own.every((id) => isNa(id, judge))) {
     return finish({ status: "skipped", reason: `n/a: every rule the case tests needs a capability the implementation declares false (${own.join(", ")})` });
+  }
+  if (own.length && own.every((id) => isNa(id, judge) || isNotObservable(id, judge))) {
+    return finish({ status: "skipped", reason: `not observable here: every rule the case tests is n/a or needs a value the harness does not produce (${own.join(", ")})` });
   }
   const suite = "suite" in c && typeof c.suite === "string" ? c.suite : "spec";
   let ws: Workspace;
@@ -195,6 +199,9 @@ class CaseRun {
 
   private norm = (v: unknown): unknown => normalise(v, this.ws.spellings);
 
+  /** Whether a place of an answer, checked under `key`, is one the driver declares unobserved (K40). */
+  private unobservedAt = (key: string) => (at: string): boolean => atUnobservedPlace(this.implementation.info.unobserved, at, key);
+
   /** How many findings lead the list (an unscripted hook ask explains what follows it). */
   private leads = 0;
 
@@ -229,7 +236,7 @@ class CaseRun {
       at: m.at,
       key: m.key ?? "",
       rules,
-      effect,
+      effect: atUnobservedPlace(this.implementation.info.unobserved, m.at, m.key ?? "") ? "not_observable" : effect,
       expected: m.expected,
       actual: m.actual,
       ...(call !== undefined ? { call } : {}),
@@ -278,7 +285,7 @@ class CaseRun {
     const catalog = await this.step("catalog", "catalog()", () => this.session!.catalog());
     this.slow("catalog", performance.now() - t, this.c.catalog?.max_ms, resolveRules(this.c.catalog?.rules, "max_ms"));
     this.catalogSeen = this.norm(catalog);
-    for (const m of schemaMisses("catalog.schema.json", catalog, "catalog", "schema-invalid catalog")) this.miss({ ...m, key: "schema" });
+    for (const m of schemaMisses("catalog.schema.json", catalog, "catalog", "schema-invalid catalog", this.unobservedAt("schema"))) this.miss({ ...m, key: "schema" });
     if (this.c.catalog) for (const m of checkCatalog(this.c.catalog, this.catalogSeen)) this.miss(m);
   }
 
@@ -317,7 +324,7 @@ class CaseRun {
     const seen = this.norm(result);
     this.observed.push(clipLarge(seen));
     const judged = this.judged(from, at, call.expect.kind === "already_loaded" ? LOADED_ASK_RULES : undefined);
-    for (const m of schemaMisses("result.schema.json", result, `${at}.result`, "schema-invalid result")) this.miss({ ...m, key: "schema" });
+    for (const m of schemaMisses("result.schema.json", result, `${at}.result`, "schema-invalid result", this.unobservedAt("schema"))) this.miss({ ...m, key: "schema" });
     const asked = this.hook.since(from);
     this.checkHookPayloads(at, asked);
     if (judged) for (const m of checkResult(call.expect, seen, asked.map(this.norm), at)) this.miss(m);
@@ -336,12 +343,12 @@ class CaseRun {
 
   private checkHookPayloads(at: string, requests: readonly unknown[]): void {
     for (const [k, req] of requests.entries()) {
-      for (const m of schemaMisses("permission-request.schema.json", req, `${at}.hook_requests[${k}]`, "schema-invalid hook payload")) this.miss({ ...m, key: "hook_schema" });
+      for (const m of schemaMisses("permission-request.schema.json", req, `${at}.hook_requests[${k}]`, "schema-invalid hook payload", this.unobservedAt("hook_schema"))) this.miss({ ...m, key: "hook_schema" });
     }
   }
 
   private stepContext(judged: () => boolean): StepContext {
-    return { session: this.session!, tmp: this.ws.dir, norm: this.norm, miss: this.miss, slow: this.slow, step: this.step, judged, track: (p) => this.work.track(p) };
+    return { session: this.session!, tmp: this.ws.dir, norm: this.norm, miss: this.miss, slow: this.slow, step: this.step, judged, track: (p) => this.work.track(p), unobserved: this.unobservedAt("schema") };
   }
 
   private async closeSession(): Promise<void> {

@@ -6,6 +6,7 @@
 //   here      runs a suite: cases in order, reopening the implementation after an errored case, the summary.
 // Each case keeps its observed status: the expected-failures baseline is applied by conformance/baseline.ts.
 // It reaches implementations only through schemas/implementation.ts.
+import { unobservableRules } from "./unobserved.ts";
 import { isAbsolute, relative } from "node:path";
 import { userCwd } from "../../package-root.ts";
 import { KIT_VERSION, SPEC_VERSION } from "../../schemas/index.ts";
@@ -145,11 +146,13 @@ export async function runSuite(open: () => Promise<Implementation>, cases: reado
     await safeDispose(current);
   }
   const meta = info?.implementation ?? { name: "unknown", version: "unknown", language: "unknown" };
-  const rules = judgeRules(results, { profile, capabilities: info?.capabilities });
+  const rules = judgeRules(results, { profile, capabilities: info?.capabilities, notObservable: unobservableRules(info?.unobserved) });
   const summary = summarise(results, Math.round(performance.now() - t0));
   return {
     kit: { version: KIT_VERSION, specVersion: SPEC_VERSION },
     implementation: { name: meta.name, version: meta.version, language: meta.language, driver: opts.driverLabel },
+    ...(info?.capabilities ? { capabilities: info.capabilities } : {}),
+    ...(info?.unobserved?.length ? { unobserved: info.unobserved } : {}),
     suite: opts.suite,
     profile,
     started_at,

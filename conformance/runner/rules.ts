@@ -53,12 +53,19 @@ export function resolveRules(map: RuleMap | undefined, key: string): string[] {
 }
 
 /** What one mismatch does to its case and its rules. */
-export type Effect = "fails_case" | "incidental" | "not_scored" | "n/a";
+export type Effect = "fails_case" | "incidental" | "not_scored" | "n/a" | "not_observable";
 
 export interface Judge {
   profile: Profile;
   /** Capabilities the implementation declared (a name left out counts as supported). */
   capabilities: Readonly<Record<string, boolean>> | undefined;
+  /** Rules that need a value the implementation declares unobserved (K40, unobserved.ts): not observable here. */
+  notObservable?: ReadonlySet<string>;
+}
+
+/** A rule is not observable when it needs a value the harness never produces (the driver's `unobserved`). */
+export function isNotObservable(id: string, j: Judge): boolean {
+  return j.notObservable?.has(id) === true && !isNa(id, j);
 }
 
 /** A rule is n/a when it needs a capability the implementation declares false. */
@@ -75,7 +82,7 @@ export function isScored(id: string, j: Judge): boolean {
 
 /** The rules a case is judged on: its own, less those n/a or outside the profile. */
 export function activeOwn(own: readonly string[], j: Judge): string[] {
-  return own.filter((id) => !isNa(id, j) && isScored(id, j));
+  return own.filter((id) => !isNa(id, j) && !isNotObservable(id, j) && isScored(id, j));
 }
 
 /**
@@ -85,8 +92,8 @@ export function activeOwn(own: readonly string[], j: Judge): string[] {
  */
 export function effectOf(mismatchRules: readonly string[], own: readonly string[], j: Judge): Effect {
   if (mismatchRules.length === 0) return "fails_case";
-  const live = mismatchRules.filter((id) => !isNa(id, j));
-  if (live.length === 0) return "n/a";
+  const live = mismatchRules.filter((id) => !isNa(id, j) && !isNotObservable(id, j));
+  if (live.length === 0) return mismatchRules.some((id) => isNotObservable(id, j)) ? "not_observable" : "n/a";
   const scored = live.filter((id) => isScored(id, j));
   if (scored.length === 0) return "not_scored";
   // A case that names no rules of its own (one built in code, not a case file) is judged on every scored check.

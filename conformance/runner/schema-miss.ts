@@ -107,10 +107,12 @@ export function pointerToPath(pointer: string): string {
 
 /**
  * The mismatches of an answer against its schema, at `at` (e.g. `calls[0].result`): one per offending field, under
- * the schema's rule, the value found there as `actual`; past FIELDS_MAX fields, one more counts the rest.
+ * the schema's rule, the value found there as `actual`; past FIELDS_MAX fields, one more counts the rest. `unobserved`
+ * says which of the answer's places the driver declared unobserved (unobserved.ts): those fields are not judged.
  */
-export function schemaMisses(schema: AnswerSchema, value: unknown, at: string, what: string): Miss[] {
-  const problems = schemaProblems(schema, value);
+export function schemaMisses(schema: AnswerSchema, value: unknown, at: string, what: string, unobserved?: (at: string) => boolean): Miss[] {
+  // A field at a place the driver declares unobserved (K40) is not judged: left out before the count of the rest.
+  const problems = schemaProblems(schema, value).filter((p) => !unobserved?.(`${at}${pointerToPath(p.field)}`));
   // Each offending field under the level it breaks: the spec's schema rule, or the kit's contract rule.
   const rulesOf = (p: SchemaProblem) => [p.level === "spec" ? SCHEMA_RULES[schema] : CONTRACT_SCHEMA_RULES[schema]];
   const out: Miss[] = problems.slice(0, FIELDS_MAX).map((p) => ({

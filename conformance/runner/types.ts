@@ -78,7 +78,7 @@ export interface Summary {
   duration_ms: number;
 }
 
-export type RuleStatus = "passed" | "failed" | "expected_failure" | "errored" | "not_scored" | "n/a" | "not_run" | "not_checkable";
+export type RuleStatus = "passed" | "failed" | "expected_failure" | "errored" | "not_scored" | "n/a" | "not_observable" | "not_run" | "not_checkable";
 
 /** The verdict on one rule over the whole run. */
 export interface RuleResult {
@@ -119,6 +119,9 @@ export type RunAbort = NonNullable<ConformanceReport["aborted"]>;
 export interface RunReport {
   kit: { version: string; specVersion: string };
   implementation: { name: string; version: string; language: string; driver: string };
+  /** What the implementation declared: its capabilities, and the values it does not produce (K40). */
+  capabilities?: Record<string, boolean>;
+  unobserved?: string[];
   suite: string;
   /** Which rule sources were scored: spec, decisions (+ decision), exact (+ rendering). */
   profile: Profile;

@@ -6,10 +6,10 @@
 // (no check can, through the driver protocol: the table says why). What a baseline makes of them is the gate's
 // (conformance/baseline.ts), not this module's.
 import { rules as rulesTable } from "../../schemas/index.ts";
-import { PROFILES, SCORED, isNa, isScored, ruleIndex, type Judge, type Profile } from "./rules.ts";
+import { PROFILES, SCORED, isNa, isNotObservable, isScored, ruleIndex, type Judge, type Profile } from "./rules.ts";
 import type { CaseResult, Mismatch, RuleCounts, RuleResult, RuleStatus, RunReport, RunScore, Summary } from "./types.ts";
 
-const ORDER: Record<RuleStatus, number> = { failed: 0, errored: 1, expected_failure: 2, passed: 3, not_scored: 4, "n/a": 5, not_run: 6, not_checkable: 7 };
+const ORDER: Record<RuleStatus, number> = { failed: 0, errored: 1, expected_failure: 2, passed: 3, not_scored: 4, "n/a": 5, not_observable: 6, not_run: 7, not_checkable: 8 };
 const SOURCE_ORDER = { spec: 0, decision: 1, rendering: 2 } as const;
 
 /** A case whose checks ran (wholly or in part): its checked rules count as checked. */
@@ -17,7 +17,7 @@ const ran = (c: CaseResult) => c.status !== "skipped" && !(c.status === "errored
 
 /** The mismatches that show a rule not holding: n/a never; a cascade the profile does not score never, for a scored rule. */
 function failingMismatches(c: CaseResult, id: string, j?: Judge): Mismatch[] {
-  return (c.mismatches ?? []).filter((m) => m.rules.includes(id) && m.effect !== "n/a" && !(j && m.effect === "not_scored" && m.after !== undefined && isScored(id, j)));
+  return (c.mismatches ?? []).filter((m) => m.rules.includes(id) && m.effect !== "n/a" && m.effect !== "not_observable" && !(j && m.effect === "not_scored" && m.after !== undefined && isScored(id, j)));
 }
 
 /** Cascades under a scored rule left unscored because the call they follow went wrong under a rule outside the profile. */
@@ -43,8 +43,9 @@ export function judgeRules(cases: readonly CaseResult[], j: Judge, expectedRules
     const quiet = unscoredCascades(cases, rule.id, j);
     if (rule.checked === false) return { ...base, status: "not_checkable", cases: [], checked_in: [], note: rule.reason ?? "not checkable through the driver protocol" };
     if (isNa(rule.id, j)) return { ...base, status: "n/a", cases: [], checked_in: checkedIn, note: `the implementation declares capability ${rule.capability} false` };
-    if (!checkedIn.length && !ids.length) return { ...base, status: "not_run", cases: [], checked_in: [], note: "no case of this run checks it (another suite does, or its cases were filtered out or skipped)" };
+    if (isNotObservable(rule.id, j)) return { ...base, status: "not_observable", cases: [], checked_in: checkedIn, note: "not observable here: it needs a value the harness does not produce (the driver's unobserved list, schemas/observations.json)" };
     if (!checkedIn.length && !ids.length && unverified.length) return { ...base, status: isScored(rule.id, j) ? "errored" : "not_scored", cases: [], checked_in: [], note: `not verified: ${unverified.join(", ")} ended before checking it` };
+    if (!checkedIn.length && !ids.length) return { ...base, status: "not_run", cases: [], checked_in: [], note: "no case of this run checks it (another suite does, or its cases were filtered out or skipped)" };
     if (!isScored(rule.id, j)) return { ...base, status: "not_scored", cases: ids, checked_in: checkedIn, note: ids.length ? `outside profile ${j.profile}; did not hold` : unverified.length ? `outside profile ${j.profile}; not verified in ${unverified.join(", ")} (ended early)` : `outside profile ${j.profile}; held`, ...example };
     // Accepted when listed by rule, or when every case that shows it is itself an accepted (listed) failure.
     const accepted = expectedRules.has(rule.id) || showing.every((c) => c.status === "expected_failure");
@@ -56,7 +57,7 @@ export function judgeRules(cases: readonly CaseResult[], j: Judge, expectedRules
   return out.sort((a, b) => ORDER[a.status] - ORDER[b.status] || SOURCE_ORDER[a.source] - SOURCE_ORDER[b.source] || a.id.localeCompare(b.id));
 }
 
-const zero = (): RuleCounts => ({ passed: 0, failed: 0, expected_failure: 0, errored: 0, not_scored: 0, "n/a": 0, not_run: 0, not_checkable: 0 });
+const zero = (): RuleCounts => ({ passed: 0, failed: 0, expected_failure: 0, errored: 0, not_scored: 0, "n/a": 0, not_observable: 0, not_run: 0, not_checkable: 0 });
 
 /**
  * The run's one score: the rules the profile scores by status (the headline), and the cases, where a not-scored

@@ -271,11 +271,11 @@ describe("renderers", () => {
       { id: "body.verbatim", source: "spec", level: "MUST", status: "passed", cases: [], checked_in: ["U01"], statement: "s", cites: ["§4.5 rule 6"] },
     ],
     rule_counts: {
-      spec: { passed: 1, failed: 1, expected_failure: 0, errored: 0, not_scored: 0, "n/a": 0, not_run: 0, not_checkable: 0 },
-      decision: { passed: 0, failed: 0, expected_failure: 0, errored: 0, not_scored: 0, "n/a": 0, not_run: 0, not_checkable: 0 },
-      rendering: { passed: 0, failed: 0, expected_failure: 0, errored: 0, not_scored: 0, "n/a": 0, not_run: 0, not_checkable: 0 },
+      spec: { passed: 1, failed: 1, expected_failure: 0, errored: 0, not_scored: 0, "n/a": 0, not_observable: 0, not_run: 0, not_checkable: 0 },
+      decision: { passed: 0, failed: 0, expected_failure: 0, errored: 0, not_scored: 0, "n/a": 0, not_observable: 0, not_run: 0, not_checkable: 0 },
+      rendering: { passed: 0, failed: 0, expected_failure: 0, errored: 0, not_scored: 0, "n/a": 0, not_observable: 0, not_run: 0, not_checkable: 0 },
     },
-    score: { profile: "spec", sources: ["spec"], rules: { passed: 1, failed: 1, expected_failure: 0, errored: 0, not_scored: 0, "n/a": 0, not_run: 0, not_checkable: 0 }, cases: { scored: 4, passed: 0, not_scored: 0 } },
+    score: { profile: "spec", sources: ["spec"], rules: { passed: 1, failed: 1, expected_failure: 0, errored: 0, not_scored: 0, "n/a": 0, not_observable: 0, not_run: 0, not_checkable: 0 }, cases: { scored: 4, passed: 0, not_scored: 0 } },
     cases: [
       { id: "U01", title: nasty, spec: ["§2"], rules: ["name.required"], checked_rules: ["name.required"], status: "failed", duration_ms: 1, mismatches: [{ at: "calls[0].kind", key: "kind", rules: ["name.required"], effect: "fails_case", expected: "error", actual: nasty, call: { name: "Hel|lo" }, what: nasty, message: nasty }] },
       { id: "U02", title: "t", spec: ["§2"], rules: ["name.kebab-case"], checked_rules: [], status: "errored", duration_ms: 1, reason: nasty, blame: "implementation", stderr: "panic at 'x' </error>\n" },

@@ -63,9 +63,15 @@ describe("cellsFromReport", () => {
     expect(cell!.failing).toEqual([{ id: "U01", source: "case", cases: ["U01"], title: "Empty name" }]);
   });
 
-  it("counts not-scored cases apart from n/a ones", () => {
-    const r: ReportLike = { cases: [{ id: "U01", status: "not_scored" }, { id: "U16", status: "skipped" }, { id: "U17", status: "passed" }], rules: [] };
-    expect(cellsFromReport(r, "spec", ["spec"], suiteOf)[0]).toMatchObject({ total: 3, not_scored: 1, skipped: 1, passed: 1, status: "pass" });
+  it("counts not-scored cases apart from missing and not-observable ones, and a cell with either is not a pass", () => {
+    const r: ReportLike = { cases: [{ id: "U01", status: "not_scored" }, { id: "U16", status: "skipped", reason: "the implementation declares capability symlinks false" }, { id: "U17", status: "passed" }], rules: [] };
+    expect(cellsFromReport(r, "spec", ["spec"], suiteOf)[0]).toMatchObject({ total: 3, not_scored: 1, skipped: 1, missing: 1, not_observable: 0, passed: 1, status: "partial" });
+    const u: ReportLike = { cases: [{ id: "U16", status: "skipped", reason: "not observable here: every rule the case tests is n/a or …" }, { id: "U17", status: "passed" }], rules: [] };
+    expect(cellsFromReport(u, "spec", ["spec"], suiteOf)[0]).toMatchObject({ missing: 0, not_observable: 1, status: "partial" });
+    const none: ReportLike = { cases: [{ id: "U16", status: "not_scored" }], rules: [] };
+    expect(cellsFromReport(none, "spec", ["spec"], suiteOf)[0]).toMatchObject({ status: "none" });
+    const all: ReportLike = { cases: [{ id: "U16", status: "passed" }, { id: "U17", status: "passed" }], rules: [] };
+    expect(cellsFromReport(all, "spec", ["spec"], suiteOf)[0]).toMatchObject({ status: "pass" });
   });
 
   it("never lists not-scored, n/a or passed rules as failing (a renderer reading every rule would)", () => {
@@ -127,7 +133,7 @@ describe("renderMarkdown", () => {
 
   it("links a failing cell to its anchor, and the anchor exists once with the rule under it", () => {
     const a = anchor("trimmer", "spec", "spec");
-    expect(md).toContain(`❌ [1/2](#${a})`);
+    expect(md).toContain(`❌ [1/3](#${a}) · 🟪 1 missing`);
     expect(md.split(`<a id="${a}"></a>`).length).toBe(2);
     const section = md.slice(md.indexOf(`<a id="${a}"></a>`));
     expect(section).toMatch(/^.*\n\n- `body\.verbatim` \(spec, MUST\): The body is stored verbatim <exactly> \(§4\.5 rule 6\) — cases U16/);
@@ -139,8 +145,21 @@ describe("renderMarkdown", () => {
     expect(section).not.toContain("(by case)");
   });
 
-  it("a passing cell is not linked; n/a cases are shown apart from the score", () => {
-    expect(cellText("reference", { profile: "spec", suite: "spec", total: 4, passed: 2, failed: 0, errored: 0, skipped: 1, not_scored: 1, status: "pass", by: "rule", failing: [], incidental: [] })).toBe("✅ 2/2 (1 n/a, 1 not scored)");
+  it("a cell without failures but with a missing feature is not green, and the missing case stays in the denominator", () => {
+    expect(cellText("reference", { profile: "spec", suite: "spec", total: 4, passed: 2, failed: 0, errored: 0, skipped: 1, missing: 1, not_observable: 0, not_scored: 1, status: "partial", by: "rule", failing: [], incidental: [] })).toBe("🟨 2/3 · 🟪 1 missing · 1 not scored");
+  });
+
+  it("the headline counts every spec case and every spec rule, missing and not observable in the denominator, and marks a load flip", () => {
+    const r = result();
+    const t = r.implementations[1]!;
+    t.spec_rules = { spec: { passed: 10, failed: 20, expected_failure: 0, not_scored: 0, "n/a": 20, not_observable: 6, not_run: 3, not_checkable: 5 } };
+    t.reruns = [{ case: "S16", first: "errored", rerun: "passed", flipped: true }];
+    const md = renderMarkdown(r);
+    expect(md).toContain("| **trimmer** | ❌ 1/3 | 1 | 1 | 0 | 10/64 | 20 | 20 | 6 | 8 | S16 errored → passed on rerun |");
+  });
+
+  it("a column that scores nothing is not green", () => {
+    expect(cellText("reference", { profile: "spec", suite: "contract", total: 8, passed: 0, failed: 0, errored: 0, skipped: 0, missing: 0, not_observable: 0, not_scored: 8, status: "none", by: "rule", failing: [], incidental: [] })).toBe("➖ nothing scored · 8 not scored");
   });
 
   it("a passing cell with a finding links it, and the anchor lists it as seen only in other checks", () => {
@@ -179,7 +198,7 @@ describe("renderHtml", () => {
   it("escapes what it shows (a rule text with < > is not markup) and links failing cells", () => {
     const html = renderHtml(result());
     expect(html).toContain("The body is stored verbatim &lt;exactly&gt;");
-    expect(html).toContain(`<td class="fail"><a href="#${anchor("trimmer", "exact", "spec")}">1/2</a>`);
+    expect(html).toContain(`<td class="fail"><a href="#${anchor("trimmer", "exact", "spec")}">1/3</a> <span class="missing">1 missing</span>`);
     expect(html).toContain(`<section id="${anchor("trimmer", "exact", "spec")}">`);
   });
 });

@@ -1,21 +1,19 @@
 // The conformance driver for LangChain deepagents' skills (npm `deepagents`, version pinned in package.json).
-// deepagents has no `skill` tool: its SkillsMiddleware lists skills in the system prompt (progressive
-// disclosure) and the model activates one by calling the `read_file` tool on the SKILL.md path listed.
-// This driver owns the translation: the kit's skill call by name becomes that read, made with the REAL
-// shipped code. What is real and what is synthesised is listed in README.md; in short:
-//   real        createSkillsMiddleware's loading (beforeModel: backend ls + read, its YAML frontmatter parse,
-//               its name validation, last-source-wins overriding) and its system-prompt section
-//               (wrapModelCall), FilesystemBackend, and createFilesystemMiddleware's `read_file` tool, whose
-//               output is what the model sees on activation
-//   synthesised the name → path lookup the model would make in the listing; `body` cut from the file with
-//               deepagents' own frontmatter pattern; warnings = what deepagents logged; not_found when the
-//               listing has no such name
+// deepagents has no `skill` tool and no lookup by name: its SkillsMiddleware lists skills (name, description,
+// SKILL.md path) in the system prompt, and the model activates one by calling the `read_file` tool on a listed
+// path. So this row judges what deepagents has: the listing (the catalog), and what `read_file` returns for a
+// listed path (an activation). A call by a name the listing does not hold has no path to read: the rules of a
+// lookup by name are declared unobserved (`call.by-name`, K40), never answered by the driver's own lookup.
+//   real        createSkillsMiddleware's loading and its system-prompt section; FilesystemBackend; the
+//               filesystem middleware's `read_file` (its O_NOFOLLOW open, its line-numbered output)
+//   translated  the listed path for the requested name (what the model reads off the listing); the body is
+//               the file text read back from read_file's numbered rows, less deepagents' own frontmatter pattern
 // Run: npm run conformance -- --driver implementations/deepagents/driver.mjs   (after `npm ci` in this folder)
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { createFilesystemMiddleware, createSkillsMiddleware, FilesystemBackend } from "deepagents";
 import { SystemMessage } from "@langchain/core/messages";
-import { CallQueue, capabilities, catalogEntry, catalogResult, errorResult, notFoundResult, okResult, requestedName, rootIndexOf } from "../driver-kit/results.mjs";
+import { capabilities, catalogResult, errorResult, notFoundResult, okResult, requestedName } from "../driver-kit/results.mjs";
 import { capturingLogs } from "../driver-kit/logs.mjs";
 
 const require = createRequire(import.meta.url);
@@ -32,13 +30,32 @@ const DEEPAGENTS_LOGS = ["warn", "error", "debug"];
 export const implementationInfo = {
   implementation: { name: "deepagents-skills", version: DEEPAGENTS_VERSION, language: "typescript" },
   specVersion: "1",
-  // No skill tool and no activation step of its own: no permission hook on activation, no caller distinction,
-  // no "already loaded" state, no trust gate, no sensitive patterns, no arguments, no resource listing; the
-  // frontmatter is reduced to the fields it parses. It parses allowed-tools (a list, or a string split on
-  // whitespace) and runs on a real filesystem. Every other known capability is declared false.
-  capabilities: capabilities(["allowed_tools", "symlinks", "file_modes"]),
+  // README.md "Capabilities" names where in deepagents' source each false one was looked for. read_file shows
+  // the whole SKILL.md, frontmatter included: its unknown fields reach the model (frontmatter_passthrough).
+  // Its filesystem permission rules (deny a read on path globs) are its sensitive patterns.
+  capabilities: capabilities(["allowed_tools", "symlinks", "file_modes", "frontmatter_passthrough", "sensitive_patterns"]),
+  // What deepagents never produces (K40): no lookup by name, no byte count, no parsed frontmatter in what
+  // read_file returns, no resource list, no root index and no shadowing report in its listing, no error codes (plain "Error: …").
+  unobserved: ["call.by-name", "result.bytes", "result.frontmatter", "result.resources", "catalog.entry.root_index", "catalog.entry.shadowed", "error.code"],
 };
 
+/**
+ * The file text read_file showed the model. This version shows a window header `@@ lines 1-5 of 5 @@` and the
+ * lines as they are (older ones numbered rows `<n>\t<line>`, a long line continuing as `<n>.<k>\t…`); each
+ * shown line is a line of the file, so each ends in a line feed here (the tool shows no other line end).
+ */
+export function fileTextOf(output) {
+  const rows = output.split("\n");
+  if (/^@@ lines \d+-\d+ of \d+ @@$/.test(rows[0] ?? "")) return rows.slice(1).map((l) => `${l}\n`).join("");
+  const lines = [];
+  for (const row of rows) {
+    const m = /^\s*(\d+)(\.\d+)?\t(.*)$/.exec(row);
+    if (!m) continue;
+    if (m[2] && lines.length) lines[lines.length - 1] += m[3];
+    else lines.push(m[3]);
+  }
+  return lines.map((l) => `${l}\n`).join("");
+}
 
 const withSlash = (p) => (p.endsWith("/") ? p : `${p}/`);
 
@@ -65,10 +82,12 @@ export async function createSession(config) {
   const sources = [...roots].reverse();
   const backend = new FilesystemBackend({ rootDir: "/" });
   const skills = createSkillsMiddleware({ backend, sources });
-  const readFile = createFilesystemMiddleware({ backend }).tools.find((t) => t.name === "read_file");
+  // The kit's sensitive_patterns as deepagents' own permission rules: its globs are absolute ("/**/secrets/**").
+  const patterns = config.sensitive_patterns ?? [];
+  const permissions = patterns.length ? [{ operations: ["read"], paths: patterns.map((p) => (p.startsWith("/") ? p : `/${p}`)), mode: "deny" }] : [];
+  const readFile = createFilesystemMiddleware({ backend, permissions }).tools.find((t) => t.name === "read_file");
   let state; // the middleware's thread state: skillsMetadata, loaded once per thread as in an agent run
   const loadLogs = [];
-  const queue = new CallQueue();
 
   async function load() {
     if (!state) {
@@ -86,34 +105,30 @@ export async function createSession(config) {
       system = req.systemMessage;
       return {};
     });
-    const entries = st.skillsMetadata.map((m) => {
-      const dir = dirname(m.path);
-      return catalogEntry({ name: m.name, description: m.description, dir, rootIndex: Math.max(0, rootIndexOf(roots, dir)), frontmatter: frontmatterOf(m) });
-    });
+    // In deepagents' own order, with the fields its SkillMetadata holds.
+    const entries = st.skillsMetadata.map((m) => ({ name: m.name, description: m.description, dir: dirname(m.path), frontmatter: frontmatterOf(m) }));
     return catalogResult(textOf(system).trim(), entries, [...loadLogs]);
   }
 
   async function callOnce(params) {
     const st = await load();
-    const name = requestedName(params) ?? String(params?.name ?? "");
-    const meta = st.skillsMetadata.find((m) => m.name === name);
-    if (!meta) return notFoundResult(name, `no skill named "${name}" in the skills list`);
+    const name = requestedName(params);
+    // The model reads the path the listing shows for the name; a name it does not show has no path to read.
+    const meta = name === undefined ? undefined : st.skillsMetadata.find((m) => m.name === name);
+    if (!meta) return notFoundResult(String(name ?? ""), "(deepagents has no lookup by name: the listing shows no path for this name, so nothing is read)");
     const output = textOf(await readFile.invoke({ file_path: meta.path, limit: SKILL_READ_LIMIT }));
-    const [file] = await backend.downloadFiles([meta.path]);
-    if (!file || file.error || file.content == null) return errorResult("IO_ERROR", `cannot read ${meta.path}: ${file?.error ?? "no content"}`, output, { name, path: meta.path });
-    const text = new TextDecoder().decode(file.content);
+    // read_file's own failure (a refused symlink, a missing file): "Error: …", no code.
+    if (/^Error: /.test(output)) return errorResult(undefined, output, output, { name });
+    const text = fileTextOf(output);
     const m = text.match(FRONTMATTER_PATTERN);
-    const body = m ? text.slice(m[0].length) : text;
-    return okResult({ name: meta.name, dir: dirname(meta.path), body, frontmatter: frontmatterOf(meta), output });
+    return okResult({ name: meta.name, dir: dirname(meta.path), body: m ? text.slice(m[0].length) : text, output });
   }
 
   function call(params) {
-    return queue.run(() => capturingLogs(() => callOnce(params), DEEPAGENTS_LOGS)).then(({ value, logged }) => (logged.length ? { ...value, warnings: logged } : value));
+    return capturingLogs(() => callOnce(params), DEEPAGENTS_LOGS).then(({ value, logged }) => (logged.length ? { ...value, warnings: logged } : value));
   }
 
-  async function close() {
-    await queue.close().catch(() => undefined); // queued calls are refused; the one running finishes
-  }
+  async function close() {}
 
   return { catalog, call, close };
 }

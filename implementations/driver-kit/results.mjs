@@ -1,10 +1,9 @@
-// What a thin driver of a real harness needs to speak the kit's result and catalog shapes: results built from
-// the harness's own answer (its own text stays the `output` the model saw), catalog entries sorted and placed
-// in their configured root, capabilities declared explicitly (a name left out would count as supported), and
-// a per-session queue that serves calls one at a time in call order and drops what is queued when the
-// session closes. Plain ESM, no build, no dependencies: any JS driver can import it.
-import { Buffer } from "node:buffer";
-import { isAbsolute, normalize, sep } from "node:path";
+// What a thin driver of a real harness needs to speak the kit's result and catalog shapes, and nothing more: it
+// translates, never decides (K40). Results are built from the harness's own answer (its own text stays the
+// `output` the model saw); a field the harness does not produce is left out (the driver lists it in
+// `unobserved`, schemas/observations.json), never computed here: no byte count, no sort, no root index, no
+// queue in front of a harness that has none. Capabilities are declared explicitly (a name left out would
+// count as supported). Plain ESM, no build, no dependencies: any JS driver can import it.
 
 /** Every capability name the kit knows today or is adding (issue 19 item 6). A driver states each one. */
 export const CAPABILITY_NAMES = [
@@ -34,10 +33,14 @@ export function oneLine(text) {
   return line.length > 0 ? line : "(the harness gave no message)";
 }
 
-export function okResult({ name, dir, body, frontmatter, output, resources = [], warnings }) {
-  const result = { kind: "ok", name, dir, body, frontmatter, resources, bytes: Buffer.byteLength(body, "utf8"), output };
-  if (warnings?.length) result.warnings = warnings;
-  return result;
+/** An `ok` of the fields the harness gave; an undefined one is left out (declared unobserved by the driver). */
+export function okResult({ name, dir, body, frontmatter, output, resources, bytes, warnings }) {
+  return defined({ kind: "ok", name, dir, body, frontmatter, resources, bytes, output, warnings: warnings?.length ? warnings : undefined });
+}
+
+/** The object without its undefined members: a value the harness did not give is absent, not `undefined`. */
+export function defined(object) {
+  return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined));
 }
 
 /** Harnesses without near-match suggestions answer with no siblings; the kit judges that, not the driver. */
@@ -45,10 +48,9 @@ export function notFoundResult(name, output, siblings = []) {
   return { kind: "not_found", name, siblings, output };
 }
 
+/** An `error` in the harness's own class; `code` undefined (left out) when its errors carry none (`error.code`). */
 export function errorResult(code, message, output, extra = {}) {
-  const result = { kind: "error", code, message: oneLine(message), output: String(output ?? "") || oneLine(message) };
-  for (const [key, value] of Object.entries(extra)) if (value !== undefined) result[key] = value;
-  return result;
+  return defined({ kind: "error", code, message: oneLine(message), output: String(output ?? "") || oneLine(message), ...extra });
 }
 
 /** The requested name when the input carries one as a string (for not_found and errors). */
@@ -58,44 +60,8 @@ export function requestedName(params) {
     : undefined;
 }
 
-/** Index of the configured root that lexically holds `path` (the harness's own path, not resolved), or -1. */
-export function rootIndexOf(roots, path) {
-  const target = normalize(path);
-  return roots.findIndex((root) => {
-    const base = normalize(root).replace(/[\\/]+$/, "");
-    return target === base || target.startsWith(base + sep);
-  });
-}
-
+/** The catalog as the harness listed it, in its order (catalog.sorted judges that order; K40). Entries keep only
+ *  the fields the harness gave. */
 export function catalogResult(toolDescription, entries, warnings = []) {
-  const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { tool_description: toolDescription, entries: sorted, warnings };
-}
-
-export function catalogEntry({ name, description, dir, rootIndex, frontmatter, shadowed = [] }) {
-  if (!isAbsolute(dir)) throw new Error(`catalog entry ${name}: dir ${dir} is not absolute`);
-  return { name, description, dir, root_index: rootIndex, frontmatter, meta: { shadowed } };
-}
-
-/**
- * Serves a session's calls one at a time in call order (PROTOCOL.md "Answers follow call order"). After
- * close(), calls still queued are refused at once instead of running against a torn-down session.
- */
-export class CallQueue {
-  #tail = Promise.resolve();
-  #closed = false;
-
-  run(task) {
-    const next = this.#tail.then(() => {
-      if (this.#closed) throw new Error("session closed before this call ran");
-      return task();
-    });
-    this.#tail = next.catch(() => {});
-    return next;
-  }
-
-  close() {
-    this.#closed = true;
-    return this.#tail;
-  }
+  return { tool_description: toolDescription, entries: entries.map(defined), warnings };
 }

@@ -1,33 +1,44 @@
 // The conformance driver for Mastra's workspace `skill` tool (@mastra/core, version pinned in package.json).
 // It owns one thing: turning the kit's session/catalog/call into calls on Mastra's REAL shipped code and
-// turning what that code returns back into the kit's result shapes. What is real and what is synthesised is
-// listed in README.md; in short:
-//   real        Workspace({ skills }) discovery and parsing (gray-matter, validateSkillMetadata), the `skill`
-//               tool from createSkillTools (its zod input validation, name/path resolution, tie-break,
-//               formatSkillActivation output), SkillsProcessor's catalog text and guidance as the model sees it
-//   synthesised the kit's structured fields (kind, body, frontmatter, resources, …) read from the Skill
-//               object the tool itself resolved; warnings = what Mastra logged; error codes mapped from
-//               Mastra's own error shapes
+// turning what that code returns back into the kit's result shapes. In short:
+//   real        Workspace discovery and parsing (gray-matter, validateSkillMetadata) through the skill source a
+//               user gets: by default the workspace's LocalFilesystem (contained in its basePath); with
+//               MASTRA_SKILL_SOURCE=local, LocalSkillSource (driver-local-source.mjs, the second row); the
+//               `skill` tool from createSkillTools (zod input validation, name/path resolution, tie-break,
+//               formatSkillActivation output), SkillsProcessor's catalog text as the model sees it
+//   translated  the Skill object the tool itself resolved, field by field, into the kit's result; what Mastra
+//               never produces (a byte count, a root index, a shadowing report) is declared unobserved (K40)
 // Run: npm run conformance -- --driver implementations/mastra/driver.mjs   (after `npm ci` in this folder)
 import { createRequire } from "node:module";
-import { Workspace, LocalSkillSource, createSkillTools } from "@mastra/core/workspace";
+import { Workspace, LocalFilesystem, LocalSkillSource, createSkillTools } from "@mastra/core/workspace";
 import { SkillsProcessor } from "@mastra/core/processors";
-import { CallQueue, capabilities, catalogEntry, catalogResult, errorResult, notFoundResult, okResult, requestedName, rootIndexOf } from "../driver-kit/results.mjs";
+import { capabilities, catalogResult, errorResult, notFoundResult, okResult, requestedName } from "../driver-kit/results.mjs";
 import { capturingLogs } from "../driver-kit/logs.mjs";
 
 const require = createRequire(import.meta.url);
 const MASTRA_VERSION = require("@mastra/core/package.json").version;
 
+/** Which skill source: Mastra's default (the workspace filesystem) or LocalSkillSource (the second row). */
+const SOURCE = process.env.MASTRA_SKILL_SOURCE === "local" ? "local" : "filesystem";
+
 export const implementationInfo = {
-  implementation: { name: "mastra-workspace-skill", version: MASTRA_VERSION, language: "typescript" },
+  implementation: { name: SOURCE === "local" ? "mastra-workspace-skill (LocalSkillSource)" : "mastra-workspace-skill", version: MASTRA_VERSION, language: "typescript" },
   specVersion: "1",
-  // Mastra's skill tool has no permission hook, no caller distinction (model vs user), no activation state
-  // (stateless by design: every call returns the instructions again), no trust gate, no sensitive patterns,
-  // no allowed-tools field, no arguments, and keeps only six frontmatter fields. It lists references/,
-  // scripts/ and assets/ files and runs on a real filesystem. Every other known capability is declared false.
+  // README.md "Capabilities" names where in Mastra's source each false one was looked for.
   capabilities: capabilities(["resources", "symlinks", "file_modes"]),
+  // What Mastra never produces (K40): no byte count, no root index, no report of a shadowed skill.
+  unobserved: ["result.bytes", "catalog.entry.root_index", "catalog.entry.shadowed"],
 };
 
+/**
+ * The Workspace a user writes: `new Workspace({ filesystem: new LocalFilesystem({ basePath }), skills })` (its
+ * default containment), the workspace being the kit's skill roots (the first the basePath, the others its
+ * allowedPaths); or the same skills with `skillSource: new LocalSkillSource()`.
+ */
+function workspaceFor(roots) {
+  if (SOURCE === "local") return new Workspace({ skills: roots, skillSource: new LocalSkillSource() });
+  return new Workspace({ filesystem: new LocalFilesystem({ basePath: roots[0], allowedPaths: roots.slice(1) }), skills: roots });
+}
 
 /** The WorkspaceSkills the tool is given, with every get() recorded: the driver reads the Skill the tool resolved. */
 function recording(skills) {
@@ -43,22 +54,18 @@ function recording(skills) {
   return { proxy, seen };
 }
 
-/** The frontmatter fields Mastra keeps (extractSkillFrontmatter reads exactly these six), undefined ones dropped. */
+/** The frontmatter fields Mastra keeps (extractSkillFrontmatter reads exactly these six), as it holds them. */
 function frontmatterOf(skill) {
   const fm = {};
   for (const k of ["name", "description", "license", "compatibility", "user-invocable", "metadata"]) if (skill[k] !== undefined) fm[k] = skill[k];
-  fm.name ??= "";
-  fm.description ??= "";
   return fm;
 }
 
 export async function createSession(config) {
   const roots = config.skill_roots;
-  const workspace = new Workspace({ skills: roots, skillSource: new LocalSkillSource() });
-  const { proxy, seen } = recording(workspace.skills);
-  const tools = createSkillTools(proxy);
+  const workspace = workspaceFor(roots);
+  const tools = createSkillTools(workspace.skills);
   const processor = new SkillsProcessor({ workspace });
-  const queue = new CallQueue(); // one at a time, in call order (the kit's R7): Mastra's tool has no queue of its own
 
   async function catalog() {
     const system = [];
@@ -66,15 +73,17 @@ export async function createSession(config) {
       await processor.processInputStep({ messageList: { addSystem: (m) => system.push(typeof m === "string" ? m : m.content) }, stepNumber: 0 });
       return workspace.skills.list();
     });
-    const entries = list.map((s) => catalogEntry({ name: s.name, description: s.description, dir: s.path, rootIndex: Math.max(0, rootIndexOf(roots, s.path)), frontmatter: frontmatterOf(s) }));
+    // In Mastra's own order, with the fields its skill list holds.
+    const entries = list.map((s) => ({ name: s.name, description: s.description, dir: s.path, frontmatter: frontmatterOf(s) }));
     return catalogResult([tools.skill.description, ...system].join("\n\n"), entries, logged);
   }
 
   async function callOnce(params) {
-    seen.last = undefined;
+    // The tool's own instance per call, recording what it resolved: concurrent calls run as Mastra runs them.
+    const { proxy, seen } = recording(workspace.skills);
     let out;
     try {
-      out = await tools.skill.execute(params, {});
+      out = await createSkillTools(proxy).skill.execute(params, {});
     } catch (err) {
       // Mastra throws when two skills of one source type share a name (its tie-break refuses to choose).
       const message = err instanceof Error ? err.message : String(err);
@@ -93,12 +102,10 @@ export async function createSession(config) {
   }
 
   function call(params) {
-    return queue.run(() => capturingLogs(() => callOnce(params))).then(({ value, logged }) => (logged.length ? { ...value, warnings: logged } : value));
+    return capturingLogs(() => callOnce(params)).then(({ value, logged }) => (logged.length ? { ...value, warnings: logged } : value));
   }
 
-  async function close() {
-    await queue.close().catch(() => undefined); // queued calls are refused; the one running finishes
-  }
+  async function close() {}
 
   return { catalog, call, close };
 }

@@ -1,32 +1,27 @@
-// Thin conformance driver for OpenCode's `skill` tool, exercising the shipped binary (npm opencode-ai, version
-// pinned in package.json) end to end: `opencode serve` discovers each session's skills from its config's
+// Thin conformance driver for OpenCode's `skill` tool, exercising the shipped binary (npm opencode-linux-x64,
+// opencode-ai's Linux x64 platform package, version pinned in package.json) end to end: `opencode serve` discovers each session's skills from its config's
 // skills.paths (the kit's roots), lists them (GET /skill), and runs its own agent loop, in which a scripted
 // loopback model (fake-model.mjs) calls the `skill` tool with the kit's params verbatim. OpenCode validates
 // the input, runs the tool, and records the tool part the driver reads back. The driver maps that part onto
-// the kit's result kinds; what it had to synthesise is in README.md.
+// the kit's result kinds; what OpenCode never produces is declared unobserved (K40) and left out.
 //
 //   npm run conformance -- --suite all --timeout 30000 --exec "npx tsx scripts/reference-driver.ts implementations/opencode/driver.mjs"
 import { rmSync } from "node:fs";
 import { dirname, isAbsolute } from "node:path";
 import { MODEL, PROVIDER, harnessVersion, projectDir, request, server } from "./server.mjs";
 import { watchPermissions } from "./permission.mjs";
-import {
-  CallQueue,
-  capabilities,
-  catalogEntry,
-  catalogResult,
-  errorResult,
-  notFoundResult,
-  okResult,
-  requestedName,
-  rootIndexOf,
-} from "../driver-kit/results.mjs";
+import { capabilities, catalogResult, errorResult, notFoundResult, okResult, requestedName } from "../driver-kit/results.mjs";
+import { TurnQueue } from "./turns.mjs";
 
 export const implementationInfo = {
   implementation: { name: "opencode skill", version: harnessVersion, language: "typescript" },
   specVersion: "1",
-  // Honest: only what OpenCode's skill tool itself does. README.md says why each other one is false.
+  // README.md "Capabilities" names where in OpenCode's source each false one was looked for.
   capabilities: capabilities(["symlinks", "file_modes", "permission_hook"]),
+  // What OpenCode never produces (K40): no byte count, no root index, no parsed frontmatter beyond name and
+  // description, no report of a shadowed skill, no resource list field (a file sample in its text), a permission
+  // request without the kit's payload, and one call per model turn (no order of concurrent answers to observe).
+  unobserved: ["result.bytes", "result.frontmatter", "result.resources", "catalog.entry.root_index", "catalog.entry.frontmatter", "catalog.entry.shadowed", "hook.payload", "call.order"],
 };
 
 // Start the server as soon as the driver loads: it takes seconds, and the first case should not pay for it.
@@ -41,7 +36,7 @@ export async function createSession(config, { hook } = {}) {
   // kit's highest-precedence root goes last.
   // With a hook, OpenCode's own gate asks before every skill activation (permission.mjs answers it).
   const dir = projectDir([...roots].reverse(), hook ? { permission: { skill: "ask" } } : {});
-  const queue = new CallQueue();
+  const queue = new TurnQueue();
   let sessionId = null;
   let skills = null;
 
@@ -54,7 +49,7 @@ export async function createSession(config, { hook } = {}) {
     try {
       const session = await openSession();
       const body = { parts: [{ type: "text", text: `kitcall:${id}` }], model: { providerID: PROVIDER, modelID: MODEL }, agent: "build" };
-      const stopWatching = hook ? watchPermissions(srv, dir, session, hook, describe) : null;
+      const stopWatching = hook ? watchPermissions(srv, dir, session, hook) : null;
       try {
         await request(srv, "POST", `/session/${session}/message`, dir, body);
       } finally {
@@ -67,44 +62,20 @@ export async function createSession(config, { hook } = {}) {
     }
   }
 
-  /** The kit's payload for OpenCode's ask: OpenCode's name and `always` patterns, the rest from its skill list. */
-  async function describe(name, always) {
-    const info = (await listSkills()).find((s) => s.name === name);
-    return {
-      tool: "skill",
-      action: "activate",
-      path: info ? dirname(info.location) : "",
-      always_patterns: always,
-      metadata: {
-        name,
-        root_index: Math.max(0, info ? rootIndexOf(roots, info.location) : 0),
-        frontmatter: { name, description: info?.description ?? "", allowed_tools: [] },
-        reason: "normal",
-      },
-    };
-  }
-
   return {
     async catalog() {
       const list = await listSkills();
       const tools = await request(srv, "GET", `/experimental/tool?provider=${PROVIDER}&model=${MODEL}`, dir);
       const tool = tools.find((t) => t.id === "skill");
-      const entries = list.map((s) =>
-        catalogEntry({
-          name: s.name,
-          description: s.description,
-          dir: dirname(s.location),
-          rootIndex: rootIndexOf(roots, s.location),
-          frontmatter: { name: s.name, description: s.description },
-        }),
-      );
+      // In OpenCode's own order (GET /skill), with the fields it lists.
+      const entries = list.map((s) => ({ name: s.name, description: s.description, dir: dirname(s.location) }));
       const description = [tool?.description ?? "(OpenCode offers no skill tool here)", await systemPromptSkills(srv, openSession, dir)]
         .filter(Boolean)
         .join("\n\n");
       return catalogResult(description, entries);
     },
     call(params) {
-      return queue.run(async () => toResult(params, await turn(params), await listSkills()));
+      return queue.run(async () => toResult(params, await turn(params)));
     },
     async close() {
       await queue.close();
@@ -137,20 +108,13 @@ function bodyOf(output, name) {
   return output.slice(start + head.length, end);
 }
 
-function toResult(params, part, listed) {
+function toResult(params, part) {
   const name = requestedName(params);
   if (!part) return errorResult("IO_ERROR", "OpenCode recorded no tool call for this input", "", { name });
   const state = part.state ?? {};
   if (part.tool === "skill" && state.status === "completed") {
-    const skillName = state.metadata?.name ?? name;
-    const info = listed.find((s) => s.name === skillName);
-    return okResult({
-      name: skillName,
-      dir: state.metadata?.dir ?? (info ? dirname(info.location) : ""),
-      body: bodyOf(state.output ?? "", skillName),
-      frontmatter: { name: skillName, description: info?.description ?? "" },
-      output: state.output ?? "",
-    });
+    const skillName = state.metadata?.name;
+    return okResult({ name: skillName, dir: state.metadata?.dir, body: bodyOf(state.output ?? "", skillName ?? name), output: state.output ?? "" });
   }
   const message = String(state.error ?? state.output ?? `tool ${part.tool} ended ${state.status}`);
   if (/^(Error: )?Skill ".*" not found/.test(message) && name !== undefined) return notFoundResult(name, message);

@@ -4,14 +4,14 @@
 // polls for the session's requests, asks the kit's hook, and replies with OpenCode's own answers:
 // allow → "always" (OpenCode then stops asking for that skill in the session), allow_once → "once",
 // deny / ask / a failed hook → "reject" (fail closed). OpenCode's request carries the permission ("skill"),
-// the skill name as pattern and its `always` patterns; the kit's payload also wants the skill's dir, root
-// index, frontmatter and a reason, which the driver fills from OpenCode's skill list (README.md says how).
+// the skill name as pattern and its `always` patterns; the hook gets that request as OpenCode made it (the
+// kit's payload fields it does not carry are declared unobserved, `hook.payload`).
 import { request } from "./server.mjs";
 
 const REPLY = { allow: "always", allow_once: "once", deny: "reject", ask: "reject" };
 
-/** Watch `sessionId`'s permission requests until stop() is called; `describe(name)` builds the kit's payload. */
-export function watchPermissions(srv, dir, sessionId, hook, describe) {
+/** Watch `sessionId`'s permission requests until stop() is called, handing each to the kit's hook as OpenCode made it. */
+export function watchPermissions(srv, dir, sessionId, hook) {
   const handled = new Set();
   let stopped = false;
   const loop = (async () => {
@@ -22,9 +22,8 @@ export function watchPermissions(srv, dir, sessionId, hook, describe) {
         handled.add(ask.id);
         let decision = "deny";
         try {
-          const name = ask.patterns?.[0] ?? "";
           // The kit's PermissionDecision is the bare string ("allow", "allow_once", "deny", "ask").
-          decision = await hook(await describe(name, ask.always ?? []));
+          decision = await hook({ opencode_permission: { permission: ask.permission, patterns: ask.patterns, always: ask.always, metadata: ask.metadata } });
         } catch {
           decision = "deny";
         }

@@ -1,5 +1,5 @@
-// Starts the shipped OpenCode binary (`opencode serve`, from the pinned opencode-ai package's platform
-// dependency) once per driver process, isolated from the machine it runs on: a throwaway HOME (no user
+// Starts the shipped OpenCode binary (`opencode serve`, from the pinned platform package opencode-linux-x64,
+// the one package of opencode-ai's platform binaries this project's registry serves) once per driver process, isolated from the machine it runs on: a throwaway HOME (no user
 // config, no ~/.claude or ~/.agents skills), external skill scans, plugins, model-list fetches and updates
 // off, and a global config naming only the scripted loopback model. Each kit session is an OpenCode
 // project directory of its own, addressed per request with the x-opencode-directory header.
@@ -12,9 +12,9 @@ import { startFakeModel } from "./fake-model.mjs";
 
 const require = createRequire(import.meta.url);
 
-export const harnessVersion = require("opencode-ai/package.json").version;
+export const harnessVersion = require("opencode-linux-x64/package.json").version;
 
-/** The platform binary npm installed as an optional dependency of opencode-ai (its postinstall may not run). */
+/** The platform binary: the pinned opencode-linux-x64 (what opencode-ai's launcher itself runs on Linux x64). */
 export function opencodeBinary() {
   if (process.env.OPENCODE_BIN) return process.env.OPENCODE_BIN;
   const os = { linux: "linux", darwin: "darwin", win32: "windows" }[process.platform] ?? process.platform;
