@@ -26,3 +26,8 @@ export function xmlListing(text) {
   }
   return entries;
 }
+
+/** The five XML entities a harness escapes in its listing, back to text. */
+export function unescapeXml(s) {
+  return s.replace(/&(lt|gt|quot|apos|amp);/g, (_, e) => ({ lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" })[e]);
+}
