@@ -87,10 +87,13 @@ export function cliSession(spec, harness) {
       const ex = await run.exit;
       clearTimeout(timer);
       harness.cleanup?.();
-      if (run.attempts.length) {
-        const seen = [...new Set(run.attempts.map((a) => `${a.what} ${a.to}`))].join(", ");
-        throw new Error(`network: the CLI tried to reach beyond loopback (${seen}); the run is void`);
-      }
+      // A harness's documented attempt that no switch turns off (spec.knownAttempts, each named in its README) is
+      // reported; any other attempt voids the run (K31).
+      const known = (a) => (spec.knownAttempts ?? []).some((k) => k.what === a.what && k.to === a.to);
+      const seen = (list) => [...new Set(list.map((a) => `${a.what} ${a.to}`))].join(", ");
+      const unknown = run.attempts.filter((a) => !known(a));
+      if (unknown.length) throw new Error(`network: the CLI tried to reach beyond loopback (${seen(unknown)}); the run is void`);
+      if (run.attempts.length && !process.env.AGENT_CLI_KIT_QUIET) process.stderr.write(`agent-cli-kit: refused known attempt(s): ${seen(run.attempts)}\n`);
       if (t && ex.code !== 0) process.stderr.write(`agent-cli-kit: ${describeExit(ex)}\n`);
     },
   };
