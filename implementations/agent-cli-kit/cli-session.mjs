@@ -18,7 +18,8 @@ function describeExit(ex) {
 
 /**
  * spec: the run (startRun's spec). harness: {toolName, catalog(body, run), answer({params, id, result, following,
- * body}), input(params) (default: params as given), cleanup()}. Returns the kit's session {catalog, call, close}.
+ * body}), input(params) (default: params as given), play(params) and unplayed(params) (a call the harness offers
+ * no way to make, and what it comes to), cleanup()}. Returns the kit's session {catalog, call, close}.
  */
 export function cliSession(spec, harness) {
   const api = PROVIDERS[spec.provider].api;
@@ -35,7 +36,18 @@ export function cliSession(spec, harness) {
     return t;
   }
 
-  async function play(calls) {
+  async function play(all) {
+    // A call the harness offers no way to make (harness.play says no, e.g. a name Codex does not list) is not sent.
+    const calls = harness.play ? all.filter((c) => harness.play(c.params)) : all;
+    const unplayed = all.filter((c) => !calls.includes(c));
+    try {
+      if (calls.length) await playTurn(calls);
+    } finally {
+      for (const c of unplayed) c.resolve(harness.unplayed(c.params));
+    }
+  }
+
+  async function playTurn(calls) {
     const turn = await heldTurn();
     run.reply(turn.seq, { calls: calls.map((c) => ({ id: c.id, name: harness.toolName, input: harness.input ? harness.input(c.params) : c.params })) });
     held = run.turns.next();

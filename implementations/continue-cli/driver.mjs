@@ -39,7 +39,6 @@ export const implementationInfo = {
     "result.dir",
     "result.frontmatter",
     "result.resources",
-    "result.siblings",
     "catalog.entry.dir",
     "catalog.entry.root_index",
     "catalog.entry.frontmatter",
@@ -108,6 +107,12 @@ function translate({ result }) {
   if (loaded && !result.isError) return { kind: "ok", name: loaded[1], body: loaded[2], output: text };
   // Continue's ContinueError(SkillNotFound), as its tool runner prints it.
   const notFound = /^Error executing tool Skills: Skill "([\s\S]*)" not found\./.exec(text);
-  if (notFound) return { kind: "not_found", name: notFound[1], output: text };
+  if (notFound) return { kind: "not_found", name: notFound[1], siblings: suggested(text), output: text };
   throw new Error(`untranslated Continue tool result${result.isError ? " (is_error)" : ""}: ${JSON.stringify(text.slice(0, 400))}`);
+}
+
+/** The names the harness suggests after not finding one ("Available skills: a, b"; "none"): its siblings. */
+function suggested(text) {
+  const list = /Available skills: ([^\n]*)$/.exec(text)?.[1];
+  return !list || list === "none" ? [] : list.split(", ");
 }

@@ -44,7 +44,6 @@ export const implementationInfo = {
     "result.bytes",
     "result.frontmatter",
     "result.resources",
-    "result.siblings",
     "catalog.entry.dir",
     "catalog.entry.root_index",
     "catalog.entry.frontmatter",
@@ -110,8 +109,14 @@ function translate({ result, following }, links) {
     return { kind: "ok", name, dir: unlink(dir, links), body, output: `${text}\n\n${block}` };
   }
   const notFound = /^Skill "([\s\S]*)" not found\./.exec(text);
-  if (notFound) return { kind: "not_found", name: notFound[1], output: text };
+  if (notFound) return { kind: "not_found", name: notFound[1], siblings: suggested(text), output: text };
   // Copilot's own validation of the tool input (a field error of its input schema): a parameter refusal.
   if (/^Failed to load skill: "[^"]*": /.test(text)) return { kind: "error", code: "INVALID_PARAM", message: text.split("\n")[0], output: text };
   throw new Error(`untranslated Copilot CLI tool result${result.isError ? " (is_error)" : ""}: ${JSON.stringify(text.slice(0, 400))}`);
+}
+
+/** The names the harness suggests after not finding one ("Available skills: a, b"; "none"): its siblings. */
+function suggested(text) {
+  const list = /Available skills: ([^\n]*)$/.exec(text)?.[1];
+  return !list || list === "none" ? [] : list.split(", ");
 }

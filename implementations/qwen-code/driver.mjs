@@ -44,7 +44,6 @@ export const implementationInfo = {
     "result.name",
     "result.frontmatter",
     "result.resources",
-    "result.siblings",
     "catalog.entry.dir",
     "catalog.entry.root_index",
     "catalog.entry.frontmatter",
@@ -111,8 +110,14 @@ function translate({ result }, links) {
     return { kind: "ok", dir: unlink(base[1], links), body: text.slice(base[0].length), output: text };
   }
   const notFound = /^Skill "([\s\S]*)" not found\./.exec(text);
-  if (notFound) return { kind: "not_found", name: notFound[1], output: text };
+  if (notFound) return { kind: "not_found", name: notFound[1], siblings: suggested(text), output: text };
   // Qwen's own validation of the tool input: a parameter refusal.
   if (/^Parameter "[^"]*" must /.test(text)) return { kind: "error", code: "INVALID_PARAM", message: text.split("\n")[0], output: text };
   throw new Error(`untranslated Qwen Code error: ${JSON.stringify(text.slice(0, 400))}`);
+}
+
+/** The names the harness suggests after not finding one ("Available skills: a, b"; "none"): its siblings. */
+function suggested(text) {
+  const list = /Available skills: ([^\n]*)$/.exec(text)?.[1];
+  return !list || list === "none" ? [] : list.split(", ");
 }
