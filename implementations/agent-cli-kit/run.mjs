@@ -38,7 +38,13 @@ export function startRun(spec) {
   const deliver = (item) => (takers.length ? takers.shift()(item) : queue.push(item));
   child.stderr.on("data", (d) => (runnerErr = (runnerErr + d).slice(-8192)));
   createInterface({ input: child.stdout }).on("line", (line) => {
-    const ev = JSON.parse(line);
+    let ev;
+    try {
+      ev = JSON.parse(line);
+    } catch {
+      runnerErr = (runnerErr + `\nunreadable line from the runner: ${line.slice(0, 200)}`).slice(-8192);
+      return;
+    }
     if (ev.ev === "turn") deliver({ seq: ev.seq, body: ev.body });
     else if (ev.ev === "other") others.push(ev);
     else if (ev.ev === "net") attempts.push({ what: ev.what, to: ev.to });

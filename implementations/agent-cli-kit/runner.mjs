@@ -14,8 +14,8 @@ import { startFake } from "./fake-server.mjs";
 import { PROVIDERS } from "./fake-server.mjs";
 import { startTripwire } from "./tripwire.mjs";
 
-const TAIL = 256 * 1024;
-const emit = (msg) => process.stdout.write(JSON.stringify(msg) + "\n");
+const TAIL = 16 * 1024;
+const emit = (msg, done) => process.stdout.write(JSON.stringify(msg) + "\n", done);
 const waiting = new Map();
 let child;
 
@@ -66,10 +66,10 @@ async function start(spec) {
   child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-TAIL)));
   child.on("error", (e) => (stderr += `\nspawn failed: ${e.message}`));
   child.on("close", async (code, signal) => {
-    emit({ ev: "exit", code, signal, stdout, stderr });
     await fake.close();
     closeWire();
-    process.exit(0);
+    // Exit only once the last line is written: a pipe write is asynchronous, and a cut line would be lost.
+    emit({ ev: "exit", code, signal, stdout, stderr }, () => process.exit(0));
   });
 }
 

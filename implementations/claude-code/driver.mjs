@@ -15,12 +15,14 @@ import { freshWorld, unlink } from "../agent-cli-kit/home.mjs";
 import { systemText, toolNames } from "../agent-cli-kit/anthropic.mjs";
 import { dashListing } from "../agent-cli-kit/listing.mjs";
 import { renameParams } from "../agent-cli-kit/params.mjs";
+import { RELAY, startHookServer } from "../agent-cli-kit/hook-server.mjs";
 
 const require = createRequire(import.meta.url);
 const PKG = "@anthropic-ai/claude-code";
 const harnessVersion = require(`${PKG}/package.json`).version;
 const BIN = join(require.resolve(`${PKG}/package.json`), "..", "bin", "claude.exe");
 const TOOL = "Skill";
+const ASK_REASON = "the kit's permission hook answered ";
 const LISTING = "The following skills are available for use with the Skill tool:\n";
 
 export const implementationInfo = {
@@ -31,7 +33,7 @@ export const implementationInfo = {
     symlinks: true,
     file_modes: true,
     arguments: true,
-    permission_hook: false,
+    permission_hook: true,
     trust_gate: false,
     sensitive_patterns: false,
     dedupe: true,
@@ -50,6 +52,7 @@ export const implementationInfo = {
     "catalog.entry.frontmatter",
     "catalog.entry.shadowed",
     "catalog.warnings",
+    "hook.payload",
   ],
 };
 
@@ -70,7 +73,25 @@ function environment(world) {
   };
 }
 
-export async function createSession(config) {
+/**
+ * Claude Code's PreToolUse hook for the Skill tool, answered by the kit's hook. Claude Code gives its hook the tool
+ * input only ({skill, args}): the kit's payload fields it never states (path, root_index, frontmatter, reason,
+ * always_patterns) are not sent (hook.payload unobserved). The kit's decision goes back in Claude Code's words:
+ * allow / allow_once -> "allow", deny -> "deny", ask -> "ask" (what "ask" means without a user is Claude Code's call).
+ */
+async function hookSettings(world, hook) {
+  const socket = join(world.base, "hook.sock");
+  const server = await startHookServer(socket, async (input) => {
+    const skill = input?.tool_input?.skill;
+    const decision = await hook({ tool: "skill", action: "activate", metadata: typeof skill === "string" ? { name: skill } : {} });
+    const permissionDecision = decision === "allow_once" ? "allow" : decision;
+    return JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision, permissionDecisionReason: `${ASK_REASON}${decision}` } });
+  });
+  const command = `'${process.execPath}' '${RELAY}' '${socket}'`;
+  return { server, hooks: { PreToolUse: [{ matcher: TOOL, hooks: [{ type: "command", command }] }] } };
+}
+
+export async function createSession(config, options = {}) {
   const world = freshWorld("kit-claude-code");
   // Personal skills (~/.claude/skills) win over project skills (.claude/skills): the kit's first root goes there.
   const places = [join(world.home, ".claude", "skills"), join(world.project, ".claude", "skills")];
@@ -79,7 +100,10 @@ export async function createSession(config) {
   const links = roots.map((root, i) => ({ root, at: world.link(root, places[i]) }));
   // Claude Code's built-in plugin brings a skill of its own (plugin-authoring); its settings turn it off (K32).
   mkdirSync(join(world.home, ".claude"), { recursive: true });
-  writeFileSync(join(world.home, ".claude", "settings.json"), JSON.stringify({ enabledPlugins: { "cc-plugin-plugin-authoring@builtin": false } }, null, 2));
+  const used = new WeakMap();
+  const hooked = options.hook ? await hookSettings(world, options.hook) : undefined;
+  const settings = { enabledPlugins: { "cc-plugin-plugin-authoring@builtin": false }, ...(hooked ? { hooks: hooked.hooks } : {}) };
+  writeFileSync(join(world.home, ".claude", "settings.json"), JSON.stringify(settings, null, 2));
   const spec = {
     provider: "anthropic",
     mainTools: [TOOL],
@@ -92,8 +116,8 @@ export async function createSession(config) {
     toolName: TOOL,
     input: (params) => renameParams(params, { name: "skill", arguments: "args" }),
     catalog: (body) => catalogOf(body),
-    answer: (a) => translate(a, links),
-    cleanup: () => world.remove(),
+    answer: (a) => translate(a, links, used),
+    cleanup: () => (hooked?.server.close(), world.remove()),
   });
 }
 
@@ -107,9 +131,14 @@ function catalogOf(body) {
 }
 
 const BASE = /^Base directory for this skill: (.*)\n\n/;
+const ALREADY = /^Skill \/.* is already loaded above/;
 
-/** One call's answer: the tool_result, and (for a launched skill) its body in the following message. */
-function translate({ params, result, following }, links) {
+/**
+ * One call's answer: the tool_result, and (for a launched skill) the message Claude Code adds after the results. The
+ * n-th launched call of a turn takes the n-th such message ("Base directory …" or "Skill /x is already loaded …"),
+ * in the order Claude Code wrote them.
+ */
+function translate({ id, params, result, following, body }, links, used) {
   const text = result.text;
   // Claude Code may append its own system-reminders to the last tool_result; the answer is what comes before.
   const own = text.split("\n\n<system-reminder>")[0];
@@ -117,10 +146,13 @@ function translate({ params, result, following }, links) {
     const launched = /^Launching skill: (.*)$/.exec(own);
     if (!launched) throw new Error(`untranslated Claude Code tool result: ${JSON.stringify(text.slice(0, 300))}`);
     const name = launched[1];
-    const again = following.find((f) => f.startsWith(`Skill /${name} is already loaded`));
-    if (again) return { kind: "already_loaded", name, output: `${text}\n\n${again}` };
-    const block = following.find((f) => BASE.test(f) && BASE.exec(f)[1].split("/").pop() === name.split(":").pop());
-    if (!block) throw new Error(`Claude Code launched ${name} but no "Base directory" message follows: ${JSON.stringify(following.map((f) => f.slice(0, 200)))}`);
+    const seen = used.get(body) ?? new Set();
+    used.set(body, seen);
+    const index = following.findIndex((f, i) => !seen.has(i) && (BASE.test(f) || ALREADY.test(f)));
+    if (index < 0) throw new Error(`Claude Code launched ${name} but no message follows for it: ${JSON.stringify(following.map((f) => f.slice(0, 200)))}`);
+    seen.add(index);
+    const block = following[index];
+    if (ALREADY.test(block)) return { kind: "already_loaded", name, output: `${text}\n\n${block}` };
     const [header, dir] = BASE.exec(block);
     return { kind: "ok", name, dir: unlink(dir, links), body: block.slice(header.length), output: `${text}\n\n${block}` };
   }
@@ -130,6 +162,10 @@ function translate({ params, result, following }, links) {
   if (/cannot be used with Skill tool due to disable-model-invocation/.test(inner)) return { kind: "error", code: "DISABLED", message: firstLine(inner), output: text };
   // A skill Claude Code's permission check did not let run (in -p mode nobody is there to answer its prompt).
   if (/^Execute skill: /.test(inner)) return { kind: "error", code: "PERMISSION_DENIED", message: firstLine(inner), output: text };
+  // Its PreToolUse hook refused the call (the kit's hook answered deny): Claude Code reports it as a hook error.
+  if (/^PreToolUse:Skill hook error: /.test(inner)) return { kind: "error", code: "PERMISSION_DENIED", message: firstLine(inner), output: text };
+  // The hook answered "ask": with nobody to ask in -p mode Claude Code refuses, showing the hook's reason only.
+  if (inner === `${ASK_REASON}ask`) return { kind: "error", code: "PERMISSION_DENIED", message: inner, output: text };
   // Claude Code's own refusals of the input (its schema, its name format) are parameter refusals.
   if (/^InputValidationError|^Invalid skill format/.test(inner)) return { kind: "error", code: "INVALID_PARAM", message: firstLine(inner), output: text };
   throw new Error(`untranslated Claude Code error: ${JSON.stringify(inner.slice(0, 400))}`);
