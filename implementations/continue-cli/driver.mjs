@@ -108,6 +108,8 @@ function translate({ result }) {
   // Continue's ContinueError(SkillNotFound), as its tool runner prints it.
   const notFound = /^Error executing tool Skills: Skill "([\s\S]*)" not found\./.exec(text);
   if (notFound) return { kind: "not_found", name: notFound[1], siblings: suggested(text), output: text };
+  // Continue's tool runner checks the input against the tool's required parameters: a parameter refusal.
+  if (/^Required parameter "[^"]*" missing for tool "Skills"/.test(text)) return { kind: "error", code: "INVALID_PARAM", message: text.split("\n")[0], output: text };
   throw new Error(`untranslated Continue tool result${result.isError ? " (is_error)" : ""}: ${JSON.stringify(text.slice(0, 400))}`);
 }
 
