@@ -81,3 +81,11 @@ rl.on("line", (line) => {
   else if (msg.op === "stop") stop();
 });
 rl.on("close", stop);
+// The CLI runs in a process group of its own (detached): if the runner is ended, the CLI must not outlive it.
+const killGroup = () => {
+  try {
+    if (child && child.exitCode === null) process.kill(-child.pid, "SIGKILL");
+  } catch {}
+};
+process.on("exit", killGroup);
+for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(sig, () => (killGroup(), process.exit(1)));
