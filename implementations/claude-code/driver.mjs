@@ -15,14 +15,13 @@ import { freshWorld, unlink } from "../agent-cli-kit/home.mjs";
 import { systemText, toolNames } from "../agent-cli-kit/anthropic.mjs";
 import { dashListing } from "../agent-cli-kit/listing.mjs";
 import { renameParams } from "../agent-cli-kit/params.mjs";
-import { RELAY, startHookServer } from "../agent-cli-kit/hook-server.mjs";
+import { HOOK_REASON, preToolUseHook } from "../agent-cli-kit/pretooluse.mjs";
 
 const require = createRequire(import.meta.url);
 const PKG = "@anthropic-ai/claude-code";
 const harnessVersion = require(`${PKG}/package.json`).version;
 const BIN = join(require.resolve(`${PKG}/package.json`), "..", "bin", "claude.exe");
 const TOOL = "Skill";
-const ASK_REASON = "the kit's permission hook answered ";
 const LISTING = "The following skills are available for use with the Skill tool:\n";
 
 export const implementationInfo = {
@@ -73,24 +72,6 @@ function environment(world) {
   };
 }
 
-/**
- * Claude Code's PreToolUse hook for the Skill tool, answered by the kit's hook. Claude Code gives its hook the tool
- * input only ({skill, args}): the kit's payload fields it never states (path, root_index, frontmatter, reason,
- * always_patterns) are not sent (hook.payload unobserved). The kit's decision goes back in Claude Code's words:
- * allow / allow_once -> "allow", deny -> "deny", ask -> "ask" (what "ask" means without a user is Claude Code's call).
- */
-async function hookSettings(world, hook) {
-  const socket = join(world.base, "hook.sock");
-  const server = await startHookServer(socket, async (input) => {
-    const skill = input?.tool_input?.skill;
-    const decision = await hook({ tool: "skill", action: "activate", metadata: typeof skill === "string" ? { name: skill } : {} });
-    const permissionDecision = decision === "allow_once" ? "allow" : decision;
-    return JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision, permissionDecisionReason: `${ASK_REASON}${decision}` } });
-  });
-  const command = `'${process.execPath}' '${RELAY}' '${socket}'`;
-  return { server, hooks: { PreToolUse: [{ matcher: TOOL, hooks: [{ type: "command", command }] }] } };
-}
-
 export async function createSession(config, options = {}) {
   const world = freshWorld("kit-claude-code");
   // Personal skills (~/.claude/skills) win over project skills (.claude/skills): the kit's first root goes there.
@@ -101,7 +82,8 @@ export async function createSession(config, options = {}) {
   // Claude Code's built-in plugin brings a skill of its own (plugin-authoring); its settings turn it off (K32).
   mkdirSync(join(world.home, ".claude"), { recursive: true });
   const used = new WeakMap();
-  const hooked = options.hook ? await hookSettings(world, options.hook) : undefined;
+  // Claude Code's PreToolUse hook on the Skill tool is its permission hook (README "Capabilities").
+  const hooked = options.hook ? await preToolUseHook(world, options.hook, { matcher: TOOL, nameKey: "skill" }) : undefined;
   const settings = { enabledPlugins: { "cc-plugin-plugin-authoring@builtin": false }, ...(hooked ? { hooks: hooked.hooks } : {}) };
   writeFileSync(join(world.home, ".claude", "settings.json"), JSON.stringify(settings, null, 2));
   const spec = {
@@ -165,7 +147,7 @@ function translate({ id, params, result, following, body }, links, used) {
   // Its PreToolUse hook refused the call (the kit's hook answered deny): Claude Code reports it as a hook error.
   if (/^PreToolUse:Skill hook error: /.test(inner)) return { kind: "error", code: "PERMISSION_DENIED", message: firstLine(inner), output: text };
   // The hook answered "ask": with nobody to ask in -p mode Claude Code refuses, showing the hook's reason only.
-  if (inner === `${ASK_REASON}ask`) return { kind: "error", code: "PERMISSION_DENIED", message: inner, output: text };
+  if (inner === `${HOOK_REASON}ask`) return { kind: "error", code: "PERMISSION_DENIED", message: inner, output: text };
   // Claude Code's own refusals of the input (its schema, its name format) are parameter refusals.
   if (/^InputValidationError|^Invalid skill format/.test(inner)) return { kind: "error", code: "INVALID_PARAM", message: firstLine(inner), output: text };
   throw new Error(`untranslated Claude Code error: ${JSON.stringify(inner.slice(0, 400))}`);

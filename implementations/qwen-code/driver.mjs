@@ -13,6 +13,7 @@ import { cliSession } from "../agent-cli-kit/cli-session.mjs";
 import { freshWorld, unlink } from "../agent-cli-kit/home.mjs";
 import { unescapeXml, xmlListing } from "../agent-cli-kit/listing.mjs";
 import { renameParams } from "../agent-cli-kit/params.mjs";
+import { HOOK_REASON, preToolUseHook } from "../agent-cli-kit/pretooluse.mjs";
 
 const require = createRequire(import.meta.url);
 const PKG_JSON = require.resolve("@qwen-code/qwen-code/package.json");
@@ -30,7 +31,7 @@ export const implementationInfo = {
     symlinks: true,
     file_modes: true,
     arguments: true,
-    permission_hook: false,
+    permission_hook: true,
     trust_gate: false,
     sensitive_patterns: false,
     dedupe: false,
@@ -49,6 +50,7 @@ export const implementationInfo = {
     "catalog.entry.frontmatter",
     "catalog.entry.shadowed",
     "catalog.warnings",
+    "hook.payload",
   ],
 };
 
@@ -58,7 +60,7 @@ const SETTINGS = {
   skills: { disabled: BUNDLED },
 };
 
-export async function createSession(config) {
+export async function createSession(config, options = {}) {
   const world = freshWorld("kit-qwen-code");
   // Qwen's SkillManager reads levels project, user, extension, bundled, the first of a name winning.
   const places = [join(world.project, ".qwen", "skills"), join(world.home, ".qwen", "skills")];
@@ -66,7 +68,9 @@ export async function createSession(config) {
   if (roots.length > places.length) throw new Error(`Qwen Code has ${places.length} skill locations; the case configures ${roots.length} roots`);
   const links = roots.map((root, i) => ({ root, at: world.link(root, places[i]) }));
   mkdirSync(join(world.home, ".qwen"), { recursive: true });
-  writeFileSync(join(world.home, ".qwen", "settings.json"), JSON.stringify(SETTINGS, null, 2));
+  // Qwen's PreToolUse hooks (Claude Code's settings format) on the skill tool are its permission hook.
+  const hooked = options.hook ? await preToolUseHook(world, options.hook, { matcher: TOOL, nameKey: "skill" }) : undefined;
+  writeFileSync(join(world.home, ".qwen", "settings.json"), JSON.stringify({ ...SETTINGS, ...(hooked ? { hooks: hooked.hooks } : {}) }, null, 2));
   const spec = {
     provider: "anthropic",
     mainTools: [TOOL],
@@ -82,7 +86,7 @@ export async function createSession(config) {
     input: (params) => renameParams(params, { name: "skill", arguments: "args" }),
     catalog: (body) => catalogOf(body),
     answer: (a) => translate(a, links),
-    cleanup: () => world.remove(),
+    cleanup: () => (hooked?.server.close(), world.remove()),
   });
 }
 
@@ -113,6 +117,7 @@ function translate({ result }, links) {
   if (notFound) return { kind: "not_found", name: notFound[1], siblings: suggested(text), output: text };
   // Qwen's own validation of the tool input: a parameter refusal.
   if (/^Parameter "[^"]*" must /.test(text)) return { kind: "error", code: "INVALID_PARAM", message: text.split("\n")[0], output: text };
+  if (text.includes(HOOK_REASON)) return { kind: "error", code: "PERMISSION_DENIED", message: text.split("\n")[0], output: text };
   throw new Error(`untranslated Qwen Code error: ${JSON.stringify(text.slice(0, 400))}`);
 }
 
