@@ -34,13 +34,14 @@ export const implementationInfo = {
     permission_hook: true,
     trust_gate: false,
     sensitive_patterns: false,
-    dedupe: false,
+    dedupe: true,
     allowed_tools: false,
     user_invocation: false,
     resources: false,
     frontmatter_passthrough: false,
   },
   unobserved: [
+    "result.at_turn",
     "result.bytes",
     "result.name",
     "result.frontmatter",
@@ -108,6 +109,9 @@ const BASE = /^Base directory for this skill: (.*)\n(?:Important: [^\n]*\n)?\n/;
 function translate({ result }, links) {
   const text = result.text;
   if (!result.isError) {
+    // Qwen's own dedupe: a skill loaded earlier in the session is not loaded again.
+    const again = /^Skill "([\s\S]*)" is already loaded in context\./.exec(text);
+    if (again) return { kind: "already_loaded", name: again[1], output: text };
     const base = BASE.exec(text);
     if (!base) throw new Error(`untranslated Qwen Code tool result: ${JSON.stringify(text.slice(0, 300))}`);
     // Qwen names the skill's directory, never the skill (a dir and its skill's name may differ: U06).
