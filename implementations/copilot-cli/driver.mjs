@@ -96,22 +96,29 @@ function catalogOf(body) {
   return { tool_description: [tool.description, block].filter(Boolean).join("\n\n"), entries };
 }
 
-const CONTEXT = /^<skill-context name="([^"]*)">\nBase directory for this skill: (.*)\n\n([\s\S]*)\n<\/skill-context>$/;
+// Copilot adds the loaded skills' bodies after the results, one <skill-context> block each (several may share one
+// message). A block whose closing tag never comes is taken to the end of the message.
+const CONTEXT = /<skill-context name="([^"]*)">\nBase directory for this skill: (.*)\n\n([\s\S]*?)(?:\n<\/skill-context>|$)(?=\n<skill-context |\s*$)/g;
+
+function contexts(following) {
+  return following.flatMap((f) => [...f.matchAll(CONTEXT)].map((m) => ({ block: m[0], name: m[1], dir: m[2], body: m[3] })));
+}
 
 function translate({ result, following }, links) {
   const text = result.text;
   const loaded = /^Skill "([\s\S]*)" loaded successfully\./.exec(text);
   if (loaded && !result.isError) {
     const name = loaded[1];
-    const block = following.find((f) => CONTEXT.exec(f)?.[1] === name);
-    if (!block) throw new Error(`Copilot loaded ${name} but no <skill-context> message follows: ${JSON.stringify(following.map((f) => f.slice(0, 200)))}`);
-    const [, , dir, body] = CONTEXT.exec(block);
-    return { kind: "ok", name, dir: unlink(dir, links), body, output: `${text}\n\n${block}` };
+    const ctx = contexts(following).find((c) => c.name === name);
+    if (!ctx) throw new Error(`Copilot loaded ${name} but no <skill-context> for it follows: ${JSON.stringify(following.map((f) => f.slice(0, 200)))}`);
+    return { kind: "ok", name, dir: unlink(ctx.dir, links), body: ctx.body, output: `${text}\n\n${ctx.block}` };
   }
   const notFound = /^Skill "([\s\S]*)" not found\./.exec(text);
   if (notFound) return { kind: "not_found", name: notFound[1], siblings: suggested(text), output: text };
-  // Copilot's own validation of the tool input (a field error of its input schema): a parameter refusal.
-  if (/^Failed to load skill: "[^"]*": /.test(text)) return { kind: "error", code: "INVALID_PARAM", message: text.split("\n")[0], output: text };
+  // Copilot's own validation of the tool input (a field error of its input schema, a non-object input): a parameter refusal.
+  if (/^Failed to load skill: "[^"]*": |^Invalid input: /.test(text)) return { kind: "error", code: "INVALID_PARAM", message: text.split("\n")[0], output: text };
+  // Its read of the SKILL.md failed (the file vanished or cannot be read).
+  if (/^Failed to read skill file "/.test(text)) return { kind: "error", code: "IO_ERROR", message: text.split("\n")[0], output: text };
   throw new Error(`untranslated Copilot CLI tool result${result.isError ? " (is_error)" : ""}: ${JSON.stringify(text.slice(0, 400))}`);
 }
 
