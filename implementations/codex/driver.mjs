@@ -1,0 +1,136 @@
+// Conformance driver for Codex CLI's skills, exercising the shipped binary (npm @openai/codex, version pinned in
+// package.json) as its users script it: `codex exec --json …`, one run per case, with a custom model_provider
+// (wire_api = "responses") at the kit's loopback fake of the OpenAI Responses API. Codex has no skill tool: it lists
+// each skill with the path of its SKILL.md in a developer message, and the model reads the file with its shell tool.
+// So this row judges what Codex has (K35): the listing, and what its shell tool (exec_command) returns when the model
+// reads a listed path. A kit call for a listed name is played as `cat <listed path>`; a name Codex does not list has
+// no path a model could read: the call is not played, and the rules of a lookup by name are unobserved (call.by-name).
+//
+//   npm run conformance -- --timeout 90000 --driver implementations/codex/driver.mjs
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { cliSession } from "../agent-cli-kit/cli-session.mjs";
+import { freshWorld, unlink } from "../agent-cli-kit/home.mjs";
+import { systemText } from "../agent-cli-kit/responses.mjs";
+
+const require = createRequire(import.meta.url);
+const harnessVersion = require("@openai/codex/package.json").version;
+const BIN = join(dirname(require.resolve("@openai/codex/package.json")), "bin", "codex.js");
+const TOOL = "exec_command";
+// Codex writes its system skills into $CODEX_HOME/skills/.system on start; its own [[skills.config]] entries turn
+// them off by path (K32). These are the ones 0.171 installs; a new one would show up in the catalog.
+const SYSTEM_SKILLS = ["imagegen", "openai-docs", "skill-creator", "skill-installer"];
+
+export const implementationInfo = {
+  implementation: { name: "codex skills listing + exec_command", version: harnessVersion, language: "rust" },
+  specVersion: "1",
+  capabilities: {
+    symlinks: true,
+    file_modes: true,
+    arguments: false,
+    permission_hook: false,
+    trust_gate: false,
+    sensitive_patterns: false,
+    dedupe: false,
+    allowed_tools: false,
+    user_invocation: false,
+    resources: false,
+    frontmatter_passthrough: false,
+  },
+  unobserved: [
+    "call.by-name",
+    "result.bytes",
+    "result.name",
+    "result.frontmatter",
+    "result.resources",
+    "catalog.entry.root_index",
+    "catalog.entry.frontmatter",
+    "catalog.entry.shadowed",
+    "catalog.warnings",
+    "error.code",
+  ],
+};
+
+const configToml = (codexHome) =>
+  [
+    'model = "gpt-5"',
+    'model_provider = "kit"',
+    "check_for_update_on_startup = false",
+    "[model_providers.kit]",
+    'name = "kit loopback fake"',
+    'base_url = "{{BASE_URL}}/v1"',
+    'wire_api = "responses"',
+    'env_key = "KIT_FAKE_API_KEY"',
+    // Codex's own switches: no usage analytics (its OTLP metrics to ab.chatgpt.com), no update check.
+    "[analytics]",
+    "enabled = false",
+    ...SYSTEM_SKILLS.flatMap((s) => ["[[skills.config]]", `path = "${join(codexHome, "skills", ".system", s, "SKILL.md")}"`, "enabled = false"]),
+    "",
+  ].join("\n");
+
+export async function createSession(config) {
+  const world = freshWorld("kit-codex");
+  const codexHome = join(world.home, ".codex");
+  // Project skills (<cwd>/.agents/skills) and user skills (~/.agents/skills); ~/.codex/skills is not used for a
+  // kit root because Codex writes its system skills under it.
+  const places = [join(world.project, ".agents", "skills"), join(world.home, ".agents", "skills")];
+  const roots = config.skill_roots;
+  if (roots.length > places.length) throw new Error(`this driver maps ${places.length} skill locations; the case configures ${roots.length} roots`);
+  const links = roots.map((root, i) => ({ root, at: world.link(root, places[i]) }));
+  const spec = {
+    provider: "responses",
+    mainTools: [TOOL],
+    command: process.execPath,
+    args: [BIN, "exec", "--skip-git-repo-check", "--disable", "plugins", "--json", "Use the skills you are asked to use."],
+    env: { ...world.env, CODEX_HOME: codexHome, KIT_FAKE_API_KEY: "sk-kit-fake" },
+    cwd: world.project,
+    files: { [join(codexHome, "config.toml")]: configToml(codexHome) },
+  };
+  let listing = [];
+  return cliSession(spec, {
+    toolName: TOOL,
+    // A call whose name Codex does not list is never sent (no model could read a path it was not given).
+    play: (params) => pathFor(listing, params) !== undefined,
+    unplayed: (params) => ({ kind: "not_found", name: String(params?.name ?? ""), siblings: [], output: "(Codex has no lookup by name: its listing shows no path for this name, so nothing is read)" }),
+    input: (params) => ({ cmd: `cat '${pathFor(listing, params).replaceAll("'", "'\\''")}'` }),
+    catalog: (body) => {
+      const c = catalogOf(body, links);
+      listing = c.listed;
+      return c.catalog;
+    },
+    answer: (a) => translate(a, listing, links),
+    cleanup: () => world.remove(),
+  });
+}
+
+/** The listed SKILL.md path a model reads for a call (undefined: Codex lists no such name). */
+function pathFor(listing, params) {
+  const name = params && typeof params === "object" ? params.name : undefined;
+  // The first entry of that name, in Codex's listing order (Codex may list one name twice: findings).
+  return typeof name === "string" ? listing.find((e) => e.name === name)?.file : undefined;
+}
+
+/** Codex's <skills_instructions> developer message: the roots table, then `- name: description (file: rN/…)`. */
+function catalogOf(body, links) {
+  const text = systemText(body);
+  const block = /<skills_instructions>[\s\S]*?<\/skills_instructions>/.exec(text)?.[0] ?? "";
+  const roots = new Map([...block.matchAll(/^- `(r\d+)` = `(.*)`$/gm)].map((m) => [m[1], m[2]]));
+  const listed = [...block.matchAll(/^- ([^:\n]+): ([\s\S]*?) \(file: (r\d+)\/(.*)\)$/gm)].map((m) => ({
+    name: m[1],
+    description: m[2],
+    file: join(roots.get(m[3]) ?? m[3], m[4]),
+  }));
+  const entries = listed.map((e) => ({ name: e.name, description: e.description, dir: unlink(dirname(e.file), links) }));
+  return { listed, catalog: { tool_description: block, entries } };
+}
+
+/** exec_command's output: a header (chunk, wall time, exit code, token count), then `Output:` and what cat printed. */
+function translate({ params, result }, listing, links) {
+  const text = result.text;
+  const m = /Process exited with code (\d+)\n[\s\S]*?Output:\n([\s\S]*)$/.exec(text);
+  if (!m) throw new Error(`untranslated Codex exec_command output: ${JSON.stringify(text.slice(0, 300))}`);
+  const file = pathFor(listing, params);
+  if (m[1] !== "0") return { kind: "error", message: m[2].split("\n")[0] || `exit code ${m[1]}`, output: text };
+  // What the model gets as the skill is the whole file its read returned (frontmatter included).
+  return { kind: "ok", dir: unlink(dirname(file), links), body: m[2], output: text };
+}

@@ -1,0 +1,129 @@
+// Conformance driver for GitHub Copilot CLI's `skill` tool, exercising the shipped CLI (npm @github/copilot, version
+// pinned in package.json) as its users script it: `copilot -p … --allow-all-tools --output-format json`, one run per
+// case, offline (COPILOT_OFFLINE=true) with its own BYOK provider of type anthropic pointed at the kit's loopback fake
+// of the Anthropic Messages API. The fake plays each kit call as the model's `skill` tool call; Copilot finds and
+// loads the skill with its own code; the driver reads its tool_result and the <skill-context> message that follows
+// (where Copilot puts the body), maps them onto the kit's result kinds, and leaves out what Copilot never says.
+//
+//   npm run conformance -- --timeout 90000 --driver implementations/copilot-cli/driver.mjs
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cliSession } from "../agent-cli-kit/cli-session.mjs";
+import { freshWorld, unlink } from "../agent-cli-kit/home.mjs";
+import { unescapeXml, xmlListing } from "../agent-cli-kit/listing.mjs";
+import { renameParams } from "../agent-cli-kit/params.mjs";
+
+const require = createRequire(import.meta.url);
+const harnessVersion = require("@github/copilot/package.json").version;
+const BIN = join(require.resolve("@github/copilot/package.json"), "..", "npm-loader.js");
+const TOOL = "skill";
+// The npm loader unpacks the CLI (about 235 MB) into XDG_CACHE_HOME on first run: one cache shared by every run.
+const CACHE = process.env.AGENT_CLI_KIT_COPILOT_CACHE ?? join(tmpdir(), "agent-cli-kit-copilot-cache");
+// Copilot's built-in skills lie under no configured root; its own setting disabledSkills turns them off (K32).
+const BUILTIN = ["customize-cloud-agent", "discover-resources", "github-pr-media"];
+
+export const implementationInfo = {
+  implementation: { name: "copilot-cli skill", version: harnessVersion, language: "native (node SEA + rust)" },
+  specVersion: "1",
+  capabilities: {
+    symlinks: true,
+    file_modes: true,
+    arguments: false,
+    permission_hook: false,
+    trust_gate: false,
+    sensitive_patterns: false,
+    dedupe: false,
+    allowed_tools: false,
+    user_invocation: false,
+    resources: false,
+    frontmatter_passthrough: false,
+  },
+  unobserved: [
+    "result.bytes",
+    "result.frontmatter",
+    "result.resources",
+    "catalog.entry.dir",
+    "catalog.entry.root_index",
+    "catalog.entry.frontmatter",
+    "catalog.entry.shadowed",
+    "catalog.warnings",
+  ],
+};
+
+export async function createSession(config) {
+  const world = freshWorld("kit-copilot-cli");
+  mkdirSync(CACHE, { recursive: true });
+  // Project skills (.github/skills) are read before personal ones (~/.copilot/skills): README "Skill roots".
+  const places = [join(world.project, ".github", "skills"), join(world.home, ".copilot", "skills")];
+  const roots = config.skill_roots;
+  if (roots.length > places.length) throw new Error(`Copilot CLI has ${places.length} skill locations here; the case configures ${roots.length} roots`);
+  const links = roots.map((root, i) => ({ root, at: world.link(root, places[i]) }));
+  mkdirSync(join(world.home, ".copilot"), { recursive: true });
+  writeFileSync(join(world.home, ".copilot", "settings.json"), JSON.stringify({ disabledSkills: BUILTIN }, null, 2));
+  const spec = {
+    provider: "anthropic",
+    mainTools: [TOOL],
+    command: process.execPath,
+    args: [BIN, "-p", "Use the skills you are asked to use.", "--allow-all-tools", "--output-format", "json"],
+    env: {
+      ...world.env,
+      XDG_CACHE_HOME: CACHE,
+      COPILOT_OFFLINE: "true",
+      COPILOT_PROVIDER_TYPE: "anthropic",
+      COPILOT_PROVIDER_BASE_URL: "{{BASE_URL}}",
+      COPILOT_PROVIDER_API_KEY: "sk-ant-kit-fake",
+      COPILOT_MODEL: "claude-sonnet-4.5",
+    },
+    cwd: world.project,
+  };
+  return cliSession(spec, {
+    toolName: TOOL,
+    input: (params) => renameParams(params, { name: "skill" }),
+    catalog: (body) => catalogOf(body),
+    answer: (a) => translate(a, links),
+    cleanup: () => world.remove(),
+  });
+}
+
+/** The catalog as Copilot shows it: the skill tool's description and the <available_skills> block of its system prompt. */
+function catalogOf(body) {
+  const tool = body.tools.find((t) => t.name === TOOL);
+  const system = (Array.isArray(body.system) ? body.system.map((b) => b.text ?? "").join("\n") : body.system) ?? "";
+  const block = /<available_skills>[\s\S]*?<\/available_skills>/.exec(system)?.[0];
+  const entries = (block ? xmlListing(block) : []).map((e) => ({ name: unescapeXml(e.name), description: unescapeXml(e.description ?? "") }));
+  return { tool_description: [tool.description, block].filter(Boolean).join("\n\n"), entries };
+}
+
+// Copilot adds the loaded skills' bodies after the results, one <skill-context> block each (several may share one
+// message). A block whose closing tag never comes is taken to the end of the message.
+const CONTEXT = /<skill-context name="([^"]*)">\nBase directory for this skill: (.*)\n\n([\s\S]*?)(?:\n<\/skill-context>|$)(?=\n<skill-context |\s*$)/g;
+
+function contexts(following) {
+  return following.flatMap((f) => [...f.matchAll(CONTEXT)].map((m) => ({ block: m[0], name: m[1], dir: m[2], body: m[3] })));
+}
+
+function translate({ result, following }, links) {
+  const text = result.text;
+  const loaded = /^Skill "([\s\S]*)" loaded successfully\./.exec(text);
+  if (loaded && !result.isError) {
+    const name = loaded[1];
+    const ctx = contexts(following).find((c) => c.name === name);
+    if (!ctx) throw new Error(`Copilot loaded ${name} but no <skill-context> for it follows: ${JSON.stringify(following.map((f) => f.slice(0, 200)))}`);
+    return { kind: "ok", name, dir: unlink(ctx.dir, links), body: ctx.body, output: `${text}\n\n${ctx.block}` };
+  }
+  const notFound = /^Skill "([\s\S]*)" not found\./.exec(text);
+  if (notFound) return { kind: "not_found", name: notFound[1], siblings: suggested(text), output: text };
+  // Copilot's own validation of the tool input (a field error of its input schema, a non-object input): a parameter refusal.
+  if (/^Failed to load skill: "[^"]*": |^Invalid input: /.test(text)) return { kind: "error", code: "INVALID_PARAM", message: text.split("\n")[0], output: text };
+  // Its read of the SKILL.md failed (the file vanished or cannot be read).
+  if (/^Failed to read skill file "/.test(text)) return { kind: "error", code: "IO_ERROR", message: text.split("\n")[0], output: text };
+  throw new Error(`untranslated Copilot CLI tool result${result.isError ? " (is_error)" : ""}: ${JSON.stringify(text.slice(0, 400))}`);
+}
+
+/** The names the harness suggests after not finding one ("Available skills: a, b"; "none"): its siblings. */
+function suggested(text) {
+  const list = /Available skills: ([^\n]*)$/.exec(text)?.[1];
+  return !list || list === "none" ? [] : list.split(", ");
+}
