@@ -7,9 +7,10 @@
 //   S3 SKILL.md must decode as UTF-8; a NUL byte is text like any other (§12: byte-exact);
 //   S4 resources: up to 10 names in all (§3.1, §7 step 4), folder after folder, sorted by code unit, hidden files
 //      included, one "(... N more)" line after them;
-//   S5 no hook and no unsafeAllowSkillWithoutHook: every activation is refused NOT_TRUSTED (S-D10: "the
-//      fail-closed-without-hook pattern"); with a hook it decides every activation (allow / allow_once go on,
-//      anything else is PERMISSION_DENIED);
+//   S5 no hook and no unsafeAllowSkillWithoutHook: an untrusted skill is refused NOT_TRUSTED whatever the policy
+//      (S-D10: "the fail-closed-without-hook pattern"), a trusted one too under hook_required (the default), while
+//      under warn or allow a trusted root activates freely (§5.5); with a hook it decides every activation
+//      (allow / allow_once go on, anything else is PERMISSION_DENIED);
 //   S6 checks in §7 step 3's order after the lookup: dedupe (a repeat is a no-op), then the fence, sensitive
 //      patterns (defaults **/.env/** and **/secrets/**), disable-model-invocation, then trust and the hook;
 //   S7 parameters other than name, arguments and §2.1's aliases are ignored; a named argument the skill does not
