@@ -1,11 +1,18 @@
-// M14's mutant: untrusted_project_skills "warn" gated like the default (§5.5).
-import type { MutantRow } from "../mutants/wrap.ts";
+// M14's mutant: untrusted_project_skills "warn" refusing an untrusted project skill on its own (§5.5).
+import { errorResult, type MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "M14", rule: "trust.warn-activates", id: "warn-gates-like-default",
-    description: "untrusted_project_skills: warn is treated as hook_required: an untrusted skill without a hook is NOT_TRUSTED.",
-    mutation: { config: (c) => (c.skill_trust?.untrusted_project_skills === "warn" ? { ...c, skill_trust: { ...c.skill_trust, untrusted_project_skills: "hook_required" } } : c) },
+    kills: "M14", rule: "trust.warn-activates", id: "warn-refuses-untrusted",
+    description: "untrusted_project_skills: warn is read as 'trusted roots only': an untrusted project skill is NOT_TRUSTED even when the permission hook allows it.",
+    mutation: {
+      result: (r, _p, _o, ctx) => {
+        const trust = ctx.config.skill_trust;
+        if (r.kind !== "ok" || trust?.untrusted_project_skills !== "warn") return r;
+        const trusted = (trust.trusted_roots ?? []).some((root) => r.dir === root || r.dir.startsWith(`${root}/`));
+        return trusted ? r : errorResult("NOT_TRUSTED", r.name, `skill "${r.name}" is not from a trusted root`);
+      },
+    },
   },
 ];
 

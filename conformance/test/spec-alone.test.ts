@@ -49,7 +49,7 @@ describe("an implementation written from the spec alone, under --profile spec", 
   it("what it does differently from the kit's decisions is shown under those decisions, not scored", () => {
     const unscored = new Set(report.rules.filter((r) => r.status === "not_scored" && r.cases.length > 0).map((r) => r.id));
     // Its own choices, each breaking a decision and no spec sentence.
-    for (const id of ["trust.trusted-root-no-hook", "hook.untrusted-reason", "resources.omitted-count", "body.crlf-as-lf", "params.unknown-refused", "arguments.undeclared-key", "catalog.schema-contract", "hook.request-schema-contract", "skill-md.not-text", "yaml.no-tags"]) {
+    for (const id of ["trust.trusted-root-no-hook", "trust.untrusted-no-hook-activates", "hook.untrusted-reason", "resources.omitted-count", "body.crlf-as-lf", "params.unknown-refused", "arguments.undeclared-key", "catalog.schema-contract", "hook.request-schema-contract", "skill-md.not-text", "yaml.no-tags"]) {
       expect(unscored.has(id), id).toBe(true);
       expect(ruleIndex().get(id)!.source).not.toBe("spec");
     }

@@ -7,15 +7,17 @@
 //   S3 SKILL.md must decode as UTF-8; a NUL byte is text like any other (§12: byte-exact);
 //   S4 resources: up to 10 names in all (§3.1, §7 step 4), folder after folder, sorted by code unit, hidden files
 //      included, one "(... N more)" line after them;
-//   S5 no hook and no unsafeAllowSkillWithoutHook: every activation is refused NOT_TRUSTED (S-D10: "the
-//      fail-closed-without-hook pattern"); with a hook it decides every activation (allow / allow_once go on,
-//      anything else is PERMISSION_DENIED);
+//   S5 no hook and no unsafeAllowSkillWithoutHook: an untrusted skill is refused NOT_TRUSTED whatever the policy
+//      (S-D10: "the fail-closed-without-hook pattern"), a trusted one too under hook_required (the default), while
+//      under warn or allow a trusted root activates freely (§5.5); with a hook it decides every activation
+//      (allow / allow_once go on, anything else is PERMISSION_DENIED);
 //   S6 checks in §7 step 3's order after the lookup: dedupe (a repeat is a no-op), then the fence, sensitive
 //      patterns (defaults **/.env/** and **/secrets/**), disable-model-invocation, then trust and the hook;
 //   S7 parameters other than name, arguments and §2.1's aliases are ignored; a named argument the skill does not
 //      declare is ignored; the catalog entry carries meta.shadowed only when it shadows something;
 //   S8 siblings: similarity 1 - levenshtein / longer length, at least 0.6, best first, at most 3;
-//   S9 messages in its own words; at_turn is the turn of the first ok (1 when the harness gives none).
+//   S9 messages in its own words, each echoing the requested name (§3.4); at_turn is the turn of the first ok (1
+//      when the harness gives none).
 import type { Catalog, InitializeResult, PermissionDecision, SessionConfig, SkillResult } from "../../../schemas/index.ts";
 import type { CallOptions, SessionHandle, SessionOptions } from "../../../schemas/implementation.ts";
 import { minimatch } from "minimatch";
@@ -78,10 +80,12 @@ function substitute(body: string, args: unknown, declared: boolean): string {
   if (args === undefined) return body;
   if (typeof args === "string") {
     const tokens = args.split(/\s+/).filter(Boolean);
-    return body
-      .replace(/\$ARGUMENTS\[(\d+)\]/g, (m, n: string) => tokens[Number(n)] ?? m)
-      .replace(/\$ARGUMENTS/g, args)
-      .replace(/\$(\d+)/g, (m, n: string) => (Number(n) >= 1 ? tokens[Number(n) - 1] ?? m : m));
+    // One pass, so a placeholder left literal (§9) is never read again as part of another.
+    return body.replace(/\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$(\d+)/g, (m, i: string | undefined, n: string | undefined) => {
+      if (i !== undefined) return tokens[Number(i)] ?? m;
+      if (n !== undefined) return Number(n) >= 1 ? tokens[Number(n) - 1] ?? m : m;
+      return args;
+    });
   }
   const map = args as Record<string, string>;
   const pairs = Object.entries(map).map(([k, v]) => `${k}=${v}`).join(" ");
@@ -128,8 +132,10 @@ class Session implements SessionHandle {
     if (!isMap(params)) return error("INVALID_PARAM", "the tool input must be an object with a name");
     for (const key of Object.keys(params)) if (Object.prototype.hasOwnProperty.call(ALIASES, key)) return error("INVALID_PARAM", `unknown parameter "${key}": ${ALIASES[key]}`);
     const name = params.name;
-    if (typeof name !== "string" || name === "" || name.length > 64) return error("INVALID_PARAM", "name must be a non-empty string of at most 64 characters");
-    if (!KEBAB.test(name)) return error("INVALID_PARAM", "skill name must be lowercase-kebab-case", { name });
+    if (typeof name !== "string" || name === "") return error("INVALID_PARAM", "name must be a non-empty string");
+    // §3.4: error messages echo the requested name (quoted, so a control character cannot start a line of its own).
+    if (name.length > 64) return error("INVALID_PARAM", `skill name ${JSON.stringify(name)} is longer than 64 characters`, { name });
+    if (!KEBAB.test(name)) return error("INVALID_PARAM", `skill name must be lowercase-kebab-case: ${JSON.stringify(name)}`, { name });
     const args = params.arguments;
     if (args !== undefined && typeof args !== "string" && !(isMap(args) && Object.values(args).every((v) => typeof v === "string"))) return error("INVALID_PARAM", `skill "${name}": arguments must be a string or an object of strings`, { name });
     const skill = this.found.skills.find((s) => s.name === name);

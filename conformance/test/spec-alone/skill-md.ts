@@ -60,7 +60,15 @@ function validate(fm: Record<string, unknown>): string | undefined {
   if ("compatibility" in fm && (typeof fm.compatibility !== "string" || fm.compatibility.length < 1 || fm.compatibility.length > 500)) return "compatibility must be a string of 1-500 characters";
   if ("metadata" in fm && !isMap(fm.metadata)) return "metadata must be a mapping";
   for (const f of ["disable-model-invocation", "user-invocable"]) if (f in fm && typeof fm[f] !== "boolean") return `${f} must be a boolean`;
-  if ("arguments" in fm && !isMap(fm.arguments)) return "arguments must be a mapping of names";
+  if ("arguments" in fm) {
+    // §4.3's table: a map name → { type: "string", required?: boolean, description?: string } (§15: strings only).
+    if (!isMap(fm.arguments)) return "arguments must be a mapping of names";
+    for (const [k, d] of Object.entries(fm.arguments)) {
+      if (!isMap(d) || d.type !== "string") return `arguments.${k} must be a declaration { type: "string", required?, description? }`;
+      if ("required" in d && typeof d.required !== "boolean") return `arguments.${k}.required must be a boolean`;
+      if ("description" in d && typeof d.description !== "string") return `arguments.${k}.description must be a string`;
+    }
+  }
   if ("allowed-tools" in fm) {
     const t = fm["allowed-tools"];
     if (typeof t !== "string" && !(Array.isArray(t) && t.every((x) => typeof x === "string"))) return "allowed-tools must be a string or a list of strings";
