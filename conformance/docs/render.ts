@@ -1,5 +1,5 @@
-// Owns which pages `npm run docs` writes and with which regions: README.md (compatibility table, kit contents,
-// first commands) and conformance/MUTANTS.md (coverage figures, mutant table), each rendered in memory from the
+// Owns which pages `npm run docs` writes and with which regions: README.md (compatibility table, findings, kit
+// contents, first commands, the decision scopes' table) and conformance/MUTANTS.md (coverage figures, mutant table), each rendered in memory from the
 // catalog, docs/compatibility.json and the provider names the caller passes (e2e's registry: conformance/ never
 // imports e2e/). scripts/gen-docs.ts writes them; test/docs.test.ts compares them with the files.
 import { readFileSync } from "node:fs";
@@ -7,7 +7,9 @@ import { join, relative } from "node:path";
 import { kitCatalog, loadMutants } from "../catalog.ts";
 import type { CompatResult } from "../compat/types.ts";
 import { compatFindings, compatTable, figures, kitContents, mutantsSummary, mutantsTable, workingCommands } from "./pages.ts";
+import { decisionsTable } from "./decisions.ts";
 import { fillRegions } from "./regions.ts";
+import { DECISION_SCOPES, decisionFile } from "../../schemas/index.ts";
 
 export interface Page {
   file: string;
@@ -26,7 +28,7 @@ export async function renderDocs(root: string, providers: readonly string[]): Pr
     return { file, text: fillRegions(readFileSync(file, "utf8"), rel, regions) };
   };
   return [
-    page("README.md", { "compat-table": compatTable(compat), findings: compatFindings(compat), "kit-contents": kitContents(f, providers), "working-commands": workingCommands(f) }),
+    page("README.md", { "compat-table": compatTable(compat), findings: compatFindings(compat), "kit-contents": kitContents(f, providers), "working-commands": workingCommands(f), "decisions-table": decisionsTable(DECISION_SCOPES.map(decisionFile)) }),
     page(join("conformance", "MUTANTS.md"), { "mutants:summary": mutantsSummary(f), "mutants:table": mutantsTable(catalog, mutants) }),
   ];
 }
