@@ -77,6 +77,14 @@ export function setupLines(steps: readonly SetupStep[]): string[] {
         return [`chmod ${String(step.mode)} ${p}`];
       case "remove":
         return [`rm -rf ${p}`];
+      case "mkfifo":
+        return [...mk, `mkfifo ${p}`];
+      case "rename": {
+        // To a name that is raw bytes (maybe not UTF-8): printf's octal escapes write them exactly.
+        const bytes = Buffer.from(String(step.name_hex), "hex");
+        const name = [...bytes].map((b) => `\\${b.toString(8).padStart(3, "0")}`).join("");
+        return [`mv ${p} "$(dirname ${p})/$(printf '${name}')"`];
+      }
       case "write": {
         // Text with the case's placeholders is written with them live; other text as exact bytes.
         if (typeof step.utf8 === "string" && /\$\{(tmp|i)\}/.test(step.utf8)) return [...mk, `printf %s ${dq(step.utf8)} > ${p}`];

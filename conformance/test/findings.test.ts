@@ -4,29 +4,32 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { lstatSync, readFileSync, readdirSync, readlinkSync, rmSync } from "node:fs";
-import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findingsList, findingsPage, replaceBlock, setupLines, treeLines } from "../compat/findings.ts";
 import type { CompatResult, ImplementationResult } from "../compat/types.ts";
 import { loadCases } from "../runner/index.ts";
 import { fixtureDir, prepareWorkspace } from "../runner/workspace.ts";
 
-/** path → what is there (a symlink's target with the tree's own dir as <T>, a file's hash, a dir). */
+/**
+ * path → what is there (a symlink's target with the tree's own dir as <T>, a file's hash, a dir). Names are read as
+ * bytes (a case may make one that is not UTF-8, R140) and keyed by their hex, so a lossy decoding cannot match.
+ */
 function tree(dir: string, real = dir): Record<string, string> {
   const out: Record<string, string> = {};
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d).sort()) {
-      const full = join(d, name);
-      const rel = relative(dir, full);
+  const walk = (d: Buffer, relHex: string): void => {
+    for (const name of readdirSync(d, { encoding: "buffer" }).sort(Buffer.compare)) {
+      const full = Buffer.concat([d, Buffer.from("/"), name]);
+      const rel = `${relHex}/${name.toString("hex")}`;
       const st = lstatSync(full);
       if (st.isSymbolicLink()) out[rel] = `-> ${readlinkSync(full).split(real).join("<T>").split(dir).join("<T>")}`;
       else if (st.isDirectory()) {
         out[rel] = `dir ${(st.mode & 0o777).toString(8)}`;
-        if (st.mode & 0o100) walk(full);
-      } else out[rel] = `file ${(st.mode & 0o777).toString(8)} ${createHash("sha256").update(readFileSync(full)).digest("hex").slice(0, 16)}`;
+        if (st.mode & 0o100) walk(full, rel);
+      } else if (st.isFIFO()) out[rel] = "fifo";
+      else out[rel] = `file ${(st.mode & 0o777).toString(8)} ${createHash("sha256").update(readFileSync(full)).digest("hex").slice(0, 16)}`;
     }
   };
-  walk(dir);
+  walk(Buffer.from(dir), "");
   return out;
 }
 
