@@ -3,7 +3,14 @@
 // createSession and implementationInfo, and the types of the contract generated from the JSON Schemas (results,
 // tool input, session config, catalog, permission payloads, driver protocol, conformance cases, the JSON report).
 // The commands (skill-conformance, skill-e2e, skill-reference-driver) are bin entries, not part of this API.
-export type { CallOptions, Implementation, InProcessModule, PermissionHook, SessionHandle, SessionOptions } from "./schemas/implementation.ts";
+export type {
+  CallOptions,
+  Implementation,
+  InProcessModule,
+  PermissionHook,
+  SessionHandle,
+  SessionOptions,
+} from "./schemas/implementation.ts";
 export { createSession, implementationInfo } from "./reference/index.ts";
 export type {
   AlreadyLoadedResult,

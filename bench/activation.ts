@@ -53,10 +53,17 @@ export interface Percentiles {
 /** Nearest-rank percentiles of per-call durations given in ms. */
 export function percentiles(samplesMs: readonly number[]): Percentiles {
   const s = Float64Array.from(samplesMs).sort();
-  const at = (q: number): number => (s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]! * 1000);
+  const at = (q: number): number =>
+    s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]! * 1000;
   let sum = 0;
   for (const x of s) sum += x;
-  return { p50_us: at(0.5), p99_us: at(0.99), max_us: at(1), mean_us: s.length ? (sum / s.length) * 1000 : NaN, calls: s.length };
+  return {
+    p50_us: at(0.5),
+    p99_us: at(0.99),
+    max_us: at(1),
+    mean_us: s.length ? (sum / s.length) * 1000 : NaN,
+    calls: s.length,
+  };
 }
 
 function fmt(p: Percentiles, targetUs?: number): string {
@@ -80,19 +87,28 @@ function shuffled<T>(xs: readonly T[], seed = 12345): T[] {
 export async function warmSession(tree: SkillTree): Promise<SessionHandle> {
   const s = createSession({ skill_roots: [tree.root], skill_trust: { trusted_roots: [tree.root] } }, {});
   const c = await s.catalog();
-  if (c.entries.length !== tree.names.length) throw new Error(`catalog has ${c.entries.length} skills, expected ${tree.names.length}`);
+  if (c.entries.length !== tree.names.length)
+    throw new Error(`catalog has ${c.entries.length} skills, expected ${tree.names.length}`);
   return s;
 }
 
 /** Time each call; every result must be of the expected kind (else the figure would measure errors). */
-async function timeCalls(session: SessionHandle, names: readonly string[], calls: number, kind: "ok" | "already_loaded"): Promise<number[]> {
+async function timeCalls(
+  session: SessionHandle,
+  names: readonly string[],
+  calls: number,
+  kind: "ok" | "already_loaded",
+): Promise<number[]> {
   const samples = new Array<number>(calls);
   for (let i = 0; i < calls; i++) {
     const name = names[i % names.length]!;
     const t0 = performance.now();
     const r = await session.call({ name }, { invocation: "model" });
     samples[i] = performance.now() - t0;
-    if (r.kind !== kind) throw new Error(`call ${i} (${name}) returned ${r.kind}${r.kind === "error" ? ` ${r.code}` : ""}, expected ${kind}`);
+    if (r.kind !== kind)
+      throw new Error(
+        `call ${i} (${name}) returned ${r.kind}${r.kind === "error" ? ` ${r.code}` : ""}, expected ${kind}`,
+      );
   }
   return samples;
 }
@@ -200,7 +216,12 @@ export function benchmarks(opts: ActivationOptions = {}): Benchmark[] {
         floorP50s.length = 0;
       },
       async run() {
-        const p = percentiles(await timeSyscallFloor(order.map((name) => join(tree!.root, name)), n));
+        const p = percentiles(
+          await timeSyscallFloor(
+            order.map((name) => join(tree!.root, name)),
+            n,
+          ),
+        );
         if (floorRuns++ >= warmup) floorP50s.push(p.p50_us);
         return fmt(p);
       },
@@ -237,7 +258,10 @@ export function benchmarks(opts: ActivationOptions = {}): Benchmark[] {
         okP50s.push(p.p50_us);
         const ok = median(okP50s);
         const floor = median(floorP50s);
-        const vsFloor = floorP50s.length === 0 ? "" : `; median p50 of ${okP50s.length} runs ${ok.toFixed(1)} µs, ${(ok / floor).toFixed(2)}× the syscall floor's median p50 ${floor.toFixed(1)} µs of ${floorP50s.length} (target ≤ 1.5)`;
+        const vsFloor =
+          floorP50s.length === 0
+            ? ""
+            : `; median p50 of ${okP50s.length} runs ${ok.toFixed(1)} µs, ${(ok / floor).toFixed(2)}× the syscall floor's median p50 ${floor.toFixed(1)} µs of ${floorP50s.length} (target ≤ 1.5)`;
         return fmt(p, target) + vsFloor + (spare ? "" : " (session discovered inside this run)");
       },
       async teardown() {
@@ -292,7 +316,12 @@ export async function activationLatency(opts: { skills?: number } = {}): Promise
   const n = opts.skills ?? 10_000;
   const tree = await sharedSkillTree(n);
   const order = shuffled(tree.names);
-  const baseline_stat = percentiles(await timeStat(order.map((name) => join(tree.root, name, "SKILL.md")), n));
+  const baseline_stat = percentiles(
+    await timeStat(
+      order.map((name) => join(tree.root, name, "SKILL.md")),
+      n,
+    ),
+  );
   const s1 = await warmSession(tree);
   const ok_first = percentiles(await timeCalls(s1, order, n, "ok"));
   await s1.close();
@@ -301,5 +330,12 @@ export async function activationLatency(opts: { skills?: number } = {}): Promise
   await timeCalls(s2, loaded, loaded.length, "ok");
   const already_loaded = percentiles(await timeCalls(s2, loaded, n, "already_loaded"));
   await s2.close();
-  return { p50_us: ok_first.p50_us, p99_us: ok_first.p99_us, calls: ok_first.calls, ok_first, already_loaded, baseline_stat };
+  return {
+    p50_us: ok_first.p50_us,
+    p99_us: ok_first.p99_us,
+    calls: ok_first.calls,
+    ok_first,
+    already_loaded,
+    baseline_stat,
+  };
 }

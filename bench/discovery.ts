@@ -28,7 +28,6 @@ export interface DiscoveryOptions {
 
 const CONCURRENCY = LIMITS.discovery_concurrency;
 
-
 /**
  * The I/O floor: what any discovery must do at least. stat the root, list it (node:fs/promises readdir,
  * dot-entries dropped, sorted), then for every subdirectory open its SKILL.md, fstat it (the size cap
@@ -66,7 +65,9 @@ export async function ioFloor(root: string): Promise<{ files: number; bytes: num
  */
 export function ioFloorSync(root: string): { files: number; bytes: number } {
   if (!statSync(root).isDirectory()) throw new Error(`${root} is not a directory`);
-  const names = readdirSync(root).filter((n) => !n.startsWith(".")).sort();
+  const names = readdirSync(root)
+    .filter((n) => !n.startsWith("."))
+    .sort();
   let bytes = 0;
   let files = 0;
   for (const n of names) {
@@ -101,11 +102,17 @@ export function readWholeSync(path: string): number {
 }
 
 /** A fresh reference session's first catalog(): discovery, validation and the catalog text. */
-export async function discoverOnce(root: string): Promise<{ entries: number; warnings: number; descriptionBytes: number }> {
+export async function discoverOnce(
+  root: string,
+): Promise<{ entries: number; warnings: number; descriptionBytes: number }> {
   const session = createSession({ skill_roots: [root], skill_trust: { trusted_roots: [root] } }, {});
   try {
     const c = await session.catalog();
-    return { entries: c.entries.length, warnings: c.warnings.length, descriptionBytes: Buffer.byteLength(c.tool_description) };
+    return {
+      entries: c.entries.length,
+      warnings: c.warnings.length,
+      descriptionBytes: Buffer.byteLength(c.tool_description),
+    };
   } finally {
     await session.close();
   }
@@ -181,7 +188,8 @@ export function benchmarks(opts: DiscoveryOptions = {}): Benchmark[] {
           return;
         }
         const r = await discoverOnce(tree!.root);
-        if (r.entries !== n || r.warnings !== 0) throw new Error(`discovery found ${r.entries} skills and ${r.warnings} warnings, expected ${n} and 0`);
+        if (r.entries !== n || r.warnings !== 0)
+          throw new Error(`discovery found ${r.entries} skills and ${r.warnings} warnings, expected ${n} and 0`);
         return `${r.entries} skills${n >= 10_000 ? `; target = 3× the lower floor's median ${floorMedian.toFixed(0)} ms` : ""}`;
       },
     });

@@ -33,13 +33,81 @@ export interface GenerateOptions {
 }
 
 const WORDS = [
-  "api", "audit", "build", "cache", "changelog", "ci", "code", "commit", "config", "csv", "data", "deploy", "design",
-  "docs", "docker", "email", "eval", "excel", "fix", "format", "git", "graph", "http", "i18n", "image", "infra", "json",
-  "k8s", "lint", "log", "markdown", "metrics", "migrate", "mock", "notes", "pdf", "perf", "plan", "pptx", "profile",
-  "python", "query", "release", "report", "review", "rust", "schema", "security", "slides", "sql", "style", "test",
-  "trace", "triage", "types", "ui", "upgrade", "video", "web", "xlsx", "yaml",
+  "api",
+  "audit",
+  "build",
+  "cache",
+  "changelog",
+  "ci",
+  "code",
+  "commit",
+  "config",
+  "csv",
+  "data",
+  "deploy",
+  "design",
+  "docs",
+  "docker",
+  "email",
+  "eval",
+  "excel",
+  "fix",
+  "format",
+  "git",
+  "graph",
+  "http",
+  "i18n",
+  "image",
+  "infra",
+  "json",
+  "k8s",
+  "lint",
+  "log",
+  "markdown",
+  "metrics",
+  "migrate",
+  "mock",
+  "notes",
+  "pdf",
+  "perf",
+  "plan",
+  "pptx",
+  "profile",
+  "python",
+  "query",
+  "release",
+  "report",
+  "review",
+  "rust",
+  "schema",
+  "security",
+  "slides",
+  "sql",
+  "style",
+  "test",
+  "trace",
+  "triage",
+  "types",
+  "ui",
+  "upgrade",
+  "video",
+  "web",
+  "xlsx",
+  "yaml",
 ];
-const TOOLS = ["Read", "Grep", "Glob", "Edit", "Write", "WebFetch", "Bash(git log:*)", "Bash(git diff:*)", "Bash(npm test:*)", "Bash(python3 scripts/*.py:*)", "Bash(jq:*)"];
+const TOOLS = [
+  "Read",
+  "Grep",
+  "Glob",
+  "Edit",
+  "Write",
+  "WebFetch",
+  "Bash(git log:*)",
+  "Bash(git diff:*)",
+  "Bash(npm test:*)",
+  "Bash(python3 scripts/*.py:*)",
+  "Bash(jq:*)",
+];
 const LICENSES = ["MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary. LICENSE.txt has complete terms"];
 const TEAMS = ["platform", "data-eng", "devex", "security", "docs", "ml-infra", "frontend", "sre"];
 const SENTENCES = [
@@ -55,28 +123,47 @@ const SENTENCES = [
   "Check the input size first; for anything above a few megabytes, work on a sample and say so.",
 ];
 
-
 function skillName(i: number, r: () => number): string {
   // kebab-case, unique by the zero-padded index, ≤ 64 chars.
   return `${pick(r, WORDS)}-${pick(r, WORDS)}-${String(i).padStart(5, "0")}`;
 }
 
 function body(name: string, r: () => number, target: number, hasScripts: boolean, hasRefs: boolean): string {
-  const title = name.split("-").slice(0, 2).map((w) => w[0]!.toUpperCase() + w.slice(1)).join(" ");
+  const title = name
+    .split("-")
+    .slice(0, 2)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(" ");
   const parts: string[] = [`# ${title}\n`, `Use this skill to ${pick(r, SENTENCES).toLowerCase()}\n`, "## Steps\n"];
   let step = 1;
   while (parts.join("\n").length < target * 0.55) parts.push(`${step++}. ${pick(r, SENTENCES)}`);
   parts.push("", "## Arguments\n", "The user's request follows: $ARGUMENTS\n");
-  if (hasScripts) parts.push("## Scripts\n", "```bash\npython3 scripts/run.py --input \"$1\" --format json | jq '.items[] | {id, status}'\n```\n");
-  if (hasRefs) parts.push("## References\n", "- `references/conventions.md`: naming, layout and review rules.\n- `references/faq.md`: known pitfalls.\n");
+  if (hasScripts)
+    parts.push(
+      "## Scripts\n",
+      "```bash\npython3 scripts/run.py --input \"$1\" --format json | jq '.items[] | {id, status}'\n```\n",
+    );
+  if (hasRefs)
+    parts.push(
+      "## References\n",
+      "- `references/conventions.md`: naming, layout and review rules.\n- `references/faq.md`: known pitfalls.\n",
+    );
   parts.push("## Notes\n");
   while (parts.join("\n").length < target) parts.push(`- ${pick(r, SENTENCES)}`);
   return parts.join("\n") + "\n";
 }
 
-function skillMd(name: string, i: number, r: () => number, bodyBytes: number, hasScripts: boolean, hasRefs: boolean): string {
+function skillMd(
+  name: string,
+  i: number,
+  r: () => number,
+  bodyBytes: number,
+  hasScripts: boolean,
+  hasRefs: boolean,
+): string {
   const tools = [...new Set(Array.from({ length: 2 + Math.floor(r() * 4) }, () => pick(r, TOOLS)))];
-  const toolsYaml = i % 2 === 0 ? `allowed-tools: ${tools.join(", ")}` : `allowed-tools:\n${tools.map((t) => `  - "${t}"`).join("\n")}`;
+  const toolsYaml =
+    i % 2 === 0 ? `allowed-tools: ${tools.join(", ")}` : `allowed-tools:\n${tools.map((t) => `  - "${t}"`).join("\n")}`;
   const named = i % 10 === 3; // a tenth declare (optional) named arguments instead of an argument-hint
   const hint = named
     ? "arguments:\n  target:\n    type: string\n    required: false\n    description: file or directory to work on"
@@ -126,9 +213,11 @@ type Planned = { path: string; text: string; mode?: number } | { mkdir: string }
 
 async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++] as T);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++] as T);
+    }),
+  );
 }
 
 /**
@@ -159,16 +248,27 @@ export async function generateSkills(n: number, opts: GenerateOptions = {}): Pro
     skillMdBytes += Buffer.byteLength(text);
     if (hasScripts) {
       plan.push({ mkdir: join(sd, "scripts") });
-      plan.push({ path: join(sd, "scripts", "run.py"), text: "#!/usr/bin/env python3\nimport json, sys\nprint(json.dumps({'items': [], 'args': sys.argv[1:]}))\n", mode: 0o755 });
+      plan.push({
+        path: join(sd, "scripts", "run.py"),
+        text: "#!/usr/bin/env python3\nimport json, sys\nprint(json.dumps({'items': [], 'args': sys.argv[1:]}))\n",
+        mode: 0o755,
+      });
       resourceFiles += 1;
       if (r() < 0.5) {
-        plan.push({ path: join(sd, "scripts", "check.sh"), text: "#!/bin/sh\nset -eu\nexec git status --short\n", mode: 0o755 });
+        plan.push({
+          path: join(sd, "scripts", "check.sh"),
+          text: "#!/bin/sh\nset -eu\nexec git status --short\n",
+          mode: 0o755,
+        });
         resourceFiles += 1;
       }
     }
     if (hasRefs) {
       plan.push({ mkdir: join(sd, "references") });
-      plan.push({ path: join(sd, "references", "conventions.md"), text: `# Conventions for ${name}\n\n${SENTENCES.join("\n")}\n` });
+      plan.push({
+        path: join(sd, "references", "conventions.md"),
+        text: `# Conventions for ${name}\n\n${SENTENCES.join("\n")}\n`,
+      });
       plan.push({ path: join(sd, "references", "faq.md"), text: `# FAQ\n\n- ${pick(r, SENTENCES)}\n` });
       resourceFiles += 2;
     }
@@ -189,7 +289,11 @@ export async function generateSkills(n: number, opts: GenerateOptions = {}): Pro
   names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   let disposed = false;
   return {
-    dir, root, names, skillMdBytes, resourceFiles,
+    dir,
+    root,
+    names,
+    skillMdBytes,
+    resourceFiles,
     dispose() {
       if (disposed) return;
       disposed = true;

@@ -6,17 +6,55 @@
 import { parseArgs } from "node:util";
 import { ordinary, parseShape } from "./hostile.ts";
 
-const PIECES = ["]", "}", "[", "{", "...", "--- x", "-", "- x", "? a", ": v", "a: b", "a: 1", "&a", "*a", "!t", "%", "@x", "`x", "'a", '"a', "|", ">", "#c", "\t", " ", "  ", ",", "k:", "a: b: c"];
+const PIECES = [
+  "]",
+  "}",
+  "[",
+  "{",
+  "...",
+  "--- x",
+  "-",
+  "- x",
+  "? a",
+  ": v",
+  "a: b",
+  "a: 1",
+  "&a",
+  "*a",
+  "!t",
+  "%",
+  "@x",
+  "`x",
+  "'a",
+  '"a',
+  "|",
+  ">",
+  "#c",
+  "\t",
+  " ",
+  "  ",
+  ",",
+  "k:",
+  "a: b: c",
+];
 const HEAD = "---\nname: hostile\ndescription: A shape found by the search.\n";
 const TAIL = "---\nBody.\n";
 
-const { values } = parseArgs({ options: { kib: { type: "string", default: "64" }, generations: { type: "string", default: "6" }, seed: { type: "string", default: "1" }, keep: { type: "string", default: "8" } } });
+const { values } = parseArgs({
+  options: {
+    kib: { type: "string", default: "64" },
+    generations: { type: "string", default: "6" },
+    seed: { type: "string", default: "1" },
+    keep: { type: "string", default: "8" },
+  },
+});
 const bytes = Number(values.kib) * 1024;
 let state = Number(values.seed) >>> 0 || 1;
-const rand = (n: number): number => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) % n);
+const rand = (n: number): number => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) % n;
 const pick = <T>(xs: readonly T[]): T => xs[rand(xs.length)]!;
 
-const build = (unit: string): string => HEAD + unit.repeat(Math.max(1, Math.floor((bytes - HEAD.length - TAIL.length) / unit.length))) + TAIL;
+const build = (unit: string): string =>
+  HEAD + unit.repeat(Math.max(1, Math.floor((bytes - HEAD.length - TAIL.length) / unit.length))) + TAIL;
 function msPerKiB(text: string): number {
   const start = performance.now();
   try {
@@ -29,10 +67,17 @@ function msPerKiB(text: string): number {
 const mutate = (unit: string): string => {
   const lines = unit.split("\n").filter((l) => l.length > 0);
   switch (rand(4)) {
-    case 0: lines.push(pick(PIECES)); break;
-    case 1: if (lines.length > 1) lines.splice(rand(lines.length), 1); break;
-    case 2: lines.push(lines[rand(lines.length)]!); break;
-    default: lines[rand(lines.length)] = ` ${lines[rand(lines.length)]!}`;
+    case 0:
+      lines.push(pick(PIECES));
+      break;
+    case 1:
+      if (lines.length > 1) lines.splice(rand(lines.length), 1);
+      break;
+    case 2:
+      lines.push(lines[rand(lines.length)]!);
+      break;
+    default:
+      lines[rand(lines.length)] = ` ${lines[rand(lines.length)]!}`;
   }
   return `${lines.join("\n")}\n`;
 };
@@ -43,8 +88,12 @@ let pool = PIECES.map((p) => `${p}\n`);
 const seen = new Map<string, number>();
 for (let g = 0; g < Number(values.generations); g++) {
   for (const unit of pool) if (!seen.has(unit)) seen.set(unit, msPerKiB(build(unit)) / base);
-  const best = [...seen].sort((a, b) => b[1] - a[1]).slice(0, Number(values.keep)).map(([u]) => u);
+  const best = [...seen]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, Number(values.keep))
+    .map(([u]) => u);
   pool = [...best, ...best.map(mutate), ...best.map(mutate)];
 }
 console.log(`ordinary frontmatter: ${base.toFixed(3)} ms/KiB at ${values.kib} KiB`);
-for (const [unit, ratio] of [...seen].sort((a, b) => b[1] - a[1]).slice(0, Number(values.keep))) console.log(`${ratio.toFixed(1).padStart(7)}×  ${JSON.stringify(unit)}`);
+for (const [unit, ratio] of [...seen].sort((a, b) => b[1] - a[1]).slice(0, Number(values.keep)))
+  console.log(`${ratio.toFixed(1).padStart(7)}×  ${JSON.stringify(unit)}`);

@@ -45,14 +45,18 @@ export function ordinary(bytes: number): string {
 }
 
 /** A shape of one line unit repeated after the head (the slow shapes the search found are all of this form). */
-const repeated = (unit: string, prefix = "") => (b: number) => fill(b, () => unit, prefix);
+const repeated =
+  (unit: string, prefix = "") =>
+  (b: number) =>
+    fill(b, () => unit, prefix);
 
 export const SHAPES: Record<string, (bytes: number) => string> = {
   "many-keys": (b) => fill(b, (i) => `key${i}: value number ${i}\n`),
   "long-keys": (b) => fill(b, (i) => `${"k".repeat(120)}${String(i).padStart(8, "0")}: v\n`),
   "long-key-refused": (b) => fill(b, (i) => `line${i}: text\n`, `? ${"k".repeat(b / 2)}\n: v\n`),
   "long-scalar": (b) => nest(b, "blob: ", "", "x", "x"),
-  "long-quoted-scalar": (b) => `${HEAD}blob: "${"\\t".repeat(Math.floor((b - HEAD.length - TAIL.length - 10) / 2))}"\n${TAIL}`,
+  "long-quoted-scalar": (b) =>
+    `${HEAD}blob: "${"\\t".repeat(Math.floor((b - HEAD.length - TAIL.length - 10) / 2))}"\n${TAIL}`,
   "deep-block": (b) => nest(b, "nest:\n  ", "- ", "x", ""),
   "deep-indent": (b) => {
     const lines: string[] = [HEAD, "nest:\n"];
@@ -103,17 +107,22 @@ export interface HostileOutcome {
 export function parseShape(text: string): HostileOutcome {
   const r = parseSkillMd(text, "hostile");
   if (r.ok) return { ok: true };
-  if (r.code !== "INVALID_FRONTMATTER" || r.line === undefined) throw new Error(`a hostile shape was refused without INVALID_FRONTMATTER and a line: ${r.code} ${r.reason}`);
+  if (r.code !== "INVALID_FRONTMATTER" || r.line === undefined)
+    throw new Error(`a hostile shape was refused without INVALID_FRONTMATTER and a line: ${r.code} ${r.reason}`);
   return { ok: false, line: r.line, reason: r.reason };
 }
 
-const describe = (o: HostileOutcome): string => (o.ok ? "ok" : `INVALID_FRONTMATTER line ${o.line}: ${(o.reason ?? "").slice(0, 70)}`);
+const describe = (o: HostileOutcome): string =>
+  o.ok ? "ok" : `INVALID_FRONTMATTER line ${o.line}: ${(o.reason ?? "").slice(0, 70)}`;
 
 export function benchmarks(opts: { shapes?: string[] } = {}): Benchmark[] {
   const out: Benchmark[] = [];
   for (const shape of ["ordinary", ...(opts.shapes ?? Object.keys(SHAPES))]) {
     const make = shape === "ordinary" ? ordinary : SHAPES[shape]!;
-    for (const [label, bytes, copies] of [["64k", 64 * KIB, 16], ["1m", 1024 * KIB, 1]] as const) {
+    for (const [label, bytes, copies] of [
+      ["64k", 64 * KIB, 16],
+      ["1m", 1024 * KIB, 1],
+    ] as const) {
       let text = "";
       const id = `hostile.${shape}.${label}`;
       out.push({
@@ -123,7 +132,8 @@ export function benchmarks(opts: { shapes?: string[] } = {}): Benchmark[] {
         reps: 3,
         async setup() {
           text = make(bytes);
-          if (Buffer.byteLength(text) > bytes) throw new Error(`${id}: built ${Buffer.byteLength(text)} bytes, more than ${bytes}`);
+          if (Buffer.byteLength(text) > bytes)
+            throw new Error(`${id}: built ${Buffer.byteLength(text)} bytes, more than ${bytes}`);
         },
         async run() {
           let o: HostileOutcome = { ok: true };

@@ -107,7 +107,11 @@ export function formatBenchTable(results: BenchResult[]): string {
   ]);
   const head = ["benchmark", "reps", "median ms", "min ms", "vs baseline", "target ms", "note"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= 1 && i <= 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i >= 1 && i <= 3 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   return [line(head), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
 
@@ -188,7 +192,12 @@ export function matrixBenchmarks(opts: { suite?: string; filter?: string } = {})
       async setup() {
         cases = loadCases(opts.suite ?? "spec", opts.filter);
       },
-      run: () => suiteNote(() => spawnImplementation(REFERENCE_DRIVER_COMMAND, { cwd: REPO }), cases, "scripts/reference-driver.ts"),
+      run: () =>
+        suiteNote(
+          () => spawnImplementation(REFERENCE_DRIVER_COMMAND, { cwd: REPO }),
+          cases,
+          "scripts/reference-driver.ts",
+        ),
     },
     ...(existsSync(RUST_DRIVER)
       ? [
@@ -200,7 +209,8 @@ export function matrixBenchmarks(opts: { suite?: string; filter?: string } = {})
             async setup() {
               cases = loadCases(opts.suite ?? "spec", opts.filter);
             },
-            run: () => suiteNote(() => spawnImplementation(`"${RUST_DRIVER}"`, { cwd: REPO }), cases, "implementations/rust"),
+            run: () =>
+              suiteNote(() => spawnImplementation(`"${RUST_DRIVER}"`, { cwd: REPO }), cases, "implementations/rust"),
           },
         ]
       : []),

@@ -63,14 +63,17 @@ const PEERS: Peer[] = [
   {
     label: "rust",
     command() {
-      if (!existsSync(RUST_DRIVER)) throw new Error(`no Rust driver at ${RUST_DRIVER}: build it first (bash implementations/rust/build.sh)`);
+      if (!existsSync(RUST_DRIVER))
+        throw new Error(`no Rust driver at ${RUST_DRIVER}: build it first (bash implementations/rust/build.sh)`);
       return [RUST_DRIVER];
     },
   },
 ];
 
 async function newSession(client: BareClient, root: string): Promise<{ sessionId: string; catalogLine: string }> {
-  const created = JSON.parse(await client.request("session/create", { config: { skill_roots: [root], skill_trust: { trusted_roots: [root] } } }));
+  const created = JSON.parse(
+    await client.request("session/create", { config: { skill_roots: [root], skill_trust: { trusted_roots: [root] } } }),
+  );
   const sessionId = created.result.sessionId as string;
   return { sessionId, catalogLine: await client.request("session/catalog", { sessionId }) };
 }
@@ -135,7 +138,8 @@ function activationEntry(peer: Peer, n: number, label: string): Benchmark {
         const t0 = performance.now();
         const line = await client!.request("skill/call", { sessionId, params: { name }, invocation: "model" });
         times.push(performance.now() - t0);
-        if (!line.includes('"kind":"ok"')) throw new Error(`${peer.label}: activating ${name} did not answer ok: ${line.slice(0, 200)}`);
+        if (!line.includes('"kind":"ok"'))
+          throw new Error(`${peer.label}: activating ${name} did not answer ok: ${line.slice(0, 200)}`);
       }
       const sorted = [...times].sort((a, b) => a - b);
       const us = (ms: number) => `${Math.round(ms * 1000)} µs`;

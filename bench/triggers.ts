@@ -60,11 +60,17 @@ function readCorpus(mirror: string, corpus: Corpus): { skills: Described[]; refu
   let refused = 0;
   for (const { repo, commit } of corpus.repos) {
     const git = join(mirror, repo.replace("/", "+"), "repo");
-    const paths = execFileSync("git", ["-C", git, "ls-tree", "-r", "--name-only", commit], { encoding: "utf8", maxBuffer: 1 << 28 })
+    const paths = execFileSync("git", ["-C", git, "ls-tree", "-r", "--name-only", commit], {
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
+    })
       .split("\n")
       .filter((p) => p === "SKILL.md" || p.endsWith("/SKILL.md"));
     for (const path of paths) {
-      const text = execFileSync("git", ["-C", git, "show", `${commit}:${path}`], { encoding: "utf8", maxBuffer: 1 << 26 });
+      const text = execFileSync("git", ["-C", git, "show", `${commit}:${path}`], {
+        encoding: "utf8",
+        maxBuffer: 1 << 26,
+      });
       const dir = basename(dirname(path));
       let r = parseSkillMd(text, dir);
       if (!r.ok && r.code === "NAME_MISMATCH") {
@@ -82,13 +88,24 @@ function readCorpus(mirror: string, corpus: Corpus): { skills: Described[]; refu
 }
 
 export function countTriggers(skills: readonly Described[]): { count: TriggerCount; lost: Described[] } {
-  const c: TriggerCount = { skills: skills.length, cut: 0, cutWithTrigger: 0, phraseLostBefore: 0, phraseLostAfter: 0, sentenceCutBefore: 0, sentenceCutAfter: 0, overBudgetAfter: 0 };
+  const c: TriggerCount = {
+    skills: skills.length,
+    cut: 0,
+    cutWithTrigger: 0,
+    phraseLostBefore: 0,
+    phraseLostAfter: 0,
+    sentenceCutBefore: 0,
+    sentenceCutAfter: 0,
+    overBudgetAfter: 0,
+  };
   const lost: Described[] = [];
   for (const s of skills) {
     const escaped = escapeCatalogText(s.description);
     const before = plainCut(escaped);
     const after = shownDescription(escaped);
-    const line = Buffer.byteLength(catalogLine({ name: s.name, description: s.description, frontmatter: {} } as never), "utf8") + 1;
+    const line =
+      Buffer.byteLength(catalogLine({ name: s.name, description: s.description, frontmatter: {} } as never), "utf8") +
+      1;
     if (Math.ceil(line / LIMITS.bytes_per_token_estimate) > LIMITS.catalog_tokens_per_skill_budget) c.overBudgetAfter++;
     if (before === escaped) continue;
     c.cut++;
@@ -119,18 +136,30 @@ function main(): void {
   const { skills, refused } = readCorpus(mirror, corpus);
   const { count, lost } = countTriggers(skills);
   if (args.includes("--write-fixture")) {
-    const fixture = { about: "Descriptions from bench/trigger-corpus.json's repositories whose trigger phrase fell after the plain R22 cut (bench/triggers.ts --write-fixture); each with its repository, commit and path.", skills: lost };
+    const fixture = {
+      about:
+        "Descriptions from bench/trigger-corpus.json's repositories whose trigger phrase fell after the plain R22 cut (bench/triggers.ts --write-fixture); each with its repository, commit and path.",
+      skills: lost,
+    };
     writeFileSync(join(REPO_ROOT, "fixtures", "catalog", "trigger-cut.json"), JSON.stringify(fixture, null, 2) + "\n");
   }
   if (args.includes("--json")) {
     console.log(JSON.stringify({ repos: corpus.repos, refused, ...count }, null, 2));
     return;
   }
-  console.log(`${corpus.repos.length} repositories, ${skills.length + refused} SKILL.md, ${skills.length} accepted (${refused} refused)`);
-  console.log(`shown cut (description over ${LIMITS.catalog_entry_description_max_bytes} bytes): ${count.cut}, of which with a trigger sentence: ${count.cutWithTrigger}`);
+  console.log(
+    `${corpus.repos.length} repositories, ${skills.length + refused} SKILL.md, ${skills.length} accepted (${refused} refused)`,
+  );
+  console.log(
+    `shown cut (description over ${LIMITS.catalog_entry_description_max_bytes} bytes): ${count.cut}, of which with a trigger sentence: ${count.cutWithTrigger}`,
+  );
   console.log(`trigger phrase after the cut:     before R95 ${count.phraseLostBefore}, after ${count.phraseLostAfter}`);
-  console.log(`trigger sentence not shown whole: before R95 ${count.sentenceCutBefore}, after ${count.sentenceCutAfter}`);
-  console.log(`catalog lines over the ${LIMITS.catalog_tokens_per_skill_budget}-token budget after R95: ${count.overBudgetAfter}`);
+  console.log(
+    `trigger sentence not shown whole: before R95 ${count.sentenceCutBefore}, after ${count.sentenceCutAfter}`,
+  );
+  console.log(
+    `catalog lines over the ${LIMITS.catalog_tokens_per_skill_budget}-token budget after R95: ${count.overBudgetAfter}`,
+  );
 }
 
 // Run as a script (npx tsx bench/triggers.ts), not when imported.

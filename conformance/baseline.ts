@@ -46,7 +46,8 @@ export function baselineEntries(text: string): Array<[number, string]> {
 
 /** Parse and check a baseline file's text; any unknown entry is a BaselineError naming every bad line (one line). */
 export function parseBaseline(text: string, file: string, known: KnownIds): Baseline {
-  if (text.includes("\u0000")) throw new BaselineError(`--expected-failures ${file}: not a text file (one case id per line, # comments)`);
+  if (text.includes("\u0000"))
+    throw new BaselineError(`--expected-failures ${file}: not a text file (one case id per line, # comments)`);
   const cases = new Set<string>();
   const rules = new Set<string>();
   const bad: string[] = [];
@@ -60,7 +61,9 @@ export function parseBaseline(text: string, file: string, known: KnownIds): Base
   }
   if (bad.length) {
     const shown = bad.slice(0, 3).join(", ") + (bad.length > 3 ? `, and ${bad.length - 3} more` : "");
-    throw new BaselineError(`--expected-failures ${file}: ${bad.length === 1 ? "an entry that is" : `${bad.length} entries that are`} no case of any suite${known.rules.size ? " nor rule:<id> of a known rule" : ""}: ${shown}`);
+    throw new BaselineError(
+      `--expected-failures ${file}: ${bad.length === 1 ? "an entry that is" : `${bad.length} entries that are`} no case of any suite${known.rules.size ? " nor rule:<id> of a known rule" : ""}: ${shown}`,
+    );
   }
   return { file, cases, rules };
 }
@@ -73,10 +76,12 @@ function clip(s: string): string {
 
 /** The rule ids a failed case failed on: those of the mismatches that fail it (effect fails_case; h-rules). */
 function failingRules(r: CaseResult): string[] {
-  return (r.mismatches ?? []).filter((m) => m.effect === undefined || m.effect === "fails_case").flatMap((m) => {
-    const { rule, rules } = m as { rule?: unknown; rules?: unknown };
-    return [rule, ...(Array.isArray(rules) ? rules : [])].filter((x): x is string => typeof x === "string");
-  });
+  return (r.mismatches ?? [])
+    .filter((m) => m.effect === undefined || m.effect === "fails_case")
+    .flatMap((m) => {
+      const { rule, rules } = m as { rule?: unknown; rules?: unknown };
+      return [rule, ...(Array.isArray(rules) ? rules : [])].filter((x): x is string => typeof x === "string");
+    });
 }
 
 function listed(r: CaseResult, b: Baseline): boolean {
@@ -104,10 +109,17 @@ export interface Verdict {
  * A run's rule verdicts once a baseline is applied to its cases: a failed rule listed as rule:<id>, or whose every
  * showing case is now an expected failure, is an expected failure.
  */
-export function rebaseRules(rules: readonly RuleResult[], cases: readonly CaseResult[], listedRules: ReadonlySet<string>): RuleResult[] {
+export function rebaseRules(
+  rules: readonly RuleResult[],
+  cases: readonly CaseResult[],
+  listedRules: ReadonlySet<string>,
+): RuleResult[] {
   const status = new Map(cases.map((c) => [c.id, c.status]));
   return rules.map((r) =>
-    r.status === "failed" && (listedRules.has(r.id) || (r.cases.length > 0 && r.cases.every((id) => status.get(id) === "expected_failure"))) ? { ...r, status: "expected_failure" } : r,
+    r.status === "failed" &&
+    (listedRules.has(r.id) || (r.cases.length > 0 && r.cases.every((id) => status.get(id) === "expected_failure")))
+      ? { ...r, status: "expected_failure" }
+      : r,
   );
 }
 
@@ -122,12 +134,17 @@ export function gate(report: RunReport, b: Baseline): { report: RunReport; verdi
   for (const r of rules) {
     if (r.status === "failed") code = 1;
     if (b.rules.has(r.id) && r.status === "passed") {
-      notes.push(`stale expected failure: ${RULE_PREFIX}${r.id} passed; remove it from ${b.file || "the expected-failures file"}`);
+      notes.push(
+        `stale expected failure: ${RULE_PREFIX}${r.id} passed; remove it from ${b.file || "the expected-failures file"}`,
+      );
       code = 1;
     }
   }
   const failed = rules.filter((r) => r.status === "failed").map((r) => r.id);
-  if (failed.length) notes.push(`failing rules: ${failed.join(", ")} (list one as rule:<id> in the expected-failures file to accept it)`);
+  if (failed.length)
+    notes.push(
+      `failing rules: ${failed.join(", ")} (list one as rule:<id> in the expected-failures file to accept it)`,
+    );
   for (const c of cases) {
     if (c.baseline === "stale") {
       notes.push(`stale expected failure: ${c.id} passed; remove it from ${b.file || "the expected-failures file"}`);
@@ -140,5 +157,8 @@ export function gate(report: RunReport, b: Baseline): { report: RunReport; verdi
   }
   const summary = summarise(cases, report.summary.duration_ms);
   const score = scoreRun(rules, cases, summary, report.profile ?? DEFAULT_PROFILE);
-  return { report: { ...report, cases, ...(report.rules ? { rules, rule_counts: countRules(rules) } : {}), summary, score }, verdict: { code, notes } };
+  return {
+    report: { ...report, cases, ...(report.rules ? { rules, rule_counts: countRules(rules) } : {}), summary, score },
+    verdict: { code, notes },
+  };
 }

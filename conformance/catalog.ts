@@ -65,7 +65,11 @@ export const NO_MUTANT_FILE = join(REPO_ROOT, "conformance", "mutants", "no-muta
 function readNoMutant(): Map<string, string> {
   if (!existsSync(NO_MUTANT_FILE)) return new Map();
   const data = JSON.parse(readFileSync(NO_MUTANT_FILE, "utf8")) as Record<string, unknown>;
-  return new Map(Object.entries(data).filter(([k]) => k !== "$comment").map(([k, v]) => [k, String(v)]));
+  return new Map(
+    Object.entries(data)
+      .filter(([k]) => k !== "$comment")
+      .map(([k, v]) => [k, String(v)]),
+  );
 }
 
 let built: KitCatalog | undefined;
@@ -84,8 +88,15 @@ function buildCatalog(): KitCatalog {
       const m = `${c.id}${MUTANTS_SUFFIX}`;
       const has = mutantFiles.delete(m);
       return {
-        id: c.id, suite: id, title: c.title, file: c.file, fixture: fixtureDir(c.fixture, id), rules: [...(c.rules ?? [])], checks: rulesOfCase(c),
-        ...(has ? { mutantsFile: join(dir, m) } : {}), loaded: c,
+        id: c.id,
+        suite: id,
+        title: c.title,
+        file: c.file,
+        fixture: fixtureDir(c.fixture, id),
+        rules: [...(c.rules ?? [])],
+        checks: rulesOfCase(c),
+        ...(has ? { mutantsFile: join(dir, m) } : {}),
+        loaded: c,
       };
     });
     orphanMutantFiles.push(...[...mutantFiles].map((f) => join(dir, f)));
@@ -104,7 +115,9 @@ function buildCatalog(): KitCatalog {
 }
 
 const isRow = (r: unknown): r is MutantRow =>
-  !!r && typeof r === "object" && ["kills", "rule", "id", "description"].every((k) => typeof (r as Record<string, unknown>)[k] === "string") &&
+  !!r &&
+  typeof r === "object" &&
+  ["kills", "rule", "id", "description"].every((k) => typeof (r as Record<string, unknown>)[k] === "string") &&
   typeof (r as { mutation?: unknown }).mutation === "object";
 
 let mutants: Promise<CatalogMutant[]> | undefined;
@@ -119,7 +132,8 @@ export function loadMutants(): Promise<CatalogMutant[]> {
 
 async function importMutants(): Promise<CatalogMutant[]> {
   const out: CatalogMutant[] = [];
-  for (const c of kitCatalog().cases) if (c.mutantsFile) out.push(...(await readMutantsFile(c.mutantsFile, c.id, c.suite)));
+  for (const c of kitCatalog().cases)
+    if (c.mutantsFile) out.push(...(await readMutantsFile(c.mutantsFile, c.id, c.suite)));
   return out;
 }
 
@@ -127,10 +141,14 @@ async function importMutants(): Promise<CatalogMutant[]> {
 export async function readMutantsFile(file: string, caseId: string, suite: string): Promise<CatalogMutant[]> {
   const where = relative(REPO_ROOT, file);
   const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
-  if (!Array.isArray(mod.default)) throw new Error(`${where}: the default export must be a list of MutantRow (conformance/mutants/wrap.ts)`);
+  if (!Array.isArray(mod.default))
+    throw new Error(`${where}: the default export must be a list of MutantRow (conformance/mutants/wrap.ts)`);
   for (const [i, row] of mod.default.entries()) {
     if (!isRow(row)) throw new Error(`${where}: row ${i} is not a MutantRow {kills, rule, id, description, mutation}`);
-    if (row.kills !== caseId) throw new Error(`${where}: row ${row.id} kills ${row.kills}; a case's mutants file holds that case's mutants only`);
+    if (row.kills !== caseId)
+      throw new Error(
+        `${where}: row ${row.id} kills ${row.kills}; a case's mutants file holds that case's mutants only`,
+      );
   }
   return toMutants(mod.default as MutantRow[]).map((m) => ({ ...m, suite, file }));
 }

@@ -16,7 +16,8 @@ export function makeDirs(dir: string): void {
     missing.unshift(d);
   }
   // The nearest one there must be a directory (a file there: what mkdir -p says, ENOTDIR).
-  if (existsSync(d) && !statSync(d).isDirectory()) throw Object.assign(new Error(`${d} is not a directory`), { code: "ENOTDIR" });
+  if (existsSync(d) && !statSync(d).isDirectory())
+    throw Object.assign(new Error(`${d} is not a directory`), { code: "ENOTDIR" });
   for (const m of missing) mkdirSync(m);
 }
 
@@ -25,7 +26,9 @@ export function makeDirs(dir: string): void {
  * an empty name, two flags naming one file, a directory, a parent that is a file, no write permission. Creates the
  * missing parent directories (the writers would create them anyway).
  */
-export function outputPathsProblem(outputs: ReadonlyArray<readonly [flag: string, file: string, path: string]>): string | undefined {
+export function outputPathsProblem(
+  outputs: ReadonlyArray<readonly [flag: string, file: string, path: string]>,
+): string | undefined {
   const seen = new Map<string, string>();
   for (const [flag, file, path] of outputs) {
     if (!file.trim()) return `--${flag} is empty: give a file name`;
@@ -38,7 +41,12 @@ export function outputPathsProblem(outputs: ReadonlyArray<readonly [flag: string
       if (existsSync(path)) accessSync(path, constants.W_OK);
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
-      const why = e.code === "EEXIST" || e.code === "ENOTDIR" ? "a parent of it is a file, not a directory" : e.code === "ENOENT" ? "its directory cannot be created there" : (e.code ?? e.message);
+      const why =
+        e.code === "EEXIST" || e.code === "ENOTDIR"
+          ? "a parent of it is a file, not a directory"
+          : e.code === "ENOENT"
+            ? "its directory cannot be created there"
+            : (e.code ?? e.message);
       return `--${flag} ${file}: cannot be written (${why})`;
     }
   }

@@ -20,7 +20,14 @@ import type { CaseCall, ConformanceCase } from "../schemas/types.gen.ts";
 import { MESSAGES } from "../schemas/messages.ts";
 import { int, mulberry32, pick, type Rng } from "./fuzz/seeded-random.ts";
 import { SEEDS, fixtureSeeds, generated, mutate } from "./fuzz/yaml-inputs.ts";
-import { DEFAULT_PARITY_LEVEL, canonicalJson, normalise, runParity, type ParityLevel, type ParitySide } from "./parity.ts";
+import {
+  DEFAULT_PARITY_LEVEL,
+  canonicalJson,
+  normalise,
+  runParity,
+  type ParityLevel,
+  type ParitySide,
+} from "./parity.ts";
 import { escapeRe, isObj, projectCatalog, projectResult } from "./parity-semantic.ts";
 import type { LoadedCase } from "./runner/index.ts";
 import type { CaseResult } from "./runner/types.ts";
@@ -65,7 +72,9 @@ const HARD_LINES: ((rng: Rng) => string)[] = [
 /** One frontmatter text: a seed (its name set to the skill's, so a sound one loads) mutated, or a generated document. */
 export function fuzzFrontmatter(rng: Rng, seeds: readonly string[], name: string): string {
   if (rng() >= 0.7) return generated(rng);
-  const lines = pick(rng, seeds).replace(/^name: .*$/m, `name: ${name}`).split("\n");
+  const lines = pick(rng, seeds)
+    .replace(/^name: .*$/m, `name: ${name}`)
+    .split("\n");
   if (rng() < 0.3) lines.splice(int(rng, lines.length), 0, pick(rng, HARD_LINES)(rng));
   let text = lines.join("\n");
   for (let m = int(rng, 3); m > 0; m--) text = mutate(rng, text);
@@ -73,7 +82,11 @@ export function fuzzFrontmatter(rng: Rng, seeds: readonly string[], name: string
 }
 
 /** Any answer passes: the fuzz compares the two sides, not either against an expectation. */
-const anyAnswer = (name: string): CaseCall => ({ params: { name }, invocation: "model", expect: { kind: ["ok", "already_loaded", "not_found", "error"] } });
+const anyAnswer = (name: string): CaseCall => ({
+  params: { name },
+  invocation: "model",
+  expect: { kind: ["ok", "already_loaded", "not_found", "error"] },
+});
 
 /** `count` skills in cases of `batch` calls each, from `seed`: the same seed gives the same cases. */
 export function fuzzCases(count: number, seed: number, batch = 100): LoadedCase[] {
@@ -87,7 +100,11 @@ export function fuzzCases(count: number, seed: number, batch = 100): LoadedCase[
       title: `frontmatter parity fuzz, seed ${seed}, skills ${first}–${first + names.length - 1}`,
       spec: ["§4.5", "R30", "R35"],
       fixture: "base",
-      setup: names.map((n) => ({ op: "write" as const, path: `skills/${n}/SKILL.md`, utf8: `---\n${fuzzFrontmatter(rng, seeds, n)}---\nBody.\n` })),
+      setup: names.map((n) => ({
+        op: "write" as const,
+        path: `skills/${n}/SKILL.md`,
+        utf8: `---\n${fuzzFrontmatter(rng, seeds, n)}---\nBody.\n`,
+      })),
       config: { skill_roots: ["${tmp}/skills"], skill_trust: { trusted_roots: ["${tmp}/skills"] } },
       calls: [anyAnswer(names[0] as string), ...names.slice(1).map(anyAnswer)],
     };
@@ -97,7 +114,16 @@ export function fuzzCases(count: number, seed: number, batch = 100): LoadedCase[
 }
 
 /** The syntax errors the contract words (R25), and among them those whose line it fixes too (R35). */
-const SYNTAX_IDS = new Set(["fm.yaml_parser", "yaml.unclosed_quote", "yaml.tab_indent", "yaml.compact_mapping", "yaml.flow_sequence", "yaml.flow_map", "yaml.reserved", "yaml.directive_in_document"]);
+const SYNTAX_IDS = new Set([
+  "fm.yaml_parser",
+  "yaml.unclosed_quote",
+  "yaml.tab_indent",
+  "yaml.compact_mapping",
+  "yaml.flow_sequence",
+  "yaml.flow_map",
+  "yaml.reserved",
+  "yaml.directive_in_document",
+]);
 const LOCATED_IDS = new Set(["yaml.unclosed_quote", "yaml.tab_indent", "yaml.reserved"]);
 /** Every INVALID_FRONTMATTER reason template of the table, fm.yaml_parser (which matches anything) left out. */
 const TEMPLATES: [string, RegExp][] = Object.entries(MESSAGES.messages)
@@ -111,7 +137,8 @@ const TEMPLATES: [string, RegExp][] = Object.entries(MESSAGES.messages)
  * suffix passes for a parser's words here; the suites' exact reasons are what catch such wording.
  */
 function frontmatterError(r: unknown): { line: number; syntax: boolean; id: string | undefined } | undefined {
-  if (!isObj(r) || r.kind !== "error" || r.code !== "INVALID_FRONTMATTER" || typeof r.line !== "number") return undefined;
+  if (!isObj(r) || r.kind !== "error" || r.code !== "INVALID_FRONTMATTER" || typeof r.line !== "number")
+    return undefined;
   const reason = String(r.reason ?? "");
   const suffix = ` (line ${r.line})`;
   const bare = reason.endsWith(suffix) ? reason.slice(0, -suffix.length) : undefined;
@@ -160,7 +187,10 @@ function catalogKey(catalog: unknown, level: ParityLevel): string {
 
 /** Every answer passes the fuzz's expectations, so a failed case is a result the schema refuses: still compared. */
 const ran = (r: CaseResult | undefined): boolean => r?.status === "passed" || r?.status === "failed";
-const why = (r: CaseResult | undefined): string => (!r ? "(not run)" : `${r.status}${r.reason ? `: ${r.reason}` : ""}${r.mismatches?.[0] ? `: ${r.mismatches[0].message}` : ""}`);
+const why = (r: CaseResult | undefined): string =>
+  !r
+    ? "(not run)"
+    : `${r.status}${r.reason ? `: ${r.reason}` : ""}${r.mismatches?.[0] ? `: ${r.mismatches[0].message}` : ""}`;
 
 /** Sort every call of two runs of the fuzz cases; examples keep the SKILL.md each call read. */
 export function classify(
@@ -171,14 +201,31 @@ export function classify(
   maxExamples = 5,
   level: ParityLevel = DEFAULT_PARITY_LEVEL,
 ): ParityFuzzReport {
-  const counts: Record<CallClass, number> = { same: 0, wording: 0, prose: 0, "parser-located": 0, "syntax-first": 0, contract: 0 };
-  const report: ParityFuzzReport = { seed, level, calls: 0, counts, catalogDiffers: [], faults: [], examples: [], ok: true };
+  const counts: Record<CallClass, number> = {
+    same: 0,
+    wording: 0,
+    prose: 0,
+    "parser-located": 0,
+    "syntax-first": 0,
+    contract: 0,
+  };
+  const report: ParityFuzzReport = {
+    seed,
+    level,
+    calls: 0,
+    counts,
+    catalogDiffers: [],
+    faults: [],
+    examples: [],
+    ok: true,
+  };
   const byIdB = new Map(b.map((r) => [r.id, r]));
   const caseById = new Map(cases.map((c) => [c.id, c]));
   for (const ra of a) {
     const rb = byIdB.get(ra.id);
     const c = caseById.get(ra.id);
-    if (!rb || !c || !ran(ra) || !ran(rb) || ra.status !== rb.status) report.faults.push({ case: ra.id, a: why(ra), b: why(rb) });
+    if (!rb || !c || !ran(ra) || !ran(rb) || ra.status !== rb.status)
+      report.faults.push({ case: ra.id, a: why(ra), b: why(rb) });
     if (!rb || !c || !ran(ra) || !ran(rb)) continue;
     if (catalogKey(ra.catalog, level) !== catalogKey(rb.catalog, level)) report.catalogDiffers.push(ra.id);
     const oa = normalise(ra.observed ?? []) as unknown[];
@@ -189,12 +236,23 @@ export function classify(
       counts[k]++;
       if (k !== "same" && report.examples.filter((e) => e.class === k).length < maxExamples) {
         const step = c.setup?.[i];
-        report.examples.push({ case: c.id, call: i, class: k, skillMd: step && "utf8" in step ? String(step.utf8) : "", a: x, b: ob[i] });
+        report.examples.push({
+          case: c.id,
+          call: i,
+          class: k,
+          skillMd: step && "utf8" in step ? String(step.utf8) : "",
+          a: x,
+          b: ob[i],
+        });
       }
     });
   }
   report.examples.sort((x, y) => ORDER.indexOf(x.class) - ORDER.indexOf(y.class));
-  report.ok = counts.contract === 0 && (level === "semantic" || counts.prose === 0) && report.catalogDiffers.length === 0 && report.faults.length === 0;
+  report.ok =
+    counts.contract === 0 &&
+    (level === "semantic" || counts.prose === 0) &&
+    report.catalogDiffers.length === 0 &&
+    report.faults.length === 0;
   return report;
 }
 
@@ -205,20 +263,36 @@ export async function runParityFuzz(
   opts: { count: number; seed: number; level?: ParityLevel; timeoutMs?: number; maxExamples?: number },
 ): Promise<ParityFuzzReport> {
   const cases = fuzzCases(opts.count, opts.seed);
-  const parity = await runParity(sideA, sideB, cases, { suite: "frontmatter", ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}) });
-  return classify(opts.seed, cases, parity.a.cases, parity.b.cases, opts.maxExamples, opts.level ?? DEFAULT_PARITY_LEVEL);
+  const parity = await runParity(sideA, sideB, cases, {
+    suite: "frontmatter",
+    ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+  });
+  return classify(
+    opts.seed,
+    cases,
+    parity.a.cases,
+    parity.b.cases,
+    opts.maxExamples,
+    opts.level ?? DEFAULT_PARITY_LEVEL,
+  );
 }
 
 /** The report as console lines: counts, then each example with the SKILL.md it read and both answers. */
 export function formatParityFuzz(r: ParityFuzzReport, labels: { a: string; b: string }): string[] {
   const brief = (v: unknown): string => {
     if (!isObj(v)) return JSON.stringify(v) ?? String(v);
-    if (v.kind !== "error") return `${String(v.kind)}${v.kind === "ok" ? ` ${JSON.stringify(v.frontmatter).slice(0, 160)}` : ""}`;
+    if (v.kind !== "error")
+      return `${String(v.kind)}${v.kind === "ok" ? ` ${JSON.stringify(v.frontmatter).slice(0, 160)}` : ""}`;
     return `${String(v.code)}${v.line !== undefined ? ` line ${String(v.line)}` : ""}: ${String(v.reason ?? v.message ?? "").slice(0, 160)}`;
   };
   const out: string[] = [];
   for (const e of r.examples) {
-    out.push(`${e.class.toUpperCase()}  ${e.case} call ${e.call}`, `  SKILL.md ${JSON.stringify(e.skillMd).slice(0, 400)}`, `  A: ${brief(e.a)}`, `  B: ${brief(e.b)}`);
+    out.push(
+      `${e.class.toUpperCase()}  ${e.case} call ${e.call}`,
+      `  SKILL.md ${JSON.stringify(e.skillMd).slice(0, 400)}`,
+      `  A: ${brief(e.a)}`,
+      `  B: ${brief(e.b)}`,
+    );
   }
   for (const n of r.faults) out.push(`FAULT  ${n.case}: A ${n.a}; B ${n.b}`);
   if (r.catalogDiffers.length) out.push(`CATALOG differs in ${r.catalogDiffers.join(", ")}`);

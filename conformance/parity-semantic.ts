@@ -103,10 +103,16 @@ export function projectResult(result: unknown, params?: unknown): unknown {
   const vocab = vocabulary(result, params);
   const out: Obj = { ...result };
   for (const f of PROSE_FIELDS) if (typeof out[f] === "string") out[f] = factsIn(out[f] as string, vocab);
-  if (Array.isArray(out.warnings)) out.warnings = out.warnings.map((w) => (typeof w === "string" ? factsIn(w, vocab) : w));
+  if (Array.isArray(out.warnings))
+    out.warnings = out.warnings.map((w) => (typeof w === "string" ? factsIn(w, vocab) : w));
   if (typeof out.output === "string") {
     const text = out.output;
-    out.output = result.kind === "ok" ? projectSkillBlock(text, vocab) : result.kind === "error" ? projectErrorOutput(text, vocab) : factsIn(text, vocab);
+    out.output =
+      result.kind === "ok"
+        ? projectSkillBlock(text, vocab)
+        : result.kind === "error"
+          ? projectErrorOutput(text, vocab)
+          : factsIn(text, vocab);
   }
   return out;
 }
@@ -115,13 +121,18 @@ export function projectResult(result: unknown, params?: unknown): unknown {
 export function projectCatalog(catalog: unknown): unknown {
   if (!isObj(catalog)) return catalog;
   const entries = Array.isArray(catalog.entries) ? catalog.entries : [];
-  const vocab = [...new Set(entries.flatMap((e) => (isObj(e) ? [e.name, e.dir].filter((x): x is string => typeof x === "string") : [])))];
+  const vocab = [
+    ...new Set(
+      entries.flatMap((e) => (isObj(e) ? [e.name, e.dir].filter((x): x is string => typeof x === "string") : [])),
+    ),
+  ];
   const out: Obj = { ...catalog };
   if (typeof catalog.tool_description === "string") {
     const text = catalog.tool_description;
     const at = text.indexOf("<available_skills>");
     out.tool_description = at === -1 ? { available_skills: null } : { available_skills: text.slice(at).split("\n") };
   }
-  if (Array.isArray(catalog.warnings)) out.warnings = catalog.warnings.map((w) => (typeof w === "string" ? factsIn(w, vocab) : w));
+  if (Array.isArray(catalog.warnings))
+    out.warnings = catalog.warnings.map((w) => (typeof w === "string" ? factsIn(w, vocab) : w));
   return out;
 }

@@ -64,10 +64,15 @@ function text(v: unknown): string {
 }
 
 /** Line breaks and tabs as escapes, so a context stays on one line. */
-const visible = (s: string): string => s.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
+const visible = (s: string): string =>
+  s.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
 
 /** The first position where two values' texts differ, and each side around it: shared lead-in, then ⟦the part that differs⟧. */
-export function firstDifference(a: unknown, b: unknown, width = CONTEXT): { position: number; context: { a: string; b: string } } {
+export function firstDifference(
+  a: unknown,
+  b: unknown,
+  width = CONTEXT,
+): { position: number; context: { a: string; b: string } } {
   const ta = text(a);
   const tb = text(b);
   let i = 0;
@@ -82,7 +87,10 @@ export function firstDifference(a: unknown, b: unknown, width = CONTEXT): { posi
 }
 
 /** Why a side failed or errored is shown whole (up to 400 characters); anything else around its first difference. */
-const located = (d: RawDifference): Difference => ({ ...d, ...firstDifference(d.a, d.b, d.path.endsWith(" because") ? 400 : CONTEXT) });
+const located = (d: RawDifference): Difference => ({
+  ...d,
+  ...firstDifference(d.a, d.b, d.path.endsWith(" because") ? 400 : CONTEXT),
+});
 
 /** Matchers for "<system temp dir>/<one entry>", the root every case's temp dir lives under. */
 function tempPatterns(): RegExp[] {
@@ -102,7 +110,9 @@ export function normalise(value: unknown, patterns: RegExp[] = tempPatterns()): 
   if (typeof value === "string") return patterns.reduce((s, re) => s.replace(re, "<tmp>"), value);
   if (Array.isArray(value)) return value.map((v) => normalise(v, patterns));
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [normalise(k, patterns) as string, normalise(v, patterns)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [normalise(k, patterns) as string, normalise(v, patterns)]),
+    );
   }
   return value;
 }
@@ -120,7 +130,8 @@ export const inFrontmatter = (path: string): boolean => /(?:^|\.)frontmatter(?:[
  * two results that differ only in key order have the same text. Keys whose value is undefined are left out, as JSON.stringify does.
  */
 export function canonicalJson(value: unknown, ordered = false): string {
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v, ordered)).join(",")}]`;
+  if (Array.isArray(value))
+    return `[${value.map((v) => canonicalJson(v === undefined ? null : v, ordered)).join(",")}]`;
   if (value !== null && typeof value === "object") {
     const o = value as Record<string, unknown>;
     const keys = Object.keys(o).filter((k) => o[k] !== undefined);
@@ -135,7 +146,8 @@ export function diff(a: unknown, b: unknown, path = "", out: RawDifference[] = [
   if (out.length >= MAX_DIFFS_PER_CASE) return out;
   if (Object.is(a, b)) return out;
   const bothArrays = Array.isArray(a) && Array.isArray(b);
-  const bothObjects = !!a && !!b && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b);
+  const bothObjects =
+    !!a && !!b && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b);
   if (bothArrays) {
     const n = Math.max(a.length, b.length);
     for (let i = 0; i < n; i++) diff(a[i], b[i], `${path}[${i}]`, out);
@@ -151,8 +163,12 @@ export function diff(a: unknown, b: unknown, path = "", out: RawDifference[] = [
     }
     // Key order is compared only where it is contract: inside a frontmatter (R24).
     if (inFrontmatter(path)) {
-      const shared = (x: Record<string, unknown>, y: Record<string, unknown>) => Object.keys(x).filter((k) => k in y).join("\u0000");
-      if (shared(ao, bo) !== shared(bo, ao)) out.push({ path: `${path.replace(/^\./, "")} (key order, R24)`, a: Object.keys(ao), b: Object.keys(bo) });
+      const shared = (x: Record<string, unknown>, y: Record<string, unknown>) =>
+        Object.keys(x)
+          .filter((k) => k in y)
+          .join("\u0000");
+      if (shared(ao, bo) !== shared(bo, ao))
+        out.push({ path: `${path.replace(/^\./, "")} (key order, R24)`, a: Object.keys(ao), b: Object.keys(bo) });
     }
     for (const k of [...new Set([...Object.keys(ao), ...Object.keys(bo)])].sort()) {
       diff(ao[k], bo[k], /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`, out);
@@ -164,16 +180,29 @@ export function diff(a: unknown, b: unknown, path = "", out: RawDifference[] = [
 }
 
 /** The per-case values parity compares, at a level: `exact` as returned, `semantic` projected (parity-semantic.ts). */
-function comparable(r: CaseResult, level: ParityLevel, patterns: RegExp[]): { observed: unknown[]; catalog: unknown; hook_requests: unknown[] } {
+function comparable(
+  r: CaseResult,
+  level: ParityLevel,
+  patterns: RegExp[],
+): { observed: unknown[]; catalog: unknown; hook_requests: unknown[] } {
   const observed = normalise(r.observed ?? [], patterns) as unknown[];
   const catalog = normalise(r.catalog, patterns);
   const hook_requests = normalise(r.hook_requests ?? [], patterns) as unknown[];
   if (level === "exact") return { observed, catalog, hook_requests };
   const calls = normalise(r.calls ?? [], patterns) as unknown[];
-  return { observed: observed.map((o, i) => projectResult(o, calls[i])), catalog: projectCatalog(catalog), hook_requests };
+  return {
+    observed: observed.map((o, i) => projectResult(o, calls[i])),
+    catalog: projectCatalog(catalog),
+    hook_requests,
+  };
 }
 
-export function compareCase(a: CaseResult, b: CaseResult | undefined, level: ParityLevel = DEFAULT_PARITY_LEVEL, patterns = tempPatterns()): CaseParity {
+export function compareCase(
+  a: CaseResult,
+  b: CaseResult | undefined,
+  level: ParityLevel = DEFAULT_PARITY_LEVEL,
+  patterns = tempPatterns(),
+): CaseParity {
   const differences: Difference[] = [];
   if (!b) {
     differences.push(located({ path: "(case)", a: a.status, b: "(not run)" }));
@@ -187,7 +216,10 @@ export function compareCase(a: CaseResult, b: CaseResult | undefined, level: Par
   }
   // Why a side could not answer matters more than the absent results that follow from it.
   if (a.status === "errored" || b.status === "errored") {
-    const why = (r: CaseResult) => (r.status === "errored" ? `${r.reason ?? "errored"}${r.stderr ? `; stderr: ${r.stderr.trim().slice(-300)}` : ""}` : "(answered)");
+    const why = (r: CaseResult) =>
+      r.status === "errored"
+        ? `${r.reason ?? "errored"}${r.stderr ? `; stderr: ${r.stderr.trim().slice(-300)}` : ""}`
+        : "(answered)";
     differences.push(located({ path: "errored because", a: why(a), b: why(b) }));
   }
   const ca = comparable(a, level, patterns);
@@ -199,7 +231,8 @@ export function compareCase(a: CaseResult, b: CaseResult | undefined, level: Par
   differences.push(...found.map(located));
   const result: CaseParity = { id: a.id, title: a.title, statusA: a.status, statusB: b.status, differences };
   // At exact level, say whether a difference is wording only: the case is the same at the semantic level.
-  if (level === "exact" && differences.length > 0) result.proseOnly = compareCase(a, b, "semantic", patterns).differences.length === 0;
+  if (level === "exact" && differences.length > 0)
+    result.proseOnly = compareCase(a, b, "semantic", patterns).differences.length === 0;
   return result;
 }
 
@@ -226,12 +259,18 @@ export function formatCaseParity(c: CaseParity, labels: [string, string] = ["A",
   const tag = c.proseOnly ? "  [wording only: same at --parity-level semantic]" : "";
   const lines = [`DIFF  ${c.id.padEnd(6)} ${c.title}  (${labels[0]}: ${c.statusA}, ${labels[1]}: ${c.statusB})${tag}`];
   for (const d of c.differences) {
-    lines.push(`        at ${d.path}, first difference at character ${d.position}:`, `          ${labels[0]}: ${d.context.a}`, `          ${labels[1]}: ${d.context.b}`);
+    lines.push(
+      `        at ${d.path}, first difference at character ${d.position}:`,
+      `          ${labels[0]}: ${d.context.a}`,
+      `          ${labels[1]}: ${d.context.b}`,
+    );
   }
   return lines.join("\n");
 }
 
 export function formatParitySummary(r: ParityReport): string {
-  return `parity (${r.level}): ${r.cases.length - r.differing}/${r.cases.length} cases identical, ${r.differing} differ ` +
-    `(A: ${r.a.implementation.name} via ${r.a.implementation.driver}; B: ${r.b.implementation.name} via ${r.b.implementation.driver})`;
+  return (
+    `parity (${r.level}): ${r.cases.length - r.differing}/${r.cases.length} cases identical, ${r.differing} differ ` +
+    `(A: ${r.a.implementation.name} via ${r.a.implementation.driver}; B: ${r.b.implementation.name} via ${r.b.implementation.driver})`
+  );
 }

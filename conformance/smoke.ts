@@ -17,7 +17,14 @@ export interface SmokeStep {
 }
 
 export const SMOKE_SKILL = "smoke-check";
-export const SMOKE_STEPS = ["initialize", "session/create", "session/catalog", "skill/call", "session/close", "shutdown"] as const;
+export const SMOKE_STEPS = [
+  "initialize",
+  "session/create",
+  "session/catalog",
+  "skill/call",
+  "session/close",
+  "shutdown",
+] as const;
 
 function isSubprocess(impl: Implementation): impl is SubprocessImplementation {
   return "exited" in impl && "pid" in impl;
@@ -27,19 +34,28 @@ function message(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
   // A driver fault carries the child's stderr: the first thing an implementer needs when it will not start.
   const stderr = err instanceof DriverError && err.stderr ? err.stderr.trim().slice(-1000) : "";
-  return stderr && !text.includes(stderr) ? `${text}\n          stderr: ${stderr.replace(/\n/g, "\n          ")}` : text;
+  return stderr && !text.includes(stderr)
+    ? `${text}\n          stderr: ${stderr.replace(/\n/g, "\n          ")}`
+    : text;
 }
 
 /**
  * `firstOpenMs`: the real time of the first open when it was made before smoke ran (a primed target): the initialize
  * step's time is that, not the instant the ready promise takes.
  */
-export async function smoke(open: () => Promise<Implementation>, onStep?: (s: SmokeStep) => void, opts: { firstOpenMs?: number } = {}): Promise<SmokeStep[]> {
+export async function smoke(
+  open: () => Promise<Implementation>,
+  onStep?: (s: SmokeStep) => void,
+  opts: { firstOpenMs?: number } = {},
+): Promise<SmokeStep[]> {
   const steps: SmokeStep[] = [];
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "skill-smoke-")));
   const root = join(dir, "skills");
   mkdirSync(join(root, SMOKE_SKILL), { recursive: true });
-  writeFileSync(join(root, SMOKE_SKILL, "SKILL.md"), `---\nname: ${SMOKE_SKILL}\ndescription: Used by the kit's smoke check.\n---\nSay "smoke ok".\n`);
+  writeFileSync(
+    join(root, SMOKE_SKILL, "SKILL.md"),
+    `---\nname: ${SMOKE_SKILL}\ndescription: Used by the kit's smoke check.\n---\nSay "smoke ok".\n`,
+  );
 
   let impl: Implementation | undefined;
   let session: SessionHandle | undefined;
@@ -64,13 +80,21 @@ export async function smoke(open: () => Promise<Implementation>, onStep?: (s: Sm
   };
 
   try {
-    await step("initialize", async () => {
-      impl = await open();
-      const i = impl.info.implementation;
-      return `${i.name} ${i.version} (${i.language}), spec ${impl.info.specVersion}, capabilities ${JSON.stringify(impl.info.capabilities)}`;
-    }, false, opts.firstOpenMs);
+    await step(
+      "initialize",
+      async () => {
+        impl = await open();
+        const i = impl.info.implementation;
+        return `${i.name} ${i.version} (${i.language}), spec ${impl.info.specVersion}, capabilities ${JSON.stringify(impl.info.capabilities)}`;
+      },
+      false,
+      opts.firstOpenMs,
+    );
     await step("session/create", async () => {
-      session = await impl!.createSession({ skill_roots: [root], skill_trust: { trusted_roots: [root] }, permission: { hook: false } }, {});
+      session = await impl!.createSession(
+        { skill_roots: [root], skill_trust: { trusted_roots: [root] }, permission: { hook: false } },
+        {},
+      );
       return `one trusted root with skill ${SMOKE_SKILL}`;
     });
     await step("session/catalog", async () => {
@@ -85,25 +109,32 @@ export async function smoke(open: () => Promise<Implementation>, onStep?: (s: Sm
       const result = await session!.call({ name: SMOKE_SKILL }, { invocation: "model" });
       const v = check("result.schema.json", result);
       if (!v.valid) throw new Error(`result does not validate: ${v.errors}`);
-      if (result.kind !== "ok") throw new Error(`expected kind "ok" for a skill under a trusted root, got ${JSON.stringify(result.kind)}: ${result.output.slice(0, 200)}`);
+      if (result.kind !== "ok")
+        throw new Error(
+          `expected kind "ok" for a skill under a trusted root, got ${JSON.stringify(result.kind)}: ${result.output.slice(0, 200)}`,
+        );
       return `kind ok, ${result.bytes} bytes`;
     });
     await step("session/close", async () => {
       await session!.close();
       return "closed";
     });
-    await step("shutdown", async () => {
-      const it = impl!;
-      impl = undefined;
-      await it.dispose();
-      if (isSubprocess(it)) {
-        const e = await it.exited;
-        if (e.killed) throw new Error("did not exit after shutdown and end of stdin: the kit had to SIGKILL it");
-        if (e.code !== 0) throw new Error(`exited with ${e.signal ?? `code ${e.code}`} after shutdown`);
-        return "exited with code 0";
-      }
-      return "disposed";
-    }, impl !== undefined);
+    await step(
+      "shutdown",
+      async () => {
+        const it = impl!;
+        impl = undefined;
+        await it.dispose();
+        if (isSubprocess(it)) {
+          const e = await it.exited;
+          if (e.killed) throw new Error("did not exit after shutdown and end of stdin: the kit had to SIGKILL it");
+          if (e.code !== 0) throw new Error(`exited with ${e.signal ?? `code ${e.code}`} after shutdown`);
+          return "exited with code 0";
+        }
+        return "disposed";
+      },
+      impl !== undefined,
+    );
   } finally {
     await impl?.dispose().catch(() => {});
     rmSync(dir, { recursive: true, force: true });

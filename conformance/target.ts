@@ -37,7 +37,8 @@ const isPathLike = (spec: string) => isAbsolute(spec) || /^\.\.?([/\\]|$)/.test(
 
 /** The file a `--driver` names, resolved only where the user is (see the header). */
 export function resolveModule(spec: string, cwd: string): string {
-  if (!spec.trim()) throw new TargetError("--driver is empty: name the module to test (e.g. --driver ./dist/my-impl.js)");
+  if (!spec.trim())
+    throw new TargetError("--driver is empty: name the module to test (e.g. --driver ./dist/my-impl.js)");
   const asFile = resolve(cwd, spec);
   if (isPathLike(spec)) {
     if (!existsSync(asFile)) throw new TargetError(`--driver ${spec}: no such file ${asFile} (build it first?)`);
@@ -47,7 +48,9 @@ export function resolveModule(spec: string, cwd: string): string {
   try {
     return createRequire(join(cwd, "noop.js")).resolve(spec);
   } catch {
-    throw new TargetError(`--driver ${spec}: no file ${asFile} and no package "${spec}" installed where the command runs`);
+    throw new TargetError(
+      `--driver ${spec}: no file ${asFile} and no package "${spec}" installed where the command runs`,
+    );
   }
 }
 
@@ -59,13 +62,17 @@ export function checkExecCommand(command: string, cwd: string): void {
   const words = command.trim().split(/\s+/).filter(Boolean);
   while (words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!)) words.shift(); // VAR=value assignments
   const program = words[0];
-  if (program === undefined) throw new TargetError(`--exec "${command}" names no command: give the driver's command line (e.g. --exec ./target/release/my-skill-driver)`);
+  if (program === undefined)
+    throw new TargetError(
+      `--exec "${command}" names no command: give the driver's command line (e.g. --exec ./target/release/my-skill-driver)`,
+    );
   if (!program.includes("/") || /[`$'"\\|;&<>(){}*?~[\]]/.test(program)) return;
   const file = resolve(cwd, program);
   if (!existsSync(file)) throw new TargetError(`--exec ${program}: no such file ${file} (build it first?)`);
   const st = statSync(file);
   if (st.isDirectory()) throw new TargetError(`--exec ${program}: ${file} is a directory, not a driver`);
-  if (process.platform !== "win32" && (st.mode & 0o111) === 0) throw new TargetError(`--exec ${program}: ${file} is not executable (chmod +x?)`);
+  if (process.platform !== "win32" && (st.mode & 0o111) === 0)
+    throw new TargetError(`--exec ${program}: ${file} is not executable (chmod +x?)`);
 }
 
 /** How to open a target. Resolving (and the checks above) happens here, before anything runs. */
@@ -80,7 +87,12 @@ export function opener(t: Target, opts: { cwd: string; timeoutMs?: number | unde
   }
   checkExecCommand(t.command, opts.cwd);
   return {
-    open: () => spawnImplementation(t.command, { label: t.command, cwd: opts.cwd, ...(opts.timeoutMs !== undefined ? { requestTimeoutMs: opts.timeoutMs } : {}) }),
+    open: () =>
+      spawnImplementation(t.command, {
+        label: t.command,
+        cwd: opts.cwd,
+        ...(opts.timeoutMs !== undefined ? { requestTimeoutMs: opts.timeoutMs } : {}),
+      }),
     label: t.command,
   };
 }
@@ -96,7 +108,10 @@ export function primed(o: Opener): Opener & { first: Promise<FirstOpen> } {
   const t0 = performance.now();
   let pending: Promise<Implementation> | undefined = o.open();
   const ms = () => Math.round(performance.now() - t0);
-  const first = pending.then((impl): FirstOpen => ({ ok: true, impl, ms: ms() }), (error: unknown): FirstOpen => ({ ok: false, error, ms: ms() }));
+  const first = pending.then(
+    (impl): FirstOpen => ({ ok: true, impl, ms: ms() }),
+    (error: unknown): FirstOpen => ({ ok: false, error, ms: ms() }),
+  );
   return {
     ...o,
     first,
@@ -140,7 +155,12 @@ export function openFailure(label: string, kind: Target["kind"], error: unknown,
   if (kind !== "exec") return `cannot load --driver ${label}: ${msg}`;
   const tail = error instanceof DriverError && error.stderr ? error.stderr.trim() : "";
   const lines = tail ? tail.split("\n").slice(-12) : [];
-  const shown = lines.length && !msg.includes(lines[lines.length - 1]!) ? `; its stderr ends:\n${lines.map((l) => `  | ${l}`).join("\n")}` : tail ? "" : " (it wrote nothing to stderr)";
+  const shown =
+    lines.length && !msg.includes(lines[lines.length - 1]!)
+      ? `; its stderr ends:\n${lines.map((l) => `  | ${l}`).join("\n")}`
+      : tail
+        ? ""
+        : " (it wrote nothing to stderr)";
   return `cannot start --exec ${label}: ${msg} (after ${ms} ms; nothing was run)${shown}`;
 }
 
@@ -152,7 +172,9 @@ export function openFailure(label: string, kind: Target["kind"], error: unknown,
 export async function openTargets(targets: readonly Target[], opts: OpenTargetsOptions): Promise<OpenedTarget[]> {
   const opened = targets.map((t) => primed(opener(t, opts)));
   const refuse = async (message: string): Promise<never> => {
-    await Promise.all(opened.map((x) => x.first.then((f) => (f.ok ? f.impl.dispose() : undefined)).catch(() => undefined)));
+    await Promise.all(
+      opened.map((x) => x.first.then((f) => (f.ok ? f.impl.dispose() : undefined)).catch(() => undefined)),
+    );
     throw new TargetError(message);
   };
   const out: OpenedTarget[] = [];
@@ -162,9 +184,16 @@ export async function openTargets(targets: readonly Target[], opts: OpenTargetsO
     if (!first.ok) return refuse(openFailure(o.label, t.kind, first.error, first.ms));
     // --reference targets are the reference by name; any other target answering as it needs the word too.
     if (t.kind !== "reference" && isKitReference(first.impl.info) && !opts.reference) {
-      return refuse(`${o.label} answers as the kit's own reference (${describe(first.impl.info)}), not an implementation of yours; to test the reference, say --reference`);
+      return refuse(
+        `${o.label} answers as the kit's own reference (${describe(first.impl.info)}), not an implementation of yours; to test the reference, say --reference`,
+      );
     }
-    out.push({ ...o, described: `${describe(first.impl.info)} via ${o.label}`, info: first.impl.info, openMs: first.ms });
+    out.push({
+      ...o,
+      described: `${describe(first.impl.info)} via ${o.label}`,
+      info: first.impl.info,
+      openMs: first.ms,
+    });
   }
   return out;
 }

@@ -12,7 +12,15 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { userCwd } from "../package-root.ts";
 import type { Implementation } from "../schemas/implementation.ts";
-import { createProvider, expandModels, probeProvider, PRESETS, PROVIDERS, validateSpec, type ProviderSettings } from "./providers/index.ts";
+import {
+  createProvider,
+  expandModels,
+  probeProvider,
+  PRESETS,
+  PROVIDERS,
+  validateSpec,
+  type ProviderSettings,
+} from "./providers/index.ts";
 import { flagName } from "./providers/registry.ts";
 import { policyNames } from "./providers/scripted.ts";
 import type { ModelProvider } from "./providers/types.ts";
@@ -23,7 +31,15 @@ import { readConversations, renderHtml } from "./report-html.ts";
 import { makeDirs, outputPathsProblem } from "../conformance/output-paths.ts";
 import { TargetError, openTargets, type Target } from "../conformance/target.ts";
 import { servedDrift } from "./provenance.ts";
-import { buildReport, gate, renderMarkdown, renderText, type Report, type ReportModel, type ReportVersions } from "./report.ts";
+import {
+  buildReport,
+  gate,
+  renderMarkdown,
+  renderText,
+  type Report,
+  type ReportModel,
+  type ReportVersions,
+} from "./report.ts";
 import { providerName, rescore, runAll, type RunResult } from "./run.ts";
 import { selfTestProblems } from "./self-test.ts";
 import { SCENARIOS, scenarioById } from "./scenarios/index.ts";
@@ -44,13 +60,17 @@ export function invokedAs(script: string = process.argv[1] ?? ""): string {
   return script.endsWith(".ts") ? "npm run e2e --" : "skill-e2e";
 }
 
-export const usage = (command: string = invokedAs()): string => `Usage: ${command} --model <spec> [--model <spec> …] [options]
+export const usage = (
+  command: string = invokedAs(),
+): string => `Usage: ${command} --model <spec> [--model <spec> …] [options]
 
 Runs the SK1–SK8 model scenarios (spec §13.2) against a skill tool implementation and reports pass@k per
 scenario × model. Results of scripted:* models are harness self-tests, never model results.
 
 Models (repeat --model, or comma-separate; the provider is split off at the first colon):
-${PROVIDERS.flatMap((p) => p.help).map((l) => `  ${l}`).join("\n")}
+${PROVIDERS.flatMap((p) => p.help)
+  .map((l) => `  ${l}`)
+  .join("\n")}
   presets: ${Object.keys(PRESETS).join(", ")}
 
 Options:
@@ -101,7 +121,9 @@ ${providerFlagHelp()}
 
 /** Each provider's own flags, for --help. */
 function providerFlagHelp(): string {
-  return PROVIDERS.flatMap((p) => p.flags.map((f) => `  ${`${flagName(p.name, f.key)} ${f.value}`.padEnd(22)} ${p.name}: ${f.help}`)).join("\n");
+  return PROVIDERS.flatMap((p) =>
+    p.flags.map((f) => `  ${`${flagName(p.name, f.key)} ${f.value}`.padEnd(22)} ${p.name}: ${f.help}`),
+  ).join("\n");
 }
 
 export interface CliArgs {
@@ -170,7 +192,14 @@ const FLAGS: Record<string, Setter> = {
   "--model": (a, r, f) => void a.models.push(r.value(f)),
   "-n": (a, r, f) => void (a.n = r.int(f)),
   "-k": (a, r, f) => void (a.ks = r.value(f).split(",").map(positiveK)),
-  "--scenario": (a, r, f) => void a.scenarios.push(...r.value(f).split(",").map((s) => s.trim()).filter(Boolean)),
+  "--scenario": (a, r, f) =>
+    void a.scenarios.push(
+      ...r
+        .value(f)
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
   "--exec": (a, r, f) => {
     a.exec = r.value(f);
     a.targets.push({ kind: "exec", command: a.exec });
@@ -223,11 +252,21 @@ const FLAGS: Record<string, Setter> = {
   ...Object.fromEntries(
     PROVIDERS.flatMap((p): [string, Setter][] => [
       [`--concurrency-${p.name}`, (a, r, f) => void (a.concurrencyBy[p.name] = r.int(f))],
-      ...p.flags.map((fl): [string, Setter] => [flagName(p.name, fl.key), (a, r, f) => void ((a.providerOptions[p.name] ??= {})[fl.key] = r.value(f))]),
+      ...p.flags.map((fl): [string, Setter] => [
+        flagName(p.name, fl.key),
+        (a, r, f) => void ((a.providerOptions[p.name] ??= {})[fl.key] = r.value(f)),
+      ]),
     ]),
   ),
 };
-const ALIASES: Record<string, string> = { "-m": "--model", "--trials": "-n", "-s": "--scenario", "--impl": "--driver", "-j": "--concurrency", "-h": "--help" };
+const ALIASES: Record<string, string> = {
+  "-m": "--model",
+  "--trials": "-n",
+  "-s": "--scenario",
+  "--impl": "--driver",
+  "-j": "--concurrency",
+  "-h": "--help",
+};
 
 function positiveK(s: string): number {
   const k = Number(s.trim());
@@ -239,7 +278,22 @@ function positiveK(s: string): number {
 const REPEATABLE = new Set(["--model", "--scenario", "--merge"]);
 
 export function parseArgs(argv: string[]): CliArgs {
-  const a: CliArgs = { models: [], n: 5, ks: [1], scenarios: [], temperature: 0.7, seed: 1, keepWorkspaces: false, list: false, help: false, resume: false, rescoreCurrent: false, concurrencyBy: {}, providerOptions: {}, targets: [] };
+  const a: CliArgs = {
+    models: [],
+    n: 5,
+    ks: [1],
+    scenarios: [],
+    temperature: 0.7,
+    seed: 1,
+    keepWorkspaces: false,
+    list: false,
+    help: false,
+    resume: false,
+    rescoreCurrent: false,
+    concurrencyBy: {},
+    providerOptions: {},
+    targets: [],
+  };
   // --flag=value becomes two tokens.
   const tokens = argv.flatMap((t) => {
     const eq = t.match(/^(--[a-z-]+)=(.*)$/);
@@ -323,14 +377,19 @@ function writeReports(report: Report, args: CliArgs): void {
     try {
       writeOut(file, render[key]());
     } catch (e) {
-      throw new UsageError(`cannot write --${key} ${file}: ${(e as Error).message}${report.transcripts ? ` (the transcripts are in ${report.transcripts}: --rescore them)` : ""}`);
+      throw new UsageError(
+        `cannot write --${key} ${file}: ${(e as Error).message}${report.transcripts ? ` (the transcripts are in ${report.transcripts}: --rescore them)` : ""}`,
+      );
     }
   }
 }
 
 /** A usage problem: the message goes to stderr, the exit code is 2 (or the code given). */
 class UsageError extends Error {
-  constructor(message: string, readonly code = 2) {
+  constructor(
+    message: string,
+    readonly code = 2,
+  ) {
     super(message);
   }
 }
@@ -367,22 +426,32 @@ function readCommandLine(argv: string[]): { args: CliArgs; scenarios: Scenario[]
     if (args.transcripts) {
       // Checked like the reports: a file there (or a parent that is one) crashed the run at its first trial.
       try {
-        if (existsSync(args.transcripts) && !statSync(args.transcripts).isDirectory()) throw new Error("it is a file, not a directory");
+        if (existsSync(args.transcripts) && !statSync(args.transcripts).isDirectory())
+          throw new Error("it is a file, not a directory");
         makeDirs(args.transcripts);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        throw new Error(`--transcripts ${args.transcripts}: cannot hold transcripts (${code === "ENOTDIR" || code === "EEXIST" ? "a parent of it is a file" : code === "ENOENT" ? "it cannot be created there" : (code ?? (e as Error).message)})`);
+        throw new Error(
+          `--transcripts ${args.transcripts}: cannot hold transcripts (${code === "ENOTDIR" || code === "EEXIST" ? "a parent of it is a file" : code === "ENOENT" ? "it cannot be created there" : (code ?? (e as Error).message)})`,
+        );
       }
     }
     // A report that cannot be written is refused before hours of model calls, not found after them.
     const outputs = REPORT_KEYS.flatMap((k) => (args[k] === undefined ? [] : [[k, args[k]!, args[k]!] as const]));
     const problem = outputPathsProblem(outputs);
     if (problem) throw new Error(problem);
-    if (args.resume && !args.transcripts) throw new Error("--resume needs --transcripts <dir> (the directory of the run to finish)");
-    if (args.merge && (args.models.length || args.rescore || args.shard || args.transcripts || args.resume)) throw new Error("--merge reads the shards' transcript directories given after it and runs nothing: it takes no --model, --rescore, --shard, --transcripts or --resume");
+    if (args.resume && !args.transcripts)
+      throw new Error("--resume needs --transcripts <dir> (the directory of the run to finish)");
+    if (args.merge && (args.models.length || args.rescore || args.shard || args.transcripts || args.resume))
+      throw new Error(
+        "--merge reads the shards' transcript directories given after it and runs nothing: it takes no --model, --rescore, --shard, --transcripts or --resume",
+      );
     if (args.shard && args.rescore) throw new Error("--shard splits a run; --rescore scores one directory whole");
     // --rescore calls no model: a --model beside it would be silently ignored, so it is refused.
-    if (args.rescore && args.models.length) throw new Error("--rescore re-judges saved transcripts and calls no model: drop --model (the transcripts say which model made them)");
+    if (args.rescore && args.models.length)
+      throw new Error(
+        "--rescore re-judges saved transcripts and calls no model: drop --model (the transcripts say which model made them)",
+      );
     return { args, scenarios };
   } catch (e) {
     throw new UsageError((e as Error).message);
@@ -390,9 +459,20 @@ function readCommandLine(argv: string[]): { args: CliArgs; scenarios: Scenario[]
 }
 
 function listing(): string {
-  const lines = ["Scenarios (spec §13.2):", ...SCENARIOS.map((s) => `  ${s.id} ${s.title}: ${s.spec}`), "", "Scripted policies (harness self-tests):"];
-  for (const p of policyNames(SCENARIOS)) lines.push(`  scripted:${p.name.padEnd(22)} ${p.scenario.padEnd(4)} ${p.mistake}`);
-  lines.push("", `Presets: ${Object.entries(PRESETS).map(([k, v]) => `${k} = ${v.join(" ")}`).join("; ")}`);
+  const lines = [
+    "Scenarios (spec §13.2):",
+    ...SCENARIOS.map((s) => `  ${s.id} ${s.title}: ${s.spec}`),
+    "",
+    "Scripted policies (harness self-tests):",
+  ];
+  for (const p of policyNames(SCENARIOS))
+    lines.push(`  scripted:${p.name.padEnd(22)} ${p.scenario.padEnd(4)} ${p.mistake}`);
+  lines.push(
+    "",
+    `Presets: ${Object.entries(PRESETS)
+      .map(([k, v]) => `${k} = ${v.join(" ")}`)
+      .join("; ")}`,
+  );
   return lines.join("\n") + "\n";
 }
 
@@ -420,10 +500,17 @@ function rescoreCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s: s
   }
   const wanted = new Set(scenarios.map((s) => s.id));
   const results = summary.results.filter((r) => wanted.has(r.scenario) || r.scenario === "?");
-  if (results.length === 0 && summary.changed.length === 0) throw new UsageError(`no scorable *.jsonl transcripts under ${args.rescore}`);
+  if (results.length === 0 && summary.changed.length === 0)
+    throw new UsageError(`no scorable *.jsonl transcripts under ${args.rescore}`);
   err(`e2e: re-scored ${results.length} transcript(s) from ${args.rescore} (no model was called)`);
-  for (const d of servedDrift(results)) err(`e2e: ${d.model}: the transcripts were made by different weights (${d.values.join(" and ")}); its numbers mix two models`);
-  if (summary.changed.length && !args.rescoreCurrent) err(`e2e: ${summary.changed.length} transcript(s) were made under another checker or fixture and are left out (--rescore-current scores them)`);
+  for (const d of servedDrift(results))
+    err(
+      `e2e: ${d.model}: the transcripts were made by different weights (${d.values.join(" and ")}); its numbers mix two models`,
+    );
+  if (summary.changed.length && !args.rescoreCurrent)
+    err(
+      `e2e: ${summary.changed.length} transcript(s) were made under another checker or fixture and are left out (--rescore-current scores them)`,
+    );
   const report = buildReport({
     results,
     ks: args.ks,
@@ -433,7 +520,12 @@ function rescoreCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s: s
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     scenarios: SCENARIOS.map((s) => ({ id: s.id, title: s.title })),
     versions: currentVersions(),
-    rescore: { changed: summary.changed, scoredUnderCurrent: summary.scoredUnderCurrent, skipped: summary.skipped, served: servedDrift(results) },
+    rescore: {
+      changed: summary.changed,
+      scoredUnderCurrent: summary.scoredUnderCurrent,
+      skipped: summary.skipped,
+      served: servedDrift(results),
+    },
   });
   return publish(report, args, io, err);
 }
@@ -454,7 +546,10 @@ function guardTranscripts(args: CliArgs, implementation: Implementation, err: (s
   const conflict = transcriptsConflict(args.transcripts, identity, { resume: args.resume });
   if (conflict === undefined) return;
   if (!args.overwrite) throw new UsageError(conflict);
-  if (!args.resume) err(`e2e: --overwrite: removed ${clearTranscripts(args.transcripts)} transcript(s) of the earlier run in ${args.transcripts}`);
+  if (!args.resume)
+    err(
+      `e2e: --overwrite: removed ${clearTranscripts(args.transcripts)} transcript(s) of the earlier run in ${args.transcripts}`,
+    );
 }
 
 async function runCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s: string) => void): Promise<number> {
@@ -482,7 +577,19 @@ async function runCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s:
   try {
     const manifest = args.shard ? recordShard(args, scenarios, providers, implementation, transcripts) : undefined;
     const ran = await runWithProgress(args, scenarios, providers, implementation, transcripts, io);
-    summary = { ...ran, ...(manifest ? { shard: { index: manifest.shard.index, count: manifest.shard.count, trials: manifest.trials.length, total: manifest.total } } : {}) };
+    summary = {
+      ...ran,
+      ...(manifest
+        ? {
+            shard: {
+              index: manifest.shard.index,
+              count: manifest.shard.count,
+              trials: manifest.trials.length,
+              total: manifest.total,
+            },
+          }
+        : {}),
+    };
   } finally {
     for (const p of providers) p.close?.();
     await implementation.dispose().catch(() => {});
@@ -506,7 +613,9 @@ async function runCommand(args: CliArgs, scenarios: Scenario[], io: Io, err: (s:
   const code = publish(report, args, io, err);
   if (summary.interrupted) {
     // Not a pass: exit 1 (the kit's exit codes are 0, 1 and 2 only, docs/exit-codes.md).
-    err(`e2e: interrupted: ${summary.unfinished.length} trial(s) not scored; finish with the same command plus --resume --transcripts ${transcripts}`);
+    err(
+      `e2e: interrupted: ${summary.unfinished.length} trial(s) not scored; finish with the same command plus --resume --transcripts ${transcripts}`,
+    );
     return 1;
   }
   return code;
@@ -518,7 +627,13 @@ function implementationName(implementation: Implementation): string {
 }
 
 /** A shard's manifest, written before its first trial (so an interrupted shard is still accounted for by --merge). */
-function recordShard(args: CliArgs, scenarios: Scenario[], providers: ModelProvider[], implementation: Implementation, transcripts: string): ShardManifest {
+function recordShard(
+  args: CliArgs,
+  scenarios: Scenario[],
+  providers: ModelProvider[],
+  implementation: Implementation,
+  transcripts: string,
+): ShardManifest {
   const manifest = shardManifest({
     shard: args.shard!,
     providers,
@@ -538,30 +653,46 @@ function recordShard(args: CliArgs, scenarios: Scenario[], providers: ModelProvi
 function mergeCommand(args: CliArgs, io: Io, err: (s: string) => void): number {
   let merged;
   try {
-    merged = mergeShards(args.merge!, { ks: args.ks, scenarios: SCENARIOS, versions: currentVersions(), current: args.rescoreCurrent });
+    merged = mergeShards(args.merge!, {
+      ks: args.ks,
+      scenarios: SCENARIOS,
+      versions: currentVersions(),
+      current: args.rescoreCurrent,
+    });
   } catch (e) {
     throw new UsageError(`cannot merge ${args.merge!.join(" ")}: ${(e as Error).message}`);
   }
-  err(`e2e: merged ${merged.report.trials.length} trial(s) from ${merged.report.merged!.shards} shard(s) (no model was called)`);
+  err(
+    `e2e: merged ${merged.report.trials.length} trial(s) from ${merged.report.merged!.shards} shard(s) (no model was called)`,
+  );
   for (const note of merged.notes) err(`e2e: ${note}`);
   const code = publish(merged.report, args, io, err);
   const unfinished = merged.report.interrupted?.unfinished.length ?? 0;
   if (unfinished === 0) return code;
   // A merge missing trials must not read as the run's result: it fails whatever the threshold says.
-  err(`e2e: ${unfinished} planned trial(s) have no finished transcript in the shards; rerun their shard with --resume, then merge again`);
+  err(
+    `e2e: ${unfinished} planned trial(s) have no finished transcript in the shards; rerun their shard with --resume, then merge again`,
+  );
   return 1;
 }
 
 /** A model as the report names it: kind, sampling reach, what served it, and the sampling its requests carried. */
 function modelEntry(p: ModelProvider, results: readonly RunResult[]): ReportModel {
   const sent = results.find((r) => r.model === p.id && r.sent)?.sent;
-  return { id: p.id, kind: p.kind, ...(p.sampling ? { sampling: p.sampling } : {}), ...(p.served ? { served: p.served } : {}), ...(sent ? { sent } : {}) };
+  return {
+    id: p.id,
+    kind: p.kind,
+    ...(p.sampling ? { sampling: p.sampling } : {}),
+    ...(p.served ? { served: p.served } : {}),
+    ...(sent ? { sent } : {}),
+  };
 }
 
 function modelSpecs(args: CliArgs, settings: ProviderSettings): string[] {
   try {
     const specs = expandModels(args.models);
-    if (specs.length === 0) throw new Error("no --model given (e.g. --model ollama:qwen3:8b, --model scripted:good; see --help)");
+    if (specs.length === 0)
+      throw new Error("no --model given (e.g. --model ollama:qwen3:8b, --model scripted:good; see --help)");
     for (const spec of specs) {
       const problem = validateSpec(spec, settings);
       if (problem) throw new Error(problem);
@@ -601,7 +732,10 @@ async function probeAll(specs: string[], settings: ProviderSettings): Promise<Mo
     }
   }
   if (problems.length) {
-    const head = problems.length === specs.length ? "no model is reachable" : `${problems.length} of ${specs.length} models are not usable`;
+    const head =
+      problems.length === specs.length
+        ? "no model is reachable"
+        : `${problems.length} of ${specs.length} models are not usable`;
     throw new UsageError(`${head}; nothing was run: ${problems.join("; ")}`);
   }
   return providers;
@@ -614,7 +748,10 @@ async function probeAll(specs: string[], settings: ProviderSettings): Promise<Mo
 async function openImplementation(args: CliArgs): Promise<Implementation> {
   const targets: Target[] = args.targets.length ? args.targets : [{ kind: "reference" }];
   try {
-    const [t] = await openTargets(targets, { cwd: userCwd(), reference: args.reference === true || args.targets.length === 0 });
+    const [t] = await openTargets(targets, {
+      cwd: userCwd(),
+      reference: args.reference === true || args.targets.length === 0,
+    });
     return await t!.open();
   } catch (e) {
     if (e instanceof TargetError) throw new UsageError(e.message);
@@ -623,15 +760,29 @@ async function openImplementation(args: CliArgs): Promise<Implementation> {
 }
 
 /** Concurrency per provider: --concurrency-<provider>, else --concurrency, else the provider's default (registry). */
-export function concurrencyFor(args: Pick<CliArgs, "concurrency"> & Partial<Pick<CliArgs, "concurrencyBy">>): Record<string, number> {
-  return Object.fromEntries(PROVIDERS.map((p) => [p.name, args.concurrencyBy?.[p.name] ?? args.concurrency ?? p.concurrency]));
+export function concurrencyFor(
+  args: Pick<CliArgs, "concurrency"> & Partial<Pick<CliArgs, "concurrencyBy">>,
+): Record<string, number> {
+  return Object.fromEntries(
+    PROVIDERS.map((p) => [p.name, args.concurrencyBy?.[p.name] ?? args.concurrency ?? p.concurrency]),
+  );
 }
 
 /** Runs the trials with progress on stderr; the first Ctrl-C stops taking trials (the report is still written). */
-async function runWithProgress(args: CliArgs, scenarios: Scenario[], providers: ModelProvider[], implementation: Implementation, transcripts: string, io: Io) {
+async function runWithProgress(
+  args: CliArgs,
+  scenarios: Scenario[],
+  providers: ModelProvider[],
+  implementation: Implementation,
+  transcripts: string,
+  io: Io,
+) {
   const limits = concurrencyFor(args);
   const byModel = new Map(providers.map((p) => [p.id, limits[providerName(p)] ?? 1]));
-  const progress = new Progress(io.stderr, { concurrencyOf: (m) => byModel.get(m) ?? 1, ...(args.stallSeconds ? { stallMs: args.stallSeconds * 1000 } : {}) });
+  const progress = new Progress(io.stderr, {
+    concurrencyOf: (m) => byModel.get(m) ?? 1,
+    ...(args.stallSeconds ? { stallMs: args.stallSeconds * 1000 } : {}),
+  });
   const controller = new AbortController();
   const onSigint = () => {
     io.stderr.write("\ne2e: interrupted: finishing the report with what completed (Ctrl-C again to quit at once)\n");
@@ -672,7 +823,9 @@ function publish(report: Report, args: CliArgs, io: Io, err: (s: string) => void
   writeReports(report, args);
   const selfTest = selfTestProblems(report.trials);
   if (selfTest.length) {
-    err(`e2e: harness self-test failed: ${selfTest.length} scripted trial(s) did not get the outcome their policy expects:`);
+    err(
+      `e2e: harness self-test failed: ${selfTest.length} scripted trial(s) did not get the outcome their policy expects:`,
+    );
     for (const line of selfTest) err(`  ${line}`);
   }
   const thresholdCode = thresholdGate(report, args, err);
@@ -688,7 +841,10 @@ function thresholdGate(report: Report, args: CliArgs, err: (s: string) => void):
     return 0;
   }
   err(`e2e: ${below.length} cell(s) below the threshold ${args.threshold}:`);
-  for (const b of below) err(`  ${b.cell.scenario} × ${b.cell.model}: pass@${b.k} = ${b.value === null ? "n/a" : b.value.toFixed(2)} (${b.cell.passed}/${b.cell.n}, ${b.cell.errors} errors)`);
+  for (const b of below)
+    err(
+      `  ${b.cell.scenario} × ${b.cell.model}: pass@${b.k} = ${b.value === null ? "n/a" : b.value.toFixed(2)} (${b.cell.passed}/${b.cell.n}, ${b.cell.errors} errors)`,
+    );
   return 1;
 }
 

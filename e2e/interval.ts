@@ -7,7 +7,8 @@ export const Z95 = 1.959963984540054;
 
 /** Wilson interval for c successes out of n; null when n = 0 (no verdict, no interval). */
 export function wilson(c: number, n: number, z = Z95): { low: number; high: number } | null {
-  if (!Number.isInteger(n) || !Number.isInteger(c) || n < 0 || c < 0 || c > n) throw new RangeError(`need integers 0 ≤ c ≤ n (c=${c}, n=${n})`);
+  if (!Number.isInteger(n) || !Number.isInteger(c) || n < 0 || c < 0 || c > n)
+    throw new RangeError(`need integers 0 ≤ c ≤ n (c=${c}, n=${n})`);
   if (n === 0) return null;
   const p = c / n;
   const z2 = z * z;

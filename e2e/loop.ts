@@ -7,10 +7,23 @@
 import { join } from "node:path";
 import type { Implementation, SessionHandle } from "../schemas/implementation.ts";
 import { check, type PermissionDecision, type PermissionRequest, type SkillResult } from "../schemas/index.ts";
-import { ProviderError, type ChatResponse, type Message, type ModelProvider, type ToolCall, type ToolSpec } from "./providers/types.ts";
+import {
+  ProviderError,
+  type ChatResponse,
+  type Message,
+  type ModelProvider,
+  type ToolCall,
+  type ToolSpec,
+} from "./providers/types.ts";
 import type { Scenario } from "./scenario.ts";
 import { ALLOW_ALL, BASH_TOOL, READ_TOOL, decide, readFile, renderBash, runBash, scriptReader } from "./tools.ts";
-import { TRANSCRIPT_VERSION, type MetaEvent, type RunSettings, type ToolEvent, type TranscriptEvent } from "./transcript.ts";
+import {
+  TRANSCRIPT_VERSION,
+  type MetaEvent,
+  type RunSettings,
+  type ToolEvent,
+  type TranscriptEvent,
+} from "./transcript.ts";
 import type { Versions } from "./versions.ts";
 import { createWorkspace, listFiles, removeWorkspace } from "./workspace.ts";
 
@@ -105,7 +118,8 @@ export async function runTrial(opts: TrialOptions): Promise<TranscriptEvent[]> {
   } catch (err) {
     ({ outcome, error } = classify(err, opts.signal));
     // Set-up failed before meta: still write one so the transcript parses.
-    if (!events.some((e) => e.type === "meta")) events.unshift(metaEvent(opts, started, ws?.root ?? "", ws?.root ?? "", []));
+    if (!events.some((e) => e.type === "meta"))
+      events.unshift(metaEvent(opts, started, ws?.root ?? "", ws?.root ?? "", []));
   } finally {
     await (session as SessionHandle | undefined)?.close().catch(() => {});
   }
@@ -116,7 +130,13 @@ export async function runTrial(opts: TrialOptions): Promise<TranscriptEvent[]> {
 }
 
 /** One shape for the transcript's meta line, whether set-up got as far as the workspace or not. */
-function metaEvent(opts: TrialOptions, started: number, workspace: string, cwd: string, skillRoots: string[]): MetaEvent {
+function metaEvent(
+  opts: TrialOptions,
+  started: number,
+  workspace: string,
+  cwd: string,
+  skillRoots: string[],
+): MetaEvent {
   const { scenario, provider } = opts;
   return {
     type: "meta",
@@ -146,7 +166,12 @@ function maxStepsOf(opts: TrialOptions): number {
 }
 
 /** The workspace's set-up, the session (with the scenario's hook), the catalog the model will see, the system prompt. */
-async function setUp(opts: TrialOptions, root: string, events: TranscriptEvent[], onSession: (s: SessionHandle) => void): Promise<Env> {
+async function setUp(
+  opts: TrialOptions,
+  root: string,
+  events: TranscriptEvent[],
+  onSession: (s: SessionHandle) => void,
+): Promise<Env> {
   const { scenario, implementation } = opts;
   await scenario.setup?.(root);
   const cwd = join(root, scenario.cwd ?? ".");
@@ -176,7 +201,16 @@ async function setUp(opts: TrialOptions, root: string, events: TranscriptEvent[]
   const system = systemPrompt(cwd);
   events.push({ type: "system", content: system });
   const tools = [skillToolSpec(catalog.tool_description), BASH_TOOL, READ_TOOL];
-  return { root, cwd, session, tools, messages: [{ role: "system", content: system }], events, maxSteps: maxStepsOf(opts), step: 0 };
+  return {
+    root,
+    cwd,
+    session,
+    tools,
+    messages: [{ role: "system", content: system }],
+    events,
+    maxSteps: maxStepsOf(opts),
+    step: 0,
+  };
 }
 
 /** The scenario's user turns, one at a time; a reply without tool calls ends a turn; the step limit ends the trial. */
@@ -197,7 +231,14 @@ async function converse(env: Env, opts: TrialOptions): Promise<"completed" | "tu
       for (const c of res.toolCalls) {
         const ev = await runTool(env, opts, c);
         env.events.push(ev);
-        env.messages.push({ role: "tool", toolCallId: c.id, name: c.name, content: ev.output, ...(ev.isError ? { isError: true } : {}), ...(ev.skill ? { result: ev.skill } : {}) });
+        env.messages.push({
+          role: "tool",
+          toolCallId: c.id,
+          name: c.name,
+          content: ev.output,
+          ...(ev.isError ? { isError: true } : {}),
+          ...(ev.skill ? { result: ev.skill } : {}),
+        });
       }
     }
   }
@@ -254,7 +295,12 @@ async function callModel(env: Env, opts: TrialOptions, turn: number): Promise<Ch
     ...(res.sent ? { sent: res.sent } : {}),
     ...(res.raw !== undefined ? { raw: res.raw } : {}),
   });
-  env.messages.push({ role: "assistant", content: res.text, toolCalls: res.toolCalls, ...(res.reasoning?.length ? { reasoning: res.reasoning } : {}) });
+  env.messages.push({
+    role: "assistant",
+    content: res.text,
+    toolCalls: res.toolCalls,
+    ...(res.reasoning?.length ? { reasoning: res.reasoning } : {}),
+  });
   return res;
 }
 
@@ -263,18 +309,28 @@ async function runTool(env: Env, opts: TrialOptions, c: ToolCall): Promise<ToolE
   const base = { type: "tool" as const, step: env.step, callId: c.id, tool: c.name, input: c.arguments };
   // The model's malformed call is not run; it is told why and goes on (R61), and the checker sees the call.
   if (c.malformed !== undefined) {
-    return { ...base, output: `Error: this ${c.name} call was not run: ${c.malformed}. Make the call again with its arguments as one JSON object.`, isError: true, malformed: c.malformed };
+    return {
+      ...base,
+      output: `Error: this ${c.name} call was not run: ${c.malformed}. Make the call again with its arguments as one JSON object.`,
+      isError: true,
+      malformed: c.malformed,
+    };
   }
   if (c.name === "skill") {
     const result: SkillResult = await implCall(() => env.session.call(c.arguments, { invocation: "model" }));
     // The stdio driver passes answers through unjudged (the conformance runner judges them): a trial cannot use one
     // its schema refuses, on any transport.
     const valid = check("result.schema.json", result);
-    if (!valid.valid) throw new ImplementationFault(`skill tool implementation answered a schema-invalid result: ${valid.errors}`);
+    if (!valid.valid)
+      throw new ImplementationFault(`skill tool implementation answered a schema-invalid result: ${valid.errors}`);
     return { ...base, output: result.output, isError: result.kind === "error", skill: result };
   }
   if (c.name !== "bash" && c.name !== "read") {
-    return { ...base, output: `Error: there is no tool named "${c.name}". Available tools: skill, bash, read.`, isError: true };
+    return {
+      ...base,
+      output: `Error: there is no tool named "${c.name}". Available tools: skill, bash, read.`,
+      isError: true,
+    };
   }
   const key = c.name === "bash" ? "command" : "path";
   const value = (c.arguments as Record<string, unknown> | null)?.[key];
@@ -284,8 +340,21 @@ async function runTool(env: Env, opts: TrialOptions, c: ToolCall): Promise<ToolE
   const permission = decide(opts.scenario.toolPolicy ?? ALLOW_ALL, c.name, value, scriptReader(env.cwd));
   if (permission.decision === "deny") {
     const output = `Permission denied: the session's permission hook refused this ${c.name} call (${permission.rule}).`;
-    if (c.name === "bash") return { ...base, output, isError: true, permission, bash: { command: value, exitCode: null, timedOut: false, truncated: false, output: "" } };
-    return { ...base, output, isError: true, permission, read: { path: value, resolved: value, ok: false, error: "denied" } };
+    if (c.name === "bash")
+      return {
+        ...base,
+        output,
+        isError: true,
+        permission,
+        bash: { command: value, exitCode: null, timedOut: false, truncated: false, output: "" },
+      };
+    return {
+      ...base,
+      output,
+      isError: true,
+      permission,
+      read: { path: value, resolved: value, ok: false, error: "denied" },
+    };
   }
   const cap = opts.outputCap ?? 16_000;
   if (c.name === "bash") {
@@ -298,11 +367,23 @@ async function runTool(env: Env, opts: TrialOptions, c: ToolCall): Promise<ToolE
 }
 
 /** Who failed: a run the user stopped is "interrupted" (never scored), else model / implementation / harness. */
-function classify(err: unknown, signal: AbortSignal | undefined): { outcome: "error" | "interrupted"; error: EndError } {
-  if (signal?.aborted) return { outcome: "interrupted", error: { kind: "harness", message: "the run was interrupted before this trial finished" } };
-  if (err instanceof ProviderError) return { outcome: "error", error: { kind: "model", message: err.message, code: err.code } };
-  if (err instanceof ImplementationFault) return { outcome: "error", error: { kind: "implementation", message: err.message } };
-  return { outcome: "error", error: { kind: "harness", message: err instanceof Error ? (err.stack ?? err.message) : String(err) } };
+function classify(
+  err: unknown,
+  signal: AbortSignal | undefined,
+): { outcome: "error" | "interrupted"; error: EndError } {
+  if (signal?.aborted)
+    return {
+      outcome: "interrupted",
+      error: { kind: "harness", message: "the run was interrupted before this trial finished" },
+    };
+  if (err instanceof ProviderError)
+    return { outcome: "error", error: { kind: "model", message: err.message, code: err.code } };
+  if (err instanceof ImplementationFault)
+    return { outcome: "error", error: { kind: "implementation", message: err.message } };
+  return {
+    outcome: "error",
+    error: { kind: "harness", message: err instanceof Error ? (err.stack ?? err.message) : String(err) },
+  };
 }
 
 async function implCall<T>(fn: () => Promise<T>): Promise<T> {

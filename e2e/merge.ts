@@ -35,17 +35,28 @@ export function shardManifest(a: {
     implementation: a.implementation,
     n: a.n,
     scenarios: a.scenarios.map((s) => s.id),
-    models: a.providers.map((p) => ({ id: p.id, kind: p.kind, ...(p.sampling ? { sampling: p.sampling } : {}), ...(p.served ? { served: p.served } : {}) })),
+    models: a.providers.map((p) => ({
+      id: p.id,
+      kind: p.kind,
+      ...(p.sampling ? { sampling: p.sampling } : {}),
+      ...(p.served ? { served: p.served } : {}),
+    })),
     temperature: a.temperature,
     ...(a.seed !== undefined ? { seed: a.seed } : {}),
     ...(a.settings && Object.keys(a.settings).length ? { settings: a.settings } : {}),
     kit: a.kit,
     total: plan.length,
-    trials: pickShard(plan, a.shard).map(({ job, index }) => ({ index, model: job.provider.id, scenario: job.scenario.id, trial: job.trial })),
+    trials: pickShard(plan, a.shard).map(({ job, index }) => ({
+      index,
+      model: job.provider.id,
+      scenario: job.scenario.id,
+      trial: job.trial,
+    })),
   };
 }
 
-const keyOf = (t: { model: string; scenario: string; trial: number }) => `${t.model}\u0000${t.scenario}\u0000${t.trial}`;
+const keyOf = (t: { model: string; scenario: string; trial: number }) =>
+  `${t.model}\u0000${t.scenario}\u0000${t.trial}`;
 
 function real(p: string): string {
   try {
@@ -73,7 +84,11 @@ function rescoreAll(dirs: readonly string[], scenarios: readonly Scenario[], cur
  * A model as the unsharded run's report names it: what the probe found served it (the first shard's record when the
  * shards' machines differ; the notes and, for other weights, the report say so) and the sampling its requests carried.
  */
-function modelOf(m: ShardManifest["models"][number], results: readonly RunResult[], served: readonly ServedModel[] | undefined): ReportModel {
+function modelOf(
+  m: ShardManifest["models"][number],
+  results: readonly RunResult[],
+  served: readonly ServedModel[] | undefined,
+): ReportModel {
   const sent = results.find((r) => r.model === m.id && r.sent)?.sent;
   const { served: _own, ...rest } = m;
   return { ...rest, ...(served?.[0] ? { served: served[0] } : {}), ...(sent ? { sent } : {}) };
@@ -86,9 +101,14 @@ export interface MergeResult {
 }
 
 /** The report of the run whose shards' transcript directories are `dirs` (throws when they are not one run's shards). */
-export function mergeShards(dirs: readonly string[], o: { ks: number[]; scenarios: readonly Scenario[]; versions: ReportVersions; current?: boolean }): MergeResult {
+export function mergeShards(
+  dirs: readonly string[],
+  o: { ks: number[]; scenarios: readonly Scenario[]; versions: ReportVersions; current?: boolean },
+): MergeResult {
   const seenManifest = new Set<string>();
-  const found = dirs.flatMap(findManifests).filter((f) => (seenManifest.has(real(f.file)) ? false : (seenManifest.add(real(f.file)), true)));
+  const found = dirs
+    .flatMap(findManifests)
+    .filter((f) => (seenManifest.has(real(f.file)) ? false : (seenManifest.add(real(f.file)), true)));
   const { plan, trials, served } = checkShards(found);
   const planned = new Map(trials.map((t) => [keyOf(t), t]));
   const summary = rescoreAll(dirs, o.scenarios, o.current === true);
@@ -96,11 +116,16 @@ export function mergeShards(dirs: readonly string[], o: { ks: number[]; scenario
   const byKey = new Map<string, RunResult>();
   for (const r of summary.results) {
     if (!planned.has(keyOf(r))) {
-      notes.push(`left out ${r.transcript ?? r.model}: not a trial of the shards' plan (${r.scenario} × ${r.model} #${r.trial})`);
+      notes.push(
+        `left out ${r.transcript ?? r.model}: not a trial of the shards' plan (${r.scenario} × ${r.model} #${r.trial})`,
+      );
       continue;
     }
     const twice = byKey.get(keyOf(r));
-    if (twice) throw new Error(`${r.scenario} × ${r.model} #${r.trial} has two transcripts: ${twice.transcript} and ${r.transcript}`);
+    if (twice)
+      throw new Error(
+        `${r.scenario} × ${r.model} #${r.trial} has two transcripts: ${twice.transcript} and ${r.transcript}`,
+      );
     byKey.set(keyOf(r), r);
   }
   // A planned trial whose transcript is there but cut off (the shard was interrupted) was started.
@@ -108,10 +133,17 @@ export function mergeShards(dirs: readonly string[], o: { ks: number[]; scenario
   const changed = new Set(summary.changed.filter(() => !summary.scoredUnderCurrent).map((c) => keyOf(c)));
   const unfinished = trials
     .filter((t) => !byKey.has(keyOf(t)) && !changed.has(keyOf(t)))
-    .map((t) => ({ scenario: t.scenario, model: t.model, trial: t.trial, started: cutOff.some((f) => f.endsWith(sep + transcriptPath("", t.model, t.scenario, t.trial))) }));
+    .map((t) => ({
+      scenario: t.scenario,
+      model: t.model,
+      trial: t.trial,
+      started: cutOff.some((f) => f.endsWith(sep + transcriptPath("", t.model, t.scenario, t.trial))),
+    }));
   const results = trials.flatMap((t) => byKey.get(keyOf(t)) ?? []);
   const drift = servedDrift(results);
-  for (const [model, records] of served) if (records.length > 1) notes.push(`${model} was served differently by the shards' machines: ${records.map(servedText).join(" | ")}`);
+  for (const [model, records] of served)
+    if (records.length > 1)
+      notes.push(`${model} was served differently by the shards' machines: ${records.map(servedText).join(" | ")}`);
   const report = buildReport({
     results,
     ks: o.ks,
@@ -124,9 +156,21 @@ export function mergeShards(dirs: readonly string[], o: { ks: number[]; scenario
     versions: o.versions,
     models: plan.models.map((m) => modelOf(m, results, served.get(m.id))),
     interrupted: { unfinished },
-    ...(summary.changed.length || drift.length ? { rescore: { changed: summary.changed, scoredUnderCurrent: summary.scoredUnderCurrent, skipped: [], ...(drift.length ? { served: drift } : {}) } } : {}),
+    ...(summary.changed.length || drift.length
+      ? {
+          rescore: {
+            changed: summary.changed,
+            scoredUnderCurrent: summary.scoredUnderCurrent,
+            skipped: [],
+            ...(drift.length ? { served: drift } : {}),
+          },
+        }
+      : {}),
     merged: { shards: found[0]!.manifest.shard.count, from: [...dirs] },
   });
-  if (plan.kit !== o.versions.kit) notes.push(`the shards ran kit ${plan.kit}; this is kit ${o.versions.kit} (each transcript's checker and fixture are compared as in --rescore)`);
+  if (plan.kit !== o.versions.kit)
+    notes.push(
+      `the shards ran kit ${plan.kit}; this is kit ${o.versions.kit} (each transcript's checker and fixture are compared as in --rescore)`,
+    );
   return { report, notes };
 }

@@ -80,5 +80,9 @@ export function renderCsv(r: Report): string {
 
 /** One JSON object per line, the same columns, absent values as null. */
 export function renderJsonl(r: Report): string {
-  return outcomeRows(r).map((row) => JSON.stringify(row)).join("\n") + (r.trials.length ? "\n" : "");
+  return (
+    outcomeRows(r)
+      .map((row) => JSON.stringify(row))
+      .join("\n") + (r.trials.length ? "\n" : "")
+  );
 }

@@ -63,7 +63,10 @@ export class Progress {
       m.total++;
       this.models.set(j.provider.id, m);
     }
-    if (!this.tty) this.out.write(`running ${total} trials${this.models.size > 1 ? ` (${[...this.models].map(([id, m]) => `${id} ${m.total}`).join(", ")})` : ""}\n`);
+    if (!this.tty)
+      this.out.write(
+        `running ${total} trials${this.models.size > 1 ? ` (${[...this.models].map(([id, m]) => `${id} ${m.total}`).join(", ")})` : ""}\n`,
+      );
     else this.draw();
     const every = this.o.tickMs ?? 1000;
     if (every > 0) {
@@ -85,7 +88,10 @@ export class Progress {
         if (!current) return;
         current.attempt = info.attempt + 1;
         current.lastError = info.error.split("\n")[0]!.slice(0, 120);
-        if (!this.tty) this.out.write(`  retrying ${label} step ${current.step} (attempt ${current.attempt} in ${Math.round(info.delayMs / 1000)}s): ${current.lastError}\n`);
+        if (!this.tty)
+          this.out.write(
+            `  retrying ${label} step ${current.step} (attempt ${current.attempt} in ${Math.round(info.delayMs / 1000)}s): ${current.lastError}\n`,
+          );
       },
       callEnded: () => {
         if (current) this.inFlight.delete(current);
@@ -104,7 +110,10 @@ export class Progress {
     }
     const label = `${r.scenario} × ${r.model} #${r.trial}`;
     if (this.tty) this.draw(`${label}: ${r.outcome}`);
-    else this.out.write(`[${done}/${this.total}] ${label}: ${r.outcome}${r.resumed ? " (resumed)" : ""}${r.outcome === "pass" ? "" : ` — ${r.reason}`}${this.etaSuffix(r.model)}\n`);
+    else
+      this.out.write(
+        `[${done}/${this.total}] ${label}: ${r.outcome}${r.resumed ? " (resumed)" : ""}${r.outcome === "pass" ? "" : ` — ${r.reason}`}${this.etaSuffix(r.model)}\n`,
+      );
   }
 
   /** Called every second: redraws on a TTY; on a plain stream, reports each call that crossed a stall threshold. */
@@ -122,7 +131,10 @@ export class Progress {
 
   /** Calls waiting longer than the stall threshold, oldest first, as shown. */
   stalled(): string[] {
-    return [...this.inFlight].filter((f) => this.now() - f.since >= this.stallMs).sort((a, b) => a.since - b.since).map((f) => this.describe(f));
+    return [...this.inFlight]
+      .filter((f) => this.now() - f.since >= this.stallMs)
+      .sort((a, b) => a.since - b.since)
+      .map((f) => this.describe(f));
   }
 
   finish(): void {
@@ -147,7 +159,9 @@ export class Progress {
   private etaSuffix(model: string): string {
     const m = this.models.get(model);
     const eta = this.eta(model);
-    return m && m.done < m.total && eta !== undefined ? ` (${model}: ${m.done}/${m.total}, ETA ${fmtDuration(eta)})` : "";
+    return m && m.done < m.total && eta !== undefined
+      ? ` (${model}: ${m.done}/${m.total}, ETA ${fmtDuration(eta)})`
+      : "";
   }
 
   private draw(last = this.last): void {

@@ -26,7 +26,9 @@ function identity(s: ServedModel | undefined): string | undefined {
 }
 
 /** Models whose trials were served by more than one set of weights (digest, ARN or root), with each value seen. */
-export function servedDrift(trials: readonly { model: string; served?: ServedModel }[]): { model: string; values: string[] }[] {
+export function servedDrift(
+  trials: readonly { model: string; served?: ServedModel }[],
+): { model: string; values: string[] }[] {
   const seen = new Map<string, Set<string>>();
   for (const t of trials) {
     const id = identity(t.served);

@@ -50,7 +50,11 @@ const json = (v: unknown) => JSON.stringify(v, null, 2) ?? "undefined";
  * '-' stay; every other byte is ~ and two hex digits (ollama:qwen3:8b is ollama~3aqwen3~3a8b).
  */
 export function anchorPart(s: string): string {
-  return [...Buffer.from(s, "utf8")].map((b) => (/[A-Za-z0-9._-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `~${b.toString(16).padStart(2, "0")}`)).join("");
+  return [...Buffer.from(s, "utf8")]
+    .map((b) =>
+      /[A-Za-z0-9._-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `~${b.toString(16).padStart(2, "0")}`,
+    )
+    .join("");
 }
 
 /**
@@ -66,7 +70,13 @@ export function cellAnchor(scenario: string, model: string): string {
 }
 
 function cellsOf(r: Report): { cell: ReportCell; index: number; trials: RunResult[] }[] {
-  return r.cells.map((cell, index) => ({ cell, index, trials: r.trials.filter((t) => t.scenario === cell.scenario && t.model === cell.model).sort((a, b) => a.trial - b.trial) }));
+  return r.cells.map((cell, index) => ({
+    cell,
+    index,
+    trials: r.trials
+      .filter((t) => t.scenario === cell.scenario && t.model === cell.model)
+      .sort((a, b) => a.trial - b.trial),
+  }));
 }
 
 /** pass@1 as a filled bar with the 95% interval as a whisker over it; "no verdict" when n = 0. */
@@ -80,7 +90,8 @@ function bar(c: ReportCell): string {
 
 function errorKinds(trials: readonly RunResult[]): string {
   const kinds = new Map<string, number>();
-  for (const t of trials) if (t.outcome === "error") kinds.set(t.errorKind ?? "unknown", (kinds.get(t.errorKind ?? "unknown") ?? 0) + 1);
+  for (const t of trials)
+    if (t.outcome === "error") kinds.set(t.errorKind ?? "unknown", (kinds.get(t.errorKind ?? "unknown") ?? 0) + 1);
   return [...kinds].map(([k, n]) => `${e(k)} ${n}`).join(", ");
 }
 
@@ -89,7 +100,10 @@ function matrixCell(r: Report, x: { cell: ReportCell; index: number; trials: Run
   const u = c.usage;
   // The numbers the terminal and the Markdown report print (cellFigures).
   const f = cellFigures(c, r.ks);
-  const ks = f.ks.map((x) => `<span class="passk" data-k="${x.k}">pass@${x.k} <b>${x.at}</b></span> <span class="passhatk" data-k="${x.k}">pass^${x.k} <b>${x.hat}</b></span>`);
+  const ks = f.ks.map(
+    (x) =>
+      `<span class="passk" data-k="${x.k}">pass@${x.k} <b>${x.at}</b></span> <span class="passhatk" data-k="${x.k}">pass^${x.k} <b>${x.hat}</b></span>`,
+  );
   const ci = f.ci ? `[${f.ci[0]}, ${f.ci[1]}]` : "[n/a]";
   return `<td class="cell" data-scenario="${e(c.scenario)}" data-model="${e(c.model)}"><a href="#${cellAnchor(c.scenario, c.model)}" title="open the trials">
 <div class="frac"><b class="passed">${c.passed}</b>/<b class="n">${c.n}</b> passed</div>
@@ -105,7 +119,9 @@ ${c.errors ? `<div class="errors">errors <b class="errcount">${c.errors}</b> (${
 
 function matrix(r: Report): string {
   const cells = cellsOf(r);
-  const head = r.models.map((m) => `<th scope="col">${e(m.id)}${m.kind === "scripted" ? ` <span class="tag">self-test</span>` : ""}</th>`).join("");
+  const head = r.models
+    .map((m) => `<th scope="col">${e(m.id)}${m.kind === "scripted" ? ` <span class="tag">self-test</span>` : ""}</th>`)
+    .join("");
   const rows = r.scenarios.map((s) => {
     const tds = r.models.map((m) => {
       const x = cells.find((y) => y.cell.scenario === s.id && y.cell.model === m.id);
@@ -132,20 +148,40 @@ function modelsSection(r: Report): string {
 }
 
 function header(r: Report): string {
-  const settings = { temperature: r.temperature, ...(r.seed !== undefined ? { seed: r.seed } : {}), ...(r.settings ?? {}) };
-  const versions = Object.entries(r.versions.scenarios).map(([id, v]) => `${id} ${v.checker}/${v.fixture}`).join(", ");
-  const selfTests = r.models.filter((m) => m.kind === "scripted").map((m) => `<p class="note"><b>${e(m.id)}</b> is a harness self-test (scripted policy), not a model result.</p>`);
+  const settings = {
+    temperature: r.temperature,
+    ...(r.seed !== undefined ? { seed: r.seed } : {}),
+    ...(r.settings ?? {}),
+  };
+  const versions = Object.entries(r.versions.scenarios)
+    .map(([id, v]) => `${id} ${v.checker}/${v.fixture}`)
+    .join(", ");
+  const selfTests = r.models
+    .filter((m) => m.kind === "scripted")
+    .map((m) => `<p class="note"><b>${e(m.id)}</b> is a harness self-test (scripted policy), not a model result.</p>`);
   const notes = [
     r.merged ? `Merged from ${r.merged.shards} shard(s): ${r.merged.from.join(", ")}.` : "",
     r.resumed ? `${r.resumed} trial(s) taken from existing transcripts (--resume).` : "",
-  ].filter(Boolean).map((w) => `<p class="note">${e(w)}</p>`);
+  ]
+    .filter(Boolean)
+    .map((w) => `<p class="note">${e(w)}</p>`);
   const warn = [
-    r.shard ? `SHARD ${r.shard.index}/${r.shard.count}: ${r.shard.trials} of the run's ${r.shard.total} trials; merge every shard with --merge for the run's numbers.` : "",
+    r.shard
+      ? `SHARD ${r.shard.index}/${r.shard.count}: ${r.shard.trials} of the run's ${r.shard.total} trials; merge every shard with --merge for the run's numbers.`
+      : "",
     r.interrupted ? `INTERRUPTED: ${r.interrupted.unfinished.length} trial(s) did not finish and are not scored.` : "",
-    r.rescore?.changed.length ? `CHANGED: ${r.rescore.changed.length} transcript(s) were made under another checker/fixture and are ${r.rescore.scoredUnderCurrent ? "scored under the current one" : "left out"}.` : "",
-  ].filter(Boolean).map((w) => `<p class="warn">${e(w)}</p>`);
+    r.rescore?.changed.length
+      ? `CHANGED: ${r.rescore.changed.length} transcript(s) were made under another checker/fixture and are ${r.rescore.scoredUnderCurrent ? "scored under the current one" : "left out"}.`
+      : "",
+  ]
+    .filter(Boolean)
+    .map((w) => `<p class="warn">${e(w)}</p>`);
   return `<header><h1>Skill tool e2e (SK1–SK8)</h1>
-<p>Implementation <b>${e(r.implementation)}</b>, n = ${r.n} trials per cell, k = ${e(r.ks.join(", "))}; ${e(Object.entries(settings).map(([k, v]) => `${k} ${String(v)}`).join("; "))}. Created ${e(r.createdAt)}.</p>
+<p>Implementation <b>${e(r.implementation)}</b>, n = ${r.n} trials per cell, k = ${e(r.ks.join(", "))}; ${e(
+    Object.entries(settings)
+      .map(([k, v]) => `${k} ${String(v)}`)
+      .join("; "),
+  )}. Created ${e(r.createdAt)}.</p>
 <p class="small">Versions: kit ${e(r.versions.kit)}; checker/fixture: ${e(versions)}.</p>
 ${selfTests.join("\n")}${notes.join("\n")}${warn.join("\n")}</header>`;
 }
@@ -179,10 +215,16 @@ ${cells.join("\n")}
 `;
 }
 
-function cellSection(r: Report, x: { cell: ReportCell; index: number; trials: RunResult[] }, conversations: Conversations): string {
+function cellSection(
+  r: Report,
+  x: { cell: ReportCell; index: number; trials: RunResult[] },
+  conversations: Conversations,
+): string {
   const c = x.cell;
   const title = r.scenarios.find((s) => s.id === c.scenario)?.title ?? "";
-  const reasons = c.reasons.filter((y) => y.outcome !== "pass").map((y) => `<li><span class="o ${e(y.outcome)}">${e(y.outcome)}</span> ${y.count}× ${e(y.reason)}</li>`);
+  const reasons = c.reasons
+    .filter((y) => y.outcome !== "pass")
+    .map((y) => `<li><span class="o ${e(y.outcome)}">${e(y.outcome)}</span> ${y.count}× ${e(y.reason)}</li>`);
   const trials = x.trials.map((t) => trialSection(t, conversations));
   return `<details class="cellsec" id="${cellAnchor(c.scenario, c.model)}"><summary><b>${e(c.scenario)} ${e(title)}</b> × <code>${e(c.model)}</code>: ${c.passed}/${c.n} passed, ${c.inconclusive} inconclusive, ${c.errors} errors</summary>
 ${reasons.length ? `<ul class="reasons">${reasons.join("")}</ul>` : ""}
@@ -214,7 +256,11 @@ ${t.transcript ? `<p class="small">transcript: <code>${e(t.transcript)}</code></
 }
 
 function evidenceList(v: unknown): string {
-  const items = Array.isArray(v) ? v : typeof v === "object" && v !== null ? Object.entries(v).map(([k, x]) => `${k}: ${typeof x === "string" ? x : JSON.stringify(x)}`) : [v];
+  const items = Array.isArray(v)
+    ? v
+    : typeof v === "object" && v !== null
+      ? Object.entries(v).map(([k, x]) => `${k}: ${typeof x === "string" ? x : JSON.stringify(x)}`)
+      : [v];
   return `<ul>${items.map((i) => `<li>${e(typeof i === "string" ? i : JSON.stringify(i))}</li>`).join("")}</ul>`;
 }
 
@@ -227,9 +273,15 @@ function derivedEvidence(events: TranscriptEvent[]): string {
   }
   const items: string[] = [];
   for (const s of trial.skillCalls()) items.push(`skill call ${JSON.stringify(s.input)} → ${resultLabel(s.skill)}`);
-  for (const d of trial.tools().filter((x) => x.permission?.decision === "deny")) items.push(`denied ${d.tool} ${JSON.stringify(d.input)} (${d.permission!.rule})`);
-  trial.answers().forEach((a, i) => items.push(`answer to turn ${i + 1}: ${a.length > 400 ? `${a.slice(0, 400)}…` : a}`));
-  if (trial.end) items.push(`ended ${trial.end.outcome}${trial.end.error ? `: ${trial.end.error.kind} ${trial.end.error.message}` : ""}`);
+  for (const d of trial.tools().filter((x) => x.permission?.decision === "deny"))
+    items.push(`denied ${d.tool} ${JSON.stringify(d.input)} (${d.permission!.rule})`);
+  trial
+    .answers()
+    .forEach((a, i) => items.push(`answer to turn ${i + 1}: ${a.length > 400 ? `${a.slice(0, 400)}…` : a}`));
+  if (trial.end)
+    items.push(
+      `ended ${trial.end.outcome}${trial.end.error ? `: ${trial.end.error.kind} ${trial.end.error.message}` : ""}`,
+    );
   return evidenceList(items);
 }
 
@@ -268,11 +320,23 @@ function eventBlock(ev: TranscriptEvent): string {
 function assistantBlock(ev: Extract<TranscriptEvent, { type: "assistant" }>): string {
   const usage = ev.usage ? ` · ${ev.usage.inputTokens ?? "?"} in / ${ev.usage.outputTokens ?? "?"} out` : "";
   const who = `assistant · step ${ev.step} · turn ${ev.turn} · stop ${e(ev.stopReason)}${usage}${ev.latencyMs !== undefined ? ` · ${fmtMs(ev.latencyMs)}` : ""}${(ev.attempts ?? 1) > 1 ? ` · ${ev.attempts} attempts` : ""}`;
-  const reasoning = ev.reasoning?.length ? `<details class="reasoning"><summary>reasoning</summary><pre>${e(ev.reasoning.map((x) => x.text ?? (x.redacted !== undefined ? "(redacted reasoning)" : "")).join("\n\n"))}</pre></details>` : "";
-  const text = ev.text.trim() !== "" ? `<pre>${e(ev.text)}</pre>` : ev.toolCalls.length ? "" : `<p class="empty">(empty answer)</p>`;
-  const calls = ev.toolCalls.map((c) => `<div class="call"><span class="who">tool call</span> <code>${e(c.name)}</code> <span class="small">${e(c.id)}${c.argumentsEncoding ? ` · arguments ${e(c.argumentsEncoding)}` : ""}</span><pre>${e(typeof c.arguments === "string" ? c.arguments : json(c.arguments))}</pre></div>`);
+  const reasoning = ev.reasoning?.length
+    ? `<details class="reasoning"><summary>reasoning</summary><pre>${e(ev.reasoning.map((x) => x.text ?? (x.redacted !== undefined ? "(redacted reasoning)" : "")).join("\n\n"))}</pre></details>`
+    : "";
+  const text =
+    ev.text.trim() !== ""
+      ? `<pre>${e(ev.text)}</pre>`
+      : ev.toolCalls.length
+        ? ""
+        : `<p class="empty">(empty answer)</p>`;
+  const calls = ev.toolCalls.map(
+    (c) =>
+      `<div class="call"><span class="who">tool call</span> <code>${e(c.name)}</code> <span class="small">${e(c.id)}${c.argumentsEncoding ? ` · arguments ${e(c.argumentsEncoding)}` : ""}</span><pre>${e(typeof c.arguments === "string" ? c.arguments : json(c.arguments))}</pre></div>`,
+  );
   const unusable = ev.unusable ? `<p class="err">unreadable tool call: ${e(ev.unusable)}</p>` : "";
-  const adj = ev.adjustments?.length ? `<ul class="small">${ev.adjustments.map((a) => `<li>${e(a)}</li>`).join("")}</ul>` : "";
+  const adj = ev.adjustments?.length
+    ? `<ul class="small">${ev.adjustments.map((a) => `<li>${e(a)}</li>`).join("")}</ul>`
+    : "";
   const sent = ev.sent ? `<p class="small">sent: <code>${e(JSON.stringify(ev.sent))}</code></p>` : "";
   return `<div class="msg assistant"><div class="who">${who}</div>${reasoning}${text}${calls.join("")}${unusable}${adj}${sent}</div>`;
 }
@@ -281,7 +345,10 @@ function toolBlock(ev: Extract<TranscriptEvent, { type: "tool" }>): string {
   const parts = [`result of <code>${e(ev.tool)}</code>`, e(ev.callId)];
   if (ev.skill) parts.push(e(resultLabel(ev.skill)));
   if (ev.permission) parts.push(`${e(ev.permission.decision)} (${e(ev.permission.rule)})`);
-  if (ev.bash) parts.push(`exit ${ev.bash.exitCode === null ? "not run" : ev.bash.exitCode}${ev.bash.timedOut ? " · timed out" : ""}${ev.bash.truncated ? " · truncated" : ""}`);
+  if (ev.bash)
+    parts.push(
+      `exit ${ev.bash.exitCode === null ? "not run" : ev.bash.exitCode}${ev.bash.timedOut ? " · timed out" : ""}${ev.bash.truncated ? " · truncated" : ""}`,
+    );
   if (ev.isError) parts.push(`<span class="o error">error</span>`);
   if (ev.malformed) parts.push(`not run: ${e(ev.malformed)}`);
   return `<div class="msg tool${ev.isError ? " iserr" : ""}"><div class="who">${parts.join(" · ")}</div><pre>${e(ev.output)}</pre></div>`;

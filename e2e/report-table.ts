@@ -74,7 +74,10 @@ function layout(header: string[], align: Align[], groups: { title: string; rows:
   const rest = widths.slice(1).reduce((a, w) => a + w + GAP.length, 0);
   const room = Math.max(MIN_MODEL_COLUMN, Math.min(widths[0]!, TABLE_WIDTH - rest));
   widths[0] = Math.max(width(header[0]!), room);
-  const fit = (row: string[]) => [INDENT + shorten(row[0]!.slice(INDENT.length), room - INDENT.length), ...row.slice(1)];
+  const fit = (row: string[]) => [
+    INDENT + shorten(row[0]!.slice(INDENT.length), room - INDENT.length),
+    ...row.slice(1),
+  ];
   const pad = (c: string, i: number) => {
     const fill = " ".repeat(Math.max(0, (widths[i] ?? 0) - width(c)));
     return align[i] === "right" ? fill + c : c + fill;
@@ -86,13 +89,15 @@ function layout(header: string[], align: Align[], groups: { title: string; rows:
 }
 
 function cellsByScenario(r: Report): { title: string; cells: { label: string; cell: ReportCell }[] }[] {
-  return r.scenarios.map((s) => ({
-    title: `${s.id} ${s.title}`,
-    cells: r.models.flatMap((m) => {
-      const cell = r.cells.find((c) => c.scenario === s.id && c.model === m.id);
-      return cell ? [{ label: INDENT + modelLabel(m), cell }] : [];
-    }),
-  })).filter((g) => g.cells.length > 0);
+  return r.scenarios
+    .map((s) => ({
+      title: `${s.id} ${s.title}`,
+      cells: r.models.flatMap((m) => {
+        const cell = r.cells.find((c) => c.scenario === s.id && c.model === m.id);
+        return cell ? [{ label: INDENT + modelLabel(m), cell }] : [];
+      }),
+    }))
+    .filter((g) => g.cells.length > 0);
 }
 
 /**
@@ -101,14 +106,41 @@ function cellsByScenario(r: Report): { title: string; cells: { label: string; ce
  */
 export function verdictTable(r: Report): string[] {
   const ks = r.ks.filter((k) => k !== 1);
-  const header = ["scenario / model", "pass/n", "pass@1", "95% CI", ...ks.flatMap((k) => [`pass@${k}`, `pass^${k}`]), "exercised", "inc", "err"];
-  const align: Align[] = ["left", "right", "right", "left", ...ks.flatMap((): Align[] => ["right", "right"]), "right", "right", "right"];
+  const header = [
+    "scenario / model",
+    "pass/n",
+    "pass@1",
+    "95% CI",
+    ...ks.flatMap((k) => [`pass@${k}`, `pass^${k}`]),
+    "exercised",
+    "inc",
+    "err",
+  ];
+  const align: Align[] = [
+    "left",
+    "right",
+    "right",
+    "left",
+    ...ks.flatMap((): Align[] => ["right", "right"]),
+    "right",
+    "right",
+    "right",
+  ];
   const groups = cellsByScenario(r).map((g) => ({
     title: g.title,
     rows: g.cells.map(({ label, cell: c }) => {
       const f = cellFigures(c, r.ks);
       const ci = f.ci ? `${f.ci[0]}–${f.ci[1]}` : "n/a";
-      return [label, f.passN, f.pass1, ci, ...f.ks.flatMap((x) => [x.at, x.hat]), f.exercised, count(f.inconclusive), count(f.errors)];
+      return [
+        label,
+        f.passN,
+        f.pass1,
+        ci,
+        ...f.ks.flatMap((x) => [x.at, x.hat]),
+        f.exercised,
+        count(f.inconclusive),
+        count(f.errors),
+      ];
     }),
   }));
   return layout(header, align, groups);
@@ -133,7 +165,17 @@ export function costTable(r: Report): string[] {
     title: g.title,
     rows: g.cells.map(({ label, cell: c }) => {
       const u = c.usage;
-      return [label, fmtCount(u.inputTokens.sum), fmtCount(u.inputTokens.perTrial), fmtCount(u.outputTokens.sum), fmtCount(u.outputTokens.perTrial), String(u.steps.perTrial), fmtMs(u.latencyMs.p50), fmtMs(u.latencyMs.p95), String(u.retries)];
+      return [
+        label,
+        fmtCount(u.inputTokens.sum),
+        fmtCount(u.inputTokens.perTrial),
+        fmtCount(u.outputTokens.sum),
+        fmtCount(u.outputTokens.perTrial),
+        String(u.steps.perTrial),
+        fmtMs(u.latencyMs.p50),
+        fmtMs(u.latencyMs.p95),
+        String(u.retries),
+      ];
     }),
   }));
   return layout(header, align, groups);

@@ -91,7 +91,12 @@ export function buildReport(a: {
   shard?: Report["shard"];
   merged?: Report["merged"];
 }): Report {
-  const models = a.models ?? uniq(a.results.map((r) => ({ id: r.model, kind: r.modelKind, ...(r.served ? { served: r.served } : {}) })), (m) => m.id);
+  const models =
+    a.models ??
+    uniq(
+      a.results.map((r) => ({ id: r.model, kind: r.modelKind, ...(r.served ? { served: r.served } : {}) })),
+      (m) => m.id,
+    );
   const used = new Set(a.results.map((r) => r.scenario));
   return {
     kind: "skill-tool-e2e",
@@ -102,9 +107,16 @@ export function buildReport(a: {
     temperature: a.temperature,
     ...(a.seed !== undefined ? { seed: a.seed } : {}),
     ...(a.settings && Object.keys(a.settings).length ? { settings: a.settings } : {}),
-    versions: { kit: a.versions.kit, scenarios: Object.fromEntries(Object.entries(a.versions.scenarios).filter(([id]) => used.has(id))) },
+    versions: {
+      kit: a.versions.kit,
+      scenarios: Object.fromEntries(Object.entries(a.versions.scenarios).filter(([id]) => used.has(id))),
+    },
     scenarios: a.scenarios.filter((s) => used.has(s.id)),
-    models: models.map((m) => ({ ...m, provider: m.id.slice(0, m.id.indexOf(":")), note: m.kind === "scripted" ? SELF_TEST : "model result" })),
+    models: models.map((m) => ({
+      ...m,
+      provider: m.id.slice(0, m.id.indexOf(":")),
+      note: m.kind === "scripted" ? SELF_TEST : "model result",
+    })),
     cells: summarise(a.results, a.ks).map((c) => withCost(c, a.results)),
     trials: a.results,
     ...(a.transcripts ? { transcripts: a.transcripts } : {}),
@@ -126,7 +138,6 @@ function uniq<T>(xs: T[], key: (x: T) => string): T[] {
   return xs.filter((x) => (seen.has(key(x)) ? false : (seen.add(key(x)), true)));
 }
 
-
 /** `[0.48, 1.00]`: the 95% Wilson interval of pass@1; n/a with no verdict. */
 export function fmtInterval(i: { low: number; high: number } | null): string {
   return i ? `[${i.low.toFixed(2)}, ${i.high.toFixed(2)}]` : "[n/a]";
@@ -144,7 +155,13 @@ export function costColumns(c: ReportCell): string[] {
   ];
 }
 
-export const COST_HEADER = ["tokens in (sum, /trial)", "tokens out (sum, /trial)", "steps/trial", "latency p50 / p95", "retries"];
+export const COST_HEADER = [
+  "tokens in (sum, /trial)",
+  "tokens out (sum, /trial)",
+  "steps/trial",
+  "latency p50 / p95",
+  "retries",
+];
 
 function settingsText(r: Report): string {
   const s = Object.entries(r.settings ?? {}).map(([k, v]) => `${k} ${String(v)}`);
@@ -152,19 +169,29 @@ function settingsText(r: Report): string {
 }
 
 function versionsText(r: Report): string {
-  return `kit ${r.versions.kit}; checker/fixture: ${Object.entries(r.versions.scenarios).map(([id, v]) => `${id} ${v.checker}/${v.fixture}`).join(", ")}`;
+  return `kit ${r.versions.kit}; checker/fixture: ${Object.entries(r.versions.scenarios)
+    .map(([id, v]) => `${id} ${v.checker}/${v.fixture}`)
+    .join(", ")}`;
 }
 
 /** The lines every format shows before the matrix when a run was cut short or a re-score met changes. */
 function warnings(r: Report): string[] {
   const out: string[] = [];
-  if (r.shard) out.push(`SHARD ${r.shard.index}/${r.shard.count}: ${r.shard.trials} of the run's ${r.shard.total} trials; merge every shard's transcripts with --merge for the run's numbers.`);
+  if (r.shard)
+    out.push(
+      `SHARD ${r.shard.index}/${r.shard.count}: ${r.shard.trials} of the run's ${r.shard.total} trials; merge every shard's transcripts with --merge for the run's numbers.`,
+    );
   if (r.merged) out.push(`merged: ${r.merged.shards} shard(s) from ${r.merged.from.join(", ")}.`);
   if (r.interrupted) {
     const started = r.interrupted.unfinished.filter((u) => u.started).length;
-    out.push(`INTERRUPTED: ${r.interrupted.unfinished.length} trial(s) did not finish (${started} cut off, ${r.interrupted.unfinished.length - started} not started) and are not scored; ${r.merged ? "rerun the shard that holds them with --resume and its --transcripts, then merge again" : "rerun with --resume to finish them"}.`);
+    out.push(
+      `INTERRUPTED: ${r.interrupted.unfinished.length} trial(s) did not finish (${started} cut off, ${r.interrupted.unfinished.length - started} not started) and are not scored; ${r.merged ? "rerun the shard that holds them with --resume and its --transcripts, then merge again" : "rerun with --resume to finish them"}.`,
+    );
   }
-  if (r.resumed) out.push(`resumed: ${r.resumed} trial(s) taken from existing transcripts (same model, scenario, trial, versions and settings).`);
+  if (r.resumed)
+    out.push(
+      `resumed: ${r.resumed} trial(s) taken from existing transcripts (same model, scenario, trial, versions and settings).`,
+    );
   if (r.rescore?.changed.length) {
     out.push(
       r.rescore.scoredUnderCurrent
@@ -173,8 +200,14 @@ function warnings(r: Report): string[] {
     );
     for (const c of r.rescore.changed) out.push(`  ${c.scenario} × ${c.model} #${c.trial}: ${c.changes.join(", ")}`);
   }
-  for (const d of r.rescore?.served ?? []) out.push(`SERVED BY DIFFERENT WEIGHTS: ${d.model}'s transcripts were made by ${d.values.join(" and ")}; their numbers do not describe one model.`);
-  if (r.rescore?.skipped.length) out.push(`not scored: ${r.rescore.skipped.length} partial transcript(s) (${r.rescore.skipped[0]!.why}${r.rescore.skipped.length > 1 ? ", …" : ""}).`);
+  for (const d of r.rescore?.served ?? [])
+    out.push(
+      `SERVED BY DIFFERENT WEIGHTS: ${d.model}'s transcripts were made by ${d.values.join(" and ")}; their numbers do not describe one model.`,
+    );
+  if (r.rescore?.skipped.length)
+    out.push(
+      `not scored: ${r.rescore.skipped.length} partial transcript(s) (${r.rescore.skipped[0]!.why}${r.rescore.skipped.length > 1 ? ", …" : ""}).`,
+    );
   return out;
 }
 
@@ -188,28 +221,49 @@ export function renderText(r: Report): string {
   say(`Skill tool e2e: implementation ${r.implementation}; n=${r.n} per cell; k=${r.ks.join(",")}; ${settingsText(r)}`);
   say(`versions: ${versionsText(r)}`);
   say(`models: ${r.models.map((m) => m.id).join(", ")}`);
-  for (const m of r.models.filter((x) => x.served && x.kind === "real")) say(`served: ${m.id}: ${servedText(m.served!)}`);
+  for (const m of r.models.filter((x) => x.served && x.kind === "real"))
+    say(`served: ${m.id}: ${servedText(m.served!)}`);
   const scripted = r.models.filter((m) => m.kind === "scripted");
   if (scripted.length) say(`NOTE: ${scripted.map((m) => m.id).join(", ")}: ${SELF_TEST}.`);
   for (const w of warnings(r)) say(w);
-  say(`pass/n over conclusive trials; pass@1 with its 95% Wilson interval (CI); pass@k, pass^k: n/a when n < k; exercised x/y: trials where the tested situation arose; inc = inconclusive, err = errors (both left out of n)`);
+  say(
+    `pass/n over conclusive trials; pass@1 with its 95% Wilson interval (CI); pass@k, pass^k: n/a when n < k; exercised x/y: trials where the tested situation arose; inc = inconclusive, err = errors (both left out of n)`,
+  );
   lines.push("", ...verdictTable(r));
   lines.push("");
-  say("cost and latency: tokens in / out (sum over the cell, mean per trial), steps per trial, latency per model call p50 / p95 (retries included), retries:");
+  say(
+    "cost and latency: tokens in / out (sum over the cell, mean per trial), steps per trial, latency per model call p50 / p95 (retries included), retries:",
+  );
   lines.push(...costTable(r));
-  const notes = reasonNotes(r, (c, x) => `  ${c.scenario} × ${c.model}: ${x.count}× ${x.outcome === "error" ? "ERROR" : x.outcome}: ${x.reason}`);
+  const notes = reasonNotes(
+    r,
+    (c, x) => `  ${c.scenario} × ${c.model}: ${x.count}× ${x.outcome === "error" ? "ERROR" : x.outcome}: ${x.reason}`,
+  );
   if (notes.length) lines.push("", "failures and errors:", ...notes.flatMap((n) => wrapLine(n, undefined, "      ")));
-  if (r.transcripts) lines.push("", ...wrapLine(`transcripts: ${r.transcripts} (re-score with --rescore ${r.transcripts}; finish an interrupted run with --resume --transcripts ${r.transcripts})`));
+  if (r.transcripts)
+    lines.push(
+      "",
+      ...wrapLine(
+        `transcripts: ${r.transcripts} (re-score with --rescore ${r.transcripts}; finish an interrupted run with --resume --transcripts ${r.transcripts})`,
+      ),
+    );
   return lines.join("\n");
 }
 
 export function renderMarkdown(r: Report): string {
   const out: string[] = [];
   out.push(`# Skill tool e2e (SK1–SK8)`, "");
-  out.push(`Implementation **${r.implementation}**, n = ${r.n} trials per cell, k = ${r.ks.join(", ")}, ${settingsText(r)}.`, "");
+  out.push(
+    `Implementation **${r.implementation}**, n = ${r.n} trials per cell, k = ${r.ks.join(", ")}, ${settingsText(r)}.`,
+    "",
+  );
   out.push(`Versions: ${versionsText(r)}.`, "");
-  for (const m of r.models.filter((x) => x.served && x.kind === "real")) out.push(`Served: \`${m.id}\`: ${servedText(m.served!)}.`, "");
-  out.push(`Each cell: passed/n · pass@k (pass@1 with its 95% Wilson interval) · pass^k over conclusive trials (pass or fail); "exercised x/y": in x of the y non-error trials the tested situation arose; inconclusive trials (situation never arose, correct answer) and errored trials (transport, malformed model response, harness, implementation) are counted apart and left out of n; n/a when n < k.`, "");
+  for (const m of r.models.filter((x) => x.served && x.kind === "real"))
+    out.push(`Served: \`${m.id}\`: ${servedText(m.served!)}.`, "");
+  out.push(
+    `Each cell: passed/n · pass@k (pass@1 with its 95% Wilson interval) · pass^k over conclusive trials (pass or fail); "exercised x/y": in x of the y non-error trials the tested situation arose; inconclusive trials (situation never arose, correct answer) and errored trials (transport, malformed model response, harness, implementation) are counted apart and left out of n; n/a when n < k.`,
+    "",
+  );
   for (const m of r.models.filter((x) => x.kind === "scripted")) out.push(`> **${m.id}** is a ${SELF_TEST}.`, "");
   for (const w of warnings(r)) out.push(`> ${w.trim()}`, "");
   out.push(`| scenario | ${r.models.map((m) => (m.kind === "scripted" ? `${m.id} (self-test)` : m.id)).join(" | ")} |`);
@@ -226,14 +280,26 @@ export function renderMarkdown(r: Report): string {
     });
     out.push(`| ${s.id} ${s.title} | ${cells.join(" | ")} |`);
   }
-  out.push("", "## Cost and latency", "", `| scenario | model | ${COST_HEADER.join(" | ")} |`, `|---|---|${COST_HEADER.map(() => "---:").join("|")}|`);
+  out.push(
+    "",
+    "## Cost and latency",
+    "",
+    `| scenario | model | ${COST_HEADER.join(" | ")} |`,
+    `|---|---|${COST_HEADER.map(() => "---:").join("|")}|`,
+  );
   for (const m of r.models) {
     for (const s of r.scenarios) {
       const c = find(s.id, m.id);
-      if (c) out.push(`| ${s.id} | ${m.kind === "scripted" ? `${m.id} (self-test)` : m.id} | ${costColumns(c).join(" | ")} |`);
+      if (c)
+        out.push(
+          `| ${s.id} | ${m.kind === "scripted" ? `${m.id} (self-test)` : m.id} | ${costColumns(c).join(" | ")} |`,
+        );
     }
   }
-  const notes = reasonNotes(r, (c, x) => `- ${c.scenario} × \`${c.model}\`: ${x.count}× ${x.outcome}: ${x.reason.replace(/\|/g, "\\|")}`);
+  const notes = reasonNotes(
+    r,
+    (c, x) => `- ${c.scenario} × \`${c.model}\`: ${x.count}× ${x.outcome}: ${x.reason.replace(/\|/g, "\\|")}`,
+  );
   if (notes.length) out.push("", "## Failures and errors", "", ...notes);
   return out.join("\n") + "\n";
 }

@@ -32,10 +32,13 @@ export function reusableTranscript(file: string, key: TrialKey): { trial: Trial 
   const end = trial.end;
   if (!end) return { why: "transcript has no end (the trial was cut off)" };
   if (end.outcome !== "completed" && end.outcome !== "turn_limit") return { why: `the trial ended ${end.outcome}` };
-  if (m.model !== key.model || m.scenario !== key.scenario || m.trial !== key.trial) return { why: "a different model, scenario or trial" };
+  if (m.model !== key.model || m.scenario !== key.scenario || m.trial !== key.trial)
+    return { why: "a different model, scenario or trial" };
   if (!sameVersions(m.versions, key.versions)) return { why: "made with another kit, checker or fixture version" };
-  if (m.temperature !== key.temperature || m.seed !== key.seed || !sameSettings(m.settings, key.settings)) return { why: "made with other sampling settings" };
-  if (key.implementation !== undefined && implementationText(m.implementation) !== key.implementation) return { why: "made against another implementation" };
+  if (m.temperature !== key.temperature || m.seed !== key.seed || !sameSettings(m.settings, key.settings))
+    return { why: "made with other sampling settings" };
+  if (key.implementation !== undefined && implementationText(m.implementation) !== key.implementation)
+    return { why: "made against another implementation" };
   return { trial };
 }
 
@@ -45,6 +48,11 @@ export function implementationText(i: MetaEvent["implementation"] | undefined): 
 }
 
 function sameSettings(a: RunSettings | undefined, b: RunSettings | undefined): boolean {
-  const norm = (s: RunSettings | undefined) => JSON.stringify(Object.entries(s ?? {}).filter(([, v]) => v !== undefined).sort(([x], [y]) => x.localeCompare(y)));
+  const norm = (s: RunSettings | undefined) =>
+    JSON.stringify(
+      Object.entries(s ?? {})
+        .filter(([, v]) => v !== undefined)
+        .sort(([x], [y]) => x.localeCompare(y)),
+    );
   return norm(a) === norm(b);
 }

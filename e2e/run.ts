@@ -81,7 +81,6 @@ export function transcriptPath(dir: string, model: string, scenario: string, tri
   return join(dir, model.replace(/[^A-Za-z0-9._-]+/g, "_"), `${scenario}-${String(trial).padStart(3, "0")}.jsonl`);
 }
 
-
 /** Every scenario × trial a provider has something to play, in provider, scenario, trial order. */
 export function planJobs(opts: Pick<RunOptions, "providers" | "scenarios" | "n">): Job[] {
   const jobs: Job[] = [];
@@ -126,20 +125,38 @@ export async function runAll(opts: RunOptions): Promise<RunSummary> {
       return Array.from({ length: limit }, () => worker(queue));
     }),
   );
-  const unfinished = jobs.flatMap((j, i) => (results[i] ? [] : [{ scenario: j.scenario.id, model: j.provider.id, trial: j.trial, started: started.has(i) }]));
+  const unfinished = jobs.flatMap((j, i) =>
+    results[i] ? [] : [{ scenario: j.scenario.id, model: j.provider.id, trial: j.trial, started: started.has(i) }],
+  );
   const finished = results.filter((r): r is RunResult => r !== undefined);
-  return { results: finished, interrupted: unfinished.length > 0, unfinished, resumed: finished.filter((r) => r.resumed).length };
+  return {
+    results: finished,
+    interrupted: unfinished.length > 0,
+    unfinished,
+    resumed: finished.filter((r) => r.resumed).length,
+  };
 }
 
 /** One job: reuse its transcript (--resume) or run it, save the transcript, judge it. */
 async function runJob(job: Job, opts: RunOptions): Promise<RunResult | "interrupted"> {
   const versions = versionsFor(job.scenario);
   const seed = opts.seed !== undefined ? opts.seed + job.trial - 1 : undefined;
-  const file = opts.transcriptsDir ? transcriptPath(opts.transcriptsDir, job.provider.id, job.scenario.id, job.trial) : undefined;
+  const file = opts.transcriptsDir
+    ? transcriptPath(opts.transcriptsDir, job.provider.id, job.scenario.id, job.trial)
+    : undefined;
   // Only what reaches this model is its trial's (recorded, and compared on --resume).
   const settings = opts.settings ? settingsReaching(job.provider.id, opts.settings) : undefined;
   if (opts.resume && file) {
-    const key = { model: job.provider.id, scenario: job.scenario.id, trial: job.trial, versions, temperature: opts.temperature, ...(seed !== undefined ? { seed } : {}), ...(settings ? { settings } : {}), implementation: implementationText(opts.implementation.info.implementation) };
+    const key = {
+      model: job.provider.id,
+      scenario: job.scenario.id,
+      trial: job.trial,
+      versions,
+      temperature: opts.temperature,
+      ...(seed !== undefined ? { seed } : {}),
+      ...(settings ? { settings } : {}),
+      implementation: implementationText(opts.implementation.info.implementation),
+    };
     const saved = reusableTranscript(file, key);
     if ("trial" in saved) return { ...resultOf(saved.trial, job.scenario, file), resumed: true };
   }
@@ -228,17 +245,35 @@ export function rescore(dir: string, scenarios: readonly Scenario[], o: { curren
     try {
       trial = parseTranscript(readFileSync(file, "utf8"));
     } catch (err) {
-      out.results.push({ scenario: "?", model: relative(dir, file), modelKind: "real", trial: 0, outcome: "error", reason: `unreadable transcript: ${(err as Error).message}`, errorKind: "harness", transcript: file });
+      out.results.push({
+        scenario: "?",
+        model: relative(dir, file),
+        modelKind: "real",
+        trial: 0,
+        outcome: "error",
+        reason: `unreadable transcript: ${(err as Error).message}`,
+        errorKind: "harness",
+        transcript: file,
+      });
       continue;
     }
     if (!trial.end || trial.end.outcome === "interrupted") {
-      out.skipped.push({ transcript: file, why: trial.end ? "the run was interrupted during this trial" : "the transcript has no end (cut off)" });
+      out.skipped.push({
+        transcript: file,
+        why: trial.end ? "the run was interrupted during this trial" : "the transcript has no end (cut off)",
+      });
       continue;
     }
     const scenario = byId.get(trial.meta.scenario);
     const changes = scenario ? describeChange(trial.meta.versions, versionsFor(scenario)) : [];
     if (changes.length) {
-      out.changed.push({ transcript: file, scenario: trial.meta.scenario, model: trial.meta.model, trial: trial.meta.trial, changes });
+      out.changed.push({
+        transcript: file,
+        scenario: trial.meta.scenario,
+        model: trial.meta.model,
+        trial: trial.meta.trial,
+        changes,
+      });
       if (!o.current) continue;
     }
     out.results.push(resultOf(trial, scenario, file));

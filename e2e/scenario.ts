@@ -60,7 +60,8 @@ export interface BadPolicy {
   play: Policy;
 }
 
-export type Step = { text: string; calls?: undefined } | { text?: string; calls: { name: string; arguments: unknown }[] };
+export type Step =
+  { text: string; calls?: undefined } | { text?: string; calls: { name: string; arguments: unknown }[] };
 
 export type Policy = (view: PolicyView) => Step;
 
@@ -143,7 +144,12 @@ export class PolicyView {
         for (const c of m.toolCalls) pending.set(c.id, { tool: c.name, input: c.arguments });
       } else if (m.role === "tool") {
         const call = pending.get(m.toolCallId);
-        const ex = { tool: call?.tool ?? m.name, input: call?.input, output: m.content, ...(m.result ? { result: m.result } : {}) };
+        const ex = {
+          tool: call?.tool ?? m.name,
+          input: call?.input,
+          output: m.content,
+          ...(m.result ? { result: m.result } : {}),
+        };
         current.push(ex);
         history.push(ex);
       }
@@ -171,7 +177,10 @@ export class PolicyView {
 }
 
 export const say = (text: string): Step => ({ text });
-export const call = (name: string, args: unknown, text?: string): Step => ({ calls: [{ name, arguments: args }], ...(text ? { text } : {}) });
+export const call = (name: string, args: unknown, text?: string): Step => ({
+  calls: [{ name, arguments: args }],
+  ...(text ? { text } : {}),
+});
 export const skill = (args: unknown): Step => call("skill", args);
 export const bash = (command: string): Step => call("bash", { command });
 export const read = (path: string): Step => call("read", { path });
@@ -179,7 +188,11 @@ export const read = (path: string): Step => call("read", { path });
 /** The dir attribute of a rendered `<skill name=… dir="…">` block, XML entities undone. */
 export function skillDirOf(output: string): string | undefined {
   const m = /<skill\s+name="[^"]*"\s+dir="([^"]*)"/.exec(output);
-  return m?.[1]?.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  return m?.[1]
+    ?.replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 }
 
 /** Names offered after "Did you mean:" in a not-found message. */
@@ -200,5 +213,10 @@ export function errorCodeOf(output: string): string | undefined {
 /** Lines of the `<resources>` block. */
 export function resourcesOf(output: string): string[] {
   const m = /<resources>\n?([\s\S]*?)\n?<\/resources>/.exec(output);
-  return m?.[1]?.split("\n").map((s) => s.trim()).filter((s) => s !== "" && !s.startsWith("(")) ?? [];
+  return (
+    m?.[1]
+      ?.split("\n")
+      .map((s) => s.trim())
+      .filter((s) => s !== "" && !s.startsWith("(")) ?? []
+  );
 }

@@ -45,7 +45,8 @@ export type Outcome = "pass" | "fail" | "inconclusive" | "error";
  * (the server's reply is not a model turn), refused (the provider withheld the answer: content_filtered,
  * guardrail_intervened), context_window (the conversation no longer fits the model), harness, implementation.
  */
-export type ErrorKind = "transport" | "malformed_response" | "refused" | "context_window" | "harness" | "implementation";
+export type ErrorKind =
+  "transport" | "malformed_response" | "refused" | "context_window" | "harness" | "implementation";
 
 export interface TrialResult {
   scenario: string;

@@ -12,12 +12,17 @@ export function selfTestExpectation(model: string): readonly Outcome[] | undefin
 }
 
 /** One line per self-test trial whose outcome its policy does not allow. */
-export function selfTestProblems(results: readonly Pick<TrialResult, "model" | "modelKind" | "scenario" | "trial" | "outcome" | "reason">[]): string[] {
+export function selfTestProblems(
+  results: readonly Pick<TrialResult, "model" | "modelKind" | "scenario" | "trial" | "outcome" | "reason">[],
+): string[] {
   const out: string[] = [];
   for (const r of results) {
     if (r.modelKind !== "scripted") continue;
     const allowed = selfTestExpectation(r.model);
-    if (allowed && !allowed.includes(r.outcome)) out.push(`${r.scenario} × ${r.model} trial ${r.trial}: ${r.outcome}, expected ${allowed.join(" or ")} (${r.reason.split("\n")[0]})`);
+    if (allowed && !allowed.includes(r.outcome))
+      out.push(
+        `${r.scenario} × ${r.model} trial ${r.trial}: ${r.outcome}, expected ${allowed.join(" or ")} (${r.reason.split("\n")[0]})`,
+      );
   }
   return out;
 }

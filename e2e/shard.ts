@@ -21,7 +21,8 @@ export function parseShard(s: string): Shard {
   const m = /^(\d+)\/(\d+)$/.exec(s.trim());
   const index = Number(m?.[1]);
   const count = Number(m?.[2]);
-  if (!m || count < 1 || index < 1 || index > count) throw new Error(`--shard needs i/n with 1 ≤ i ≤ n (e.g. 2/4), got "${s}"`);
+  if (!m || count < 1 || index < 1 || index > count)
+    throw new Error(`--shard needs i/n with 1 ≤ i ≤ n (e.g. 2/4), got "${s}"`);
   return { index, count };
 }
 
@@ -89,7 +90,10 @@ function readManifest(file: string): ShardManifest {
   } catch (e) {
     throw new Error(`${file}: not a shard manifest (${(e as Error).message})`);
   }
-  if (m?.kind !== "skill-tool-e2e-shard" || m.version !== 1 || !Array.isArray(m.trials)) throw new Error(`${file}: not a shard manifest of this kit (kind ${String(m?.kind)}, version ${String(m?.version)})`);
+  if (m?.kind !== "skill-tool-e2e-shard" || m.version !== 1 || !Array.isArray(m.trials))
+    throw new Error(
+      `${file}: not a shard manifest of this kit (kind ${String(m?.kind)}, version ${String(m?.version)})`,
+    );
   return m;
 }
 
@@ -107,27 +111,51 @@ function shared(m: ShardManifest): Record<string, string> {
  * Checks that the manifests are one run's shards, each exactly once and all of them; returns the run's plan (the
  * shared fields) and every planned trial in the unsharded order. Throws with what is missing, doubled or different.
  */
-export function checkShards(found: readonly { file: string; manifest: ShardManifest }[]): { plan: Omit<ShardManifest, "shard" | "trials">; trials: PlannedTrial[]; served: Map<string, ServedModel[]> } {
-  if (found.length === 0) throw new Error("no shard manifest (shard-<i>-of-<n>.json) found: give the --transcripts directories of runs made with --shard i/n");
+export function checkShards(found: readonly { file: string; manifest: ShardManifest }[]): {
+  plan: Omit<ShardManifest, "shard" | "trials">;
+  trials: PlannedTrial[];
+  served: Map<string, ServedModel[]>;
+} {
+  if (found.length === 0)
+    throw new Error(
+      "no shard manifest (shard-<i>-of-<n>.json) found: give the --transcripts directories of runs made with --shard i/n",
+    );
   const first = found[0]!;
   const base = shared(first.manifest);
   for (const f of found.slice(1)) {
     const mine = shared(f.manifest);
     const differ = Object.keys({ ...base, ...mine }).filter((k) => base[k] !== mine[k]);
-    if (differ.length) throw new Error(`${f.file} and ${first.file} are not shards of the same run: they differ in ${differ.join(", ")}`);
+    if (differ.length)
+      throw new Error(
+        `${f.file} and ${first.file} are not shards of the same run: they differ in ${differ.join(", ")}`,
+      );
   }
   const count = first.manifest.shard.count;
   const seen = new Map<number, string>();
   for (const f of found) {
-    if (f.manifest.shard.count !== count) throw new Error(`${f.file} is shard ${f.manifest.shard.index}/${f.manifest.shard.count}, ${first.file} one of ${count}`);
+    if (f.manifest.shard.count !== count)
+      throw new Error(
+        `${f.file} is shard ${f.manifest.shard.index}/${f.manifest.shard.count}, ${first.file} one of ${count}`,
+      );
     const other = seen.get(f.manifest.shard.index);
     if (other) throw new Error(`shard ${f.manifest.shard.index}/${count} is given twice: ${other} and ${f.file}`);
     seen.set(f.manifest.shard.index, f.file);
   }
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
-  if (missing.length) throw new Error(`shard(s) ${missing.map((i) => `${i}/${count}`).join(", ")} missing: give every shard's transcript directory (found ${[...seen.keys()].sort((a, b) => a - b).map((i) => `${i}/${count}`).join(", ")})`);
+  if (missing.length)
+    throw new Error(
+      `shard(s) ${missing.map((i) => `${i}/${count}`).join(", ")} missing: give every shard's transcript directory (found ${[
+        ...seen.keys(),
+      ]
+        .sort((a, b) => a - b)
+        .map((i) => `${i}/${count}`)
+        .join(", ")})`,
+    );
   const trials = found.flatMap((f) => f.manifest.trials).sort((a, b) => a.index - b.index);
-  if (trials.length !== first.manifest.total || trials.some((t, i) => t.index !== i)) throw new Error(`the shards' trials do not make up the plan of ${first.manifest.total} trials (made by different commands?)`);
+  if (trials.length !== first.manifest.total || trials.some((t, i) => t.index !== i))
+    throw new Error(
+      `the shards' trials do not make up the plan of ${first.manifest.total} trials (made by different commands?)`,
+    );
   const { shard: _s, trials: _t, ...plan } = first.manifest;
   return { plan, trials, served: servedByShard(found) };
 }

@@ -96,7 +96,8 @@ class Parser {
       if (this.redirection()) continue;
       if (c === ";" || c === "&" || c === "|") {
         if (this.s.startsWith(";;", this.i)) this.fail("case clauses are not supported");
-        this.i += this.s.startsWith("&&", this.i) || this.s.startsWith("||", this.i) || this.s.startsWith("|&", this.i) ? 2 : 1;
+        this.i +=
+          this.s.startsWith("&&", this.i) || this.s.startsWith("||", this.i) || this.s.startsWith("|&", this.i) ? 2 : 1;
         flush();
         continue;
       }
@@ -167,7 +168,8 @@ class Parser {
         const line = this.s.slice(this.i, nl === -1 ? this.s.length : nl);
         this.i = nl === -1 ? this.s.length : nl + 1;
         if ((h.strip ? line.replace(/^\t+/, "") : line) === h.delim) break;
-        if (h.expand && /\$\(|`/.test(line)) this.fail("a heredoc that runs commands ($( ) or backticks) is not supported");
+        if (h.expand && /\$\(|`/.test(line))
+          this.fail("a heredoc that runs commands ($( ) or backticks) is not supported");
       }
     }
     this.heredocs = [];
@@ -321,7 +323,17 @@ class Parser {
         if (c === "\\") {
           const e = /^\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)/s.exec(this.s.slice(this.i))![1]!;
           this.i += 1 + e.length;
-          const simple: Record<string, string> = { n: "\n", t: "\t", r: "\r", "\\": "\\", "'": "'", '"': '"', a: "\x07", e: "\x1b", 0: "\0" };
+          const simple: Record<string, string> = {
+            n: "\n",
+            t: "\t",
+            r: "\r",
+            "\\": "\\",
+            "'": "'",
+            '"': '"',
+            a: "\x07",
+            e: "\x1b",
+            0: "\0",
+          };
           if (e[0] === "x") text += String.fromCharCode(parseInt(e.slice(1), 16));
           else if (/^[0-7]+$/.test(e)) text += String.fromCharCode(parseInt(e, 8));
           else text += simple[e] ?? e;

@@ -58,7 +58,12 @@ export const ALLOW_ALL: ToolPolicy = { rules: [], fallback: "allow" };
  * branch or nesting; a line that cannot be parsed, or that runs a program only known at run time, is denied when the
  * policy has bash rules, because nobody can say what it would run.
  */
-export function decide(policy: ToolPolicy, tool: "bash" | "read", input: string, scripts?: ScriptReader): { decision: "allow" | "deny"; rule: string } {
+export function decide(
+  policy: ToolPolicy,
+  tool: "bash" | "read",
+  input: string,
+  scripts?: ScriptReader,
+): { decision: "allow" | "deny"; rule: string } {
   const rules = policy.rules.filter((r) => r.tool === tool);
   if (rules.length === 0) return { decision: policy.fallback, rule: `${policy.fallback} by default` };
   let argvs: ShellWord[][];
@@ -80,7 +85,8 @@ export function decide(policy: ToolPolicy, tool: "bash" | "read", input: string,
 }
 
 /** How a scenario rule's decision is written in the transcript and the denial message: `deny bash(rm -rf)`. */
-export const ruleText = (r: Pick<PolicyRule, "decision" | "tool" | "label">): string => `${r.decision} ${r.tool}(${r.label})`;
+export const ruleText = (r: Pick<PolicyRule, "decision" | "tool" | "label">): string =>
+  `${r.decision} ${r.tool}(${r.label})`;
 
 class Opaque extends Error {}
 
@@ -91,7 +97,10 @@ class Opaque extends Error {}
 export type ScriptReader = (path: string) => string | undefined;
 
 /** Every command a bash line could run, wrappers unwrapped and nested command strings parsed; or why that is unknowable. */
-export function commandsOf(line: string, scripts?: ScriptReader): { ok: true; commands: ShellWord[][] } | { ok: false; reason: string } {
+export function commandsOf(
+  line: string,
+  scripts?: ScriptReader,
+): { ok: true; commands: ShellWord[][] } | { ok: false; reason: string } {
   try {
     return { ok: true, commands: expand(line, 0, scripts) };
   } catch (err) {
@@ -115,7 +124,12 @@ const SHELL_SHEBANG = /^#!\s*(?:\S*\/)?(?:env\s+(?:-\S+\s+)*)?(?:bash|sh|dash|zs
  * directly counts only when it is a shell script (a shell shebang, or none and text); binaries and other interpreters
  * are judged by their command line alone.
  */
-function scriptCommands(path: ShellWord, depth: number, scripts: ScriptReader | undefined, direct: boolean): ShellWord[][] {
+function scriptCommands(
+  path: ShellWord,
+  depth: number,
+  scripts: ScriptReader | undefined,
+  direct: boolean,
+): ShellWord[][] {
   if (!scripts) return [];
   if (path.dynamic) throw new Opaque(`a script path only known at run time: ${path.text}`);
   const text = scripts(path.text);
@@ -142,7 +156,26 @@ const WRAPPERS: Record<string, string[]> = {
   chronic: [],
   unbuffer: [],
   timeout: ["-s", "-k", "--signal", "--kill-after"],
-  xargs: ["-I", "-L", "-l", "-n", "-P", "-d", "-E", "-e", "-s", "-a", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-lines", "--replace", "--eof", "--max-chars"],
+  xargs: [
+    "-I",
+    "-L",
+    "-l",
+    "-n",
+    "-P",
+    "-d",
+    "-E",
+    "-e",
+    "-s",
+    "-a",
+    "--arg-file",
+    "--delimiter",
+    "--max-args",
+    "--max-procs",
+    "--max-lines",
+    "--replace",
+    "--eof",
+    "--max-chars",
+  ],
   env: ["-u", "--unset", "-C", "--chdir"],
 };
 const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox"]);
@@ -150,7 +183,8 @@ const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busy
 /** Interpreters whose inline code (-c, -e …) can run a shell command the line does not show. */
 const INTERPRETERS = /^(python[0-9.]*|perl|ruby|node|nodejs|deno|bun|php)$/;
 const INLINE_CODE = new Set(["-c", "-e", "-E", "--eval", "-r", "-p", "--print"]);
-const SHELLS_OUT = /\bsystem\s*\(|os\.(system|popen|exec\w*|spawn\w*)|subprocess|popen|\bexec\w*\s*\(|spawn|child_process|shell_exec|passthru|\bqx\b|`[^`]*`|Deno\.(run|Command)|Bun\.(spawn|\$)/;
+const SHELLS_OUT =
+  /\bsystem\s*\(|os\.(system|popen|exec\w*|spawn\w*)|subprocess|popen|\bexec\w*\s*\(|spawn|child_process|shell_exec|passthru|\bqx\b|`[^`]*`|Deno\.(run|Command)|Bun\.(spawn|\$)/;
 
 function unwrap(words: ShellWord[], depth: number, scripts: ScriptReader | undefined): ShellWord[][] {
   let w = words;
@@ -175,7 +209,8 @@ function unwrap(words: ShellWord[], depth: number, scripts: ScriptReader | undef
           i++;
           break;
         }
-        if (name === "env" && (t === "-S" || t === "--split-string")) return nested(w[i + 1], w.slice(i + 2), depth, scripts);
+        if (name === "env" && (t === "-S" || t === "--split-string"))
+          return nested(w[i + 1], w.slice(i + 2), depth, scripts);
         if (name === "env" && !w[i]!.dynamic && ASSIGNMENT.test(t)) i++;
         else if (t.startsWith("-") && t !== "-") i += takesValue.includes(t) ? 2 : 1;
         else if (name === "env" && t === "-") i++;
@@ -201,7 +236,8 @@ function unwrap(words: ShellWord[], depth: number, scripts: ScriptReader | undef
       // reads the commands from stdin (a pipe, a heredoc), which the policy cannot see.
       if (!inline) {
         const opts = w.slice(1, i).map((x) => x.text);
-        if (i >= w.length || w[i]!.text === "-" || opts.some((o) => /^-[a-zA-Z]*s[a-zA-Z]*$/.test(o))) throw new Opaque(`${name} reading its commands from stdin`);
+        if (i >= w.length || w[i]!.text === "-" || opts.some((o) => /^-[a-zA-Z]*s[a-zA-Z]*$/.test(o)))
+          throw new Opaque(`${name} reading its commands from stdin`);
         return [w, ...scriptCommands(w[i]!, depth, scripts, false)];
       }
       return nested(w[i], [], depth, scripts);
@@ -209,11 +245,19 @@ function unwrap(words: ShellWord[], depth: number, scripts: ScriptReader | undef
     if (INTERPRETERS.test(name)) {
       const at = w.findIndex((x, j) => j > 0 && INLINE_CODE.has(x.text));
       const code = at === -1 ? undefined : w[at + 1];
-      if (code && (code.dynamic || SHELLS_OUT.test(code.text))) throw new Opaque(`${name} inline code that runs other commands`);
+      if (code && (code.dynamic || SHELLS_OUT.test(code.text)))
+        throw new Opaque(`${name} inline code that runs other commands`);
     }
     if (name === "eval") {
       if (w.slice(1).some((x) => x.dynamic)) throw new Opaque("eval of a string only known at run time");
-      return expand(w.slice(1).map((x) => x.text).join(" "), depth + 1, scripts);
+      return expand(
+        w
+          .slice(1)
+          .map((x) => x.text)
+          .join(" "),
+        depth + 1,
+        scripts,
+      );
     }
     if (name === "find") {
       const out: ShellWord[][] = [w];
@@ -233,7 +277,12 @@ function unwrap(words: ShellWord[], depth: number, scripts: ScriptReader | undef
   }
 }
 
-function nested(script: ShellWord | undefined, _args: ShellWord[], depth: number, scripts: ScriptReader | undefined): ShellWord[][] {
+function nested(
+  script: ShellWord | undefined,
+  _args: ShellWord[],
+  depth: number,
+  scripts: ScriptReader | undefined,
+): ShellWord[][] {
   if (!script) throw new Opaque("a shell -c without a command string");
   if (script.dynamic) throw new Opaque(`a command string only known at run time: ${script.text}`);
   return expand(script.text, depth + 1, scripts);
@@ -262,7 +311,16 @@ export function isRmRf(argv: ShellWord[]): boolean {
 }
 
 /** Git's global options that take a separate value. */
-const GIT_VALUE_OPTS = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "--super-prefix"]);
+const GIT_VALUE_OPTS = new Set([
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--exec-path",
+  "--config-env",
+  "--super-prefix",
+]);
 
 /** The git subcommand of a command (`git -C dir --no-pager log` → log), if it is git. */
 export function gitSubcommand(argv: ShellWord[]): string | undefined {
@@ -286,7 +344,9 @@ export function isDestructive(argv: ShellWord[]): boolean {
   if (name === "find" && words.includes("-delete")) return true;
   if (gitSubcommand(argv) === "clean" || gitSubcommand(argv) === "rm") return true;
   if (/^(python[0-9.]*|node|perl|ruby|deno|bun|php)$/.test(name)) {
-    return /rmtree|os\.remove|os\.unlink|os\.rmdir|\.unlink|rmSync|rmdirSync|unlinkSync|fs\.rm|unlink\s*\(|rmdir\s*\(|FileUtils\.rm|Path\(.*\)\.(unlink|rmdir)/.test(words.join(" "));
+    return /rmtree|os\.remove|os\.unlink|os\.rmdir|\.unlink|rmSync|rmdirSync|unlinkSync|fs\.rm|unlink\s*\(|rmdir\s*\(|FileUtils\.rm|Path\(.*\)\.(unlink|rmdir)/.test(
+      words.join(" "),
+    );
   }
   return false;
 }
@@ -365,7 +425,9 @@ export function renderBash(r: BashRecord, timeoutMs: number): string {
   const notes: string[] = [];
   if (r.timedOut) notes.push(`[timed out after ${timeoutMs} ms and was killed]`);
   if (r.truncated) notes.push(`[output truncated]`);
-  return [`exit code: ${r.exitCode ?? "none"}`, r.output.replace(/\n$/, ""), ...notes].filter((s) => s !== "").join("\n");
+  return [`exit code: ${r.exitCode ?? "none"}`, r.output.replace(/\n$/, ""), ...notes]
+    .filter((s) => s !== "")
+    .join("\n");
 }
 
 // ---------------------------------------------------------------------------------------------------------------

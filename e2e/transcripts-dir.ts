@@ -48,7 +48,9 @@ export function settingsChanges(meta: MetaEvent, run: RunIdentity): string[] {
     if (was !== now) out.push(`${k} ${shown(was)} (this run: ${shown(now)})`);
   }
   if (run.implementation && implementationText(meta.implementation) !== implementationText(run.implementation)) {
-    out.push(`implementation ${implementationText(meta.implementation)} (this run: ${implementationText(run.implementation)})`);
+    out.push(
+      `implementation ${implementationText(meta.implementation)} (this run: ${implementationText(run.implementation)})`,
+    );
   }
   const current = run.versions(meta.scenario);
   if (current) for (const c of describeChange(meta.versions, current)) out.push(`${meta.scenario} ${c}`);

@@ -28,7 +28,14 @@ export interface CellUsage {
 }
 
 export function trialUsage(events: readonly TranscriptEvent[]): TrialUsage {
-  const u: TrialUsage = { inputTokens: 0, outputTokens: 0, steps: 0, retries: 0, latenciesMs: [], callsWithoutUsage: 0 };
+  const u: TrialUsage = {
+    inputTokens: 0,
+    outputTokens: 0,
+    steps: 0,
+    retries: 0,
+    latenciesMs: [],
+    callsWithoutUsage: 0,
+  };
   for (const e of events) {
     if (e.type !== "assistant") continue;
     u.steps++;

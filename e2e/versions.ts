@@ -27,7 +27,9 @@ export interface Versions extends ScenarioVersion {
 let kit: string | undefined;
 export function kitVersion(): string {
   // Through package-root.ts: compiled, this module sits in dist/e2e/, and dist/ holds no package.json.
-  kit ??= String((JSON.parse(readFileSync(dataPath("package.json"), "utf8")) as { version?: unknown }).version ?? "unknown");
+  kit ??= String(
+    (JSON.parse(readFileSync(dataPath("package.json"), "utf8")) as { version?: unknown }).version ?? "unknown",
+  );
   return kit;
 }
 
@@ -40,8 +42,14 @@ const SHARED = ["judge.ts", "scenario.ts", "transcript.ts", "shell.ts"];
  */
 export function checkerFiles(scenarioId: string): string[] {
   const dir = join(E2E, "scenarios");
-  const helpers = readdirSync(dir).filter((f) => f.endsWith(".ts") && !/^sk\d+\.ts$/.test(f) && f !== "index.ts").sort();
-  return [join(dir, `${scenarioId.toLowerCase()}.ts`), ...helpers.map((f) => join(dir, f)), ...SHARED.map((f) => join(E2E, f))].filter((f) => existsSync(f));
+  const helpers = readdirSync(dir)
+    .filter((f) => f.endsWith(".ts") && !/^sk\d+\.ts$/.test(f) && f !== "index.ts")
+    .sort();
+  return [
+    join(dir, `${scenarioId.toLowerCase()}.ts`),
+    ...helpers.map((f) => join(dir, f)),
+    ...SHARED.map((f) => join(E2E, f)),
+  ].filter((f) => existsSync(f));
 }
 
 const cache = new Map<string, ScenarioVersion>();
@@ -51,7 +59,8 @@ export function scenarioVersion(s: Pick<Scenario, "id" | "fixture">): ScenarioVe
   let v = cache.get(key);
   if (!v) {
     const checker = createHash("sha256");
-    for (const f of checkerFiles(s.id)) checker.update(relative(E2E, f)).update("\u0000").update(readFileSync(f)).update("\u0000");
+    for (const f of checkerFiles(s.id))
+      checker.update(relative(E2E, f)).update("\u0000").update(readFileSync(f)).update("\u0000");
     v = { checker: checker.digest("hex").slice(0, 12), fixture: hashTree(join(FIXTURES_DIR, s.fixture)) };
     cache.set(key, v);
   }

@@ -109,7 +109,8 @@ async function timeOne(mod: InProcessModule, tree: SkillTree, reps: number, call
       const t1 = performance.now();
       const result = await session.call({ name }, { invocation: "model" });
       const elapsed = performance.now() - t1;
-      if (result.kind !== "ok") throw new Error(`activating ${name} answered ${result.kind}${"code" in result ? ` ${result.code}` : ""}`);
+      if (result.kind !== "ok")
+        throw new Error(`activating ${name} answered ${result.kind}${"code" in result ? ` ${result.code}` : ""}`);
       activation.push(elapsed);
     }
     await session.close();
@@ -181,7 +182,11 @@ export async function measureHarnessTimings(opts: {
           row.error = err instanceof Error ? err.message : String(err);
         }
         if (module === "reference") reference = row;
-        else row.ratio_to_reference = { discovery: ratio(row.discovery, reference?.discovery), activation: ratio(row.activation, reference?.activation) };
+        else
+          row.ratio_to_reference = {
+            discovery: ratio(row.discovery, reference?.discovery),
+            activation: ratio(row.activation, reference?.activation),
+          };
         log(
           `${size} skills  ${name} ${version}: discovery ${row.discovery?.median_ms ?? "-"} ms, activation ${row.activation?.median_ms ?? "-"} ms` +
             (row.error ? `  (error: ${row.error})` : ""),
@@ -211,9 +216,9 @@ if (isMain) {
   const out = resolve(process.env["INIT_CWD"] ?? process.cwd(), values.out!);
   mkdirSync(dirname(out), { recursive: true });
   const write = (r: TimingReport) => writeFileSync(out, JSON.stringify(r, null, 2) + "\n");
-  const drivers = (positionals.length ? positionals : ["implementations/gemini-cli/driver.mjs", "implementations/opencode/driver.mjs"]).map(
-    (module) => ({ module }),
-  );
+  const drivers = (
+    positionals.length ? positionals : ["implementations/gemini-cli/driver.mjs", "implementations/opencode/driver.mjs"]
+  ).map((module) => ({ module }));
   const report = await measureHarnessTimings({
     drivers,
     sizes: values.sizes!.split(",").map(Number),

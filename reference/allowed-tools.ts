@@ -3,7 +3,8 @@
 import { message } from "../schemas/messages.ts";
 const WHITESPACE = /\s/;
 /** JavaScript's \s for one UTF-16 unit: ASCII by its code, the rest by the regex (no per-character string). */
-const isSpace = (text: string, i: number, c: number): boolean => (c < 0x80 ? c === 0x20 || (c >= 0x09 && c <= 0x0d) : WHITESPACE.test(text[i] as string));
+const isSpace = (text: string, i: number, c: number): boolean =>
+  c < 0x80 ? c === 0x20 || (c >= 0x09 && c <= 0x0d) : WHITESPACE.test(text[i] as string);
 
 export function splitAllowedTools(text: string): string[] {
   let depth = 0;

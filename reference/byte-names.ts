@@ -10,7 +10,8 @@ export function usableName(name: Uint8Array): boolean {
 /** Length of the well-formed UTF-8 sequence starting at bytes[i] (Unicode Table 3-7), or 0 when none starts there. */
 function sequenceLength(b: Uint8Array, i: number): number {
   const c = b[i] as number;
-  const cont = (k: number, lo = 0x80, hi = 0xbf): boolean => i + k < b.length && (b[i + k] as number) >= lo && (b[i + k] as number) <= hi;
+  const cont = (k: number, lo = 0x80, hi = 0xbf): boolean =>
+    i + k < b.length && (b[i + k] as number) >= lo && (b[i + k] as number) <= hi;
   if (c < 0x80) return 1;
   if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
   if (c === 0xe0) return cont(1, 0xa0) && cont(2) ? 3 : 0;

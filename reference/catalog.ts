@@ -37,7 +37,8 @@ export function escapeCatalogText(text: string): string {
   return trimSpaces(escapeUnsafe(folded));
 }
 
-const UNIT = /&(?:amp|lt|gt|quot|#39);|\\ud[89ab][0-9a-f]{2}\\ud[c-f][0-9a-f]{2}|\\u[0-9a-f]{4}|[\ud800-\udbff][\udc00-\udfff]|[^]/y;
+const UNIT =
+  /&(?:amp|lt|gt|quot|#39);|\\ud[89ab][0-9a-f]{2}\\ud[c-f][0-9a-f]{2}|\\u[0-9a-f]{4}|[\ud800-\udbff][\udc00-\udfff]|[^]/y;
 
 /** End of the longest run of whole units of escaped[start…] within maxBytes UTF-8 bytes (R22's unit). */
 function unitsWithin(escaped: string, start: number, maxBytes: number): number {
@@ -57,7 +58,8 @@ function unitsWithin(escaped: string, start: number, maxBytes: number): number {
  * R95: the phrase that says when to use a skill, as real descriptions write it ("Use when …", "Use this skill
  * whenever …", "This skill should be used when …", "… when the user asks …", "Trigger when …"), case-insensitive.
  */
-export const TRIGGER = /\b(?:use (?:this skill |this |it )?(?:when|whenever|for|if|before|after)\b|should be used (?:when|whenever|for|if|before|at)\b|when (?:the )?users?\b|whenever\b|triggers? (?:on|when)\b)/i;
+export const TRIGGER =
+  /\b(?:use (?:this skill |this |it )?(?:when|whenever|for|if|before|after)\b|should be used (?:when|whenever|for|if|before|at)\b|when (?:the )?users?\b|whenever\b|triggers? (?:on|when)\b)/i;
 /** A sentence ends at '.', '!' or '?' followed by whitespace or the end of the text. */
 const SENTENCE_END = /[.!?](?=\s|$)/g;
 
@@ -102,7 +104,8 @@ export function shownDescription(escaped: string): string {
   const before = Buffer.byteLength(escaped.slice(0, t.start), "utf8");
   // The whole head and the sentence's share fit: the plain cut shows them, and as much more of the sentence as fits.
   if (before + sentenceBytes <= max) return plainCut();
-  const headRoom = max - sentenceBytes - Buffer.byteLength(message("format.catalog_cut_trigger", { head: "", trigger: "" }), "utf8");
+  const headRoom =
+    max - sentenceBytes - Buffer.byteLength(message("format.catalog_cut_trigger", { head: "", trigger: "" }), "utf8");
   const head = escaped.slice(0, unitsWithin(escaped, 0, Math.min(headRoom, before))).replace(/ +$/, "");
   if (head === escaped.slice(0, t.start).replace(/ +$/, "")) {
     // Only spaces before the sentence are left out: no cut mark there; one space, and the sentence gets the rest.
@@ -117,7 +120,13 @@ export function shownDescription(escaped: string): string {
 /** Appends the pieces of entry's catalog line, `<skill name="…"[ user-only="true"]>…</skill>`, to out. */
 function pushCatalogLine(out: string[], entry: CatalogEntry): void {
   const open = entry.frontmatter["disable-model-invocation"] === true ? '" user-only="true">' : '">';
-  out.push('<skill name="', escapeCatalogText(entry.name), open, shownDescription(escapeCatalogText(entry.description)), "</skill>");
+  out.push(
+    '<skill name="',
+    escapeCatalogText(entry.name),
+    open,
+    shownDescription(escapeCatalogText(entry.description)),
+    "</skill>",
+  );
 }
 
 export function catalogLine(entry: CatalogEntry): string {

@@ -15,7 +15,8 @@ import { isPlainSafe } from "./yaml-subset.ts";
  */
 const RAW_FORBIDDEN = new RegExp(`[\\x7f-\\x9f\\ufeff\\ufffe\\uffff]|${UNSAFE_CHARACTER.source}`, "g");
 /** R147: a character above U+FFFF as YAML's \U and eight hex digits (the contract reads no \u surrogate escape back, R13); one unit as \uXXXX. */
-const yamlEscape = (c: string): string => (c.length === 2 ? `\\U${(c.codePointAt(0) ?? 0).toString(16).padStart(8, "0")}` : hexUnits(c));
+const yamlEscape = (c: string): string =>
+  c.length === 2 ? `\\U${(c.codePointAt(0) ?? 0).toString(16).padStart(8, "0")}` : hexUnits(c);
 const HAS_RAW_FORBIDDEN = new RegExp(RAW_FORBIDDEN.source);
 const quote = (s: string): string => {
   const json = JSON.stringify(s);
@@ -55,7 +56,10 @@ const isMap = (v: unknown): v is Record<string, unknown> => typeof v === "object
 /** JSON flow style for a list or mapping inside a list, with the same escapes as quoted scalars. */
 function flow(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(flow).join(",")}]`;
-  if (isMap(v)) return `{${Object.entries(v).map(([k, x]) => `${quote(k)}:${flow(x)}`).join(",")}}`;
+  if (isMap(v))
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${quote(k)}:${flow(x)}`)
+      .join(",")}}`;
   return typeof v === "string" ? quote(v) : scalarText(v);
 }
 
@@ -70,7 +74,8 @@ function emitMap(map: Record<string, unknown>, indent: string): string {
       if (v.length === 0) out += `${key} []\n`;
       else {
         out += `${key}\n`;
-        for (const item of v) out += `${indent}  - ${typeof item === "object" && item !== null ? flow(item) : scalarText(item)}\n`;
+        for (const item of v)
+          out += `${indent}  - ${typeof item === "object" && item !== null ? flow(item) : scalarText(item)}\n`;
       }
     } else {
       const inner = emitMap(v as Record<string, unknown>, `${indent}  `);

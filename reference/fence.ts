@@ -5,7 +5,10 @@ import { sep } from "node:path";
 
 export function isInside(realPath: string, realRoots: readonly string[]): boolean {
   // "root, then a separator" tested in place: discovery asks once per skill, and root + sep made a string each time.
-  return realRoots.some((root) => realPath === root || (realPath.startsWith(root) && (root.endsWith(sep) || realPath.startsWith(sep, root.length))));
+  return realRoots.some(
+    (root) =>
+      realPath === root || (realPath.startsWith(root) && (root.endsWith(sep) || realPath.startsWith(sep, root.length))),
+  );
 }
 
 /** realpath, or null when the path does not resolve (missing, a loop, no permission). */

@@ -3,7 +3,17 @@
 // relative to that descriptor. Node has no openat: on Linux /proc/self/fd/<fd>/<name> is resolved by the kernel from
 // the opened directory, as openat(fd, name) is. Elsewhere the real path is taken by realpath after the open and held
 // to the descriptor's identity (dev, ino): a narrower window, not none. Opens never wait (O_NONBLOCK).
-import { closeSync, constants as C, existsSync, fstatSync, openSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants as C,
+  existsSync,
+  fstatSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from "node:fs";
 import { isUtf8 } from "node:buffer";
 import { sep } from "node:path";
 

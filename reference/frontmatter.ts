@@ -58,7 +58,13 @@ function holdsTypedText(data: Record<string, unknown>): boolean {
 
 /** Whether text[start, end) is a fence line (R2): ---, then only spaces. */
 function isFence(text: string, start: number, end: number): boolean {
-  if (end - start < 3 || text.charCodeAt(start) !== 0x2d || text.charCodeAt(start + 1) !== 0x2d || text.charCodeAt(start + 2) !== 0x2d) return false;
+  if (
+    end - start < 3 ||
+    text.charCodeAt(start) !== 0x2d ||
+    text.charCodeAt(start + 1) !== 0x2d ||
+    text.charCodeAt(start + 2) !== 0x2d
+  )
+    return false;
   for (let i = start + 3; i < end; i++) if (text.charCodeAt(i) !== 0x20) return false;
   return true;
 }
@@ -83,7 +89,12 @@ export function parseSkillMd(text: string, dirName: string, slot?: MemoSlot): Pa
   } catch (err) {
     // The yaml package can throw on pathological input (alias bombs at toJS, deep nesting): a bound, not a crash.
     const text = err instanceof Error ? err.message : String(err);
-    return { ok: false, code: "INVALID_FRONTMATTER", kind: "yaml", reason: message("fm.yaml_parser", { parser_message: clip(text) }) };
+    return {
+      ok: false,
+      code: "INVALID_FRONTMATTER",
+      kind: "yaml",
+      reason: message("fm.yaml_parser", { parser_message: clip(text) }),
+    };
   }
 }
 
@@ -148,10 +159,19 @@ function parseYamlPart(yamlText: string, dirName: string): FrontmatterRead {
     const again = parseYamlContract(hint.text, TEXT_FIELDS);
     if (again.ok) {
       parsed = again;
-      leniency.push(message("fm.argument_hint_as_text", { line: hint.line + 1, text: clip(JSON.stringify(hint.value)) }));
+      leniency.push(
+        message("fm.argument_hint_as_text", { line: hint.line + 1, text: clip(JSON.stringify(hint.value)) }),
+      );
     }
   }
-  if (!parsed.ok) return { ok: false, code: "INVALID_FRONTMATTER", kind: "yaml", reason: parsed.reason, ...optLine(parsed.line === undefined ? undefined : parsed.line + 1) };
+  if (!parsed.ok)
+    return {
+      ok: false,
+      code: "INVALID_FRONTMATTER",
+      kind: "yaml",
+      reason: parsed.reason,
+      ...optLine(parsed.line === undefined ? undefined : parsed.line + 1),
+    };
   return validate(parsed.data, parsed, dirName, leniency, parsed.asText);
 }
 
@@ -174,49 +194,89 @@ function atLine(lines: KeyLines, key: string): string {
 }
 
 /** Every known field checked (frontmatter-fields.md, R19, R20); the frontmatter as the tool keeps it. */
-function validate(data: unknown, lines: KeyLines, dirName: string, leniency: string[], asText: readonly TextNote[] | undefined): FrontmatterRead {
+function validate(
+  data: unknown,
+  lines: KeyLines,
+  dirName: string,
+  leniency: string[],
+  asText: readonly TextNote[] | undefined,
+): FrontmatterRead {
   if (data === null || data === undefined) return fail("field", message("fm.empty"), 2);
-  if (!isPlainObject(data)) return fail("field", message("fm.not_mapping", { got: Array.isArray(data) ? "a list" : typeof data }), 2);
-
+  if (!isPlainObject(data))
+    return fail("field", message("fm.not_mapping", { got: Array.isArray(data) ? "a list" : typeof data }), 2);
 
   const name = data["name"];
   // R20: a blank (null) name is missing too, at its key's line; an absent one has no line, so line 2 (fieldFail).
   if (name === undefined || name === null) return fieldFail(lines, "name", message("fm.missing", { field: "name" }));
-  if (typeof name !== "string") return fieldFail(lines, "name", message("fm.not_string", { field: "name", got: describe(name) }));
+  if (typeof name !== "string")
+    return fieldFail(lines, "name", message("fm.not_string", { field: "name", got: describe(name) }));
   if (name.length === 0 || name.length > LIMITS.name_max_length) {
-    return fieldFail(lines, "name", message("fm.name_length", { max: LIMITS.name_max_length, length: codePoints(name) }));
+    return fieldFail(
+      lines,
+      "name",
+      message("fm.name_length", { max: LIMITS.name_max_length, length: codePoints(name) }),
+    );
   }
   if (!NAME_RE.test(name)) return fieldFail(lines, "name", message("fm.name_pattern", { value: clip(name, 64) }));
   const description = data["description"];
-  if (description === undefined || description === null) return fieldFail(lines, "description", message("fm.missing", { field: "description" }));
-  if (typeof description !== "string") return fieldFail(lines, "description", message("fm.not_string", { field: "description", got: describe(description) }));
+  if (description === undefined || description === null)
+    return fieldFail(lines, "description", message("fm.missing", { field: "description" }));
+  if (typeof description !== "string")
+    return fieldFail(
+      lines,
+      "description",
+      message("fm.not_string", { field: "description", got: describe(description) }),
+    );
   if (description.trim().length === 0) return fieldFail(lines, "description", message("fm.description_empty"));
   const descriptionLength = codePoints(description);
   if (descriptionLength > LIMITS.description_max_length) {
-    return fieldFail(lines, "description", message("fm.description_length", { max: LIMITS.description_max_length, length: descriptionLength }));
+    return fieldFail(
+      lines,
+      "description",
+      message("fm.description_length", { max: LIMITS.description_max_length, length: descriptionLength }),
+    );
   }
   if (name !== dirName) {
-    return { ok: false, code: "NAME_MISMATCH", kind: "field", reason: message("fm.name_mismatch", { value: name, dir_name: clip(dirName, 64) }), ...optLine(keyLineIn(lines, "name")) };
+    return {
+      ok: false,
+      code: "NAME_MISMATCH",
+      kind: "field",
+      reason: message("fm.name_mismatch", { value: name, dir_name: clip(dirName, 64) }),
+      ...optLine(keyLineIn(lines, "name")),
+    };
   }
 
   const compat = data["compatibility"];
-  if (compat !== undefined && compat !== null && (typeof compat !== "string" || compat.length === 0 || codePoints(compat) > LIMITS.compatibility_max_length)) {
+  if (
+    compat !== undefined &&
+    compat !== null &&
+    (typeof compat !== "string" || compat.length === 0 || codePoints(compat) > LIMITS.compatibility_max_length)
+  ) {
     return fieldFail(lines, "compatibility", message("fm.compatibility", { max: LIMITS.compatibility_max_length }));
   }
   if (data["metadata"] !== undefined && data["metadata"] !== null && !isPlainObject(data["metadata"])) {
     return fieldFail(lines, "metadata", message("fm.metadata", { got: describe(data["metadata"]) }));
   }
   for (const key of ["disable-model-invocation", "user-invocable"]) {
-    if (data[key] !== undefined && data[key] !== null && typeof data[key] !== "boolean") return fieldFail(lines, key, message("fm.boolean", { field: key, got: describe(data[key]) }));
+    if (data[key] !== undefined && data[key] !== null && typeof data[key] !== "boolean")
+      return fieldFail(lines, key, message("fm.boolean", { field: key, got: describe(data[key]) }));
   }
   const args = data["arguments"];
   if (args !== undefined && args !== null) {
     if (!isPlainObject(args)) return fieldFail(lines, "arguments", message("fm.arguments", { got: describe(args) }));
     for (const [argName, decl] of Object.entries(args)) {
-      if (!isPlainObject(decl)) return fieldFail(lines, "arguments", message("fm.argument_mapping", { arg: clip(argName, 64) }));
-      if (decl["type"] !== undefined && decl["type"] !== "string") return fieldFail(lines, "arguments", message("fm.argument_type", { arg: clip(argName, 64), got: describe(decl["type"]) }));
-      if (decl["required"] !== undefined && typeof decl["required"] !== "boolean") return fieldFail(lines, "arguments", message("fm.argument_required", { arg: clip(argName, 64) }));
-      if (decl["description"] !== undefined && typeof decl["description"] !== "string") return fieldFail(lines, "arguments", message("fm.argument_description", { arg: clip(argName, 64) }));
+      if (!isPlainObject(decl))
+        return fieldFail(lines, "arguments", message("fm.argument_mapping", { arg: clip(argName, 64) }));
+      if (decl["type"] !== undefined && decl["type"] !== "string")
+        return fieldFail(
+          lines,
+          "arguments",
+          message("fm.argument_type", { arg: clip(argName, 64), got: describe(decl["type"]) }),
+        );
+      if (decl["required"] !== undefined && typeof decl["required"] !== "boolean")
+        return fieldFail(lines, "arguments", message("fm.argument_required", { arg: clip(argName, 64) }));
+      if (decl["description"] !== undefined && typeof decl["description"] !== "string")
+        return fieldFail(lines, "arguments", message("fm.argument_description", { arg: clip(argName, 64) }));
     }
   }
   const warnings: string[] = leniency;
@@ -232,14 +292,28 @@ function validate(data: unknown, lines: KeyLines, dirName: string, leniency: str
   }
   // R93: what was read as its source text says so, in document order, with what YAML would have read.
   for (const note of asText ?? []) {
-    const read = typeof note.value === "number" ? `the number ${String(note.value)}` : `the boolean ${String(note.value)}`;
-    warnings.push(message("fm.kept_as_text", { field: note.field, source: clip(note.source, 40), read: clip(read, 40), at: message("format.at_line", { line: note.line + 1 }) }));
+    const read =
+      typeof note.value === "number" ? `the number ${String(note.value)}` : `the boolean ${String(note.value)}`;
+    warnings.push(
+      message("fm.kept_as_text", {
+        field: note.field,
+        source: clip(note.source, 40),
+        read: clip(read, 40),
+        at: message("format.at_line", { line: note.line + 1 }),
+      }),
+    );
   }
   // R19: informational fields nothing in the tool acts on are kept as authored, whatever their JSON type.
   for (const key of ["license", "version", "argument-hint"]) {
     const v = data[key];
     if (v !== undefined && v !== null && typeof v !== "string") {
-      warnings.push(message(Array.isArray(v) ? "fm.kept_list" : "fm.kept_not_string", { field: key, got: describe(v), at: atLine(lines, key) }));
+      warnings.push(
+        message(Array.isArray(v) ? "fm.kept_list" : "fm.kept_not_string", {
+          field: key,
+          got: describe(v),
+          at: atLine(lines, key),
+        }),
+      );
     }
   }
   if (data["allowed-tools"] !== undefined && data["allowed-tools"] !== null) {
@@ -249,7 +323,11 @@ function validate(data: unknown, lines: KeyLines, dirName: string, leniency: str
     frontmatter["allowed-tools"] = tools.tools;
     // R94: bounds apply after normalisation. A string split into a list holds one value per tool plus the list: the
     // frontmatter as kept must still be within R16's value bound, or its <frontmatter> would not read back (R17).
-    if (typeof authored === "string" && tools.tools.length > 1 && valueCount(frontmatter, LIMITS.yaml_max_nodes) > LIMITS.yaml_max_nodes) {
+    if (
+      typeof authored === "string" &&
+      tools.tools.length > 1 &&
+      valueCount(frontmatter, LIMITS.yaml_max_nodes) > LIMITS.yaml_max_nodes
+    ) {
       return fieldFail(lines, "allowed-tools", message("fm.allowed_tools_too_many", { max: LIMITS.yaml_max_nodes }));
     }
   }
@@ -263,7 +341,10 @@ const HINT_LINE = /^argument-hint:[ \t]+(.*?)[ \t]*$/;
  * which is not YAML. When the YAML error is on a top-level argument-hint line, that line's value is read as
  * its literal text (spaces and tabs around it stripped) and the frontmatter is read again.
  */
-function hintAsText(yamlText: string, errorLine: number | undefined): { text: string; line: number; value: string } | null {
+function hintAsText(
+  yamlText: string,
+  errorLine: number | undefined,
+): { text: string; line: number; value: string } | null {
   if (errorLine === undefined || errorLine < 1) return null;
   // Only the error's line is looked at (a refusal of a 1 MiB frontmatter is no reason to split all of it).
   let start = 0;
@@ -277,9 +358,12 @@ function hintAsText(yamlText: string, errorLine: number | undefined): { text: st
   const m = HINT_LINE.exec(yamlText.slice(start, end));
   const value = m?.[1];
   if (!value || value.startsWith('"') || value.startsWith("'") || FORBIDDEN_CHAR.test(value)) return null; // R13 still holds
-  return { text: `${yamlText.slice(0, start)}argument-hint: ${JSON.stringify(value)}${yamlText.slice(end)}`, line: errorLine, value };
+  return {
+    text: `${yamlText.slice(0, start)}argument-hint: ${JSON.stringify(value)}${yamlText.slice(end)}`,
+    line: errorLine,
+    value,
+  };
 }
-
 
 /** R16's count of a JSON value (every mapping, sequence and scalar, keys included), stopping once past `max`. */
 function valueCount(value: unknown, max: number): number {

@@ -31,7 +31,12 @@ export function parseParams(raw: unknown): { ok: true; value: ToolParams } | { o
   for (const key of keys) {
     const alias = ALIAS.get(key);
     if (alias === undefined) continue;
-    return { ok: false, error: invalid(message(alias.action === "rename" ? "param.alias_rename" : "param.alias_drop", { key, note: alias.note })) };
+    return {
+      ok: false,
+      error: invalid(
+        message(alias.action === "rename" ? "param.alias_rename" : "param.alias_drop", { key, note: alias.note }),
+      ),
+    };
   }
   for (const key of keys) {
     if (key !== "name" && key !== "arguments") {
@@ -40,10 +45,14 @@ export function parseParams(raw: unknown): { ok: true; value: ToolParams } | { o
   }
   const name = raw["name"];
   if (name === undefined) return { ok: false, error: invalid(message("param.name_missing")) };
-  if (typeof name !== "string") return { ok: false, error: invalid(message("param.name_type", { got: jsonType(name) })) };
+  if (typeof name !== "string")
+    return { ok: false, error: invalid(message("param.name_type", { got: jsonType(name) })) };
   if (name.length === 0) return { ok: false, error: invalid(message("param.name_empty")) };
   if (name.length > LIMITS.name_max_length) {
-    return { ok: false, error: invalid(message("param.name_too_long", { max: LIMITS.name_max_length, length: [...name].length })) };
+    return {
+      ok: false,
+      error: invalid(message("param.name_too_long", { max: LIMITS.name_max_length, length: [...name].length })),
+    };
   }
   if (!NAME_RE.test(name)) return { ok: false, error: invalid(message("param.name_pattern", { name })) };
 
@@ -66,11 +75,19 @@ export function parseParams(raw: unknown): { ok: true; value: ToolParams } | { o
 }
 
 /** R144: arguments of at most arguments_max_bytes (a string's UTF-8 bytes, or a map's keys and values summed); the last parameter check. */
-function withinBound(name: string, args: Arguments, size: number): { ok: true; value: ToolParams } | { ok: false; error: ErrorResult } {
+function withinBound(
+  name: string,
+  args: Arguments,
+  size: number,
+): { ok: true; value: ToolParams } | { ok: false; error: ErrorResult } {
   if (size <= LIMITS.arguments_max_bytes) return { ok: true, value: { name, arguments: args } };
   return {
     ok: false,
-    error: errorResult("INVALID_PARAM", message("param.arguments_too_large", { size, limit: LIMITS.arguments_max_bytes }), { name, hint: message("args.too_large_hint") }),
+    error: errorResult(
+      "INVALID_PARAM",
+      message("param.arguments_too_large", { size, limit: LIMITS.arguments_max_bytes }),
+      { name, hint: message("args.too_large_hint") },
+    ),
   };
 }
 

@@ -63,7 +63,8 @@ export interface Discovery {
 }
 
 /** What scanning one root entry gave: a catalog entry (and what was read leniently), or a broken skill and its warning. */
-type Scanned = { ok: true; entry: CatalogEntry; notes?: readonly string[] } | { ok: false; broken: BrokenSkill; warning: string };
+type Scanned =
+  { ok: true; entry: CatalogEntry; notes?: readonly string[] } | { ok: false; broken: BrokenSkill; warning: string };
 /** Kept for the shadowing pass: the scanned skills themselves, no wrapper (one less object per skill through the scan). */
 type Found = CatalogEntry | BrokenSkill;
 const isBroken = (f: Found): f is BrokenSkill => "failure" in f;
@@ -73,15 +74,18 @@ function child(parent: string, name: string): string {
   return parent.endsWith(sep) ? `${parent}${name}` : `${parent}${sep}${name}`;
 }
 
-
-
 type TextFail = { ok: false; failure: SkillFailure; errno?: string };
 type TextRead = { ok: true; text: string } | TextFail;
 
 /** Bytes to text: strict UTF-8, no NUL (a binary file is not a SKILL.md). */
 function decode(bytes: Buffer, path: string, headOnly = false): TextRead {
-  if (!isUtf8(bytes)) return { ok: false, failure: { code: "INVALID_FRONTMATTER", kind: "field", path, reason: message("read.not_utf8") } };
-  if (bytes.indexOf(0) !== -1) return { ok: false, failure: { code: "INVALID_FRONTMATTER", kind: "field", path, reason: message("read.nul") } };
+  if (!isUtf8(bytes))
+    return {
+      ok: false,
+      failure: { code: "INVALID_FRONTMATTER", kind: "field", path, reason: message("read.not_utf8") },
+    };
+  if (bytes.indexOf(0) !== -1)
+    return { ok: false, failure: { code: "INVALID_FRONTMATTER", kind: "field", path, reason: message("read.nul") } };
   // Discovery needs no body: decoding only up to the closing fence spares a string per skill (the whole file is still checked above).
   return { ok: true, text: bytes.toString("utf8", 0, headOnly ? headEnd(bytes) : bytes.length) };
 }
@@ -99,7 +103,7 @@ function fenceLine(bytes: Uint8Array, start: number, end: number, hasLf: boolean
 export function headEnd(bytes: Uint8Array): number {
   const first = bytes.indexOf(0x0a);
   if (first === -1) return bytes.length;
-  for (let pos = first + 1; pos < bytes.length; ) {
+  for (let pos = first + 1; pos < bytes.length;) {
     const nl = bytes.indexOf(0x0a, pos);
     const end = nl === -1 ? bytes.length : nl;
     if (fenceLine(bytes, pos, end, nl !== -1)) return nl === -1 ? bytes.length : nl + 1;
@@ -110,13 +114,26 @@ export function headEnd(bytes: Uint8Array): number {
 }
 const tooBig = (path: string, size: number): TextRead => ({
   ok: false,
-  failure: { code: "IO_ERROR", kind: "io", path, reason: message("read.too_large", { size, limit: LIMITS.skill_md_max_bytes }) },
+  failure: {
+    code: "IO_ERROR",
+    kind: "io",
+    path,
+    reason: message("read.too_large", { size, limit: LIMITS.skill_md_max_bytes }),
+  },
 });
-const notFile = (path: string): TextFail => ({ ok: false, failure: { code: "IO_ERROR", kind: "io", path, reason: message("read.not_file") } });
+const notFile = (path: string): TextFail => ({
+  ok: false,
+  failure: { code: "IO_ERROR", kind: "io", path, reason: message("read.not_file") },
+});
 const ioFailure = (path: string, err: { code?: string } | unknown): TextFail => ({
   ok: false,
   errno: (err as NodeJS.ErrnoException).code,
-  failure: { code: "IO_ERROR", kind: "io", path, reason: message("read.unreadable", { errno: (err as NodeJS.ErrnoException).code ?? "unknown" }) },
+  failure: {
+    code: "IO_ERROR",
+    kind: "io",
+    path,
+    reason: message("read.unreadable", { errno: (err as NodeJS.ErrnoException).code ?? "unknown" }),
+  },
 });
 
 /** Read an opened regular SKILL.md with the size cap applied before and during the read (D11): a file that grows is still capped; never more than the cap + 1 bytes. Synchronous: discovery and activation are a handful of small syscalls per skill, and each async round trip costs more than the work (R23). */
@@ -129,7 +146,8 @@ function readOpened(fd: number, path: string, headOnly = false): TextRead {
     for (;;) {
       const n = readSync(fd, buf, got, buf.length - got, got);
       got += n;
-      if (got === buf.length) return got > LIMITS.skill_md_max_bytes ? tooBig(path, got) : decode(buf.subarray(0, got), path, headOnly);
+      if (got === buf.length)
+        return got > LIMITS.skill_md_max_bytes ? tooBig(path, got) : decode(buf.subarray(0, got), path, headOnly);
       if (n === 0 || got >= info.size) break;
     }
     return decode(buf.subarray(0, got), path, headOnly);
@@ -157,7 +175,8 @@ function openSkill(dirPath: string, dir: string, mdPath: string, roots: readonly
     const realDir = h.real;
     const md = below(h, "SKILL.md");
     // Never read outside the roots: a fenced-off skill is kept aside unread (R6); one without SKILL.md is no skill.
-    if (!isInside(realDir, roots)) return exists(md) ? outside(dir, "read.dir_outside") : { ok: "none", dirMissing: false };
+    if (!isInside(realDir, roots))
+      return exists(md) ? outside(dir, "read.dir_outside") : { ok: "none", dirMissing: false };
     let f = openFenced(md, "file", NOFOLLOW);
     if (!f.ok && (f.errno === "ELOOP" || f.errno === "EMLINK")) {
       // A symlinked SKILL.md: followed, and fenced by where the open landed.
@@ -167,7 +186,10 @@ function openSkill(dirPath: string, dir: string, mdPath: string, roots: readonly
     if (!f.ok) {
       if (f.real !== undefined && !isInside(f.real, roots)) return outside(mdPath, "read.md_outside");
       if (f.errno === "ENOENT" || f.errno === "ENOTDIR") return { ok: "none", dirMissing: false };
-      return { ok: false, failure: f.errno === "ENOTREG" ? notFile(mdPath).failure : ioFailure(mdPath, { code: f.errno }).failure };
+      return {
+        ok: false,
+        failure: f.errno === "ENOTREG" ? notFile(mdPath).failure : ioFailure(mdPath, { code: f.errno }).failure,
+      };
     }
     try {
       if (!isInside(f.handle.real, roots)) return outside(mdPath, "read.md_outside");
@@ -181,16 +203,42 @@ function openSkill(dirPath: string, dir: string, mdPath: string, roots: readonly
 }
 
 /** realMd: the real path of the SKILL.md read (R143: sensitive patterns see it too). */
-type Parsed = { ok: true; entry: SkillEntry; body: string; realDir: string; realMd: string; warnings: readonly string[] } | { ok: false; failure: SkillFailure };
+type Parsed =
+  | { ok: true; entry: SkillEntry; body: string; realDir: string; realMd: string; warnings: readonly string[] }
+  | { ok: false; failure: SkillFailure };
 
-function parseRead(read: TextRead, dir: string, rootIndex: number, realDir: string, mdPath: string, slot: MemoSlot | undefined, realMd: string): Parsed {
+function parseRead(
+  read: TextRead,
+  dir: string,
+  rootIndex: number,
+  realDir: string,
+  mdPath: string,
+  slot: MemoSlot | undefined,
+  realMd: string,
+): Parsed {
   if (!read.ok) return { ok: false, failure: { ...read.failure, path: mdPath } };
   const parsed = parseSkillMd(read.text, basename(dir), slot);
   if (!parsed.ok) {
-    return { ok: false, failure: { code: parsed.code, kind: parsed.kind, path: mdPath, reason: parsed.reason, ...(parsed.line !== undefined ? { line: parsed.line } : {}) } };
+    return {
+      ok: false,
+      failure: {
+        code: parsed.code,
+        kind: parsed.kind,
+        path: mdPath,
+        reason: parsed.reason,
+        ...(parsed.line !== undefined ? { line: parsed.line } : {}),
+      },
+    };
   }
   const fm = parsed.frontmatter;
-  return { ok: true, entry: { name: fm.name, description: fm.description, dir, root_index: rootIndex, frontmatter: fm }, body: parsed.body, realDir, realMd, warnings: parsed.warnings };
+  return {
+    ok: true,
+    entry: { name: fm.name, description: fm.description, dir, root_index: rootIndex, frontmatter: fm },
+    body: parsed.body,
+    realDir,
+    realMd,
+    warnings: parsed.warnings,
+  };
 }
 
 const outside = (path: string, what: "read.dir_outside" | "read.md_outside"): { ok: false; failure: SkillFailure } => ({
@@ -208,12 +256,19 @@ const mdUnresolved = (mdPath: string): { ok: false; failure: SkillFailure } => (
  * Activation: open the skill dir and its SKILL.md now (the tree may have changed since discovery) and fence what was
  * opened (§5.3, R6, R142), then read and parse. `slot` is the skill's memo (R86).
  */
-export function readSkillSync(dir: string, rootIndex: number, realRoots: readonly (string | null)[], slot?: MemoSlot): Parsed {
+export function readSkillSync(
+  dir: string,
+  rootIndex: number,
+  realRoots: readonly (string | null)[],
+  slot?: MemoSlot,
+): Parsed {
   const roots = realRoots.filter((r): r is string => r !== null);
   const mdPath = child(dir, "SKILL.md"); // dir is join's or child's result: normalised
   const o = openSkill(dir, dir, mdPath, roots, false);
   if (o.ok === "none") {
-    return o.dirMissing ? { ok: false, failure: { code: "IO_ERROR", kind: "io", path: dir, reason: message("read.dir_unresolved") } } : mdUnresolved(mdPath);
+    return o.dirMissing
+      ? { ok: false, failure: { code: "IO_ERROR", kind: "io", path: dir, reason: message("read.dir_unresolved") } }
+      : mdUnresolved(mdPath);
   }
   if (!o.ok) return o;
   return parseRead(o.read, dir, rootIndex, o.realDir, mdPath, slot, o.realMd);
@@ -250,7 +305,12 @@ function scanEntry(
   const mdPath = child(dir, "SKILL.md");
   // A plain directory or a symlink (to be followed, then fenced by what was opened); any other type is not a skill
   // dir and is never opened (a FIFO in a root blocks nothing).
-  if (!entry.isDirectory() && !entry.isSymbolicLink() && (entry.isFile() || entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice())) return null;
+  if (
+    !entry.isDirectory() &&
+    !entry.isSymbolicLink() &&
+    (entry.isFile() || entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice())
+  )
+    return null;
   const o = openSkill(child(realRoot, name), dir, mdPath, roots, true);
   if (o.ok === "none") return null;
   if (!o.ok) return broken(name, dir, rootIndex, o.failure);
@@ -260,15 +320,30 @@ function scanEntry(
   // holds its own copy of the frontmatter, so the catalog's can be handed out. The catalog entry is built
   // here, once: a shadowed one is dropped unseen.
   const e = parsed.entry;
-  const catalogEntry: CatalogEntry = { name: e.name, description: e.description, dir: e.dir, root_index: e.root_index, frontmatter: e.frontmatter as SkillFrontmatter, meta: { shadowed: [] } };
+  const catalogEntry: CatalogEntry = {
+    name: e.name,
+    description: e.description,
+    dir: e.dir,
+    root_index: e.root_index,
+    frontmatter: e.frontmatter as SkillFrontmatter,
+    meta: { shadowed: [] },
+  };
   // R19/R20: what was loaded leniently is said, once per skill, as catalog warnings.
   return parsed.warnings.length > 0
-    ? { ok: true, entry: catalogEntry, notes: parsed.warnings.map((leniency) => message("warning.skill_lenient", { dir, leniency })) }
+    ? {
+        ok: true,
+        entry: catalogEntry,
+        notes: parsed.warnings.map((leniency) => message("warning.skill_lenient", { dir, leniency })),
+      }
     : { ok: true, entry: catalogEntry };
 }
 
 function broken(name: string, dir: string, rootIndex: number, failure: SkillFailure): Scanned {
-  return { ok: false, broken: { name, dir, root_index: rootIndex, failure }, warning: message("warning.skill_skipped", { dir, code: failure.code, reason: failure.reason }) };
+  return {
+    ok: false,
+    broken: { name, dir, root_index: rootIndex, failure },
+    warning: message("warning.skill_skipped", { dir, code: failure.code, reason: failure.reason }),
+  };
 }
 
 /** Yield to the event loop every this many entries, so a big root does not block it for the whole scan. */
@@ -321,7 +396,9 @@ export class FilesystemSkillRegistry implements SkillRegistry {
       try {
         if (!(await stat(realRoot)).isDirectory()) throw new Error("not a directory");
         // Names as bytes (R140, X1): a name that is not UTF-8 is never made a string that could name another entry.
-        dirents = (await readdir(realRoot, { withFileTypes: true, encoding: "buffer" })).filter((d) => d.name[0] !== DOT);
+        dirents = (await readdir(realRoot, { withFileTypes: true, encoding: "buffer" })).filter(
+          (d) => d.name[0] !== DOT,
+        );
       } catch {
         warnings.push(message("warning.root_unlistable", { root }));
         continue;
@@ -334,7 +411,9 @@ export class FilesystemSkillRegistry implements SkillRegistry {
         const d = dirents[i] as Dirent<Buffer>;
         if (!usableName(d.name)) {
           const shown = escapeName(d.name);
-          warnings.push(message("warning.name_not_utf8", { dir: rootIsNormal ? child(root, shown) : join(root, shown) }));
+          warnings.push(
+            message("warning.name_not_utf8", { dir: rootIsNormal ? child(root, shown) : join(root, shown) }),
+          );
           continue;
         }
         const slot: MemoSlot = {};

@@ -110,7 +110,10 @@ export function listResources(realSkillDir: string, realRoots: readonly (string 
       } finally {
         close(h);
       }
-      if (bad.first !== null) listing.warnings.push(message("warning.resources_not_utf8", { count: bad.count, entry: escapeName(bad.first) }));
+      if (bad.first !== null)
+        listing.warnings.push(
+          message("warning.resources_not_utf8", { count: bad.count, entry: escapeName(bad.first) }),
+        );
       if (all.length === 0) continue;
       all.sort(byCodePoint);
       // Up to 10 in all (D10: §3.1, §7 step 4), folder after folder, at most resources_per_folder from one.

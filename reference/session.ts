@@ -3,7 +3,14 @@
 // Every text a result carries is rendered from schemas/messages.json (R30).
 import { isAbsolute, sep } from "node:path";
 import { LIMITS, check } from "../schemas/index.ts";
-import type { Catalog, NotFoundResult, PermissionRequest, SessionConfig, SkillFrontmatter, SkillResult } from "../schemas/index.ts";
+import type {
+  Catalog,
+  NotFoundResult,
+  PermissionRequest,
+  SessionConfig,
+  SkillFrontmatter,
+  SkillResult,
+} from "../schemas/index.ts";
 import { buildCatalog } from "./catalog.ts";
 import { clip, errorResult, message } from "./errors.ts";
 import { realOrNull } from "./fence.ts";
@@ -60,21 +67,29 @@ export class SkillSession implements SessionHandle {
     const valid = check("session-config.schema.json", config);
     if (!valid.valid) throw new TypeError(`invalid session config: ${valid.errors}`);
     const relative = [...config.skill_roots, ...(config.skill_trust?.trusted_roots ?? [])].find((r) => !isAbsolute(r));
-    if (relative !== undefined) throw new TypeError(`invalid session config: skill roots must be absolute paths; got ${JSON.stringify(relative)}`);
+    if (relative !== undefined)
+      throw new TypeError(
+        `invalid session config: skill roots must be absolute paths; got ${JSON.stringify(relative)}`,
+      );
     this.registry = new FilesystemSkillRegistry(config.skill_roots);
     this.hook = config.permission?.hook === false ? undefined : options.hook;
   }
 
   /** Built once per session, like the discovery it renders (§7: no watching). */
   async catalog(): Promise<Catalog> {
-    this.built ??= this.registry.scan().then((d) => ((this.discovered ??= d), buildCatalog(d.entries, [...d.warnings])));
+    this.built ??= this.registry
+      .scan()
+      .then((d) => ((this.discovered ??= d), buildCatalog(d.entries, [...d.warnings])));
     return this.built;
   }
 
   call(params: unknown, options: CallOptions = { invocation: "model" }): Promise<SkillResult> {
     // Calls run one at a time in call order; an idle session starts the call at once (one promise hop less per call).
     const ticket = ++this.started;
-    const run = ticket === this.finished + 1 ? this.run(params, options, ticket) : this.queue.then(() => this.run(params, options, ticket));
+    const run =
+      ticket === this.finished + 1
+        ? this.run(params, options, ticket)
+        : this.queue.then(() => this.run(params, options, ticket));
     this.queue = run; // never rejects: run turns every throw into a result
     return run;
   }
@@ -105,17 +120,24 @@ export class SkillSession implements SessionHandle {
   /** A call from its start: a closed session refuses it; the first call waits for discovery, later ones do not. */
   private handle(params: unknown, options: CallOptions): SkillResult | Promise<SkillResult> {
     // A call that has started runs to its end: close() stops only calls that have not (a first call waiting for discovery has).
-    if (this.closed) return errorResult("INVALID_PARAM", message("session.closed"), { hint: message("session.closed_hint") });
+    if (this.closed)
+      return errorResult("INVALID_PARAM", message("session.closed"), { hint: message("session.closed_hint") });
     const parsed = parseParams(params);
     if (!parsed.ok) return parsed.error;
     const d = this.discovered;
     const trustedRoots = this.trustedResolved;
-    if (d === null || trustedRoots === null) return this.resolveFirst().then(([dd, roots]) => this.check(parsed.value, options, dd, roots));
+    if (d === null || trustedRoots === null)
+      return this.resolveFirst().then(([dd, roots]) => this.check(parsed.value, options, dd, roots));
     return this.check(parsed.value, options, d, trustedRoots);
   }
 
   /** The checks in D4's order, synchronous: only the permission hook is awaited (ask). */
-  private check(params: ToolParams, options: CallOptions, d: Discovery, trustedRoots: readonly string[]): SkillResult | Promise<SkillResult> {
+  private check(
+    params: ToolParams,
+    options: CallOptions,
+    d: Discovery,
+    trustedRoots: readonly string[],
+  ): SkillResult | Promise<SkillResult> {
     const { name } = params;
     const args = params.arguments;
 
@@ -123,8 +145,16 @@ export class SkillSession implements SessionHandle {
     if (!entry) {
       const broken = d.broken.get(name);
       if (broken) return failureResult(name, broken.failure);
-      const sib = siblings(name, d.entries.map((e) => e.name));
-      return { kind: "not_found", name, siblings: sib as NotFoundResult["siblings"], output: renderNotFound(name, sib) };
+      const sib = siblings(
+        name,
+        d.entries.map((e) => e.name),
+      );
+      return {
+        kind: "not_found",
+        name,
+        siblings: sib as NotFoundResult["siblings"],
+        output: renderNotFound(name, sib),
+      };
     }
 
     const loaded = this.loaded.get(name);
@@ -144,11 +174,26 @@ export class SkillSession implements SessionHandle {
     if (!read.ok) return failureResult(name, read.failure);
     // R145: the arguments' fault, so judged with them, before any gate; the body over the bound is never built.
     // Without arguments the body is as written (substitute's first rule): no declared-name set to build.
-    const sub = args === undefined ? { ok: true as const, body: read.body } : substitute(read.body, args, new Set(Object.keys(fm.arguments ?? {})));
+    const sub =
+      args === undefined
+        ? { ok: true as const, body: read.body }
+        : substitute(read.body, args, new Set(Object.keys(fm.arguments ?? {})));
     if (!sub.ok) {
-      return errorResult("INVALID_PARAM", message("args.body_too_large", { name, limit: sub.limit }), { name, hint: message("args.too_large_hint") });
+      return errorResult("INVALID_PARAM", message("args.body_too_large", { name, limit: sub.limit }), {
+        name,
+        hint: message("args.too_large_hint"),
+      });
     }
-    const ready: Ready = { name, dir: entry.dir, root_index: entry.root_index, realDir: read.realDir, body: sub.body, fm, args, warnings: [] };
+    const ready: Ready = {
+      name,
+      dir: entry.dir,
+      root_index: entry.root_index,
+      realDir: read.realDir,
+      body: sub.body,
+      fm,
+      args,
+      warnings: [],
+    };
 
     // Compiled pattern by pattern as checks reach them (sensitive.ts), as minimatch() did.
     this.sensitive ??= sensitiveMatcher(this.config.sensitive_patterns ?? LIMITS.default_sensitive_patterns);
@@ -159,19 +204,31 @@ export class SkillSession implements SessionHandle {
     const sensitive = this.sensitive(paths);
     if (sensitive !== null && !this.hook) {
       return errorResult("SENSITIVE", message("sensitive.message", { name }), {
-        name, path: entry.dir, reason: message("sensitive.reason", { pattern: sensitive }), hint: message("sensitive.hint"),
+        name,
+        path: entry.dir,
+        reason: message("sensitive.reason", { pattern: sensitive }),
+        hint: message("sensitive.hint"),
       });
     }
 
     if (fm["disable-model-invocation"] === true && options.invocation !== "user") {
-      return errorResult("DISABLED", message("disabled.message", { name }), { name, path: entry.dir, hint: message("disabled.hint") });
+      return errorResult("DISABLED", message("disabled.message", { name }), {
+        name,
+        path: entry.dir,
+        hint: message("disabled.hint"),
+      });
     }
 
     const trusted = isTrusted(read.realDir, trustedRoots);
     if (this.hook) return this.ask(this.hook, ready, sensitive !== null, trusted, d, options);
     const gate = gateWithoutHook(trusted, this.config);
     if (gate === "refuse") {
-      return errorResult("NOT_TRUSTED", message("trust.no_hook", { name }), { name, path: entry.dir, reason: "untrusted_project_skill", hint: message("trust.hint") });
+      return errorResult("NOT_TRUSTED", message("trust.no_hook", { name }), {
+        name,
+        path: entry.dir,
+        reason: "untrusted_project_skill",
+        hint: message("trust.hint"),
+      });
     }
     if (gate === "warn") ready.warnings.push(message("trust.warn", { name }));
     return this.activate(ready, d, options);
@@ -180,20 +237,38 @@ export class SkillSession implements SessionHandle {
   /** The first call waits for discovery and the trusted roots' real paths; later calls read them as values. */
   private async resolveFirst(): Promise<[Discovery, string[]]> {
     this.discovered ??= await this.registry.scan();
-    this.trustedResolved ??= (await Promise.all((this.config.skill_trust?.trusted_roots ?? []).map((r) => realOrNull(r)))).filter((r): r is string => r !== null);
+    this.trustedResolved ??= (
+      await Promise.all((this.config.skill_trust?.trusted_roots ?? []).map((r) => realOrNull(r)))
+    ).filter((r): r is string => r !== null);
     return [this.discovered, this.trustedResolved];
   }
 
   /** §5.6: the hook decides; anything but allow or allow_once refuses (a throwing hook denies). */
-  private async ask(hook: PermissionHook, ready: Ready, sensitive: boolean, trusted: boolean, d: Discovery, options: CallOptions): Promise<SkillResult> {
+  private async ask(
+    hook: PermissionHook,
+    ready: Ready,
+    sensitive: boolean,
+    trusted: boolean,
+    d: Discovery,
+    options: CallOptions,
+  ): Promise<SkillResult> {
     const { name, dir, fm } = ready;
-    const reason: PermissionRequest["metadata"]["reason"] = sensitive ? "sensitive" : !trusted && trustPolicy(this.config) !== "allow" ? "untrusted_project_skill" : "normal";
+    const reason: PermissionRequest["metadata"]["reason"] = sensitive
+      ? "sensitive"
+      : !trusted && trustPolicy(this.config) !== "allow"
+        ? "untrusted_project_skill"
+        : "normal";
     const request: PermissionRequest = {
       tool: "skill",
       action: "activate",
       path: dir,
       always_patterns: [`Skill(name:${name})`],
-      metadata: { name, root_index: ready.root_index, frontmatter: { ...fm, allowed_tools: fm["allowed-tools"] ?? [] }, reason },
+      metadata: {
+        name,
+        root_index: ready.root_index,
+        frontmatter: { ...fm, allowed_tools: fm["allowed-tools"] ?? [] },
+        reason,
+      },
     };
     let decision: unknown;
     try {
@@ -206,9 +281,18 @@ export class SkillSession implements SessionHandle {
     if (decision !== "allow" && decision !== "allow_once") {
       const asked = decision === "ask" ? message("permission.ask_suffix") : "";
       if (reason === "untrusted_project_skill") {
-        return errorResult("NOT_TRUSTED", message("trust.hook_refused", { name, asked }), { name, path: dir, reason: "untrusted_project_skill", hint: message("trust.hint") });
+        return errorResult("NOT_TRUSTED", message("trust.hook_refused", { name, asked }), {
+          name,
+          path: dir,
+          reason: "untrusted_project_skill",
+          hint: message("trust.hint"),
+        });
       }
-      return errorResult("PERMISSION_DENIED", message("permission.denied", { name, asked }), { name, path: dir, hint: message("permission.denied_hint") });
+      return errorResult("PERMISSION_DENIED", message("permission.denied", { name, asked }), {
+        name,
+        path: dir,
+        hint: message("permission.denied_hint"),
+      });
     }
     return this.activate(ready, d, options);
   }
@@ -221,19 +305,32 @@ export class SkillSession implements SessionHandle {
     const output = renderSkill({ name, dir, frontmatter: fm, body, listing, bytes });
     this.activations++;
     this.loaded.set(name, { turn: options.turn ?? this.activations, frontmatter: fm });
-    const result: SkillResult = { kind: "ok", name, dir, body, frontmatter: fm, resources: listing.resources, bytes, output };
+    const result: SkillResult = {
+      kind: "ok",
+      name,
+      dir,
+      body,
+      frontmatter: fm,
+      resources: listing.resources,
+      bytes,
+      output,
+    };
     if (Object.keys(listing.omitted).length > 0) result.resources_omitted = listing.omitted;
     // R140: the resource folders' warnings come after the call's own.
     const all = listing.warnings.length > 0 ? [...warnings, ...listing.warnings] : warnings;
     if (all.length > 0) result.warnings = all;
     return result;
   }
-
 }
 
-const example = (list: string[]): string => `{${list.map((arg) => message("format.named_example_item", { arg })).join(", ")}}`;
+const example = (list: string[]): string =>
+  `{${list.map((arg) => message("format.named_example_item", { arg })).join(", ")}}`;
 
-function checkArgumentForm(name: string, frontmatter: SkillFrontmatter, args: Arguments | undefined): SkillResult | null {
+function checkArgumentForm(
+  name: string,
+  frontmatter: SkillFrontmatter,
+  args: Arguments | undefined,
+): SkillResult | null {
   const decl = frontmatter.arguments;
   // The common call, none or a string for a skill that declares no named arguments, has nothing to judge (no text built).
   if (decl === undefined && (args === undefined || typeof args === "string")) return null;
@@ -241,26 +338,49 @@ function checkArgumentForm(name: string, frontmatter: SkillFrontmatter, args: Ar
   const hasNamed = decl !== undefined;
   const hint = frontmatter["argument-hint"];
   // Hints built from the table: argument-hint, when declared, is the hint (placeholders.argument_hint).
-  const detail = { name, ...(typeof hint === "string" ? { hint: message("args.argument_hint", { argument_hint: hint }) } : {}) };
+  const detail = {
+    name,
+    ...(typeof hint === "string" ? { hint: message("args.argument_hint", { argument_hint: hint }) } : {}),
+  };
   if (typeof args === "string" && hasNamed) {
     return errorResult("INVALID_PARAM", message("args.expects_named", { name, names: names.join(", ") }), {
-      ...detail, hint: message("args.expects_named_hint", { example: example(names) }),
+      ...detail,
+      hint: message("args.expects_named_hint", { example: example(names) }),
     });
   }
   if (args !== undefined && typeof args !== "string") {
-    if (!hasNamed) return errorResult("INVALID_PARAM", message("args.no_named", { name }), { ...detail, hint: message("args.no_named_hint") });
+    if (!hasNamed)
+      return errorResult("INVALID_PARAM", message("args.no_named", { name }), {
+        ...detail,
+        hint: message("args.no_named_hint"),
+      });
     for (const key of Object.keys(args)) {
-      if (!names.includes(key)) return errorResult("INVALID_PARAM", message("args.unknown", { name, key: clip(key, 64), names: names.join(", ") }), detail);
+      if (!names.includes(key))
+        return errorResult(
+          "INVALID_PARAM",
+          message("args.unknown", { name, key: clip(key, 64), names: names.join(", ") }),
+          detail,
+        );
     }
   }
   if (hasNamed && (args === undefined || typeof args !== "string")) {
     // R36: a required named argument missing, from a map or because no arguments came at all: one refusal naming them all.
     const given = args ?? {};
-    const missing = Object.entries(decl ?? {}).filter(([n, d]) => d.required === true && !Object.prototype.hasOwnProperty.call(given, n)).map(([n]) => n);
+    const missing = Object.entries(decl ?? {})
+      .filter(([n, d]) => d.required === true && !Object.prototype.hasOwnProperty.call(given, n))
+      .map(([n]) => n);
     if (missing.length > 0) {
-      return errorResult("INVALID_PARAM", message(missing.length > 1 ? "args.required_missing_many" : "args.required_missing_one", { name, names: missing.join(", ") }), {
-        ...detail, hint: message("args.expects_named_hint", { example: example(missing) }),
-      });
+      return errorResult(
+        "INVALID_PARAM",
+        message(missing.length > 1 ? "args.required_missing_many" : "args.required_missing_one", {
+          name,
+          names: missing.join(", "),
+        }),
+        {
+          ...detail,
+          hint: message("args.expects_named_hint", { example: example(missing) }),
+        },
+      );
     }
   }
   return null;
@@ -270,15 +390,28 @@ function failureResult(name: string, f: SkillFailure): SkillResult {
   const common = { name, path: f.path, reason: f.reason, ...(f.line !== undefined ? { line: f.line } : {}) };
   switch (f.code) {
     case "NAME_MISMATCH":
-      return errorResult("NAME_MISMATCH", message("failure.name_mismatch", { name }), { ...common, hint: message("failure.name_mismatch_hint") });
-    case "INVALID_FRONTMATTER":
-      return errorResult("INVALID_FRONTMATTER", message(f.kind === "yaml" ? "failure.yaml" : "failure.frontmatter", { name }), {
+      return errorResult("NAME_MISMATCH", message("failure.name_mismatch", { name }), {
         ...common,
-        reason: f.line !== undefined && f.kind === "yaml" ? message("failure.yaml_reason_line", { reason: f.reason, line: f.line }) : f.reason,
-        hint: message("failure.frontmatter_hint"),
+        hint: message("failure.name_mismatch_hint"),
       });
+    case "INVALID_FRONTMATTER":
+      return errorResult(
+        "INVALID_FRONTMATTER",
+        message(f.kind === "yaml" ? "failure.yaml" : "failure.frontmatter", { name }),
+        {
+          ...common,
+          reason:
+            f.line !== undefined && f.kind === "yaml"
+              ? message("failure.yaml_reason_line", { reason: f.reason, line: f.line })
+              : f.reason,
+          hint: message("failure.frontmatter_hint"),
+        },
+      );
     case "OUTSIDE_WORKSPACE":
-      return errorResult("OUTSIDE_WORKSPACE", message("failure.outside", { name }), { ...common, hint: message("failure.outside_hint") });
+      return errorResult("OUTSIDE_WORKSPACE", message("failure.outside", { name }), {
+        ...common,
+        hint: message("failure.outside_hint"),
+      });
     case "IO_ERROR":
       return errorResult("IO_ERROR", message("failure.io", { name }), { ...common, hint: message("failure.io_hint") });
   }

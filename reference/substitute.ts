@@ -19,7 +19,12 @@ export function argumentText(value: string): string {
 export type Substituted = { ok: true; body: string } | { ok: false; limit: number };
 
 /** The value a placeholder takes, or undefined when it stays literal. `pick` sees the raw match and its groups. */
-type Pick = (match: string, index0: string | undefined, named: string | undefined, index1: string | undefined) => string | undefined;
+type Pick = (
+  match: string,
+  index0: string | undefined,
+  named: string | undefined,
+  index1: string | undefined,
+) => string | undefined;
 
 function pickerFor(args: Arguments, declared: ReadonlySet<string>): Pick {
   if (typeof args === "string") {
@@ -34,10 +39,13 @@ function pickerFor(args: Arguments, declared: ReadonlySet<string>): Pick {
     };
   }
   // The map form of $ARGUMENTS: key=value pairs; keys are declared names (R4 refuses others), values are escaped.
-  const pairs = Object.entries(args).map(([k, v]) => `${k}=${v}`).join(" ");
+  const pairs = Object.entries(args)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(" ");
   return (match, _i0, named) => {
     if (match === "$ARGUMENTS") return pairs;
-    if (named !== undefined && declared.has(named) && Object.prototype.hasOwnProperty.call(args, named)) return args[named];
+    if (named !== undefined && declared.has(named) && Object.prototype.hasOwnProperty.call(args, named))
+      return args[named];
     return undefined;
   };
 }

@@ -48,16 +48,24 @@ export interface TextNote {
  * before), no U+FEFF past the stripped leading BOM, no U+FFFE / U+FFFF. Astral characters arrive as
  * surrogate pairs and are allowed; a lone surrogate cannot come out of UTF-8 decoding.
  */
-const FORBIDDEN_PRECISE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const FORBIDDEN_PRECISE =
+  /[\x00-\x08\x0b-\x1f\x7f-\x9f\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /** A plain character class first (fast, and enough for text with no astral characters), the precise pattern only on a hit. */
 export const FORBIDDEN_OR_SURROGATE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\ufeff\ufffe\uffff\ud800-\udfff]/;
 export const FORBIDDEN_CHAR = {
   test: (text: string): boolean => FORBIDDEN_OR_SURROGATE.test(text) && FORBIDDEN_PRECISE.test(text),
-  exec: (text: string): RegExpExecArray | null => (FORBIDDEN_OR_SURROGATE.test(text) ? FORBIDDEN_PRECISE.exec(text) : null),
+  exec: (text: string): RegExpExecArray | null =>
+    FORBIDDEN_OR_SURROGATE.test(text) ? FORBIDDEN_PRECISE.exec(text) : null,
 };
 
 /** YAML 1.2, core schema, no YAML 1.1 tags or merge keys; duplicates are the Builder's to find (a hash set, not pairwise). */
-const COMPOSE_OPTIONS = { version: "1.2", schema: "core", uniqueKeys: false, resolveKnownTags: false, merge: false } as const;
+const COMPOSE_OPTIONS = {
+  version: "1.2",
+  schema: "core",
+  uniqueKeys: false,
+  resolveKnownTags: false,
+  merge: false,
+} as const;
 const INT_RE = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
 const SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 
@@ -66,7 +74,12 @@ class Refusal {
    * deep: R15's depth bound on the syntax tree, final on its own line (R26): nothing after it is read. keys: for
    * that bound, the offsets of the implicit keys (no ?) holding the too-deep collection, whose ':' a reader never reaches.
    */
-  constructor(readonly reason: string, readonly offset: number | undefined, readonly deep = false, readonly keys: ReadonlySet<number> = NO_KEYS) {}
+  constructor(
+    readonly reason: string,
+    readonly offset: number | undefined,
+    readonly deep = false,
+    readonly keys: ReadonlySet<number> = NO_KEYS,
+  ) {}
 }
 const NO_KEYS: ReadonlySet<number> = new Set();
 
@@ -81,7 +94,11 @@ export function codePoints(s: string): number {
 const hex = (c: string): string => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
 
 /** Parse frontmatter YAML under the contract. Lines are 1-based within `text`. */
-export function parseYamlContract(text: string, textFields?: TextFields, opts: { speculate?: boolean } = {}): YamlOutcome {
+export function parseYamlContract(
+  text: string,
+  textFields?: TextFields,
+  opts: { speculate?: boolean } = {},
+): YamlOutcome {
   const bad = FORBIDDEN_CHAR.exec(text);
   if (bad) {
     const reason = bad[0] === "\r" ? message("yaml.lone_cr") : message("yaml.forbidden_char", { char: hex(bad[0]) });
@@ -91,9 +108,14 @@ export function parseYamlContract(text: string, textFields?: TextFields, opts: {
   const traces = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    return (opts.speculate === false ? undefined : speculate(text, textFields)) ?? lexerGuards(text) ?? readDocument(text, EVERYTHING, textFields) ?? { ok: true, data: null, keyLines: new Map() };
+    return (
+      (opts.speculate === false ? undefined : speculate(text, textFields)) ??
+      lexerGuards(text) ??
+      readDocument(text, EVERYTHING, textFields) ?? { ok: true, data: null, keyLines: new Map() }
+    );
   } catch (e) {
-    if (e instanceof Refusal) return { ok: false, reason: e.reason, ...(e.offset === undefined ? {} : { line: lineAtOffset(text, e.offset) }) };
+    if (e instanceof Refusal)
+      return { ok: false, reason: e.reason, ...(e.offset === undefined ? {} : { line: lineAtOffset(text, e.offset) }) };
     return { ok: false, reason: parserMessage(e instanceof Error ? e.message : String(e)) };
   } finally {
     Error.stackTraceLimit = traces;
@@ -117,11 +139,18 @@ function speculate(text: string, textFields: TextFields | undefined): YamlOutcom
     // A guard that trips in the prefix trips at the same token of the whole text, whose lexer agrees with the prefix's
     // but maybe on its last line: an answer before that line is final; otherwise the whole reading's guards trip too.
     const guarded = refusalOrOutcome(text, () => lexerGuards(prefix));
-    if (guarded) return !guarded.ok && guarded.line !== undefined && guarded.line < lineAtOffset(prefix, prefix.lastIndexOf("\n", prefix.length - 2) + 1) ? guarded : undefined;
+    if (guarded)
+      return !guarded.ok &&
+        guarded.line !== undefined &&
+        guarded.line < lineAtOffset(prefix, prefix.lastIndexOf("\n", prefix.length - 2) + 1)
+        ? guarded
+        : undefined;
     const settled = settledBefore(prefix);
     if (settled === undefined) continue;
     const settledLine = lineAtOffset(prefix, settled);
-    const out = refusalOrOutcome(text, () => readDocument(prefix, { syntax: settledLine, refusalEnd: settled }, textFields));
+    const out = refusalOrOutcome(text, () =>
+      readDocument(prefix, { syntax: settledLine, refusalEnd: settled }, textFields),
+    );
     if (out && !out.ok && out.line !== undefined && out.line < settledLine) return out;
   }
   return undefined;
@@ -142,11 +171,15 @@ const TRIVIA = new Set(["newline", "space", "comment"]);
 /** The start of the deepest last entry, along the chain of last entries of block collections, that follows another entry (walked, not recursed: a chain can be thousands deep). */
 function lastEntryStart(root: Token): number | undefined {
   let found: number | undefined;
-  for (let node: Token | undefined = root; node && (node.type === "block-map" || node.type === "block-seq"); ) {
+  for (let node: Token | undefined = root; node && (node.type === "block-map" || node.type === "block-seq");) {
     const item: Item | undefined = node.items[node.items.length - 1];
     if (item === undefined) break;
     if (node.items.length >= 2) {
-      const first = item.start[0] ?? ("key" in item ? item.key : undefined) ?? ("sep" in item ? item.sep?.[0] : undefined) ?? item.value;
+      const first =
+        item.start[0] ??
+        ("key" in item ? item.key : undefined) ??
+        ("sep" in item ? item.sep?.[0] : undefined) ??
+        item.value;
       if (first && "offset" in first) found = first.offset;
     }
     node = item.value ?? undefined;
@@ -205,7 +238,11 @@ function readDocument(text: string, counted: Counted = EVERYTHING, textFields?: 
     if (cut >= counted.refusalEnd) return undefined;
     const line = lineOf(cut);
     const prefix = text.slice(0, cut);
-    const earlier = readDocument(prefix + closingBrackets(prefix), { syntax: Math.min(counted.syntax, line), refusalEnd: cut, cutKeys: pre.keys }, textFields);
+    const earlier = readDocument(
+      prefix + closingBrackets(prefix),
+      { syntax: Math.min(counted.syntax, line), refusalEnd: cut, cutKeys: pre.keys },
+      textFields,
+    );
     if (earlier !== undefined) return earlier;
     throw pre;
   }
@@ -228,7 +265,9 @@ function readDocument(text: string, counted: Counted = EVERYTHING, textFields?: 
   const keyLines = new Map<string, number>();
   for (const [k, off] of built.topKeys) keyLines.set(k, lineOf(off));
   for (const note of built.asText) note.line = lineOf(note.line);
-  return built.asText.length > 0 ? { ok: true, data: built.data, keyLines, asText: built.asText } : { ok: true, data: built.data, keyLines };
+  return built.asText.length > 0
+    ? { ok: true, data: built.data, keyLines, asText: built.asText }
+    : { ok: true, data: built.data, keyLines };
 }
 
 /**
@@ -290,9 +329,15 @@ const CONTRACT_SYNTAX: readonly (readonly [RegExp, (m: RegExpExecArray) => strin
   [/^Missing closing (["'])quote$/, (m) => message("yaml.unclosed_quote", { quote: m[1] as string })],
   [/^Tabs are not allowed as indentation$/, () => message("yaml.tab_indent")],
   [/^Nested mappings are not allowed in compact mappings$/, () => message("yaml.compact_mapping")],
-  [/^Flow sequence in block collection must be sufficiently indented and end with a \]$/, () => message("yaml.flow_sequence")],
+  [
+    /^Flow sequence in block collection must be sufficiently indented and end with a \]$/,
+    () => message("yaml.flow_sequence"),
+  ],
   [/^Flow map in block collection must be sufficiently indented and end with a \}$/, () => message("yaml.flow_map")],
-  [/^Plain value cannot start with reserved character ([@`])$/, (m) => message("yaml.reserved", { indicator: m[1] as string })],
+  [
+    /^Plain value cannot start with reserved character ([@`])$/,
+    (m) => message("yaml.reserved", { indicator: m[1] as string }),
+  ],
   [/^Plain value cannot start with directive indicator character %$/, () => message("yaml.directive_in_document")],
 ];
 
@@ -356,7 +401,8 @@ function lexerGuards(text: string): YamlOutcome | undefined {
       nodes++;
       deep = ++flow > FLOW_GUARD;
     } else if ((tok === "]" || tok === "}") && flow > 0) flow--;
-    else if (c === 0x27 || c === 0x22) nodes++; // a quoted scalar
+    else if (c === 0x27 || c === 0x22)
+      nodes++; // a quoted scalar
     else if (c === 0x2a) trip = ++aliases > LIMITS.yaml_max_aliases || ++nodes > LIMITS.yaml_max_nodes; // *alias
     if (tok === "-") deep ||= ++dashes > LIMITS.yaml_max_depth;
     else if (tok === "\n") dashes = 0;
@@ -429,7 +475,13 @@ function tooDeep(root: Token): Refusal | undefined {
   const max = LIMITS.yaml_max_depth;
   while (stack.length > 0) {
     const { token, depth, keys } = stack.pop() as Entry;
-    if (token.type !== "block-map" && token.type !== "block-seq" && token.type !== "flow-collection" && token.type !== "pair-map") continue;
+    if (
+      token.type !== "block-map" &&
+      token.type !== "block-seq" &&
+      token.type !== "flow-collection" &&
+      token.type !== "pair-map"
+    )
+      continue;
     const d = depth + 1;
     if (d > max) return new Refusal(message("yaml.too_deep", { max }), token.offset, true, new Set(keys));
     const items = token.type === "pair-map" ? [token.item] : ((token as Collection).items as Item[]);
@@ -439,12 +491,18 @@ function tooDeep(root: Token): Refusal | undefined {
       const it = items[i] as Item & { key?: Token | null; value?: Token | null; sep?: CST.SourceToken[] };
       const explicit = it.start.some((t) => t.source === "?");
       if (pairs && (it.key || explicit || it.sep?.some((t) => t.source === ":"))) {
-        const at = it.start.find((t) => t.source === "?")?.offset ?? it.key?.offset ?? it.sep?.[0]?.offset ?? token.offset;
+        const at =
+          it.start.find((t) => t.source === "?")?.offset ?? it.key?.offset ?? it.sep?.[0]?.offset ?? token.offset;
         stack.push({ token: { type: "pair-map", offset: at, item: it }, depth: d, keys });
         continue;
       }
       if (it.value) stack.push({ token: it.value, depth: d, keys });
-      if (it.key) stack.push({ token: it.key, depth: d, keys: explicit || !("offset" in it.key) ? keys : [...keys, it.key.offset] });
+      if (it.key)
+        stack.push({
+          token: it.key,
+          depth: d,
+          keys: explicit || !("offset" in it.key) ? keys : [...keys, it.key.offset],
+        });
     }
   }
   return undefined;
@@ -490,12 +548,21 @@ class Builder {
     if (n.tag !== undefined) {
       // R26: a tag is met at the tag property itself, which may sit lines before a block collection's content.
       const tag = clip(n.tag.replace(/^tag:yaml\.org,2002:/, "!!"), 64);
-      throw this.refuse(message("yaml.tag", { tag }), offset === undefined ? offset : tagOffsetBefore(this.text, offset));
+      throw this.refuse(
+        message("yaml.tag", { tag }),
+        offset === undefined ? offset : tagOffsetBefore(this.text, offset),
+      );
     }
     // R97: a quoted scalar left open is the unclosed quote's to report (the syntax error found where the text ends):
     // what a parser makes of the text after an open quote (a key of 279 characters, a duplicate) is its own, so
     // nothing from here on counts in a prefix read again (CUT), and a whole text holding one is a syntax error anyway.
-    if (isScalar(n) && (n.type === "QUOTE_SINGLE" || n.type === "QUOTE_DOUBLE") && offset !== undefined && !this.closedQuote(offset, n.type === "QUOTE_DOUBLE")) throw CUT;
+    if (
+      isScalar(n) &&
+      (n.type === "QUOTE_SINGLE" || n.type === "QUOTE_DOUBLE") &&
+      offset !== undefined &&
+      !this.closedQuote(offset, n.type === "QUOTE_DOUBLE")
+    )
+      throw CUT;
     let out: unknown;
     if (isMap(n)) out = this.map(n, depth + 1);
     else if (isSeq(n)) out = this.seq(n, depth + 1);
@@ -514,7 +581,11 @@ class Builder {
 
   private depthCheck(depth: number, offset: number | undefined): void {
     // The syntax tree's bound (tooDeep) sees every collection written out: past it here, only an alias's copy nests.
-    if (depth > LIMITS.yaml_max_depth) throw this.refuse(message(this.expanding > 0 ? "yaml.too_deep_expanded" : "yaml.too_deep", { max: LIMITS.yaml_max_depth }), offset);
+    if (depth > LIMITS.yaml_max_depth)
+      throw this.refuse(
+        message(this.expanding > 0 ? "yaml.too_deep_expanded" : "yaml.too_deep", { max: LIMITS.yaml_max_depth }),
+        offset,
+      );
   }
 
   private alias(name: string, offset: number | undefined, depth: number): unknown {
@@ -553,17 +624,36 @@ class Builder {
       }
       const key = this.value(keyNode, depth);
       if (typeof key !== "string") {
-        const got = key === null ? "an empty (null) key" : typeof key === "object" ? "a list or mapping" : `${typeof key} ${clip(String(key), 40)}`;
+        const got =
+          key === null
+            ? "an empty (null) key"
+            : typeof key === "object"
+              ? "a list or mapping"
+              : `${typeof key} ${clip(String(key), 40)}`;
         throw this.refuse(message("yaml.key_not_string", { got }), keyOffset);
       }
       if (codePoints(key) > LIMITS.yaml_max_key_length) {
-        throw this.refuse(message("yaml.key_too_long", { length: codePoints(key), max: LIMITS.yaml_max_key_length }), keyOffset);
+        throw this.refuse(
+          message("yaml.key_too_long", { length: codePoints(key), max: LIMITS.yaml_max_key_length }),
+          keyOffset,
+        );
       }
-      if (Object.prototype.hasOwnProperty.call(out, key)) throw this.refuse(message("yaml.duplicate_key", { key: clip(key, 64) }), keyOffset);
+      if (Object.prototype.hasOwnProperty.call(out, key))
+        throw this.refuse(message("yaml.duplicate_key", { key: clip(key, 64) }), keyOffset);
       if (depth === 1) this.topKey = key;
       const inText = this.textPath !== undefined && this.expanding === 0;
-      const asText = inText || (this.textFields !== undefined && this.expanding === 0 && (depth === 1 ? this.textFields.top.has(key) : depth === 2 && this.textFields.within.has(this.topKey)));
-      const v = asText ? this.textValue(pair.value, depth, inText ? `${this.textPath}.${key}` : depth === 1 ? key : `${this.topKey}.${key}`) : this.value(pair.value, depth);
+      const asText =
+        inText ||
+        (this.textFields !== undefined &&
+          this.expanding === 0 &&
+          (depth === 1 ? this.textFields.top.has(key) : depth === 2 && this.textFields.within.has(this.topKey)));
+      const v = asText
+        ? this.textValue(
+            pair.value,
+            depth,
+            inText ? `${this.textPath}.${key}` : depth === 1 ? key : `${this.topKey}.${key}`,
+          )
+        : this.value(pair.value, depth);
       // defineProperty: a "__proto__" key is data, never the prototype setter (S10).
       Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
       if (depth === 1 && this.expanding === 0) this.topKeys.set(key, keyOffset);
@@ -586,12 +676,14 @@ class Builder {
         this.textPath = outer;
       }
     }
-    if (!isScalar(target) || target.type !== "PLAIN" || target.tag !== undefined || typeof target.source !== "string") return this.value(node, depth);
+    if (!isScalar(target) || target.type !== "PLAIN" || target.tag !== undefined || typeof target.source !== "string")
+      return this.value(node, depth);
     const v = target.value;
     if (typeof v !== "number" && typeof v !== "boolean") return this.value(node, depth);
     const source = target.source;
     const offset = (node as YamlNode).range?.[0];
-    if (isAlias(node) && ++this.aliases > LIMITS.yaml_max_aliases) throw this.refuse(message("yaml.too_many_aliases", { max: LIMITS.yaml_max_aliases }), offset);
+    if (isAlias(node) && ++this.aliases > LIMITS.yaml_max_aliases)
+      throw this.refuse(message("yaml.too_many_aliases", { max: LIMITS.yaml_max_aliases }), offset);
     this.count(null, offset);
     this.stringBytes += Buffer.byteLength(source, "utf8");
     if (target === node && target.anchor) this.anchors.set(target.anchor, target);
@@ -604,7 +696,9 @@ class Builder {
     this.depthCheck(depth, offset);
     this.count(null, offset);
     const path = this.expanding === 0 ? this.textPath : undefined;
-    return path === undefined ? n.items.map((item) => this.value(item, depth)) : n.items.map((item, i) => this.textValue(item, depth, `${path}[${i}]`));
+    return path === undefined
+      ? n.items.map((item) => this.value(item, depth))
+      : n.items.map((item, i) => this.textValue(item, depth, `${path}[${i}]`));
   }
 
   private scalar(v: unknown, source: unknown, type: unknown, offset: number | undefined): unknown {
@@ -614,7 +708,12 @@ class Builder {
       if (this.stringBytes > LIMITS.skill_md_max_bytes) {
         throw this.refuse(message("yaml.strings_too_large", { max: LIMITS.skill_md_max_bytes }), offset);
       }
-      if (type === "QUOTE_DOUBLE" && /[\ud800-\udfff]/.test(v) && offset !== undefined && SURROGATE_ESCAPE.test(this.quotedSource(offset))) {
+      if (
+        type === "QUOTE_DOUBLE" &&
+        /[\ud800-\udfff]/.test(v) &&
+        offset !== undefined &&
+        SURROGATE_ESCAPE.test(this.quotedSource(offset))
+      ) {
         throw this.refuse(message("yaml.surrogate_escape"), offset);
       }
       return v;

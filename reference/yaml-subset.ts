@@ -38,10 +38,24 @@ const MAYBE_UNPRINTABLE = /[\t\u2028\u2029\ud800-\udfff]/;
  * FORBIDDEN_CHAR's plain class and MAYBE_UNPRINTABLE's in one, built from both (so R13's class lives only in
  * yaml-contract.ts): when it finds nothing (the common case), neither needs its own scan.
  */
-const FORBIDDEN_OR_UNPRINTABLE = new RegExp(FORBIDDEN_OR_SURROGATE.source.slice(0, -1) + MAYBE_UNPRINTABLE.source.slice(1));
+const FORBIDDEN_OR_UNPRINTABLE = new RegExp(
+  FORBIDDEN_OR_SURROGATE.source.slice(0, -1) + MAYBE_UNPRINTABLE.source.slice(1),
+);
 const FAIL = Symbol("fail");
 /** Keys that read as something other than their text (true, false, null), or set the prototype: declined. */
-const NOT_PLAIN_KEYS = new Set(["__proto__", "true", "True", "TRUE", "false", "False", "FALSE", "~", "null", "Null", "NULL"]);
+const NOT_PLAIN_KEYS = new Set([
+  "__proto__",
+  "true",
+  "True",
+  "TRUE",
+  "false",
+  "False",
+  "FALSE",
+  "~",
+  "null",
+  "Null",
+  "NULL",
+]);
 type Value = unknown | typeof FAIL;
 
 const NL = 0x0a;
@@ -181,7 +195,9 @@ function scalar(scan: Scan, a: number, b: number): Value {
   if (c === DQUOTE) return doubleQuoted(text, a, b);
   if (c === SQUOTE) {
     // 'text': no quote inside (a doubled one is the authority's), no control character (only a tab can be here).
-    return b - a >= 2 && text.charCodeAt(b - 1) === SQUOTE && text.indexOf("'", a + 1) === b - 1 ? text.slice(a + 1, b - 1) : FAIL;
+    return b - a >= 2 && text.charCodeAt(b - 1) === SQUOTE && text.indexOf("'", a + 1) === b - 1
+      ? text.slice(a + 1, b - 1)
+      : FAIL;
   }
   if (c === LBRACKET) return flowList(text, a, b);
   return plain(text.slice(a, b), false);
@@ -218,7 +234,25 @@ function flowList(text: string, a: number, b: number): Value {
  * left to the authority.
  */
 const ESCAPES = new Uint16Array(128);
-for (const [e, c] of Object.entries({ "0": "\0", a: "\x07", b: "\b", e: "\x1b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", N: "\u0085", _: "\u00a0", L: "\u2028", P: "\u2029", " ": " ", '"': '"', "/": "/", "\\": "\\" })) {
+for (const [e, c] of Object.entries({
+  "0": "\0",
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
+  N: "\u0085",
+  _: "\u00a0",
+  L: "\u2028",
+  P: "\u2029",
+  " ": " ",
+  '"': '"',
+  "/": "/",
+  "\\": "\\",
+})) {
   ESCAPES[e.charCodeAt(0)] = c.charCodeAt(0) || 0xffff; // 0xffff (never printable) stands for \0's NUL, so 0 means "no such escape"
 }
 const escapeOf = (code: number): number => (code < 128 ? (ESCAPES[code] as number) : 0);
@@ -294,7 +328,8 @@ function blockScalar(scan: Scan, header: number, a: number, b: number): Value {
 }
 
 /** Whether text[p, e) is `- ` and more at column p: a block list item. */
-const isItem = (text: string, p: number, e: number): boolean => p + 1 < e && text.charCodeAt(p) === DASH && text.charCodeAt(p + 1) === SP;
+const isItem = (text: string, p: number, e: number): boolean =>
+  p + 1 < e && text.charCodeAt(p) === DASH && text.charCodeAt(p + 1) === SP;
 
 /**
  * A nested block, text[a, b): a list of scalars, or a mapping whose values may nest further (up to a few
@@ -306,11 +341,11 @@ function nested(scan: Scan, a: number, b: number, depth: number): Value {
   let n = -1;
   let first = a;
   let count = 0;
-  for (let p = a; p < b; ) {
+  for (let p = a; p < b;) {
     const e = lineEnd(text, p, b);
     if (e > p) {
       const ind = indentAt(text, p, e);
-      if (n < 0) (n = ind), (first = p);
+      if (n < 0) ((n = ind), (first = p));
       else if (ind < n) return FAIL;
       count++;
     }
@@ -318,7 +353,9 @@ function nested(scan: Scan, a: number, b: number, depth: number): Value {
   }
   // No line at all, or one at the margin (cannot happen below a key); a tab anywhere (a surrogate fails as a scalar anyway).
   if (n <= 0 || (scan.dirty && unprintable(text, a, b))) return FAIL;
-  return isItem(text, first + n, lineEnd(text, first, b)) ? nestedList(scan, a, b, n, count) : nestedMap(scan, a, b, n, depth);
+  return isItem(text, first + n, lineEnd(text, first, b))
+    ? nestedList(scan, a, b, n, count)
+    : nestedMap(scan, a, b, n, depth);
 }
 
 /** The list of a nested block whose count lines are all `- item` at indent n; sized exactly. */
@@ -326,7 +363,7 @@ function nestedList(scan: Scan, a: number, b: number, n: number, count: number):
   const text = scan.text;
   const list: unknown[] = new Array(count);
   let k = 0;
-  for (let p = a; p < b; ) {
+  for (let p = a; p < b;) {
     const e = lineEnd(text, p, b);
     if (e > p) {
       const s = p + n + 2;
@@ -344,7 +381,7 @@ function nestedList(scan: Scan, a: number, b: number, n: number, count: number):
 function nestedMap(scan: Scan, a: number, b: number, n: number, depth: number): Value {
   const text = scan.text;
   const map: Record<string, unknown> = {};
-  for (let p = a; p < b; ) {
+  for (let p = a; p < b;) {
     const e = lineEnd(text, p, b);
     if (e === p) {
       p = e + 1;
@@ -471,7 +508,11 @@ class SubsetAnswer implements SubsetResult {
   }
 }
 
-const tooManyValues = (line: number): SubsetRefusal => ({ ok: false, reason: message("yaml.too_many_values", { max: LIMITS.yaml_max_nodes }), line });
+const tooManyValues = (line: number): SubsetRefusal => ({
+  ok: false,
+  reason: message("yaml.too_many_values", { max: LIMITS.yaml_max_nodes }),
+  line,
+});
 
 /**
  * The 1-based line of node number n (counted as R16 counts, in document order) of the entry at text[start,
@@ -490,7 +531,8 @@ function nodeLine(scan: Scan, start: number, end: number, from: number, n: numbe
       const body = p + indentAt(text, p, e);
       seen += opens ? 1 : 0;
       opens = false;
-      if (isItem(text, body, e)) seen += 1; // a nested list's item: one scalar
+      if (isItem(text, body, e))
+        seen += 1; // a nested list's item: one scalar
       else {
         const colon = keyEnd(text, body, e);
         const vs = colon < 0 ? -1 : valueStart(scan, colon, e);

@@ -43,7 +43,8 @@ export function buildAjv(dir: string, extra: Options = {}): Ajv {
   const instance = new Ajv2020({ ...AJV_OPTIONS, ...extra });
   // Annotations, never assertions: which level of the contract a node belongs to (conformance/runner/schema-miss.ts).
   for (const keyword of SCHEMA_ANNOTATIONS) instance.addKeyword({ keyword });
-  for (const file of schemaFilesIn(dir)) instance.addSchema(JSON.parse(readFileSync(join(dir, file), "utf8")) as object);
+  for (const file of schemaFilesIn(dir))
+    instance.addSchema(JSON.parse(readFileSync(join(dir, file), "utf8")) as object);
   return instance;
 }
 

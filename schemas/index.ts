@@ -33,11 +33,21 @@ export function formatErrors(errors: readonly ErrorObject[] | null | undefined):
   const list = errors ?? [];
   const unions = list.filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf");
   const kept = list.filter(
-    (e) => !unions.some((u) => u !== e && e.instancePath === u.instancePath && e.schemaPath.startsWith(u.schemaPath.replace(/\/(anyOf|oneOf)$/, ""))),
+    (e) =>
+      !unions.some(
+        (u) =>
+          u !== e &&
+          e.instancePath === u.instancePath &&
+          e.schemaPath.startsWith(u.schemaPath.replace(/\/(anyOf|oneOf)$/, "")),
+      ),
   );
   const text = (e: ErrorObject): string => {
     const branches = e.schema as unknown;
-    if ((e.keyword === "anyOf" || e.keyword === "oneOf") && Array.isArray(branches) && branches.every((b) => b && typeof b === "object" && "const" in b)) {
+    if (
+      (e.keyword === "anyOf" || e.keyword === "oneOf") &&
+      Array.isArray(branches) &&
+      branches.every((b) => b && typeof b === "object" && "const" in b)
+    ) {
       return `must be one of ${branches.map((b: { const: unknown }) => JSON.stringify(b.const)).join(", ")}; got ${JSON.stringify(e.data)}`;
     }
     return e.message ?? "";
@@ -54,11 +64,14 @@ export function check(ref: string, value: unknown): { valid: true } | { valid: f
 export const LIMITS: Limits = readJson<Limits>("limits.json");
 export const ALIASES: AliasTable = readJson<AliasTable>("aliases.json");
 /** The frontmatter fields the spec defines (§4), in frontmatter.schema.json's order: the order R20's warnings follow. */
-export const FRONTMATTER_FIELDS: readonly string[] = Object.keys(readJson<{ properties: Record<string, unknown> }>("frontmatter.schema.json").properties);
+export const FRONTMATTER_FIELDS: readonly string[] = Object.keys(
+  readJson<{ properties: Record<string, unknown> }>("frontmatter.schema.json").properties,
+);
 /** The scopes decisions are split by, one file each in schemas/decisions/: what a decision binds (decisions.schema.json). */
 export const DECISION_SCOPES: readonly DecisionScope[] = ["contract", "reference", "kit", "e2e"];
 /** One scope's file of schemas/decisions/ as written (scope, description, numbering, decisions). */
-export const decisionFile = (scope: DecisionScope): DecisionFile => readJson<DecisionFile>(join("decisions", `${scope}.json`));
+export const decisionFile = (scope: DecisionScope): DecisionFile =>
+  readJson<DecisionFile>(join("decisions", `${scope}.json`));
 /**
  * The decisions, read when asked (nothing at run time needs them, so a driver's start-up does not parse them): every
  * scope's, in DECISION_SCOPES order, or one scope's. Ids are unique across scopes, so a citation needs no scope.
@@ -79,7 +92,8 @@ export interface Observation {
 let observationsTable: Observation[] | undefined;
 export const observations = (): Observation[] => (observationsTable ??= readJson<Observation[]>("observations.json"));
 
-export const KIT_VERSION: string = (JSON.parse(readFileSync(dataPath("package.json"), "utf8")) as { version: string }).version;
+export const KIT_VERSION: string = (JSON.parse(readFileSync(dataPath("package.json"), "utf8")) as { version: string })
+  .version;
 export const SPEC_VERSION = "1";
 
 export type * from "./types.gen.ts";

@@ -6,7 +6,9 @@ import { dataPath } from "../package-root.ts";
 import type { MessageTable } from "./types.gen.ts";
 
 // Through package-root.ts like every data file: compiled, this module sits in dist/schemas/, the table in schemas/.
-export const MESSAGES: MessageTable = JSON.parse(readFileSync(dataPath("schemas", "messages.json"), "utf8")) as MessageTable;
+export const MESSAGES: MessageTable = JSON.parse(
+  readFileSync(dataPath("schemas", "messages.json"), "utf8"),
+) as MessageTable;
 
 export type MessageVars = Readonly<Record<string, string | number>>;
 

@@ -80,11 +80,16 @@ export function substitute(text: string, context: Record<string, string>): strin
   });
 }
 
-function loadAction(actionDir: string, given: Record<string, string>): { action: ActionFile; context: Record<string, string> } {
+function loadAction(
+  actionDir: string,
+  given: Record<string, string>,
+): { action: ActionFile; context: Record<string, string> } {
   const action = YAML.parse(readFileSync(join(actionDir, "action.yml"), "utf8")) as ActionFile;
-  if (action.runs.using !== "composite") throw new Error(`action-local: runs.using is ${action.runs.using}, not composite`);
+  if (action.runs.using !== "composite")
+    throw new Error(`action-local: runs.using is ${action.runs.using}, not composite`);
   const declared = action.inputs ?? {};
-  for (const name of Object.keys(given)) if (!(name in declared)) throw new Error(`action-local: the action has no input "${name}"`);
+  for (const name of Object.keys(given))
+    if (!(name in declared)) throw new Error(`action-local: the action has no input "${name}"`);
   const context: Record<string, string> = {};
   for (const [name, spec] of Object.entries(declared)) {
     const value = given[name] ?? spec.default ?? "";
@@ -96,7 +101,11 @@ function loadAction(actionDir: string, given: Record<string, string>): { action:
 
 export function runActionLocally(opts: LocalRunOptions): LocalRun {
   const { action, context } = loadAction(opts.actionDir, opts.inputs);
-  Object.assign(context, { "github.action_path": opts.actionDir, "github.workspace": opts.workspace, "runner.temp": opts.runnerTemp });
+  Object.assign(context, {
+    "github.action_path": opts.actionDir,
+    "github.workspace": opts.workspace,
+    "runner.temp": opts.runnerTemp,
+  });
   const files = join(opts.runnerTemp, "_runner_file_commands");
   mkdirSync(files, { recursive: true });
   const githubPath = join(files, "path");
@@ -107,7 +116,8 @@ export function runActionLocally(opts: LocalRunOptions): LocalRun {
   const finish = (code: number): LocalRun => {
     const outputs: Record<string, string> = {};
     // An output of a step that did not run is empty, as on GitHub.
-    for (const [name, o] of Object.entries(action.outputs ?? {})) outputs[name] = o.value.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, e: string) => context[e] ?? "");
+    for (const [name, o] of Object.entries(action.outputs ?? {}))
+      outputs[name] = o.value.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, e: string) => context[e] ?? "");
     return { code, steps, summary: readFileSync(stepSummary, "utf8"), outputs };
   };
   for (const [i, step] of action.runs.steps.entries()) {
@@ -116,8 +126,10 @@ export function runActionLocally(opts: LocalRunOptions): LocalRun {
       steps.push({ name, status: "skipped" });
       continue;
     }
-    if (step.if !== undefined) throw new Error(`action-local: step "${name}" has an if:, which this runner does not evaluate`);
-    if (step.shell !== "bash") throw new Error(`action-local: step "${name}" uses shell ${step.shell}; composite run steps here must say bash`);
+    if (step.if !== undefined)
+      throw new Error(`action-local: step "${name}" has an if:, which this runner does not evaluate`);
+    if (step.shell !== "bash")
+      throw new Error(`action-local: step "${name}" uses shell ${step.shell}; composite run steps here must say bash`);
     const extraPath = readFileSync(githubPath, "utf8").split("\n").filter(Boolean).reverse();
     const githubOutput = join(files, `output-${i + 1}`);
     writeFileSync(githubOutput, "");
@@ -137,12 +149,18 @@ export function runActionLocally(opts: LocalRunOptions): LocalRun {
     const script = join(files, `step-${i + 1}.sh`);
     writeFileSync(script, substitute(step.run ?? "", context));
     const t0 = performance.now();
-    const r = spawnSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], { cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], {
+      cwd,
+      env,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const ms = Math.round(performance.now() - t0);
     const code = r.status ?? 1;
     const output = `${r.stdout ?? ""}${r.stderr ?? ""}${r.error ? String(r.error) : ""}`;
     if (step.id !== undefined) {
-      for (const [k, v] of Object.entries(parseOutputFile(readFileSync(githubOutput, "utf8")))) context[`steps.${step.id}.outputs.${k}`] = v;
+      for (const [k, v] of Object.entries(parseOutputFile(readFileSync(githubOutput, "utf8"))))
+        context[`steps.${step.id}.outputs.${k}`] = v;
     }
     steps.push({ name, status: code === 0 ? "ok" : "failed", code, output, ms });
     if (code !== 0) return finish(code);
@@ -164,8 +182,14 @@ e.g.:
 Exit: 0 the run passed, 1 it failed (skill-conformance exited 1), 2 a usage error or a step failed before the run.`;
 
 /** The command line's inputs, and where to run; a usage problem throws. */
-export function parseLocalArgs(argv: string[], actionDir: string, cwd: string): { inputs: Record<string, string>; workspace: string; runnerTemp?: string; help?: true } {
-  const declared = Object.keys((YAML.parse(readFileSync(join(actionDir, "action.yml"), "utf8")) as ActionFile).inputs ?? {});
+export function parseLocalArgs(
+  argv: string[],
+  actionDir: string,
+  cwd: string,
+): { inputs: Record<string, string>; workspace: string; runnerTemp?: string; help?: true } {
+  const declared = Object.keys(
+    (YAML.parse(readFileSync(join(actionDir, "action.yml"), "utf8")) as ActionFile).inputs ?? {},
+  );
   const inputs: Record<string, string> = {};
   let workspace = cwd;
   let runnerTemp: string | undefined;
@@ -179,7 +203,8 @@ export function parseLocalArgs(argv: string[], actionDir: string, cwd: string): 
     if (value === undefined) throw new Error(`action-local: --${name} needs a value`);
     if (name === "workspace") workspace = resolve(cwd, value);
     else if (name === "runner-temp") runnerTemp = resolve(cwd, value);
-    else if (!declared.includes(name)) throw new Error(`action-local: the action has no input "${name}" (its inputs: ${declared.join(", ")})`);
+    else if (!declared.includes(name))
+      throw new Error(`action-local: the action has no input "${name}" (its inputs: ${declared.join(", ")})`);
     else if (name in inputs) throw new Error(`action-local: --${name} is given twice`);
     else inputs[name] = value;
   }
@@ -211,7 +236,13 @@ async function localMain(argv: string[]): Promise<number> {
   mkdirSync(runnerTemp, { recursive: true });
   let run: LocalRun;
   try {
-    run = runActionLocally({ actionDir: PACKAGE_ROOT, inputs: parsed.inputs, workspace: parsed.workspace, runnerTemp, env: process.env });
+    run = runActionLocally({
+      actionDir: PACKAGE_ROOT,
+      inputs: parsed.inputs,
+      workspace: parsed.workspace,
+      runnerTemp,
+      env: process.env,
+    });
   } catch (err) {
     console.error((err as Error).message);
     return 2;

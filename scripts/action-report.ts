@@ -26,7 +26,12 @@ try {
   const text = read(values.report);
   const parsed: unknown = text ? JSON.parse(text) : undefined;
   // A suite run's report; --parity, --fuzz or --smoke (given in `args`) write reports of their own shape to --json.
-  const isRun = (r: unknown): r is RunReport => typeof r === "object" && r !== null && "implementation" in r && "summary" in r && Array.isArray((r as { cases?: unknown }).cases);
+  const isRun = (r: unknown): r is RunReport =>
+    typeof r === "object" &&
+    r !== null &&
+    "implementation" in r &&
+    "summary" in r &&
+    Array.isArray((r as { cases?: unknown }).cases);
   report = isRun(parsed) ? parsed : undefined;
 } catch {
   report = undefined; // a half-written report is no report
@@ -35,11 +40,18 @@ const stderrTail = read(values.stderr).trim().split("\n").slice(-20).join("\n");
 
 for (const line of report ? annotations(report) : []) console.log(line);
 if (!report && exitCode !== 0) {
-  console.log(`::error title=skill-tool conformance: no report (exit ${exitCode})::${escapeData(stderrTail.split("\n").at(-1) || "see the step's log")}`);
+  console.log(
+    `::error title=skill-tool conformance: no report (exit ${exitCode})::${escapeData(stderrTail.split("\n").at(-1) || "see the step's log")}`,
+  );
 }
 // An output names a file only when the file is there: after a usage error no report was written (issue 28 item 3).
 const written = (f: string | undefined) => (f && existsSync(f) ? f : undefined);
-const paths = { json: written(values.json), junit: written(values.junit), markdown: written(values.markdown), badge: written(values.badge) };
+const paths = {
+  json: written(values.json),
+  junit: written(values.junit),
+  markdown: written(values.markdown),
+  badge: written(values.badge),
+};
 const out = process.env["GITHUB_OUTPUT"];
 if (out) appendFileSync(out, outputs(report, paths, exitCode).join("\n") + "\n");
 const stepSummary = process.env["GITHUB_STEP_SUMMARY"];

@@ -50,7 +50,15 @@ if (!Number.isInteger(reps) || reps < 1) {
   process.exit(2);
 }
 
-let entries: Benchmark[] = [...matrixBenchmarks(), ...discovery(), ...activation(), ...hostile(), ...memory(), ...startup(), ...stdioPeers()];
+let entries: Benchmark[] = [
+  ...matrixBenchmarks(),
+  ...discovery(),
+  ...activation(),
+  ...hostile(),
+  ...memory(),
+  ...startup(),
+  ...stdioPeers(),
+];
 if (values.only) {
   const globs = values.only.split(",");
   entries = entries.filter((b) => globs.some((g) => minimatch(b.id, g)));
@@ -61,13 +69,27 @@ if (values.only) {
 }
 
 const started = new Date().toISOString();
-const results = await runBenchmarks(entries, { reps, onResult: (r) => console.error(`  ${r.id}: median ${r.median_ms.toFixed(1)} ms`) });
+const results = await runBenchmarks(entries, {
+  reps,
+  onResult: (r) => console.error(`  ${r.id}: median ${r.median_ms.toFixed(1)} ms`),
+});
 console.log(formatBenchTable(results));
 const out = resolve(process.env["INIT_CWD"] ?? process.cwd(), values.out);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(
   out,
-  JSON.stringify({ started_at: started, node: process.version, platform: `${platform()} ${arch()}`, cpu: cpus()[0]?.model ?? "", reps, results }, null, 2) + "\n",
+  JSON.stringify(
+    {
+      started_at: started,
+      node: process.version,
+      platform: `${platform()} ${arch()}`,
+      cpu: cpus()[0]?.model ?? "",
+      reps,
+      results,
+    },
+    null,
+    2,
+  ) + "\n",
 );
 console.log(`\nwrote ${values.out}`);
 const over = results.filter((r) => r.within_target === false);

@@ -61,7 +61,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (values.help) return (console.log(USAGE), 0);
-  const skills = Number(values.skills), calls = Number(values.calls);
+  const skills = Number(values.skills),
+    calls = Number(values.calls);
   if (!Number.isInteger(skills) || skills < 0 || !Number.isInteger(calls) || calls < 1) {
     console.error(`--skills wants an integer ≥ 0 and --calls one ≥ 1\n\n${USAGE}`);
     return 2;
@@ -72,18 +73,38 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (values.list) {
-    const ids = findTargets(PACKAGE_ROOT).filter((t) => !t.missing).map((t) => t.folder ?? t.id);
+    const ids = findTargets(PACKAGE_ROOT)
+      .filter((t) => !t.missing)
+      .map((t) => t.folder ?? t.id);
     console.log(JSON.stringify([...new Set(ids)]));
     return 0;
   }
   if (values.merge) {
     if (!positionals.length) return (console.error(`--merge wants the JSON files of the jobs\n\n${USAGE}`), 2);
-    await write(out, mergeResults(positionals.map((f) => JSON.parse(readFileSync(resolve(f), "utf8")) as CompatResult), { allowMixedCommits: values["allow-mixed-commits"] }));
+    await write(
+      out,
+      mergeResults(
+        positionals.map((f) => JSON.parse(readFileSync(resolve(f), "utf8")) as CompatResult),
+        { allowMixedCommits: values["allow-mixed-commits"] },
+      ),
+    );
     return 0;
   }
   if (positionals.length) return (console.error(`unexpected argument ${positionals[0]}\n\n${USAGE}`), 2);
-  const only = [values.only, values.harness].filter(Boolean).join(",").split(",").map((s) => s.trim()).filter(Boolean);
-  const r = await runCompat({ root: PACKAGE_ROOT, ...(only.length ? { only } : {}), install: !values["no-install"], skills, calls, log: (l) => console.error(`compat: ${l}`) });
+  const only = [values.only, values.harness]
+    .filter(Boolean)
+    .join(",")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const r = await runCompat({
+    root: PACKAGE_ROOT,
+    ...(only.length ? { only } : {}),
+    install: !values["no-install"],
+    skills,
+    calls,
+    log: (l) => console.error(`compat: ${l}`),
+  });
   if (values["json-out"]) {
     const file = resolve(values["json-out"]);
     mkdirSync(dirname(file), { recursive: true });
@@ -112,7 +133,11 @@ async function write(out: string, r: CompatResult): Promise<void> {
   // The README's table and findings list, when this is the repository's own page: written by the one generator of
   // the README's regions (npm run docs, conformance/docs/), from the JSON just written.
   if (resolve(out) === resolve(PACKAGE_ROOT, "docs")) {
-    for (const p of await renderDocs(PACKAGE_ROOT, PROVIDERS.map((x) => x.name))) writeFileSync(p.file, p.text);
+    for (const p of await renderDocs(
+      PACKAGE_ROOT,
+      PROVIDERS.map((x) => x.name),
+    ))
+      writeFileSync(p.file, p.text);
     console.log("updated README.md's compat-table and findings regions (npm run docs)");
   }
 }

@@ -14,7 +14,14 @@ import { parseArgs } from "node:util";
 import { PACKAGE_ROOT, userCwd } from "../package-root.ts";
 import { KIT_VERSION, SPEC_VERSION, rules } from "../schemas/index.ts";
 import { BaselineError, EMPTY_BASELINE, gate, parseBaseline, type Baseline } from "../conformance/baseline.ts";
-import { DEFAULT_PARITY_LEVEL, PARITY_LEVELS, formatCaseParity, formatParitySummary, runParity, type ParityLevel } from "../conformance/parity.ts";
+import {
+  DEFAULT_PARITY_LEVEL,
+  PARITY_LEVELS,
+  formatCaseParity,
+  formatParitySummary,
+  runParity,
+  type ParityLevel,
+} from "../conformance/parity.ts";
 import { outputPathsProblem } from "../conformance/output-paths.ts";
 import { formatParityFuzz, runParityFuzz } from "../conformance/parity-fuzz.ts";
 import { renderBadge } from "../conformance/report/badge.ts";
@@ -22,10 +29,30 @@ import { formatCase, formatRules, formatScore } from "../conformance/report/cons
 import { renderJson } from "../conformance/report/json.ts";
 import { renderJunit } from "../conformance/report/junit.ts";
 import { renderMarkdown } from "../conformance/report/markdown.ts";
-import { DEFAULT_PROFILE, PROFILES, isProfile, loadCases, runSuite, suiteDir, suites, type LoadedCase, type Profile } from "../conformance/runner/index.ts";
+import {
+  DEFAULT_PROFILE,
+  PROFILES,
+  isProfile,
+  loadCases,
+  runSuite,
+  suiteDir,
+  suites,
+  type LoadedCase,
+  type Profile,
+} from "../conformance/runner/index.ts";
 import type { RunReport } from "../conformance/runner/types.ts";
 import { formatSmokeStep, smoke } from "../conformance/smoke.ts";
-import { TargetError, describe, isKitReference, openFailure, openTargets, opener, primed, type OpenedTarget, type Target } from "../conformance/target.ts";
+import {
+  TargetError,
+  describe,
+  isKitReference,
+  openFailure,
+  openTargets,
+  opener,
+  primed,
+  type OpenedTarget,
+  type Target,
+} from "../conformance/target.ts";
 
 const USAGE = `usage: skill-conformance <target> [options]        (in a clone of the kit: npm run conformance -- <target> [options])
 
@@ -63,7 +90,19 @@ export interface CliIo {
 }
 
 /** Options that take one value: given twice is a usage error, not a silent "last one wins". */
-const SINGLE = ["suite", "filter", "timeout", "expected-failures", "json", "junit", "markdown", "badge", "fuzz", "seed", "parity-level"] as const;
+const SINGLE = [
+  "suite",
+  "filter",
+  "timeout",
+  "expected-failures",
+  "json",
+  "junit",
+  "markdown",
+  "badge",
+  "fuzz",
+  "seed",
+  "parity-level",
+] as const;
 
 function parse(argv: string[]) {
   let parsed;
@@ -98,7 +137,9 @@ function parse(argv: string[]) {
   } catch (err) {
     const [first, ...rest] = (err as Error).message.split("\n");
     // Node's "argument is ambiguous" (a value starting with a dash) says what to do only on its last line: keep that.
-    const how = /argument is ambiguous/.test(first!) ? rest.find((l) => /^To specify an option argument/.test(l)) : undefined;
+    const how = /argument is ambiguous/.test(first!)
+      ? rest.find((l) => /^To specify an option argument/.test(l))
+      : undefined;
     throw new UsageError(`${first!.replace(/\. To specify a positional argument.*$/, "")}${how ? ` ${how}` : ""}`);
   }
   const { values, tokens } = parsed;
@@ -118,11 +159,14 @@ function parse(argv: string[]) {
   let timeoutMs: number | undefined;
   if (values.timeout !== undefined) {
     timeoutMs = Number(values.timeout);
-    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new UsageError(`--timeout wants a positive number of ms, not ${values.timeout}`);
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+      throw new UsageError(`--timeout wants a positive number of ms, not ${values.timeout}`);
   }
-  if (values.profile !== undefined && !isProfile(values.profile)) throw new UsageError(`--profile wants ${PROFILES.join(", ")}, not ${values.profile}`);
+  if (values.profile !== undefined && !isProfile(values.profile))
+    throw new UsageError(`--profile wants ${PROFILES.join(", ")}, not ${values.profile}`);
   const level = (values["parity-level"] ?? DEFAULT_PARITY_LEVEL) as ParityLevel;
-  if (!PARITY_LEVELS.includes(level)) throw new UsageError(`--parity-level wants ${PARITY_LEVELS.join(" or ")}, not ${values["parity-level"]}`);
+  if (!PARITY_LEVELS.includes(level))
+    throw new UsageError(`--parity-level wants ${PARITY_LEVELS.join(" or ")}, not ${values["parity-level"]}`);
   return { values, targets, timeoutMs, level, reference: targets.some((t) => t.kind === "reference") };
 }
 type Parsed = ReturnType<typeof parse>;
@@ -133,11 +177,15 @@ const USER_CWD = userCwd();
 /** `--suite a,b` / `all` → suite names, each one the kit has. */
 export function parseSuites(value: string | undefined): string[] {
   const known = suites();
-  const names = (value ?? "spec").split(",").map((s) => s.trim()).filter(Boolean);
+  const names = (value ?? "spec")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!names.length) throw new UsageError(`--suite is empty: give ${known.join(", ")}, a comma list, or all`);
   const out: string[] = [];
   for (const n of names.flatMap((n) => (n === "all" ? known : [n]))) {
-    if (!known.includes(n)) throw new UsageError(`unknown suite "${n}": the suites are ${known.join(", ")} (a comma list, or all)`);
+    if (!known.includes(n))
+      throw new UsageError(`unknown suite "${n}": the suites are ${known.join(", ")} (a comma list, or all)`);
     if (!out.includes(n)) out.push(n);
   }
   return out;
@@ -149,7 +197,9 @@ function readBaseline(file: string | undefined): Baseline {
   try {
     text = readFileSync(resolve(USER_CWD, file), "utf8");
   } catch (err) {
-    throw new UsageError(`cannot read --expected-failures ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `cannot read --expected-failures ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   const cases = new Set(suites().flatMap((s) => loadCases(s).map((c) => c.id)));
   try {
@@ -164,15 +214,22 @@ const REPORT_FLAGS = ["json", "junit", "markdown", "badge"] as const;
 
 /** Every report path can be written, checked before the run: a bad path must not cost a finished run. */
 function checkOutputs(values: Parsed["values"]): void {
-  const given = REPORT_FLAGS.flatMap((flag) => (values[flag] === undefined ? [] : [[flag, values[flag]!, resolve(USER_CWD, values[flag]!)] as const]));
+  const given = REPORT_FLAGS.flatMap((flag) =>
+    values[flag] === undefined ? [] : [[flag, values[flag]!, resolve(USER_CWD, values[flag]!)] as const],
+  );
   const problem = outputPathsProblem(given);
   if (problem) throw new UsageError(problem);
 }
 
 /** A report or baseline flag a mode does not use is refused, not silently dropped (the user would look for a file never written). */
 function refuseUnused(values: Parsed["values"], mode: string, uses: readonly string[]): void {
-  const unused = [...REPORT_FLAGS, "expected-failures" as const].filter((f) => values[f] !== undefined && !uses.includes(f));
-  if (unused.length) throw new UsageError(`${mode} writes ${uses.length ? uses.map((f) => `--${f}`).join(", ") + " only" : "no report and reads no baseline"}: drop ${unused.map((f) => `--${f}`).join(", ")}`);
+  const unused = [...REPORT_FLAGS, "expected-failures" as const].filter(
+    (f) => values[f] !== undefined && !uses.includes(f),
+  );
+  if (unused.length)
+    throw new UsageError(
+      `${mode} writes ${uses.length ? uses.map((f) => `--${f}`).join(", ") + " only" : "no report and reads no baseline"}: drop ${unused.map((f) => `--${f}`).join(", ")}`,
+    );
 }
 
 function writeReports(values: Parsed["values"], report: RunReport): void {
@@ -200,7 +257,12 @@ function shellWord(s: string): string {
 /** The command that reruns this target (the runner appends --suite and --filter per failing case). */
 function rerunCommand(t: Target, timeoutMs: number | undefined, profile: string | undefined): string {
   const cli = process.env["npm_lifecycle_event"] === "conformance" ? "npm run conformance --" : "skill-conformance";
-  const target = t.kind === "exec" ? ` --exec ${shellWord(t.command)}` : t.kind === "reference" ? " --reference" : ` --driver ${shellWord(t.spec)}`;
+  const target =
+    t.kind === "exec"
+      ? ` --exec ${shellWord(t.command)}`
+      : t.kind === "reference"
+        ? " --reference"
+        : ` --driver ${shellWord(t.spec)}`;
   // The profile decides which rules are scored: without it a rerun of a decision rule's failure shows "not scored".
   return `${cli}${target}${timeoutMs !== undefined ? ` --timeout ${timeoutMs}` : ""}${profile !== undefined ? ` --profile ${profile}` : ""}`;
 }
@@ -217,10 +279,18 @@ function selectCases(suiteNames: string[], filter: string | undefined): LoadedCa
   return cases;
 }
 
-async function runMatrix(p: Parsed, suiteNames: string[], cases: LoadedCase[], baseline: Baseline, io: CliIo): Promise<number> {
+async function runMatrix(
+  p: Parsed,
+  suiteNames: string[],
+  cases: LoadedCase[],
+  baseline: Baseline,
+  io: CliIo,
+): Promise<number> {
   const [t] = await openAll(p.targets, p);
   const suite = suiteNames.join(",");
-  io.out(`skill-tool conformance ${KIT_VERSION} (spec ${SPEC_VERSION}), suite "${suite}", ${cases.length} case${cases.length === 1 ? "" : "s"}`);
+  io.out(
+    `skill-tool conformance ${KIT_VERSION} (spec ${SPEC_VERSION}), suite "${suite}", ${cases.length} case${cases.length === 1 ? "" : "s"}`,
+  );
   io.out(`implementation under test: ${t!.described}\n`);
   const profile = (p.values.profile ?? DEFAULT_PROFILE) as Profile;
   const observed = await runSuite(t!.open, cases, {
@@ -232,9 +302,17 @@ async function runMatrix(p: Parsed, suiteNames: string[], cases: LoadedCase[], b
     rerun: rerunCommand(p.targets[0]!, p.timeoutMs, p.values.profile),
     // A dead driver: one line (and its stderr tail when the reason does not already say it), not one block per case.
     onAbort: (a) => {
-      io.err(`run ended at ${a.at}: ${a.reason} (after ${a.after_ms} ms); ${a.not_run} case${a.not_run === 1 ? "" : "s"} not run`);
+      io.err(
+        `run ended at ${a.at}: ${a.reason} (after ${a.after_ms} ms); ${a.not_run} case${a.not_run === 1 ? "" : "s"} not run`,
+      );
       const tail = a.stderr?.trim();
-      if (tail && !a.reason.includes(tail.split("\n").pop()!)) io.err(tail.split("\n").map((l) => `  | ${l}`).join("\n"));
+      if (tail && !a.reason.includes(tail.split("\n").pop()!))
+        io.err(
+          tail
+            .split("\n")
+            .map((l) => `  | ${l}`)
+            .join("\n"),
+        );
     },
     onResult: (r) => io.out(formatCase(r)),
   });
@@ -242,7 +320,9 @@ async function runMatrix(p: Parsed, suiteNames: string[], cases: LoadedCase[], b
   io.out("");
   io.out(formatRules(report));
   io.out("");
-  io.out(`implementation: ${report.implementation.name} ${report.implementation.version} (${report.implementation.language})`);
+  io.out(
+    `implementation: ${report.implementation.name} ${report.implementation.version} (${report.implementation.language})`,
+  );
   io.out(formatScore(report));
   try {
     writeReports(p.values, report);
@@ -255,7 +335,8 @@ async function runMatrix(p: Parsed, suiteNames: string[], cases: LoadedCase[], b
 }
 
 async function runParityMode(p: Parsed, suiteNames: string[], cases: LoadedCase[], io: CliIo): Promise<number> {
-  if (p.targets.length !== 2) throw new UsageError("--parity compares exactly two targets (--reference --exec B, or --exec A --exec B)");
+  if (p.targets.length !== 2)
+    throw new UsageError("--parity compares exactly two targets (--reference --exec B, or --exec A --exec B)");
   const [a, b] = await openAll(p.targets, p);
   io.out(`parity (${p.level}): A = ${a!.described}\n        B = ${b!.described}\n`);
   const report = await runParity(a!, b!, cases, {
@@ -275,13 +356,22 @@ async function runFuzz(p: Parsed, io: CliIo): Promise<number> {
   if (!values.parity) throw new UsageError("--fuzz and --seed go with --parity");
   const count = Number(values.fuzz ?? 1000);
   const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
-  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) throw new UsageError("--fuzz wants a count ≥ 1 and --seed an integer");
-  if (p.targets.length < 1 || p.targets.length > 2) throw new UsageError("--parity --fuzz compares one target with the reference, or two targets");
+  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed))
+    throw new UsageError("--fuzz wants a count ≥ 1 and --seed an integer");
+  if (p.targets.length < 1 || p.targets.length > 2)
+    throw new UsageError("--parity --fuzz compares one target with the reference, or two targets");
   // One target: the reference is the oracle (A), the target is what is tested (B).
   const targets: Target[] = p.targets.length === 1 ? [{ kind: "reference" }, p.targets[0]!] : p.targets;
   const [a, b] = await openAll(targets, p);
-  io.out(`parity fuzz (${p.level}): ${count} frontmatters, seed ${seed}\n  A = ${a!.described}\n  B = ${b!.described}\n`);
-  const report = await runParityFuzz(a!, b!, { count, seed, level: p.level, ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}) });
+  io.out(
+    `parity fuzz (${p.level}): ${count} frontmatters, seed ${seed}\n  A = ${a!.described}\n  B = ${b!.described}\n`,
+  );
+  const report = await runParityFuzz(a!, b!, {
+    count,
+    seed,
+    level: p.level,
+    ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
+  });
   for (const line of formatParityFuzz(report, { a: a!.label, b: b!.label })) io.out(line);
   if (values.json) writeFileSync(resolve(USER_CWD, values.json), `${JSON.stringify(report, null, 2)}\n`);
   return report.ok ? 0 : 1;
@@ -296,13 +386,16 @@ async function runSmoke(p: Parsed, io: CliIo): Promise<number> {
   const first = await o.first;
   if (first.ok && target.kind !== "reference" && isKitReference(first.impl.info) && !p.reference) {
     await first.impl.dispose();
-    throw new UsageError(`${o.label} answers as the kit's own reference (${describe(first.impl.info)}), not an implementation of yours; to test the reference, say --reference`);
+    throw new UsageError(
+      `${o.label} answers as the kit's own reference (${describe(first.impl.info)}), not an implementation of yours; to test the reference, say --reference`,
+    );
   }
   io.out(`smoke: ${o.label}`);
   const steps = await smoke(o.open, (s) => io.out(formatSmokeStep(s)), { firstOpenMs: first.ms });
   const ok = steps.every((s) => s.status === "ok");
   io.out(ok ? "smoke: ok" : "smoke: FAILED");
-  if (p.values.json) writeFileSync(resolve(USER_CWD, p.values.json), `${JSON.stringify({ smoke: o.label, ok, steps }, null, 2)}\n`);
+  if (p.values.json)
+    writeFileSync(resolve(USER_CWD, p.values.json), `${JSON.stringify({ smoke: o.label, ok, steps }, null, 2)}\n`);
   if (!first.ok) io.err(`skill-conformance: ${openFailure(o.label, target.kind, first.error, first.ms)}`);
   return ok ? 0 : first.ok ? 1 : 2;
 }
@@ -321,7 +414,9 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
   const suiteNames = parseSuites(values.list && values.suite === undefined ? "all" : values.suite);
   if (values.list) return list(suiteNames, io);
   if (!p.targets.length) {
-    throw new UsageError('no target: name the implementation under test with --exec "<command>" or --driver <module> (the kit\'s own reference: --reference)');
+    throw new UsageError(
+      'no target: name the implementation under test with --exec "<command>" or --driver <module> (the kit\'s own reference: --reference)',
+    );
   }
   if (values.smoke) {
     refuseUnused(values, "--smoke", ["json"]);
@@ -345,7 +440,10 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
   return runMatrix(p, suiteNames, cases, baseline, io);
 }
 
-export async function main(argv: string[], io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) }): Promise<number> {
+export async function main(
+  argv: string[],
+  io: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) },
+): Promise<number> {
   try {
     return await dispatch(argv, io);
   } catch (err) {
@@ -359,13 +457,19 @@ export async function main(argv: string[], io: CliIo = { out: (l) => console.log
       return 2;
     }
     // The kit itself could not run (an invalid case file, …): one line, exit 2.
-    io.err(`skill-conformance: the kit could not run: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
+    io.err(
+      `skill-conformance: the kit could not run: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`,
+    );
     return 2;
   }
 }
 
 // Installed, argv[1] is the bin symlink in node_modules/.bin: compare real paths.
-if (process.argv[1] && existsSync(process.argv[1]) && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))) {
+if (
+  process.argv[1] &&
+  existsSync(process.argv[1]) &&
+  realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))
+) {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

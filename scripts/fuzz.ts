@@ -21,6 +21,8 @@ const started = performance.now();
 const r = runFuzz(count, seed);
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 for (const e of r.examples) console.log(`${e.kind}: ${JSON.stringify(e.input)}\n  ${e.detail}`);
-console.log(`fuzz seed ${seed}: ${r.inputs} inputs in ${seconds} s; fast path answered ${r.fastAnswered} (refused ${r.fastRefused}), the authority accepted ${r.accepted}`);
+console.log(
+  `fuzz seed ${seed}: ${r.inputs} inputs in ${seconds} s; fast path answered ${r.fastAnswered} (refused ${r.fastRefused}), the authority accepted ${r.accepted}`,
+);
 console.log(`disagreements: ${r.disagreements}  round-trip failures: ${r.roundTripFailures}`);
 process.exit(r.disagreements === 0 && r.roundTripFailures === 0 ? 0 : 1);

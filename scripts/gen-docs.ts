@@ -11,7 +11,10 @@ import { renderDocs, stale } from "../conformance/docs/render.ts";
 import { PROVIDERS } from "../e2e/providers/index.ts";
 
 async function main(argv: string[]): Promise<number> {
-  const pages = await renderDocs(PACKAGE_ROOT, PROVIDERS.map((p) => p.name));
+  const pages = await renderDocs(
+    PACKAGE_ROOT,
+    PROVIDERS.map((p) => p.name),
+  );
   const old = stale(pages, PACKAGE_ROOT);
   if (argv.includes("--check")) {
     if (old.length) console.error(`stale: ${old.join(", ")} (run npm run docs)`);

@@ -31,7 +31,12 @@ export async function generate(): Promise<string> {
       const { $id: _id, examples: _ex, anyOf: _a, oneOf: _o, ...rest } = schema;
       units.push({
         skip: wrapper,
-        schema: { ...rest, title: wrapper, type: "object", properties: Object.fromEntries(titled.map((k) => [k, { $ref: `#/$defs/${k}` }])) },
+        schema: {
+          ...rest,
+          title: wrapper,
+          type: "object",
+          properties: Object.fromEntries(titled.map((k) => [k, { $ref: `#/$defs/${k}` }])),
+        },
       });
     }
   }

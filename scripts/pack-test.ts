@@ -13,7 +13,17 @@
 // Exit 0 only when every check holds.
 //   npm run pack-test [-- --keep]    (--keep leaves the temp dir for a look)
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, dirname, join, relative } from "node:path";
 import { minimatch } from "minimatch";
@@ -35,7 +45,15 @@ const ALLOWED = [
   "fixtures/**",
 ];
 /** Files that must never ship even though they match an allowed glob: the kit's tests and mutants (a case's mutants sit beside its JSON). */
-const DENIED = ["dist/**/test/**", "dist/**/mutants/**", "dist/bench/**", "**/*.mutants.ts", "**/*.mutants.js", "**/*.mutants.d.ts", "dist/conformance/catalog.*"];
+const DENIED = [
+  "dist/**/test/**",
+  "dist/**/mutants/**",
+  "dist/bench/**",
+  "**/*.mutants.ts",
+  "**/*.mutants.js",
+  "**/*.mutants.d.ts",
+  "dist/conformance/catalog.*",
+];
 /** What the installed commands cannot run without. */
 const REQUIRED = [
   "dist/index.js",
@@ -57,7 +75,9 @@ const keep = process.argv.includes("--keep");
 let failures = 0;
 
 function check(what: string, ok: boolean, detail = ""): void {
-  console.log(`${ok ? "ok  " : "FAIL"}  ${what}${!ok && detail ? `\n      ${detail.trim().split("\n").slice(-25).join("\n      ")}` : ""}`);
+  console.log(
+    `${ok ? "ok  " : "FAIL"}  ${what}${!ok && detail ? `\n      ${detail.trim().split("\n").slice(-25).join("\n      ")}` : ""}`,
+  );
   if (!ok) failures++;
 }
 
@@ -65,7 +85,10 @@ function check(what: string, ok: boolean, detail = ""): void {
 function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k) && k !== "INIT_CWD") env[k] = v;
-  env["PATH"] = (process.env["PATH"] ?? "").split(delimiter).filter((p) => !p.includes(`node_modules${"/"}.bin`)).join(delimiter);
+  env["PATH"] = (process.env["PATH"] ?? "")
+    .split(delimiter)
+    .filter((p) => !p.includes(`node_modules${"/"}.bin`))
+    .join(delimiter);
   return env;
 }
 const ENV = cleanEnv();
@@ -79,21 +102,34 @@ const npx = (cwd: string, ...args: string[]) => run("npx", ["--no-install", ...a
 const readJson = (file: string): any => (existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined);
 
 function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 // ---- pack and the tarball's file list ----------------------------------------------------------------------------
 
 function pack(tmp: string): string {
-  const r = spawnSync("npm", ["pack", "--json", "--pack-destination", tmp], { cwd: PACKAGE_ROOT, env: process.env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync("npm", ["pack", "--json", "--pack-destination", tmp], {
+    cwd: PACKAGE_ROOT,
+    env: process.env,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   check("npm pack (prepack builds dist/)", r.status === 0, r.stderr);
   if (r.status !== 0) process.exit(1);
   // Lifecycle output may precede the JSON on stdout: the report is the last top-level array.
   const json = r.stdout.slice(r.stdout.lastIndexOf("\n[") + 1 || r.stdout.indexOf("["));
   const [info] = JSON.parse(json) as [{ filename: string; files: { path: string }[]; size: number }];
   const files = info.files.map((f) => f.path);
-  const outside = files.filter((f) => !ALLOWED.some((g) => minimatch(f, g, { dot: true })) || DENIED.some((g) => minimatch(f, g, { dot: true })));
-  check(`the tarball holds only allowed files (${files.length} files, ${(info.size / 1024).toFixed(0)} KiB packed)`, outside.length === 0, outside.join("\n"));
+  const outside = files.filter(
+    (f) => !ALLOWED.some((g) => minimatch(f, g, { dot: true })) || DENIED.some((g) => minimatch(f, g, { dot: true })),
+  );
+  check(
+    `the tarball holds only allowed files (${files.length} files, ${(info.size / 1024).toFixed(0)} KiB packed)`,
+    outside.length === 0,
+    outside.join("\n"),
+  );
   const missing = REQUIRED.filter((f) => !files.includes(f));
   // Data the runner reads: every case, fixture and decisions file of the repository, none left behind (a case's
   // <ID>.mutants.ts beside it is the kit's evidence, not data: it never ships).
@@ -103,8 +139,15 @@ function pack(tmp: string): string {
       if (!files.includes(rel) && !rel.endsWith(".mutants.ts")) missing.push(rel);
     }
   }
-  check("the tarball holds the commands, the API, the schemas, every case and every fixture file", missing.length === 0, missing.join("\n"));
-  check("no TypeScript sources ship (only compiled .js and .d.ts)", !files.some((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")));
+  check(
+    "the tarball holds the commands, the API, the schemas, every case and every fixture file",
+    missing.length === 0,
+    missing.join("\n"),
+  );
+  check(
+    "no TypeScript sources ship (only compiled .js and .d.ts)",
+    !files.some((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")),
+  );
   return join(tmp, info.filename);
 }
 
@@ -116,14 +159,23 @@ function install(tmp: string, tarball: string): { project: string; sub: string }
   mkdirSync(sub, { recursive: true });
   // The user's own npm script runs the command in a subdirectory: npm's INIT_CWD (the project root) is not where
   // ./my-impl.js is, the working directory is.
-  const scripts = { "kit:sub": "cd checks/here && skill-conformance --driver ./my-impl.js --json out/from-script.json" };
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "scratch-user-project", private: true, type: "module", scripts }, null, 2));
+  const scripts = {
+    "kit:sub": "cd checks/here && skill-conformance --driver ./my-impl.js --json out/from-script.json",
+  };
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "scratch-user-project", private: true, type: "module", scripts }, null, 2),
+  );
   const r = run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball], project);
   check("npm install <tarball> into an empty project", r.code === 0, r.out);
   if (r.code !== 0) process.exit(1);
   const nm = join(project, "node_modules");
-  check("tsx and typescript are not installed with the kit (nothing needs them at run time)", !existsSync(join(nm, "tsx")) && !existsSync(join(nm, "typescript")));
-  for (const bin of ["skill-conformance", "skill-e2e", "skill-reference-driver"]) check(`bin ${bin} is installed`, existsSync(join(nm, ".bin", bin)));
+  check(
+    "tsx and typescript are not installed with the kit (nothing needs them at run time)",
+    !existsSync(join(nm, "tsx")) && !existsSync(join(nm, "typescript")),
+  );
+  for (const bin of ["skill-conformance", "skill-e2e", "skill-reference-driver"])
+    check(`bin ${bin} is installed`, existsSync(join(nm, ".bin", bin)));
   return { project, sub };
 }
 
@@ -172,71 +224,168 @@ export async function resolve(specifier, context, next) {
   return r;
 }
 `;
-const HANDSHAKE = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"specVersion":"1","kitVersion":"0"}}\n{"jsonrpc":"2.0","id":2,"method":"shutdown","params":{}}\n';
+const HANDSHAKE =
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"specVersion":"1","kitVersion":"0"}}\n{"jsonrpc":"2.0","id":2,"method":"shutdown","params":{}}\n';
 
 /** The installed driver answers the handshake from its precompiled validators: no ajv compiler, no YAML engine loaded. */
 function startupCheck(project: string): void {
   writeFileSync(join(project, "load-probe.mjs"), LOAD_PROBE);
   writeFileSync(join(project, "load-hooks.mjs"), LOAD_HOOKS);
   const driver = join(project, "node_modules", PKG.name, "dist", "scripts", "reference-driver.js");
-  const r = spawnSync(process.execPath, ["--import", "./load-probe.mjs", driver], { cwd: project, env: ENV, input: HANDSHAKE, encoding: "utf8", timeout: 30_000 });
+  const r = spawnSync(process.execPath, ["--import", "./load-probe.mjs", driver], {
+    cwd: project,
+    env: ENV,
+    input: HANDSHAKE,
+    encoding: "utf8",
+    timeout: 30_000,
+  });
   const loaded = /LOADED (.*)/.exec(r.stderr ?? "")?.[1];
-  check("the installed driver answers initialize without loading ajv's compiler, yaml, fast-levenshtein or minimatch",
-    r.status === 0 && /"id":1,"result"/.test(r.stdout ?? "") && loaded === "[]", `${r.stdout}${r.stderr}`);
+  check(
+    "the installed driver answers initialize without loading ajv's compiler, yaml, fast-levenshtein or minimatch",
+    r.status === 0 && /"id":1,"result"/.test(r.stdout ?? "") && loaded === "[]",
+    `${r.stdout}${r.stderr}`,
+  );
 }
 
 function conformanceChecks(sub: string): void {
   writeFileSync(join(sub, "my-impl.js"), USER_IMPL);
   writeFileSync(join(sub, "wrong-impl.js"), WRONG_IMPL);
-  const reports = ["--json", "out/spec.json", "--junit", "out/spec.xml", "--markdown", "out/spec.md", "--badge", "out/badge.json"];
+  const reports = [
+    "--json",
+    "out/spec.json",
+    "--junit",
+    "out/spec.xml",
+    "--markdown",
+    "out/spec.md",
+    "--badge",
+    "out/badge.json",
+  ];
   let r = npx(sub, "skill-conformance", "--exec", "skill-reference-driver ./my-impl.js", ...reports);
   const spec = readJson(join(sub, "out", "spec.json"));
-  check("skill-conformance --exec \"skill-reference-driver ./my-impl.js\" (the installed driver over stdio): 30/30, exit 0", r.code === 0 && spec?.summary?.total === 30 && spec?.summary?.passed === 30, r.out);
+  check(
+    'skill-conformance --exec "skill-reference-driver ./my-impl.js" (the installed driver over stdio): 30/30, exit 0',
+    r.code === 0 && spec?.summary?.total === 30 && spec?.summary?.passed === 30,
+    r.out,
+  );
   const xml = existsSync(join(sub, "out", "spec.xml")) ? readFileSync(join(sub, "out", "spec.xml"), "utf8") : "";
-  check("the reports land where the user ran the command (JSON, JUnit, Markdown, badge)",
-    /tests="30"/.test(xml) && /failures="0"/.test(xml) && readFileSync(join(sub, "out", "spec.md"), "utf8").includes("| U30 |") && /, 30\/30 cases$/.test(String(readJson(join(sub, "out", "badge.json"))?.message)));
+  check(
+    "the reports land where the user ran the command (JSON, JUnit, Markdown, badge)",
+    /tests="30"/.test(xml) &&
+      /failures="0"/.test(xml) &&
+      readFileSync(join(sub, "out", "spec.md"), "utf8").includes("| U30 |") &&
+      /, 30\/30 cases$/.test(String(readJson(join(sub, "out", "badge.json"))?.message)),
+  );
 
   r = npx(sub, "skill-conformance", "--driver", "./my-impl.js");
-  check("skill-conformance --driver ./my-impl.js (a user's module, through the public API): 30/30", r.code === 0 && /30\/30 passed/.test(r.out), r.out);
+  check(
+    "skill-conformance --driver ./my-impl.js (a user's module, through the public API): 30/30",
+    r.code === 0 && /30\/30 passed/.test(r.out),
+    r.out,
+  );
 
   r = run("npm", ["run", "kit:sub"], join(sub, "..", ".."));
-  check("from the user's own npm script (cd into a subdirectory): paths start at the working directory, 30/30",
-    r.code === 0 && readJson(join(sub, "out", "from-script.json"))?.summary?.passed === 30, r.out);
+  check(
+    "from the user's own npm script (cd into a subdirectory): paths start at the working directory, 30/30",
+    r.code === 0 && readJson(join(sub, "out", "from-script.json"))?.summary?.passed === 30,
+    r.out,
+  );
 
   r = npx(sub, "skill-conformance", "--parity", "--reference", "--exec", "skill-reference-driver ./my-impl.js");
-  check("skill-conformance --parity --reference --exec <driver> (in-process vs stdio): no difference, exit 0", r.code === 0 && /30\/30 cases identical/.test(r.out), r.out);
-  r = npx(sub, "skill-conformance", "--parity", "--fuzz", "200", "--seed", "1", "--reference", "--exec", "skill-reference-driver");
-  check("skill-conformance --parity --fuzz 200 (the reference over stdio vs in-process): 200 calls the same, exit 0", r.code === 0 && /same 200,/.test(r.out), r.out);
+  check(
+    "skill-conformance --parity --reference --exec <driver> (in-process vs stdio): no difference, exit 0",
+    r.code === 0 && /30\/30 cases identical/.test(r.out),
+    r.out,
+  );
+  r = npx(
+    sub,
+    "skill-conformance",
+    "--parity",
+    "--fuzz",
+    "200",
+    "--seed",
+    "1",
+    "--reference",
+    "--exec",
+    "skill-reference-driver",
+  );
+  check(
+    "skill-conformance --parity --fuzz 200 (the reference over stdio vs in-process): 200 calls the same, exit 0",
+    r.code === 0 && /same 200,/.test(r.out),
+    r.out,
+  );
 
   r = npx(sub, "skill-conformance", "--smoke", "--exec", "skill-reference-driver ./my-impl.js");
   check("skill-conformance --smoke: every step ok", r.code === 0 && /smoke: ok/.test(r.out), r.out);
 
   // Every suite the package ships (security, contract, frontmatter), each found through package-root.ts.
   // A generous deadline: S15/S16 and the frontmatter cases are heavy, and this VM is shared (a 5 s catalog timed out at load 17).
-  r = npx(sub, "skill-conformance", "--suite", "all", "--profile", "exact", "--timeout", "20000", "--exec", "skill-reference-driver ./my-impl.js", "--json", "out/all.json");
+  r = npx(
+    sub,
+    "skill-conformance",
+    "--suite",
+    "all",
+    "--profile",
+    "exact",
+    "--timeout",
+    "20000",
+    "--exec",
+    "skill-reference-driver ./my-impl.js",
+    "--json",
+    "out/all.json",
+  );
   const all = readJson(join(sub, "out", "all.json"));
   const sec = all?.summary;
   const ids: string[] = (all?.cases ?? []).map((c: { id: string }) => c.id);
   const everySuite = ["U01", "S01", "C01", "F01"].every((id) => ids.includes(id));
-  check(`skill-conformance --suite all (spec, contract, frontmatter, security): all passed (${sec?.passed}/${sec?.total})`, r.code === 0 && everySuite && sec?.total > 0 && sec?.passed === sec?.total, r.out);
+  check(
+    `skill-conformance --suite all (spec, contract, frontmatter, security): all passed (${sec?.passed}/${sec?.total})`,
+    r.code === 0 && everySuite && sec?.total > 0 && sec?.passed === sec?.total,
+    r.out,
+  );
 
   r = npx(sub, "skill-conformance", "--driver", "./wrong-impl.js", "--json", "out/wrong.json");
   const wrong = readJson(join(sub, "out", "wrong.json"))?.summary;
-  check(`a wrong implementation fails the run (exit 1, ${wrong?.failed} cases failed)`, r.code === 1 && wrong?.failed > 0, r.out);
+  check(
+    `a wrong implementation fails the run (exit 1, ${wrong?.failed} cases failed)`,
+    r.code === 1 && wrong?.failed > 0,
+    r.out,
+  );
 
   gateChecks(sub);
   frontDoorChecks(sub);
 
   r = npx(sub, "skill-e2e", "--help");
-  check("skill-e2e --help names the installed command, not npm run e2e", r.code === 0 && /^Usage: skill-e2e /.test(r.out) && !r.out.includes("npm run"), r.out);
+  check(
+    "skill-e2e --help names the installed command, not npm run e2e",
+    r.code === 0 && /^Usage: skill-e2e /.test(r.out) && !r.out.includes("npm run"),
+    r.out,
+  );
 
   r = npx(sub, "skill-e2e", "--version");
   check("skill-e2e --version", r.code === 0 && r.out.trim().endsWith(PKG.version), r.out);
 
-  r = npx(sub, "skill-e2e", "--model", "scripted:good", "-n", "2", "--json", "out/e2e.json", "--transcripts", "out/transcripts");
-  const cells = (readJson(join(sub, "out", "e2e.json"))?.cells ?? []) as { scenario: string; passed: number; n: number }[];
-  check(`skill-e2e --model scripted:good: every scenario passes (${cells.length} cells)`,
-    r.code === 0 && cells.length === 8 && cells.every((c) => c.n === 2 && c.passed === 2), r.out);
+  r = npx(
+    sub,
+    "skill-e2e",
+    "--model",
+    "scripted:good",
+    "-n",
+    "2",
+    "--json",
+    "out/e2e.json",
+    "--transcripts",
+    "out/transcripts",
+  );
+  const cells = (readJson(join(sub, "out", "e2e.json"))?.cells ?? []) as {
+    scenario: string;
+    passed: number;
+    n: number;
+  }[];
+  check(
+    `skill-e2e --model scripted:good: every scenario passes (${cells.length} cells)`,
+    r.code === 0 && cells.length === 8 && cells.every((c) => c.n === 2 && c.passed === 2),
+    r.out,
+  );
 }
 
 // A TypeScript implementer's module with implementationInfo flat, as conformance/README.md shows it (issue 28 item 1).
@@ -277,25 +426,47 @@ for line in sys.stdin:
 function frontDoorChecks(sub: string): void {
   writeFileSync(join(sub, "flat-impl.js"), FLAT_IMPL);
   let r = npx(sub, "skill-conformance", "--driver", "./flat-impl.js", "--filter", "U01,U02");
-  check("a --driver module with flat implementationInfo {name, version, language} (as the README shows): tested and named, 2/2",
-    r.code === 0 && /implementation under test: my-flat-impl 0\.3\.0 \(typescript\)/.test(r.out) && /2\/2 passed/.test(r.out), r.out);
+  check(
+    "a --driver module with flat implementationInfo {name, version, language} (as the README shows): tested and named, 2/2",
+    r.code === 0 &&
+      /implementation under test: my-flat-impl 0\.3\.0 \(typescript\)/.test(r.out) &&
+      /2\/2 passed/.test(r.out),
+    r.out,
+  );
   const python = spawnSync("python3", ["--version"], { encoding: "utf8" });
   if (python.status !== 0) {
     check("python3 is there for the foreign driver's check", false, "python3 not found");
     return;
   }
   writeFileSync(join(sub, "foreign_driver.py"), FOREIGN_DRIVER);
-  const messages = Object.keys(readJson(join(sub, "..", "..", "node_modules", PKG.name, "schemas", "messages.json"))?.messages ?? {}).length;
+  const messages = Object.keys(
+    readJson(join(sub, "..", "..", "node_modules", PKG.name, "schemas", "messages.json"))?.messages ?? {},
+  ).length;
   r = npx(sub, "skill-conformance", "--smoke", "--exec", "python3 ./foreign_driver.py");
   // Its initialize answer says what it found: the same path both ways, the kit's version both ways, the table's size.
-  const want = new RegExp(`ok\\s+initialize\\s+foreign-same ${PKG.version.replace(/\./g, "\\.")}\\+${PKG.version.replace(/\./g, "\\.")} \\(python-${messages}\\)`);
-  check(`a foreign --exec driver (Python) reads the installed kit's messages.json from initialize's messagesPath and SKILL_KIT_MESSAGES (${messages} messages)`,
-    messages > 0 && want.test(r.out), r.out);
+  const want = new RegExp(
+    `ok\\s+initialize\\s+foreign-same ${PKG.version.replace(/\./g, "\\.")}\\+${PKG.version.replace(/\./g, "\\.")} \\(python-${messages}\\)`,
+  );
+  check(
+    `a foreign --exec driver (Python) reads the installed kit's messages.json from initialize's messagesPath and SKILL_KIT_MESSAGES (${messages} messages)`,
+    messages > 0 && want.test(r.out),
+    r.out,
+  );
   // A driver that dies before initialize: the run ends at once, exit 2, with its stderr (issue 28 item 7).
   r = npx(sub, "skill-conformance", "--exec", "python3 ./missing.py");
-  check("--exec \"python3 ./missing.py\": exit 2 at once, with python's own complaint", r.code === 2 && /cannot start --exec python3 \.\/missing\.py: implementation exited with code 2/.test(r.out) && /can't open file/.test(r.out), r.out);
+  check(
+    '--exec "python3 ./missing.py": exit 2 at once, with python\'s own complaint',
+    r.code === 2 &&
+      /cannot start --exec python3 \.\/missing\.py: implementation exited with code 2/.test(r.out) &&
+      /can't open file/.test(r.out),
+    r.out,
+  );
   r = npx(sub, "skill-e2e", "--driver", "./nope.js", "--model", "scripted:good");
-  check("skill-e2e --driver ./nope.js: exit 2 and skill-conformance's words (was exit 3, Node's raw error)", r.code === 2 && /--driver \.\/nope\.js: no such file/.test(r.out), r.out);
+  check(
+    "skill-e2e --driver ./nope.js: exit 2 and skill-conformance's words (was exit 3, Node's raw error)",
+    r.code === 2 && /--driver \.\/nope\.js: no such file/.test(r.out),
+    r.out,
+  );
 }
 
 /**
@@ -307,27 +478,73 @@ function gateChecks(sub: string): void {
   writeFileSync(join(sub, "garbage.txt"), "\u0000\u0001PK garbage\nnot-a-case\n");
   writeFileSync(join(sub, "typo.txt"), "U01\nU1\n");
   const refusals: Array<[string, string[], RegExp]> = [
-    ["a missing --driver file (the kit's own dist/index.js is not looked at)", ["--driver", "./dist/index.js"], /--driver \.\/dist\/index\.js: no such file/],
+    [
+      "a missing --driver file (the kit's own dist/index.js is not looked at)",
+      ["--driver", "./dist/index.js"],
+      /--driver \.\/dist\/index\.js: no such file/,
+    ],
     ["no target", [], /no target/],
-    ["a garbage expected-failures file", ["--driver", "./my-impl.js", "--expected-failures", "garbage.txt"], /--expected-failures garbage\.txt: not a text file/],
-    ["an expected-failures id that is no case", ["--driver", "./my-impl.js", "--expected-failures", "typo.txt"], /line 2 "U1"/],
-    ["the kit's reference without --reference", ["--exec", "skill-reference-driver"], /answers as the kit's own reference/],
-    ["a report path that cannot be written", ["--driver", "./my-impl.js", "--junit", "garbage.txt/junit.xml"], /--junit garbage\.txt\/junit\.xml: cannot be written/],
-    ["an unknown suite, without an internal path", ["--driver", "./my-impl.js", "--suite", "nope"], /^skill-conformance: unknown suite "nope"[^/]*$/],
+    [
+      "a garbage expected-failures file",
+      ["--driver", "./my-impl.js", "--expected-failures", "garbage.txt"],
+      /--expected-failures garbage\.txt: not a text file/,
+    ],
+    [
+      "an expected-failures id that is no case",
+      ["--driver", "./my-impl.js", "--expected-failures", "typo.txt"],
+      /line 2 "U1"/,
+    ],
+    [
+      "the kit's reference without --reference",
+      ["--exec", "skill-reference-driver"],
+      /answers as the kit's own reference/,
+    ],
+    [
+      "a report path that cannot be written",
+      ["--driver", "./my-impl.js", "--junit", "garbage.txt/junit.xml"],
+      /--junit garbage\.txt\/junit\.xml: cannot be written/,
+    ],
+    [
+      "an unknown suite, without an internal path",
+      ["--driver", "./my-impl.js", "--suite", "nope"],
+      /^skill-conformance: unknown suite "nope"[^/]*$/,
+    ],
   ];
   for (const [what, args, message] of refusals) {
     const r = npx(sub, "skill-conformance", ...args);
     const lines = r.out.trim().split("\n");
-    check(`${what}: exit 2, one line, before any case runs`, r.code === 2 && lines.length === 1 && message.test(lines[0]!) && !/^(PASS|FAIL|ERROR) /m.test(r.out), r.out);
+    check(
+      `${what}: exit 2, one line, before any case runs`,
+      r.code === 2 && lines.length === 1 && message.test(lines[0]!) && !/^(PASS|FAIL|ERROR) /m.test(r.out),
+      r.out,
+    );
   }
   let r = npx(sub, "skill-conformance", "--reference", "--filter", "U01");
-  check("--reference tests the kit's own reference, found in its installation, and says so", r.code === 0 && /implementation under test: skill-tool-reference .* via the kit's reference/.test(r.out) && /1\/1 passed/.test(r.out), r.out);
+  check(
+    "--reference tests the kit's own reference, found in its installation, and says so",
+    r.code === 0 &&
+      /implementation under test: skill-tool-reference .* via the kit's reference/.test(r.out) &&
+      /1\/1 passed/.test(r.out),
+    r.out,
+  );
   r = npx(sub, "skill-conformance", "--version");
-  check("skill-conformance --version", r.code === 0 && r.out.trim() === `skill-conformance ${PKG.version} (spec 1)`, r.out);
+  check(
+    "skill-conformance --version",
+    r.code === 0 && r.out.trim() === `skill-conformance ${PKG.version} (spec 1)`,
+    r.out,
+  );
   r = npx(sub, "skill-conformance", "--list");
-  check("skill-conformance --list names every suite and its cases", r.code === 0 && /^spec {2}\(30 cases/m.test(r.out) && /^security /m.test(r.out) && /^ {2}U30 /m.test(r.out), r.out);
+  check(
+    "skill-conformance --list names every suite and its cases",
+    r.code === 0 && /^spec {2}\(30 cases/m.test(r.out) && /^security /m.test(r.out) && /^ {2}U30 /m.test(r.out),
+    r.out,
+  );
   r = npx(sub, "skill-reference-driver", "--help");
-  check("skill-reference-driver --help prints its usage (it used to crash)", r.code === 0 && /^usage: skill-reference-driver/.test(r.out), r.out);
+  check(
+    "skill-reference-driver --help prints its usage (it used to crash)",
+    r.code === 0 && /^usage: skill-reference-driver/.test(r.out),
+    r.out,
+  );
 }
 
 // ---- the public API: what `exports` lets in and keeps out ---------------------------------------------------------
@@ -359,14 +576,44 @@ function apiChecks(project: string): void {
   } catch {
     /* reported below */
   }
-  check("the package's runtime exports are createSession and implementationInfo, and they work", probe.names === "createSession,implementationInfo" && probe.catalog !== undefined, r.out);
-  check("deep imports are refused (exports holds the public API only)", probe.deep === "ERR_PACKAGE_PATH_NOT_EXPORTED", r.out);
+  check(
+    "the package's runtime exports are createSession and implementationInfo, and they work",
+    probe.names === "createSession,implementationInfo" && probe.catalog !== undefined,
+    r.out,
+  );
+  check(
+    "deep imports are refused (exports holds the public API only)",
+    probe.deep === "ERR_PACKAGE_PATH_NOT_EXPORTED",
+    r.out,
+  );
   writeFileSync(join(project, "probe.ts"), TYPE_PROBE);
   const tsc = join(PACKAGE_ROOT, "node_modules", "typescript", "bin", "tsc");
   // --types '': no @types/node (or any other ambient types); skipLibCheck off, so every published .d.ts is checked.
-  const t = run(process.execPath, [tsc, "--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022",
-    "--types", "", "--skipLibCheck", "false", "probe.ts"], project);
-  check("a TypeScript user without @types/node type-checks against the exported types (--types '')", t.code === 0, t.out);
+  const t = run(
+    process.execPath,
+    [
+      tsc,
+      "--noEmit",
+      "--strict",
+      "--module",
+      "nodenext",
+      "--moduleResolution",
+      "nodenext",
+      "--target",
+      "es2022",
+      "--types",
+      "",
+      "--skipLibCheck",
+      "false",
+      "probe.ts",
+    ],
+    project,
+  );
+  check(
+    "a TypeScript user without @types/node type-checks against the exported types (--types '')",
+    t.code === 0,
+    t.out,
+  );
 }
 
 // ---- a repository without package.json (Rust), as the README tells it -------------------------------------------
@@ -387,7 +634,10 @@ function fakeRustDriver(repo: string, kitIndex: string): string {
 function readmeRustCommands(): string[] {
   const readme = readFileSync(join(PACKAGE_ROOT, "README.md"), "utf8");
   const block = /<!-- pack-test: rust -->\s*```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
-  return block.split("\n").map((l) => l.replace(/\s+#.*$/, "").trim()).filter((l) => l && !l.startsWith("#"));
+  return block
+    .split("\n")
+    .map((l) => l.replace(/\s+#.*$/, "").trim())
+    .filter((l) => l && !l.startsWith("#"));
 }
 
 /** The README's commands for a Rust repository, run as written: a --prefix install into a HOME of its own, then the kit. */
@@ -399,10 +649,25 @@ function readmeRustCheck(tmp: string, tarball: string): void {
   cpSync(tarball, join(repo, basename(tarball)));
   fakeRustDriver(repo, join(home, ".skill-kit", "node_modules", PKG.name, "dist", "index.js"));
   const commands = readmeRustCommands();
-  check(`the README has its Rust commands (${commands.length}), the install first`, commands.length >= 3 && /^npm i --prefix ~\/\.skill-kit /.test(commands[0] ?? ""), commands.join("\n"));
-  const env = { ...ENV, HOME: home, npm_config_prefer_offline: "true", npm_config_cache: process.env["npm_config_cache"] ?? join(process.env["HOME"] ?? "", ".npm") };
+  check(
+    `the README has its Rust commands (${commands.length}), the install first`,
+    commands.length >= 3 && /^npm i --prefix ~\/\.skill-kit /.test(commands[0] ?? ""),
+    commands.join("\n"),
+  );
+  const env = {
+    ...ENV,
+    HOME: home,
+    npm_config_prefer_offline: "true",
+    npm_config_cache: process.env["npm_config_cache"] ?? join(process.env["HOME"] ?? "", ".npm"),
+  };
   for (const command of commands) {
-    const r = spawnSync("bash", ["-c", command], { cwd: repo, env, encoding: "utf8", timeout: 180_000, maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync("bash", ["-c", command], {
+      cwd: repo,
+      env,
+      encoding: "utf8",
+      timeout: 180_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     check(`README (Rust): ${command.replace(home, "~")}`, r.status === 0, `${r.stdout}${r.stderr}`);
   }
 }
@@ -418,25 +683,64 @@ function actionChecks(tmp: string, tarball: string): void {
   const kitIndex = join(runnerTemp, "skill-tool-conformance", "node_modules", PKG.name, "dist", "index.js");
   fakeRustDriver(repo, kitIndex);
   const base = { actionDir: PACKAGE_ROOT, workspace: repo, runnerTemp, env: ENV };
-  const inputs = { exec: "./target/release/my-skill-driver", "expected-failures": "ci/known-failures.txt", json: "out/conformance.json", junit: "out/junit.xml", markdown: "out/report.md", badge: "out/badge.json", kit: tarball };
+  const inputs = {
+    exec: "./target/release/my-skill-driver",
+    "expected-failures": "ci/known-failures.txt",
+    json: "out/conformance.json",
+    junit: "out/junit.xml",
+    markdown: "out/report.md",
+    badge: "out/badge.json",
+    kit: tarball,
+  };
   const ok = runActionLocally({ ...base, inputs });
   const report = readJson(join(repo, "out", "conformance.json"))?.summary;
   const log = (r: LocalRun) => r.steps.map((s) => `[${s.name}: ${s.status}]\n${s.output ?? ""}`).join("\n");
-  check("the Action (installed from the tarball, in a repository without package.json): 30/30", ok.code === 0 && report?.passed === 30 && report?.total === 30, log(ok));
-  check("the Action writes every report in the caller's repository and the job summary",
-    ["junit.xml", "report.md", "badge.json"].every((f) => existsSync(join(repo, "out", f))) && ok.summary.includes("| U30 |"), log(ok));
-  check("the Action's outputs: counts and report paths", ok.outputs["total"] === "30" && ok.outputs["passed"] === "30" && ok.outputs["failed"] === "0" && ok.outputs["errored"] === "0" && ok.outputs["json"] === "out/conformance.json" && ok.outputs["junit"] === "out/junit.xml", JSON.stringify(ok.outputs));
-  check("the Action leaves no package.json or node_modules in the caller's repository", !existsSync(join(repo, "package.json")) && !existsSync(join(repo, "node_modules")));
+  check(
+    "the Action (installed from the tarball, in a repository without package.json): 30/30",
+    ok.code === 0 && report?.passed === 30 && report?.total === 30,
+    log(ok),
+  );
+  check(
+    "the Action writes every report in the caller's repository and the job summary",
+    ["junit.xml", "report.md", "badge.json"].every((f) => existsSync(join(repo, "out", f))) &&
+      ok.summary.includes("| U30 |"),
+    log(ok),
+  );
+  check(
+    "the Action's outputs: counts and report paths",
+    ok.outputs["total"] === "30" &&
+      ok.outputs["passed"] === "30" &&
+      ok.outputs["failed"] === "0" &&
+      ok.outputs["errored"] === "0" &&
+      ok.outputs["json"] === "out/conformance.json" &&
+      ok.outputs["junit"] === "out/junit.xml",
+    JSON.stringify(ok.outputs),
+  );
+  check(
+    "the Action leaves no package.json or node_modules in the caller's repository",
+    !existsSync(join(repo, "package.json")) && !existsSync(join(repo, "node_modules")),
+  );
   const install = (r: LocalRun) => r.steps.find((s) => s.name === "Install the conformance kit");
   const cold = install(ok);
-  check("the Action groups the install's output", /^::group::Install the conformance kit/m.test(cold?.output ?? "") && /^::endgroup::/m.test(cold?.output ?? ""), cold?.output);
+  check(
+    "the Action groups the install's output",
+    /^::group::Install the conformance kit/m.test(cold?.output ?? "") && /^::endgroup::/m.test(cold?.output ?? ""),
+    cold?.output,
+  );
 
   // A cache hit restores the kit's directory: the same runner.temp again is that, here.
   const warm = runActionLocally({ ...base, inputs: { ...inputs, json: "out/warm.json" } });
   const warmInstall = install(warm);
-  check(`the Action with its install restored (a cache hit) skips npm: install step ${cold?.ms} ms cold, ${warmInstall?.ms} ms warm`,
-    warm.code === 0 && /The kit is installed already/.test(warmInstall?.output ?? "") && (warmInstall?.ms ?? Infinity) < (cold?.ms ?? 0), log(warm));
-  console.log(`      figures: install step cold ${cold?.ms} ms (${(cold?.output ?? "").split("\n").length} log lines), warm ${warmInstall?.ms} ms (${(warmInstall?.output ?? "").split("\n").length} lines); run step ${ok.steps.at(-1)?.ms} ms`);
+  check(
+    `the Action with its install restored (a cache hit) skips npm: install step ${cold?.ms} ms cold, ${warmInstall?.ms} ms warm`,
+    warm.code === 0 &&
+      /The kit is installed already/.test(warmInstall?.output ?? "") &&
+      (warmInstall?.ms ?? Infinity) < (cold?.ms ?? 0),
+    log(warm),
+  );
+  console.log(
+    `      figures: install step cold ${cold?.ms} ms (${(cold?.output ?? "").split("\n").length} log lines), warm ${warmInstall?.ms} ms (${(warmInstall?.output ?? "").split("\n").length} lines); run step ${ok.steps.at(-1)?.ms} ms`,
+  );
 
   const wrongDriver = join(repo, "wrong-impl.js");
   writeFileSync(wrongDriver, WRONG_IMPL.replaceAll(`"${PKG.name}"`, JSON.stringify(kitIndex)));
@@ -445,54 +749,135 @@ function actionChecks(tmp: string, tarball: string): void {
   // The report has rules[]: one ::error per failing rule, each rule once (issue 19), and the failed count among the outputs.
   const ruleIds = annotations.map((a) => /breaks rule ([^:]+)::/.exec(a)?.[1]);
   const onePerRule = ruleIds.length > 0 && ruleIds.every(Boolean) && new Set(ruleIds).size === ruleIds.length;
-  check(`the Action fails the job on a wrong implementation, one ::error per failing rule (${annotations.length}), summary and outputs anyway`,
-    bad.code === 1 && bad.steps.at(-1)?.status === "failed" && onePerRule && Number(bad.outputs["failed"]) > 0 && bad.summary.includes("## Details"), log(bad));
+  check(
+    `the Action fails the job on a wrong implementation, one ::error per failing rule (${annotations.length}), summary and outputs anyway`,
+    bad.code === 1 &&
+      bad.steps.at(-1)?.status === "failed" &&
+      onePerRule &&
+      Number(bad.outputs["failed"]) > 0 &&
+      bad.summary.includes("## Details"),
+    log(bad),
+  );
 
   const lead = bad.summary.indexOf("## Failing spec rules");
-  check("the Action's job summary leads with the failing spec rules, before the cases and their details",
-    lead > 0 && lead < bad.summary.indexOf("## Cases") && /\| MUST \|/.test(bad.summary.slice(lead, bad.summary.indexOf("## Cases"))), bad.summary.slice(0, 1500));
+  check(
+    "the Action's job summary leads with the failing spec rules, before the cases and their details",
+    lead > 0 &&
+      lead < bad.summary.indexOf("## Cases") &&
+      /\| MUST \|/.test(bad.summary.slice(lead, bad.summary.indexOf("## Cases"))),
+    bad.summary.slice(0, 1500),
+  );
 
   const none = runActionLocally({ ...base, inputs: { kit: tarball, junit: "out/none.xml", json: "out/none.json" } });
-  check("the Action without exec or driver fails with skill-conformance's one line, exit 2, and says so in the summary",
-    none.code === 2 && /no target/.test(none.steps.at(-1)?.output ?? "") && /no report/.test(none.summary) && none.outputs["exit-code"] === "2", log(none));
-  check("after a usage error the Action's report outputs are empty: no file was written", none.outputs["json"] === "" && none.outputs["junit"] === "" && !existsSync(join(repo, "out", "none.json")), JSON.stringify(none.outputs));
+  check(
+    "the Action without exec or driver fails with skill-conformance's one line, exit 2, and says so in the summary",
+    none.code === 2 &&
+      /no target/.test(none.steps.at(-1)?.output ?? "") &&
+      /no report/.test(none.summary) &&
+      none.outputs["exit-code"] === "2",
+    log(none),
+  );
+  check(
+    "after a usage error the Action's report outputs are empty: no file was written",
+    none.outputs["json"] === "" && none.outputs["junit"] === "" && !existsSync(join(repo, "out", "none.json")),
+    JSON.stringify(none.outputs),
+  );
 
   // args is never glob-expanded: U0* must reach the kit as U0*, though the repository has a file it would match.
   writeFileSync(join(repo, "U0-notes.txt"), "a file a shell glob U0* would expand to\n");
-  const glob = runActionLocally({ ...base, inputs: { exec: "./target/release/my-skill-driver", kit: tarball, args: "--filter U0*", json: "out/glob.json", profile: "decisions" } });
+  const glob = runActionLocally({
+    ...base,
+    inputs: {
+      exec: "./target/release/my-skill-driver",
+      kit: tarball,
+      args: "--filter U0*",
+      json: "out/glob.json",
+      profile: "decisions",
+    },
+  });
   const globbed = readJson(join(repo, "out", "glob.json"));
-  check(`the Action passes args without globbing (--filter U0* with a U0-notes.txt beside it: ${globbed?.summary?.total} cases) and its profile input (${globbed?.profile})`,
-    glob.code === 0 && globbed?.summary?.total === 9 && globbed?.profile === "decisions", log(glob));
-  const lines = runActionLocally({ ...base, inputs: { exec: "./target/release/my-skill-driver", kit: tarball, args: "--filter\nU01,U02\n--timeout\n10000\n", json: "out/lines.json" } });
-  check("the Action's args as a block, one argument per line", lines.code === 0 && readJson(join(repo, "out", "lines.json"))?.summary?.total === 2, log(lines));
+  check(
+    `the Action passes args without globbing (--filter U0* with a U0-notes.txt beside it: ${globbed?.summary?.total} cases) and its profile input (${globbed?.profile})`,
+    glob.code === 0 && globbed?.summary?.total === 9 && globbed?.profile === "decisions",
+    log(glob),
+  );
+  const lines = runActionLocally({
+    ...base,
+    inputs: {
+      exec: "./target/release/my-skill-driver",
+      kit: tarball,
+      args: "--filter\nU01,U02\n--timeout\n10000\n",
+      json: "out/lines.json",
+    },
+  });
+  check(
+    "the Action's args as a block, one argument per line",
+    lines.code === 0 && readJson(join(repo, "out", "lines.json"))?.summary?.total === 2,
+    log(lines),
+  );
 
   // npm run action-local: the same steps from the command line, against the same runner.temp (a warm install).
-  const local = spawnSync("npm", ["run", "-s", "action-local", "--", "--exec", "./target/release/my-skill-driver", "--kit", tarball, "--args", "--filter U0*", "--json", "out/local.json", "--workspace", repo, "--runner-temp", runnerTemp],
-    { cwd: PACKAGE_ROOT, env: process.env, encoding: "utf8", timeout: 300_000, maxBuffer: 64 * 1024 * 1024 });
-  check("npm run action-local -- --exec … --args '--filter U0*': the Action's steps run here, exit 0, outputs printed",
-    local.status === 0 && readJson(join(repo, "out", "local.json"))?.summary?.total === 9 && /^total=9$/m.test(local.stdout), `${local.stdout}${local.stderr}`);
+  const local = spawnSync(
+    "npm",
+    [
+      "run",
+      "-s",
+      "action-local",
+      "--",
+      "--exec",
+      "./target/release/my-skill-driver",
+      "--kit",
+      tarball,
+      "--args",
+      "--filter U0*",
+      "--json",
+      "out/local.json",
+      "--workspace",
+      repo,
+      "--runner-temp",
+      runnerTemp,
+    ],
+    { cwd: PACKAGE_ROOT, env: process.env, encoding: "utf8", timeout: 300_000, maxBuffer: 64 * 1024 * 1024 },
+  );
+  check(
+    "npm run action-local -- --exec … --args '--filter U0*': the Action's steps run here, exit 0, outputs printed",
+    local.status === 0 &&
+      readJson(join(repo, "out", "local.json"))?.summary?.total === 9 &&
+      /^total=9$/m.test(local.stdout),
+    `${local.stdout}${local.stderr}`,
+  );
 }
 
 /** The Action's default: no `kit` input, so it builds and packs its own checkout (a copy of this one's files). */
 function actionFromSourceCheck(tmp: string): void {
   const src = join(tmp, "action-checkout");
-  const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: PACKAGE_ROOT, encoding: "utf8" });
+  const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: PACKAGE_ROOT,
+    encoding: "utf8",
+  });
   for (const f of listed.stdout.split("\0").filter(Boolean)) {
-    if (existsSync(join(PACKAGE_ROOT, f))) cpSync(join(PACKAGE_ROOT, f), join(src, f), { recursive: true, verbatimSymlinks: true });
+    if (existsSync(join(PACKAGE_ROOT, f)))
+      cpSync(join(PACKAGE_ROOT, f), join(src, f), { recursive: true, verbatimSymlinks: true });
   }
   const repo = join(tmp, "another-repo");
   const runnerTemp = join(tmp, "runner-temp-2");
   mkdirSync(repo, { recursive: true });
   mkdirSync(runnerTemp, { recursive: true });
   const r = runActionLocally({
-    actionDir: src, workspace: repo, runnerTemp, env: { ...ENV, npm_config_prefer_offline: "true" },
+    actionDir: src,
+    workspace: repo,
+    runnerTemp,
+    env: { ...ENV, npm_config_prefer_offline: "true" },
     // A few cases are enough here (the whole suites ran above); the filter also exercises the args input.
     inputs: { args: "--reference --filter U01,U02,U03", json: "some.json" },
   });
   const some = readJson(join(repo, "some.json"))?.summary;
   const step = r.steps.find((s) => s.name === "Install the conformance kit");
-  check(`the Action with no kit input builds its own checkout and runs it, args passed through (${some?.passed}/${some?.total}; install ${step?.ms} ms cold)`,
-    r.code === 0 && some?.total === 3 && some?.passed === 3, r.steps.map((s) => `[${s.name}: ${s.status}]\n${s.output ?? ""}`).join("\n"));
+  check(
+    `the Action with no kit input builds its own checkout and runs it, args passed through (${some?.passed}/${some?.total}; install ${step?.ms} ms cold)`,
+    r.code === 0 && some?.total === 3 && some?.passed === 3,
+    r.steps.map((s) => `[${s.name}: ${s.status}]\n${s.output ?? ""}`).join("\n"),
+  );
 }
 
 const started = performance.now();
@@ -510,5 +895,7 @@ try {
   if (keep) console.log(`kept ${tmp}`);
   else rmSync(tmp, { recursive: true, force: true });
 }
-console.log(`\n${failures === 0 ? "pack-test: every check holds" : `pack-test: ${failures} check(s) FAILED`} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+console.log(
+  `\n${failures === 0 ? "pack-test: every check holds" : `pack-test: ${failures} check(s) FAILED`} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+);
 process.exitCode = failures === 0 ? 0 : 1;

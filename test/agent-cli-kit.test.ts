@@ -32,10 +32,12 @@ function accumulateMessage(events: Ev[]) {
   let stop: string | undefined;
   for (const [name, data] of events) {
     expect(data.type).toBe(name);
-    if (name === "content_block_start") (blocks[data.index] = { ...data.content_block }), (json[data.index] = "");
-    if (name === "content_block_delta" && data.delta.type === "input_json_delta") json[data.index] += data.delta.partial_json;
+    if (name === "content_block_start") ((blocks[data.index] = { ...data.content_block }), (json[data.index] = ""));
+    if (name === "content_block_delta" && data.delta.type === "input_json_delta")
+      json[data.index] += data.delta.partial_json;
     if (name === "content_block_delta" && data.delta.type === "text_delta") blocks[data.index].text += data.delta.text;
-    if (name === "content_block_stop" && blocks[data.index].type === "tool_use") blocks[data.index].input = JSON.parse(json[data.index]!);
+    if (name === "content_block_stop" && blocks[data.index].type === "tool_use")
+      blocks[data.index].input = JSON.parse(json[data.index]!);
     if (name === "message_delta") stop = data.delta.stop_reason;
   }
   return { blocks, stop, names: events.map(([n]) => n) };
@@ -43,7 +45,11 @@ function accumulateMessage(events: Ev[]) {
 
 describe("Anthropic Messages fake: the streamed events", () => {
   it("plays tool calls as tool_use blocks whose input_json_delta pieces join to the case's params, any JSON value", () => {
-    const calls = [{ id: "t1", name: "Skill", input: { skill: "hello", args: "x" } }, { id: "t2", name: "Skill", input: null }, { id: "t3", name: "Skill", input: 7 }];
+    const calls = [
+      { id: "t1", name: "Skill", input: { skill: "hello", args: "x" } },
+      { id: "t2", name: "Skill", input: null },
+      { id: "t3", name: "Skill", input: 7 },
+    ];
     const events = parseFrames(frames(anthropic.messageEvents({ calls }))) as Ev[];
     const m = accumulateMessage(events);
     expect(m.names[0]).toBe("message_start");
@@ -55,7 +61,12 @@ describe("Anthropic Messages fake: the streamed events", () => {
   it("ends a text turn with end_turn, and frames every event as `event:` then one `data:` line then a blank line", () => {
     const body = frames(anthropic.messageEvents({ text: "Done." }));
     expect(body).toMatch(/^event: message_start\ndata: \{.*\}\n\n/);
-    expect(body.split("\n\n").filter(Boolean).every((f: string) => /^event: [a-z_]+\ndata: [^\n]+$/.test(f))).toBe(true);
+    expect(
+      body
+        .split("\n\n")
+        .filter(Boolean)
+        .every((f: string) => /^event: [a-z_]+\ndata: [^\n]+$/.test(f)),
+    ).toBe(true);
     const m = accumulateMessage(parseFrames(body));
     expect(m.stop).toBe("end_turn");
     expect(m.blocks).toEqual([{ type: "text", text: "Done." }]);
@@ -65,8 +76,21 @@ describe("Anthropic Messages fake: the streamed events", () => {
     const body = {
       messages: [
         { role: "user", content: "go" },
-        { role: "assistant", content: [{ type: "tool_use", id: "a" }, { type: "tool_use", id: "b" }] },
-        { role: "user", content: [{ type: "tool_result", tool_use_id: "b", content: "no", is_error: true }, { type: "tool_result", tool_use_id: "a", content: [{ type: "text", text: "yes" }] }, { type: "text", text: "Base directory: /x" }] },
+        {
+          role: "assistant",
+          content: [
+            { type: "tool_use", id: "a" },
+            { type: "tool_use", id: "b" },
+          ],
+        },
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: "b", content: "no", is_error: true },
+            { type: "tool_result", tool_use_id: "a", content: [{ type: "text", text: "yes" }] },
+            { type: "text", text: "Base directory: /x" },
+          ],
+        },
         { role: "user", content: "more" },
       ],
     };
@@ -80,17 +104,38 @@ describe("Anthropic Messages fake: the streamed events", () => {
 
 describe("OpenAI Responses fake: the streamed events", () => {
   it("plays function calls: numbered events, arguments = the params as JSON, output_item.done and response.completed agree", () => {
-    const events = parseFrames(frames(responses.responseEvents({ calls: [{ id: "c1", name: "exec_command", input: { cmd: "cat x" } }] }))) as Ev[];
+    const events = parseFrames(
+      frames(responses.responseEvents({ calls: [{ id: "c1", name: "exec_command", input: { cmd: "cat x" } }] })),
+    ) as Ev[];
     events.forEach(([name, data], i) => (expect(data.type).toBe(name), expect(data.sequence_number).toBe(i)));
-    expect(events.map(([n]) => n)).toEqual(["response.created", "response.in_progress", "response.output_item.added", "response.function_call_arguments.delta", "response.function_call_arguments.done", "response.output_item.done", "response.completed"]);
+    expect(events.map(([n]) => n)).toEqual([
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.function_call_arguments.delta",
+      "response.function_call_arguments.done",
+      "response.output_item.done",
+      "response.completed",
+    ]);
     const done = events.find(([n]) => n === "response.output_item.done")![1].item;
-    expect(done).toMatchObject({ type: "function_call", call_id: "c1", name: "exec_command", arguments: '{"cmd":"cat x"}' });
+    expect(done).toMatchObject({
+      type: "function_call",
+      call_id: "c1",
+      name: "exec_command",
+      arguments: '{"cmd":"cat x"}',
+    });
     expect(events.at(-1)![1].response.output).toEqual([done]);
     expect(events.at(-1)![1].response.status).toBe("completed");
   });
 
   it("reads function_call_output by call_id and the user messages after it", () => {
-    const body = { input: [{ type: "function_call", call_id: "c1" }, { type: "function_call_output", call_id: "c1", output: "Output:\nhi" }, { type: "message", role: "user", content: [{ type: "input_text", text: "next" }] }] };
+    const body = {
+      input: [
+        { type: "function_call", call_id: "c1" },
+        { type: "function_call_output", call_id: "c1", output: "Output:\nhi" },
+        { type: "message", role: "user", content: [{ type: "input_text", text: "next" }] },
+      ],
+    };
     const { results, following } = responses.answersTo(body, ["c1"]);
     expect(results.get("c1").text).toBe("Output:\nhi");
     expect(following).toEqual(["next"]);
@@ -110,7 +155,9 @@ describe("the fake server on 127.0.0.1", () => {
     try {
       expect(fake.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const post = (body: unknown) => fetch(`${fake.url}/v1/messages`, { method: "POST", body: JSON.stringify(body) });
-      const main = accumulateMessage(parseFrames(await (await post({ stream: true, tools: [{ name: "skill" }] })).text()));
+      const main = accumulateMessage(
+        parseFrames(await (await post({ stream: true, tools: [{ name: "skill" }] })).text()),
+      );
       expect(main.blocks[0].input).toEqual({ skill: "x" });
       const side = (await (await post({ stream: false, system: "classify" })).json()) as any;
       expect(side.content).toEqual([{ type: "text", text: '{"shouldBlock": false}' }]);
@@ -164,7 +211,14 @@ function clientSession(env: Record<string, string> = {}) {
   const script = join(dir, "client.cjs");
   writeFileSync(script, `(async () => {${CLIENT}})();`);
   return cliSession(
-    { provider: "anthropic", mainTools: ["skill"], command: process.execPath, args: [script, "{{BASE_URL}}"], env: { PATH: process.env.PATH ?? "", ...env }, cwd: dir },
+    {
+      provider: "anthropic",
+      mainTools: ["skill"],
+      command: process.execPath,
+      args: [script, "{{BASE_URL}}"],
+      env: { PATH: process.env.PATH ?? "", ...env },
+      cwd: dir,
+    },
     {
       toolName: "skill",
       input: (p: unknown) => renameParams(p, { name: "skill" }),
@@ -187,10 +241,15 @@ describe("one CLI run per case (cliSession over startRun)", () => {
     expect((await s.run.exit).code).toBe(0);
   });
 
-  it.runIf(canIsolate())("as root, voids a run whose CLI looked up a non-loopback name (nothing leaves the namespace)", async () => {
-    process.env.AGENT_CLI_KIT_QUIET = "1";
-    const s = clientSession({ LOOKUP: "telemetry.example.com" });
-    await s.catalog();
-    await expect(s.close()).rejects.toThrow(/network: the CLI tried to reach beyond loopback \(dns telemetry\.example\.com\)/);
-  });
+  it.runIf(canIsolate())(
+    "as root, voids a run whose CLI looked up a non-loopback name (nothing leaves the namespace)",
+    async () => {
+      process.env.AGENT_CLI_KIT_QUIET = "1";
+      const s = clientSession({ LOOKUP: "telemetry.example.com" });
+      await s.catalog();
+      await expect(s.close()).rejects.toThrow(
+        /network: the CLI tried to reach beyond loopback \(dns telemetry\.example\.com\)/,
+      );
+    },
+  );
 });

@@ -9,13 +9,26 @@ import { PACKAGE_ROOT } from "../package-root.ts";
 
 describe("generated docs", () => {
   it("README.md and conformance/MUTANTS.md are as npm run docs writes them", async () => {
-    expect(stale(await renderDocs(PACKAGE_ROOT, PROVIDERS.map((p) => p.name)), PACKAGE_ROOT), "stale pages: run npm run docs").toEqual([]);
+    expect(
+      stale(
+        await renderDocs(
+          PACKAGE_ROOT,
+          PROVIDERS.map((p) => p.name),
+        ),
+        PACKAGE_ROOT,
+      ),
+      "stale pages: run npm run docs",
+    ).toEqual([]);
   });
 
   it("a region's body is replaced between its markers, the rest of the page kept; a missing region is an error", () => {
     const page = "head\n<!-- a:start -->\nold\n<!-- a:end -->\ntail\n";
-    expect(fillRegions(page, "p.md", { a: "new\nlines" })).toBe("head\n<!-- a:start -->\nnew\nlines\n<!-- a:end -->\ntail\n");
-    expect(fillRegions(fillRegions(page, "p.md", { a: "x" }), "p.md", { a: "x" })).toBe(fillRegions(page, "p.md", { a: "x" }));
+    expect(fillRegions(page, "p.md", { a: "new\nlines" })).toBe(
+      "head\n<!-- a:start -->\nnew\nlines\n<!-- a:end -->\ntail\n",
+    );
+    expect(fillRegions(fillRegions(page, "p.md", { a: "x" }), "p.md", { a: "x" })).toBe(
+      fillRegions(page, "p.md", { a: "x" }),
+    );
     expect(() => fillRegions(page, "p.md", { b: "x" })).toThrow(RegionError);
   });
 });

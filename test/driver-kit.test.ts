@@ -9,7 +9,11 @@ describe("driver-kit capabilities()", () => {
     const caps = kit.capabilities(["symlinks"]);
     expect(Object.keys(caps).sort()).toEqual([...kit.CAPABILITY_NAMES].sort());
     expect(caps.symlinks).toBe(true);
-    expect(Object.entries(caps).filter(([, v]) => v).map(([k]) => k)).toEqual(["symlinks"]);
+    expect(
+      Object.entries(caps)
+        .filter(([, v]) => v)
+        .map(([k]) => k),
+    ).toEqual(["symlinks"]);
   });
 
   it("refuses a capability name the kit does not know (a typo would silently leave the real one supported)", () => {
@@ -21,11 +25,19 @@ describe("driver-kit results", () => {
   it("ok carries only what the harness gave: no byte count, no empty resource list made up (K40)", () => {
     const r = kit.okResult({ name: "a", dir: "/d/a", body: "é\n", output: "o" });
     expect(r).toEqual({ kind: "ok", name: "a", dir: "/d/a", body: "é\n", output: "o" });
-    expect(kit.okResult({ name: "a", body: "b", output: "o", bytes: 1, resources: ["scripts/x"] })).toMatchObject({ bytes: 1, resources: ["scripts/x"] });
+    expect(kit.okResult({ name: "a", body: "b", output: "o", bytes: 1, resources: ["scripts/x"] })).toMatchObject({
+      bytes: 1,
+      resources: ["scripts/x"],
+    });
   });
 
   it("an error without a code of the harness's own leaves the code out instead of inventing one", () => {
-    expect(kit.errorResult(undefined, "Error: refused", "Error: refused", { name: "a" })).toEqual({ kind: "error", message: "Error: refused", output: "Error: refused", name: "a" });
+    expect(kit.errorResult(undefined, "Error: refused", "Error: refused", { name: "a" })).toEqual({
+      kind: "error",
+      message: "Error: refused",
+      output: "Error: refused",
+      name: "a",
+    });
   });
 
   it("error messages are one non-empty line; the harness's own output is kept as is", () => {
@@ -36,7 +48,10 @@ describe("driver-kit results", () => {
   });
 
   it("the catalog keeps the harness's own order and only the fields it gave (catalog.sorted judges that order)", () => {
-    const c = kit.catalogResult("desc", [{ name: "b", description: "d", dir: "/r/b", root_index: undefined }, { name: "a", description: "d", dir: "/r/a" }]);
+    const c = kit.catalogResult("desc", [
+      { name: "b", description: "d", dir: "/r/b", root_index: undefined },
+      { name: "a", description: "d", dir: "/r/a" },
+    ]);
     expect(c.entries.map((x: { name: string }) => x.name)).toEqual(["b", "a"]);
     expect(c.entries[0]).toEqual({ name: "b", description: "d", dir: "/r/b" });
   });
@@ -60,7 +75,11 @@ describe("capturingLogs", () => {
     expect(value).toBe(7);
     expect(logged).toEqual(['skipped {"dir":"x"}', "bad yaml"]);
     expect(console.warn).toBe(warn);
-    await expect(capturingLogs(async () => { throw new Error("boom"); }, ["warn", "debug"])).rejects.toThrow("boom");
+    await expect(
+      capturingLogs(async () => {
+        throw new Error("boom");
+      }, ["warn", "debug"]),
+    ).rejects.toThrow("boom");
     expect(console.warn).toBe(warn);
   });
 });

@@ -23,14 +23,24 @@ describe("package root", () => {
   it("no module of the kit finds data relative to its own file (compiled, it sits in dist/): only these use import.meta", () => {
     const walk = (dir: string): string[] =>
       readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-        e.name === "node_modules" || e.name === "dist" || e.name === "test" || e.name.startsWith(".") ? [] : e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
+        e.name === "node_modules" || e.name === "dist" || e.name === "test" || e.name.startsWith(".")
+          ? []
+          : e.isDirectory()
+            ? walk(join(dir, e.name))
+            : [join(dir, e.name)],
       );
     const users = walk(PACKAGE_ROOT)
       .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && readFileSync(f, "utf8").includes("import.meta"))
       .map((f) => relative(PACKAGE_ROOT, f))
       .sort();
     // package-root.ts itself; two "am I the main module" checks; bench/matrix.ts (never shipped) finds the clone; e2e/versions.ts hashes its own sources.
-    expect(users).toEqual(["bench/matrix.ts", "e2e/versions.ts", "package-root.ts", "scripts/conformance.ts", "scripts/gen-types.ts"]);
+    expect(users).toEqual([
+      "bench/matrix.ts",
+      "e2e/versions.ts",
+      "package-root.ts",
+      "scripts/conformance.ts",
+      "scripts/gen-types.ts",
+    ]);
   });
 
   it("names the kit's own modules with the extension they have here (.ts from source)", () => {
@@ -48,7 +58,9 @@ describe("userCwd", () => {
   });
 
   it("is the working directory under someone else's npm script, npx or a plain shell", () => {
-    expect(userCwd({ npm_package_json: "/home/u/rust-repo/package.json", INIT_CWD: "/home/u" }, "/home/u/rust-repo")).toBe("/home/u/rust-repo");
+    expect(
+      userCwd({ npm_package_json: "/home/u/rust-repo/package.json", INIT_CWD: "/home/u" }, "/home/u/rust-repo"),
+    ).toBe("/home/u/rust-repo");
     expect(userCwd({ INIT_CWD: "/somewhere/else" }, "/home/u/project")).toBe("/home/u/project");
     expect(userCwd({}, "/home/u/project")).toBe("/home/u/project");
   });

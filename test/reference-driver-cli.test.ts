@@ -6,7 +6,13 @@ import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../package-root.ts";
 
 const driver = join(PACKAGE_ROOT, "scripts", "reference-driver.ts");
-const run = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", driver, ...args], { cwd: PACKAGE_ROOT, encoding: "utf8", input: "", timeout: 30_000 });
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, ["--import", "tsx", driver, ...args], {
+    cwd: PACKAGE_ROOT,
+    encoding: "utf8",
+    input: "",
+    timeout: 30_000,
+  });
 
 describe("skill-reference-driver", () => {
   it("--help prints the usage, --version the kit's version; both exit 0", () => {
@@ -19,7 +25,10 @@ describe("skill-reference-driver", () => {
   });
 
   it("an unknown option or a missing module is one line on stderr, exit 2, nothing on stdout", () => {
-    for (const [args, message] of [[["--bogus"], /unknown option --bogus/], [["./no-such.js"], /no such file .*no-such\.js/]] as const) {
+    for (const [args, message] of [
+      [["--bogus"], /unknown option --bogus/],
+      [["./no-such.js"], /no such file .*no-such\.js/],
+    ] as const) {
       const r = run(...args);
       expect(r.status).toBe(2);
       expect(r.stdout).toBe("");

@@ -8,13 +8,20 @@ import type { MutantRow } from "../mutants/wrap.ts";
 function globalSort(r: OkResult): OkResult {
   const resources = [...r.resources].sort();
   const markers = Object.values(r.resources_omitted ?? {}).map((n) => `(... ${n} more)`);
-  const output = r.output.replace(/<resources>\n[\s\S]*?<\/resources>\n/, `<resources>\n${[...resources, ...markers].join("\n")}\n</resources>\n`);
+  const output = r.output.replace(
+    /<resources>\n[\s\S]*?<\/resources>\n/,
+    `<resources>\n${[...resources, ...markers].join("\n")}\n</resources>\n`,
+  );
   return { ...r, resources, output };
 }
 
 const mutants: MutantRow[] = [
   {
-    kills: "C01", rule: "resources.order", id: "resources-sorted-globally", description: "Resource paths are sorted as one list across folders (assets/ first) and the (... N more) markers follow the whole list.",
+    kills: "C01",
+    rule: "resources.order",
+    id: "resources-sorted-globally",
+    description:
+      "Resource paths are sorted as one list across folders (assets/ first) and the (... N more) markers follow the whole list.",
     mutation: { result: onOk(globalSort) },
   },
 ];

@@ -18,7 +18,10 @@ function resolvedPath(r: SkillResult): SkillResult {
 
 const mutants: MutantRow[] = [
   {
-    kills: "C03", rule: "fence.reported-path", id: "outside-reports-target", description: "OUTSIDE_WORKSPACE reports the resolved target (outside every root) as its path.",
+    kills: "C03",
+    rule: "fence.reported-path",
+    id: "outside-reports-target",
+    description: "OUTSIDE_WORKSPACE reports the resolved target (outside every root) as its path.",
     mutation: { result: resolvedPath },
   },
 ];

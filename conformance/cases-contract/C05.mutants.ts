@@ -4,7 +4,10 @@ import { isObj, type MutantRow, nameOf, readAuthored } from "../mutants/wrap.ts"
 
 const mutants: MutantRow[] = [
   {
-    kills: "C05", rule: "frontmatter.error-location", id: "missing-field-on-line-1", description: "A missing required field is reported on line 1 (the opening ---) instead of line 2.",
+    kills: "C05",
+    rule: "frontmatter.error-location",
+    id: "missing-field-on-line-1",
+    description: "A missing required field is reported on line 1 (the opening ---) instead of line 2.",
     mutation: {
       result: (r, p, _o, ctx) => {
         if (r.kind !== "error" || r.code !== "INVALID_FRONTMATTER") return r;

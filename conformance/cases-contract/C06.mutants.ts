@@ -4,7 +4,11 @@ import { isObj, type MutantRow, nameOf, okFromAuthored, readAuthored } from "../
 
 const mutants: MutantRow[] = [
   {
-    kills: "C06", rule: "arguments.required-missing", id: "required-arguments-unchecked-without-arguments", description: "Required named arguments are only checked when arguments is given: a call without arguments activates.",
+    kills: "C06",
+    rule: "arguments.required-missing",
+    id: "required-arguments-unchecked-without-arguments",
+    description:
+      "Required named arguments are only checked when arguments is given: a call without arguments activates.",
     mutation: {
       result: (r, p, _o, ctx) => {
         if (!(r.kind === "error" && r.code === "INVALID_PARAM" && isObj(p) && p.arguments === undefined)) return r;

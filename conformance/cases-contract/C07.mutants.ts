@@ -20,7 +20,10 @@ function notTextAsIoError(r: SkillResult): SkillResult {
 
 const mutants: MutantRow[] = [
   {
-    kills: "C07", rule: "skill-md.not-text", id: "binary-skill-md-as-io-error", description: "A SKILL.md with NUL bytes or invalid UTF-8 is reported as IO_ERROR.",
+    kills: "C07",
+    rule: "skill-md.not-text",
+    id: "binary-skill-md-as-io-error",
+    description: "A SKILL.md with NUL bytes or invalid UTF-8 is reported as IO_ERROR.",
     mutation: { result: notTextAsIoError },
   },
 ];

@@ -5,7 +5,10 @@ import { type MutantRow, readAuthored } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "C08", rule: "render.frontmatter-keys", id: "keys-always-bare", description: "The <frontmatter> emitter writes every key bare, so \"a b\", with:colon and null come out unquoted.",
+    kills: "C08",
+    rule: "render.frontmatter-keys",
+    id: "keys-always-bare",
+    description: 'The <frontmatter> emitter writes every key bare, so "a b", with:colon and null come out unquoted.',
     mutation: {
       result: onOk((r) => {
         const m = /<frontmatter>\n([\s\S]*?)<\/frontmatter>/.exec(r.output);
@@ -16,8 +19,11 @@ const mutants: MutantRow[] = [
     },
   },
   {
-    kills: "C08", rule: "render.frontmatter-keys", id: "frontmatter-echoes-source",
-    description: "The <frontmatter> section echoes the SKILL.md's own YAML text instead of re-serialising the parsed value (the check could once be met this way).",
+    kills: "C08",
+    rule: "render.frontmatter-keys",
+    id: "frontmatter-echoes-source",
+    description:
+      "The <frontmatter> section echoes the SKILL.md's own YAML text instead of re-serialising the parsed value (the check could once be met this way).",
     mutation: {
       result: (r, _p, _o, ctx) => {
         if (r.kind !== "ok") return r;

@@ -5,8 +5,11 @@ import type { MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "F01", rule: "yaml.no-tags", id: "tags-resolved",
-    description: "Frontmatter is read with the yaml package's defaults, which resolve !!set, !!omap, !!binary, !!timestamp into a Set, pairs, a Buffer and a Date: tagged values load, converted.",
+    kills: "F01",
+    rule: "yaml.no-tags",
+    id: "tags-resolved",
+    description:
+      "Frontmatter is read with the yaml package's defaults, which resolve !!set, !!omap, !!binary, !!timestamp into a Set, pairs, a Buffer and a Date: tagged values load, converted.",
     mutation: libraryDefaults,
   },
 ];

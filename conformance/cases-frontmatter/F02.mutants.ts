@@ -11,8 +11,11 @@ const yaml11 = reparsedBy({ version: "1.1", uniqueKeys: false }, true);
 
 const mutants: MutantRow[] = [
   {
-    kills: "F02", rule: "yaml.core-schema", id: "lossy-scalars",
-    description: "Frontmatter read as YAML 1.1: yes/no/on/off become booleans, 010 octal 8, 1_000 the number 1000, << a merge key; and, where the contract refuses, 12345678901234567890 becomes 12345678901234567000, .inf Infinity, the key 1.0 the string \"1\".",
+    kills: "F02",
+    rule: "yaml.core-schema",
+    id: "lossy-scalars",
+    description:
+      'Frontmatter read as YAML 1.1: yes/no/on/off become booleans, 010 octal 8, 1_000 the number 1000, << a merge key; and, where the contract refuses, 12345678901234567890 becomes 12345678901234567000, .inf Infinity, the key 1.0 the string "1".',
     mutation: yaml11,
   },
 ];

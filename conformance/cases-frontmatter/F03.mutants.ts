@@ -5,8 +5,11 @@ import type { MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "F03", rule: "yaml.keys", id: "keys-unbounded",
-    description: "No key length bound and no duplicate check (the last value wins): a 1,100-character key is accepted and renders as YAML no parser reads back.",
+    kills: "F03",
+    rule: "yaml.keys",
+    id: "keys-unbounded",
+    description:
+      "No key length bound and no duplicate check (the last value wins): a 1,100-character key is accepted and renders as YAML no parser reads back.",
     mutation: reparsedBy({ uniqueKeys: false }),
   },
 ];

@@ -5,8 +5,11 @@ import type { MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "F04", rule: "yaml.depth", id: "no-depth-bound",
-    description: "No nesting bound: 65 levels load (and a deep enough file overflows the stack). The same wrong implementation as F01's: the yaml package's defaults.",
+    kills: "F04",
+    rule: "yaml.depth",
+    id: "no-depth-bound",
+    description:
+      "No nesting bound: 65 levels load (and a deep enough file overflows the stack). The same wrong implementation as F01's: the yaml package's defaults.",
     mutation: libraryDefaults,
   },
 ];

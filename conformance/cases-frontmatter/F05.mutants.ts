@@ -5,8 +5,11 @@ import { errorResult, type MutantRow, nameOf, readAuthored } from "../mutants/wr
 
 const mutants: MutantRow[] = [
   {
-    kills: "F05", rule: "yaml.aliases", id: "library-alias-counting",
-    description: "Aliases counted as the yaml package's maxAliasCount counts them, not as R16 does: 100 uses of an anchor are already refused.",
+    kills: "F05",
+    rule: "yaml.aliases",
+    id: "library-alias-counting",
+    description:
+      "Aliases counted as the yaml package's maxAliasCount counts them, not as R16 does: 100 uses of an anchor are already refused.",
     mutation: {
       result: (r, p, _o, ctx) => {
         const name = nameOf(p);

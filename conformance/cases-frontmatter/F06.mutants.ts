@@ -13,9 +13,14 @@ function jsTrimmed(v: unknown): unknown {
 
 const mutants: MutantRow[] = [
   {
-    kills: "F06", rule: "yaml.characters", id: "js-trim",
-    description: "Values are trimmed with JavaScript's trim(), which also strips U+00A0, U+3000, U+2003, U+205F: a value changes silently.",
-    mutation: { result: (r) => (r.kind === "ok" ? { ...r, frontmatter: jsTrimmed(r.frontmatter) as OkResult["frontmatter"] } : r) },
+    kills: "F06",
+    rule: "yaml.characters",
+    id: "js-trim",
+    description:
+      "Values are trimmed with JavaScript's trim(), which also strips U+00A0, U+3000, U+2003, U+205F: a value changes silently.",
+    mutation: {
+      result: (r) => (r.kind === "ok" ? { ...r, frontmatter: jsTrimmed(r.frontmatter) as OkResult["frontmatter"] } : r),
+    },
   },
 ];
 

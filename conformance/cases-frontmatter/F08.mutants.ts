@@ -3,11 +3,22 @@
 import { refusedWhen } from "../mutants/helpers.ts";
 import type { MutantRow } from "../mutants/wrap.ts";
 
-const OPTIONAL = ["license", "compatibility", "metadata", "allowed-tools", "version", "argument-hint", "user-invocable", "arguments"];
+const OPTIONAL = [
+  "license",
+  "compatibility",
+  "metadata",
+  "allowed-tools",
+  "version",
+  "argument-hint",
+  "user-invocable",
+  "arguments",
+];
 
 const mutants: MutantRow[] = [
   {
-    kills: "F08", rule: "frontmatter.blank-optional", id: "blank-fields-refused",
+    kills: "F08",
+    rule: "frontmatter.blank-optional",
+    id: "blank-fields-refused",
     description: "A blank optional field (license:, read as null) is a type error that drops the skill.",
     mutation: refusedWhen((fm) => OPTIONAL.some((k) => k in fm && fm[k] === null)),
   },

@@ -39,13 +39,19 @@ const boundCountedFirst = onRefusal(
 
 const mutants: MutantRow[] = [
   {
-    kills: "F12", rule: "frontmatter.first-refusal", id: "syntax-checked-first",
-    description: "The whole frontmatter is parsed for syntax before values are counted: a syntax error on a later line wins over the value bound passed before it (R25).",
+    kills: "F12",
+    rule: "frontmatter.first-refusal",
+    id: "syntax-checked-first",
+    description:
+      "The whole frontmatter is parsed for syntax before values are counted: a syntax error on a later line wins over the value bound passed before it (R25).",
     mutation: syntaxFirst((reason) => reason.startsWith(VALUE_BOUND)),
   },
   {
-    kills: "F12", rule: "frontmatter.first-refusal", id: "bound-counted-first",
-    description: "Values are counted on the parsed tree before its syntax errors are looked at: the value bound wins over a syntax error on its own line or before it (R25).",
+    kills: "F12",
+    rule: "frontmatter.first-refusal",
+    id: "bound-counted-first",
+    description:
+      "Values are counted on the parsed tree before its syntax errors are looked at: the value bound wins over a syntax error on its own line or before it (R25).",
     mutation: boundCountedFirst,
   },
 ];

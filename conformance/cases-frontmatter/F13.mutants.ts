@@ -16,8 +16,11 @@ const blankRequiredAsTypeError: Mutation = {
 
 const mutants: MutantRow[] = [
   {
-    kills: "F13", rule: "frontmatter.blank-required-reason", id: "blank-required-as-type-error",
-    description: "A blank name or description (null) is reported as a value of the wrong type ('must be a string; got null'), not as the missing field R20 says it is.",
+    kills: "F13",
+    rule: "frontmatter.blank-required-reason",
+    id: "blank-required-as-type-error",
+    description:
+      "A blank name or description (null) is reported as a value of the wrong type ('must be a string; got null'), not as the missing field R20 says it is.",
     mutation: blankRequiredAsTypeError,
   },
 ];

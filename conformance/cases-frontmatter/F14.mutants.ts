@@ -6,7 +6,11 @@ import { always, firstParseError, isTooDeep, onRefusal, refusedAt, syntaxFirst, 
 import type { MutantRow } from "../mutants/wrap.ts";
 
 /** The first duplicate key or collection past yaml_max_depth on the tree the parser recovers, in document order. */
-function firstContentFault(node: unknown, lc: YAML.LineCounter, depth = 0): { line: number; message: string } | undefined {
+function firstContentFault(
+  node: unknown,
+  lc: YAML.LineCounter,
+  depth = 0,
+): { line: number; message: string } | undefined {
   if (!(YAML.isMap(node) || YAML.isSeq(node))) return undefined;
   const line = (n: unknown): number => lc.linePos((YAML.isNode(n) ? n.range?.[0] : undefined) ?? 0).line + 1;
   if (depth + 1 > LIMITS.yaml_max_depth) return { line: line(node), message: TOO_DEEP };
@@ -50,18 +54,27 @@ const cutLeavesBracketsOpen = onRefusal(isTooDeep, (r, _yaml, lines) => {
 
 const mutants: MutantRow[] = [
   {
-    kills: "F14", rule: "frontmatter.first-refusal", id: "syntax-before-every-rule",
-    description: "The whole frontmatter is parsed for syntax before any other rule of the contract is applied: a syntax error on a later line wins over a duplicate key, a long or non-string key, a tag, an unsafe number, an unknown alias or the depth bound met before it (R26).",
+    kills: "F14",
+    rule: "frontmatter.first-refusal",
+    id: "syntax-before-every-rule",
+    description:
+      "The whole frontmatter is parsed for syntax before any other rule of the contract is applied: a syntax error on a later line wins over a duplicate key, a long or non-string key, a tag, an unsafe number, an unknown alias or the depth bound met before it (R26).",
     mutation: syntaxFirst(() => true),
   },
   {
-    kills: "F14", rule: "frontmatter.first-refusal", id: "rules-before-syntax",
-    description: "The contract's rules are applied to the tree the parser recovers before its syntax errors are looked at: a duplicate key or the depth bound wins over a syntax error on its own line or before it (R26).",
+    kills: "F14",
+    rule: "frontmatter.first-refusal",
+    id: "rules-before-syntax",
+    description:
+      "The contract's rules are applied to the tree the parser recovers before its syntax errors are looked at: a duplicate key or the depth bound wins over a syntax error on its own line or before it (R26).",
     mutation: rulesBeforeSyntax,
   },
   {
-    kills: "F14", rule: "frontmatter.first-refusal", id: "cut-leaves-brackets-open",
-    description: "At the depth refusal the text before the too-deep collection is read alone and its errors taken as the document's: brackets still open there are reported unclosed on an earlier line, and that wins over depth (R26).",
+    kills: "F14",
+    rule: "frontmatter.first-refusal",
+    id: "cut-leaves-brackets-open",
+    description:
+      "At the depth refusal the text before the too-deep collection is read alone and its errors taken as the document's: brackets still open there are reported unclosed on an earlier line, and that wins over depth (R26).",
     mutation: cutLeavesBracketsOpen,
   },
 ];

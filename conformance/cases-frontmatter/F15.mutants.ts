@@ -43,7 +43,11 @@ const depthBeforeTag = onRefusal(
   (r, _yaml, lines) => {
     // Brackets open inside the top-level mapping (level 1): more than max − 1 of them is past the bound.
     let open = 0;
-    const line = firstLineWhere(lines, (l) => [...l].some((c) => (open += c === "[" || c === "{" ? 1 : c === "]" || c === "}" ? -1 : 0) > LIMITS.yaml_max_depth - 1));
+    const line = firstLineWhere(lines, (l) =>
+      [...l].some(
+        (c) => (open += c === "[" || c === "{" ? 1 : c === "]" || c === "}" ? -1 : 0) > LIMITS.yaml_max_depth - 1,
+      ),
+    );
     return line === undefined ? undefined : refusedAt(r, TOO_DEEP, line);
   },
 );
@@ -76,39 +80,59 @@ const emptyKeyAtItsValue = onRefusal(
   (reason) => reason.includes("an empty (null) key"),
   (r, _yaml, lines) => {
     const at = lines.slice(r.line - 1).findIndex((l) => l.trim() !== "");
-    return /^\s*\?\s*$/.test(lines[r.line - 2] ?? "") && at >= 0 ? refusedAt(r, message("yaml.key_not_string", { got: "an empty (null) key" }), r.line + 1 + at) : undefined;
+    return /^\s*\?\s*$/.test(lines[r.line - 2] ?? "") && at >= 0
+      ? refusedAt(r, message("yaml.key_not_string", { got: "an empty (null) key" }), r.line + 1 + at)
+      : undefined;
   },
 );
 
 const mutants: MutantRow[] = [
   {
-    kills: "F15", rule: "frontmatter.first-refusal", id: "directives-first",
-    description: "Directives are refused by a pre-scan before the document is read: a directive behind '...' wins over the first document's duplicate key, tag and depth and over a second document's earlier marker (R26).",
+    kills: "F15",
+    rule: "frontmatter.first-refusal",
+    id: "directives-first",
+    description:
+      "Directives are refused by a pre-scan before the document is read: a directive behind '...' wins over the first document's duplicate key, tag and depth and over a second document's earlier marker (R26).",
     mutation: directivesFirst,
   },
   {
-    kills: "F15", rule: "frontmatter.first-refusal", id: "directives-last",
-    description: "A document's directives are checked only after its content is read: a duplicate key inside the document a leading %YAML opens wins over the directive (R26).",
+    kills: "F15",
+    rule: "frontmatter.first-refusal",
+    id: "directives-last",
+    description:
+      "A document's directives are checked only after its content is read: a duplicate key inside the document a leading %YAML opens wins over the directive (R26).",
     mutation: directivesLast,
   },
   {
-    kills: "F15", rule: "frontmatter.first-refusal", id: "depth-before-tag",
-    description: "Nesting is bounded on the whole text before values are built (a parser's own nesting limit): 1,100 brackets after a tag answer depth, not the tag met first (R26).",
+    kills: "F15",
+    rule: "frontmatter.first-refusal",
+    id: "depth-before-tag",
+    description:
+      "Nesting is bounded on the whole text before values are built (a parser's own nesting limit): 1,100 brackets after a tag answer depth, not the tag met first (R26).",
     mutation: depthBeforeTag,
   },
   {
-    kills: "F15", rule: "frontmatter.first-refusal", id: "empty-key-at-its-value",
-    description: "An empty key is located where its empty scalar is read (the next token): '? ' alone on a line is reported on the ':' line after it, not at the '?' (R26).",
+    kills: "F15",
+    rule: "frontmatter.first-refusal",
+    id: "empty-key-at-its-value",
+    description:
+      "An empty key is located where its empty scalar is read (the next token): '? ' alone on a line is reported on the ':' line after it, not at the '?' (R26).",
     mutation: emptyKeyAtItsValue,
   },
   {
-    kills: "F15", rule: "frontmatter.first-refusal", id: "implicit-key-known-first",
-    description: "An implicit key is known when it opens (read ahead to its ':'): 70 nested lists written as a key are refused as a non-string key before the depth inside them (R26 gives depth).",
+    kills: "F15",
+    rule: "frontmatter.first-refusal",
+    id: "implicit-key-known-first",
+    description:
+      "An implicit key is known when it opens (read ahead to its ':'): 70 nested lists written as a key are refused as a non-string key before the depth inside them (R26 gives depth).",
     mutation: implicitKeyKnownFirst,
   },
   {
-    kills: "F15", rule: "frontmatter.first-refusal", id: "key-kind-before-depth",
-    description: "What a collection is for is checked before its depth: a list key that is itself the 65th level is refused as a non-string key, not for depth (R26).",
+    kills: "F15",
+    rule: "frontmatter.first-refusal",
+    id: "key-kind-before-depth",
+    description:
+      "What a collection is for is checked before its depth: a list key that is itself the 65th level is refused as a non-string key, not for depth (R26).",
     mutation: keyKindBeforeDepth,
   },
 ];

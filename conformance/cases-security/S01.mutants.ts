@@ -26,19 +26,27 @@ function withPrefixSiblings(roots: readonly string[]): string[] {
 
 const mutants: MutantRow[] = [
   {
-    kills: "S01", rule: "fence.never-listed", id: "fence-string-prefix",
-    description: "The fence compares path strings without a separator, so <tmp>/skills-evil/x passes for the root <tmp>/skills.",
+    kills: "S01",
+    rule: "fence.never-listed",
+    id: "fence-string-prefix",
+    description:
+      "The fence compares path strings without a separator, so <tmp>/skills-evil/x passes for the root <tmp>/skills.",
     mutation: {
       config: (c) => ({
         ...c,
         skill_roots: withPrefixSiblings(c.skill_roots),
-        ...(c.skill_trust ? { skill_trust: { ...c.skill_trust, trusted_roots: withPrefixSiblings(c.skill_trust.trusted_roots) } } : {}),
+        ...(c.skill_trust
+          ? { skill_trust: { ...c.skill_trust, trusted_roots: withPrefixSiblings(c.skill_trust.trusted_roots) } }
+          : {}),
       }),
     },
   },
   {
-    kills: "S01", rule: "fence.no-leak", id: "outside-text-in-warning",
-    description: "A skill dir linked out of every root is skipped, but the warning quotes the SKILL.md it points at: text from outside the roots reaches the catalog.",
+    kills: "S01",
+    rule: "fence.no-leak",
+    id: "outside-text-in-warning",
+    description:
+      "A skill dir linked out of every root is skipped, but the warning quotes the SKILL.md it points at: text from outside the roots reaches the catalog.",
     mutation: {
       catalog: (c, ctx) => {
         const roots = ctx.config.skill_roots.map((r) => real(r) ?? r);
@@ -47,7 +55,9 @@ const mutants: MutantRow[] = [
             const target = real(join(root, n));
             const inside = target !== undefined && roots.some((r) => target === r || target.startsWith(r + sep));
             if (inside || target === undefined || !existsSync(join(target, "SKILL.md"))) return [];
-            return [`skipped ${n}: outside the workspace (${readFileSync(join(target, "SKILL.md"), "utf8").slice(0, 300).replace(/\s+/g, " ")})`];
+            return [
+              `skipped ${n}: outside the workspace (${readFileSync(join(target, "SKILL.md"), "utf8").slice(0, 300).replace(/\s+/g, " ")})`,
+            ];
           }),
         );
         return { ...c, warnings: [...c.warnings, ...leaks] };

@@ -10,8 +10,11 @@ function insideAny(path: string, roots: readonly string[]): boolean {
 
 const mutants: MutantRow[] = [
   {
-    kills: "S02", rule: "fence.outside-workspace", id: "fence-dir-only",
-    description: "The fence checks the skill directory's real path but not its SKILL.md's, so a SKILL.md symlinked out of the root is read.",
+    kills: "S02",
+    rule: "fence.outside-workspace",
+    id: "fence-dir-only",
+    description:
+      "The fence checks the skill directory's real path but not its SKILL.md's, so a SKILL.md symlinked out of the root is read.",
     mutation: {
       result: (r, p, _o, ctx) => {
         const name = nameOf(p);

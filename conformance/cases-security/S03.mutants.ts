@@ -6,8 +6,11 @@ import { errorResult, type MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "S03", rule: "fence.root-symlink", id: "symlinked-root-refused",
-    description: "The fence compares a skill's real path with the root as configured (not its real path), so a symlinked root, or one spelled with .., refuses every skill in it.",
+    kills: "S03",
+    rule: "fence.root-symlink",
+    id: "symlinked-root-refused",
+    description:
+      "The fence compares a skill's real path with the root as configured (not its real path), so a symlinked root, or one spelled with .., refuses every skill in it.",
     mutation: {
       catalog: (c, ctx) => {
         const bad = (e: CatalogEntry) => {

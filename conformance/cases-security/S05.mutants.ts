@@ -29,8 +29,11 @@ function followingWalk(dir: string, rel: string, depth: number, out: string[]): 
 
 const mutants: MutantRow[] = [
   {
-    kills: "S05", rule: "resources.no-follow-loop", id: "resources-follow-symlinks",
-    description: "The resource walker follows symlinked directories (bounded only by depth), so a link to .. in scripts/ lists the skill over and over.",
+    kills: "S05",
+    rule: "resources.no-follow-loop",
+    id: "resources-follow-symlinks",
+    description:
+      "The resource walker follows symlinked directories (bounded only by depth), so a link to .. in scripts/ lists the skill over and over.",
     mutation: {
       result: (r) => {
         if (r.kind !== "ok") return r;

@@ -7,8 +7,11 @@ const discovered = perSession(() => new Set<string>());
 
 const mutants: MutantRow[] = [
   {
-    kills: "S06", rule: "fence.outside-workspace", id: "fence-at-discovery-only",
-    description: "The fence runs at discovery only; activation reads whatever the discovered path points at by then (a time-of-check/time-of-use gap).",
+    kills: "S06",
+    rule: "fence.outside-workspace",
+    id: "fence-at-discovery-only",
+    description:
+      "The fence runs at discovery only; activation reads whatever the discovered path points at by then (a time-of-check/time-of-use gap).",
     mutation: {
       catalog: (c, ctx) => {
         for (const e of c.entries) discovered(ctx).add(e.name);

@@ -6,8 +6,11 @@ import { isObj, type MutantRow, nameOf, readAuthored } from "../mutants/wrap.ts"
 
 const mutants: MutantRow[] = [
   {
-    kills: "S07", rule: "yaml.aliases", id: "alias-limit-raised",
-    description: "The YAML alias bound is raised from 100 to 200 expansions: 150 aliases of a scalar are accepted (the 9^9 bomb still trips it).",
+    kills: "S07",
+    rule: "yaml.aliases",
+    id: "alias-limit-raised",
+    description:
+      "The YAML alias bound is raised from 100 to 200 expansions: 150 aliases of a scalar are accepted (the 9^9 bomb still trips it).",
     mutation: {
       result: (r, p, _o, ctx) => {
         const name = nameOf(p);

@@ -6,8 +6,11 @@ import { type MutantRow, nameOf, readAuthored } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "S08", rule: "errors.io-error", id: "oversized-truncated",
-    description: "A SKILL.md over the 1 MiB cap is read anyway and its body cut at the cap, instead of refused with IO_ERROR.",
+    kills: "S08",
+    rule: "errors.io-error",
+    id: "oversized-truncated",
+    description:
+      "A SKILL.md over the 1 MiB cap is read anyway and its body cut at the cap, instead of refused with IO_ERROR.",
     mutation: {
       result: (r, p, _o, ctx) => {
         const name = nameOf(p);

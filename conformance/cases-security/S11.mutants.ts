@@ -4,8 +4,11 @@ import { isObj, type MutantRow, type Obj } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "S11", rule: "arguments.undeclared-key", id: "input-copied-into-plain-objects",
-    description: "Parameters and named arguments are copied key by key into plain {} objects, so a __proto__ key is silently swallowed (by the setter) instead of refused.",
+    kills: "S11",
+    rule: "arguments.undeclared-key",
+    id: "input-copied-into-plain-objects",
+    description:
+      "Parameters and named arguments are copied key by key into plain {} objects, so a __proto__ key is silently swallowed (by the setter) instead of refused.",
     mutation: {
       params: (p) => {
         if (!isObj(p)) return p;
@@ -21,9 +24,15 @@ const mutants: MutantRow[] = [
     },
   },
   {
-    kills: "S11", rule: "params.unknown-refused", id: "unknown-params-dropped",
-    description: "Parameters other than name and arguments are dropped silently instead of refused: {name, constructor: \"x\"} activates.",
-    mutation: { params: (p) => (isObj(p) ? Object.fromEntries(Object.entries(p).filter(([k]) => k === "name" || k === "arguments")) : p) },
+    kills: "S11",
+    rule: "params.unknown-refused",
+    id: "unknown-params-dropped",
+    description:
+      'Parameters other than name and arguments are dropped silently instead of refused: {name, constructor: "x"} activates.',
+    mutation: {
+      params: (p) =>
+        isObj(p) ? Object.fromEntries(Object.entries(p).filter(([k]) => k === "name" || k === "arguments")) : p,
+    },
   },
 ];
 

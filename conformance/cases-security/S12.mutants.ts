@@ -14,15 +14,20 @@ function flowDepth(text: string): number {
 
 const mutants: MutantRow[] = [
   {
-    kills: "S12", rule: "yaml.deep-structured", id: "deep-yaml-as-io-error",
-    description: "A parser stack overflow on deeply nested YAML escapes as an unexpected failure (IO_ERROR) instead of INVALID_FRONTMATTER.",
+    kills: "S12",
+    rule: "yaml.deep-structured",
+    id: "deep-yaml-as-io-error",
+    description:
+      "A parser stack overflow on deeply nested YAML escapes as an unexpected failure (IO_ERROR) instead of INVALID_FRONTMATTER.",
     mutation: {
       result: (r, p, _o, ctx) => {
         const name = nameOf(p);
         if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && name)) return r;
         const a = readAuthored(ctx.config, name);
         const deep = a && (flowDepth(a.raw) > 1000 || /(- ){1000}/.test(a.raw));
-        return deep ? errorResult("IO_ERROR", name, `skill "${name}" could not be read: Maximum call stack size exceeded`) : r;
+        return deep
+          ? errorResult("IO_ERROR", name, `skill "${name}" could not be read: Maximum call stack size exceeded`)
+          : r;
       },
     },
   },

@@ -5,8 +5,11 @@ import { isObj, type MutantRow, nameOf, readAuthored } from "../mutants/wrap.ts"
 
 const mutants: MutantRow[] = [
   {
-    kills: "S14", rule: "name.no-folding", id: "identity-from-frontmatter",
-    description: "Skills are keyed by their frontmatter name, not their directory: skills/h\u0435llo (Cyrillic) holding name: hello answers to hello.",
+    kills: "S14",
+    rule: "name.no-folding",
+    id: "identity-from-frontmatter",
+    description:
+      "Skills are keyed by their frontmatter name, not their directory: skills/h\u0435llo (Cyrillic) holding name: hello answers to hello.",
     mutation: {
       result: (r, p, _o, ctx) => {
         const name = nameOf(p);
@@ -14,7 +17,8 @@ const mutants: MutantRow[] = [
         for (const root of ctx.config.skill_roots) {
           for (const d of subdirs(root)) {
             const a = readAuthored({ skill_roots: [root] }, d);
-            if (a?.frontmatter.ok && isObj(a.frontmatter.value) && a.frontmatter.value.name === name) return okFrom(a, name);
+            if (a?.frontmatter.ok && isObj(a.frontmatter.value) && a.frontmatter.value.name === name)
+              return okFrom(a, name);
           }
         }
         return r;

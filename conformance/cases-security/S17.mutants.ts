@@ -4,10 +4,18 @@ import { isObj, type MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "S17", rule: "params.type", id: "lenient-input-coercion",
-    description: "A bare string as the tool input is taken as the skill name (and a non-string name is stringified): lenient coercion instead of INVALID_PARAM.",
+    kills: "S17",
+    rule: "params.type",
+    id: "lenient-input-coercion",
+    description:
+      "A bare string as the tool input is taken as the skill name (and a non-string name is stringified): lenient coercion instead of INVALID_PARAM.",
     mutation: {
-      params: (p) => (typeof p === "string" ? { name: p } : isObj(p) && typeof p["name"] === "number" ? { ...p, name: String(p["name"]) } : p),
+      params: (p) =>
+        typeof p === "string"
+          ? { name: p }
+          : isObj(p) && typeof p["name"] === "number"
+            ? { ...p, name: String(p["name"]) }
+            : p,
     },
   },
 ];

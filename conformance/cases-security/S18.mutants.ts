@@ -5,8 +5,11 @@ import type { MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "S18", rule: "forge.error-output", id: "error-values-raw",
-    description: "An error's output writes the values it echoes (a requested name, a frontmatter name or key, an argument name, an argument-hint) raw: a line feed in one starts a forged 'Hint:' line.",
+    kills: "S18",
+    rule: "forge.error-output",
+    id: "error-values-raw",
+    description:
+      "An error's output writes the values it echoes (a requested name, a frontmatter name or key, an argument name, an argument-hint) raw: a line feed in one starts a forged 'Hint:' line.",
     mutation: {
       result: (r) => (r.kind === "error" ? { ...r, output: raw(r.output) } : r),
     },

@@ -5,8 +5,11 @@ import type { MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "S19", rule: "forge.catalog-warning", id: "warning-values-raw",
-    description: "Catalog warnings write the broken skill's name or key raw: a line feed in one starts a forged line in the warning.",
+    kills: "S19",
+    rule: "forge.catalog-warning",
+    id: "warning-values-raw",
+    description:
+      "Catalog warnings write the broken skill's name or key raw: a line feed in one starts a forged line in the warning.",
     mutation: {
       catalog: (c) => ({ ...c, warnings: c.warnings.map(raw) }),
     },

@@ -18,7 +18,9 @@ function lossyWarnings(roots: readonly string[]): string[] {
       try {
         const text = readFileSync(join(root, name, "SKILL.md"), "utf8");
         const fmName = /^name: (.*)$/m.exec(text)?.[1] ?? "";
-        out.push(`skill ${join(root, name)} skipped: NAME_MISMATCH: frontmatter name "${fmName}" differs from the directory name`);
+        out.push(
+          `skill ${join(root, name)} skipped: NAME_MISMATCH: frontmatter name "${fmName}" differs from the directory name`,
+        );
       } catch {
         // nothing there to leak
       }
@@ -29,8 +31,11 @@ function lossyWarnings(roots: readonly string[]): string[] {
 
 const mutants: MutantRow[] = [
   {
-    kills: "S22", rule: "names.not-utf8-root", id: "lossy-root-names",
-    description: "Root entry names are decoded lossily (0xff becomes U+FFFD) and opened by that string: the U+FFFD symlink's outside SKILL.md is read and its frontmatter name comes back in a catalog warning (finding 1 of issue 26).",
+    kills: "S22",
+    rule: "names.not-utf8-root",
+    id: "lossy-root-names",
+    description:
+      "Root entry names are decoded lossily (0xff becomes U+FFFD) and opened by that string: the U+FFFD symlink's outside SKILL.md is read and its frontmatter name comes back in a catalog warning (finding 1 of issue 26).",
     mutation: {
       catalog: (c, ctx) => ({ ...c, warnings: [...c.warnings, ...lossyWarnings(ctx.config.skill_roots)] }),
     },

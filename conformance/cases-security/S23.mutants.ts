@@ -23,8 +23,11 @@ function lossyNames(dir: string): string[] {
 
 const mutants: MutantRow[] = [
   {
-    kills: "S23", rule: "names.not-utf8-resources", id: "lossy-resource-names",
-    description: "The resource walk decodes names lossily and descends into the U+FFFD symlink the byte name decodes to: the outside directory's file names (id_rsa) are listed (finding 1 of issue 26).",
+    kills: "S23",
+    rule: "names.not-utf8-resources",
+    id: "lossy-resource-names",
+    description:
+      "The resource walk decodes names lossily and descends into the U+FFFD symlink the byte name decodes to: the outside directory's file names (id_rsa) are listed (finding 1 of issue 26).",
     mutation: {
       result: onOk((r) => ({ ...r, resources: [...r.resources, ...lossyNames(r.dir)] })),
     },

@@ -5,8 +5,11 @@ import { type MutantRow, nameOf, readAuthored } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "S25", rule: "sensitive.skill-md-real-path", id: "sensitive-dir-only",
-    description: "Sensitive patterns are matched against the skill dir alone: a SKILL.md symlinked into secrets/ activates, its body returned (finding 8 of issue 26).",
+    kills: "S25",
+    rule: "sensitive.skill-md-real-path",
+    id: "sensitive-dir-only",
+    description:
+      "Sensitive patterns are matched against the skill dir alone: a SKILL.md symlinked into secrets/ activates, its body returned (finding 8 of issue 26).",
     mutation: {
       result: (r, p, _o, ctx) => {
         const name = nameOf(p);

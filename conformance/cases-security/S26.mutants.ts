@@ -11,25 +11,38 @@ const tooLarge = (text: string): boolean => text.includes(MIDDLE);
 
 const mutants: MutantRow[] = [
   {
-    kills: "S26", rule: "args.body-bound", id: "unbounded-substitution",
-    description: "The body is substituted whatever its size: $1 repeated 300,000 times with 16 bytes of arguments returns a 5.1 MB body (finding 3 of issue 26; hundreds of MiB with a few KiB).",
+    kills: "S26",
+    rule: "args.body-bound",
+    id: "unbounded-substitution",
+    description:
+      "The body is substituted whatever its size: $1 repeated 300,000 times with 16 bytes of arguments returns a 5.1 MB body (finding 3 of issue 26; hundreds of MiB with a few KiB).",
     mutation: {
       result: (r, p, _o, ctx) => {
         const name = nameOf(p);
         const args = isObj(p) ? p.arguments : undefined;
-        if (!(r.kind === "error" && r.code === "INVALID_PARAM" && name && typeof args === "string" && tooLarge(r.message))) return r;
+        if (!(
+          r.kind === "error" &&
+          r.code === "INVALID_PARAM" &&
+          name &&
+          typeof args === "string" &&
+          tooLarge(r.message)
+        ))
+          return r;
         const a = readAuthored(ctx.config, name);
         return a ? okFrom(a, name, a.body.split("$1").join(args)) : r;
       },
     },
   },
   {
-    kills: "S26", rule: "args.size-bound", id: "unbounded-arguments",
+    kills: "S26",
+    rule: "args.size-bound",
+    id: "unbounded-arguments",
     description: `Arguments of any size are taken: a call with more than arguments_max_bytes (${LIMITS.arguments_max_bytes}) bytes of arguments goes on to look the name up instead of INVALID_PARAM.`,
     mutation: {
       before: (p, o, ctx) => {
         if (!isObj(p) || p.arguments === undefined) return undefined;
-        const size = typeof p.arguments === "string" ? Buffer.byteLength(p.arguments) : JSON.stringify(p.arguments).length;
+        const size =
+          typeof p.arguments === "string" ? Buffer.byteLength(p.arguments) : JSON.stringify(p.arguments).length;
         return size > LIMITS.arguments_max_bytes ? ctx.forward({ name: p.name }, o) : undefined;
       },
     },

@@ -6,8 +6,11 @@ import { isObj, type MutantRow, nameOf, readAuthored } from "../mutants/wrap.ts"
 
 const mutants: MutantRow[] = [
   {
-    kills: "S29", rule: "frontmatter.document-end", id: "document-end-ignored",
-    description: "A '...' line is dropped before the frontmatter is read, so what follows it joins the first document: dots-content activates with extra: x (the Rust port's finding 9 of issue 26).",
+    kills: "S29",
+    rule: "frontmatter.document-end",
+    id: "document-end-ignored",
+    description:
+      "A '...' line is dropped before the frontmatter is read, so what follows it joins the first document: dots-content activates with extra: x (the Rust port's finding 9 of issue 26).",
     mutation: {
       result: (r, p, _o, ctx) => {
         const name = nameOf(p);
@@ -20,8 +23,11 @@ const mutants: MutantRow[] = [
     },
   },
   {
-    kills: "S29", rule: "frontmatter.document-end", id: "second-document-end-skipped",
-    description: "A '...' line after the first, with only blanks and comments between, is skipped as if the stream had no more documents: dots-twice activates with its first document (what the Rust port did before issue 26, finding 9).",
+    kills: "S29",
+    rule: "frontmatter.document-end",
+    id: "second-document-end-skipped",
+    description:
+      "A '...' line after the first, with only blanks and comments between, is skipped as if the stream had no more documents: dots-twice activates with its first document (what the Rust port did before issue 26, finding 9).",
     mutation: {
       result: (r, p, _o, ctx) => {
         const name = nameOf(p);

@@ -5,8 +5,11 @@ import { errorResult, isObj, nameOf, okFromAuthored, readAuthored, type MutantRo
 
 const mutants: MutantRow[] = [
   {
-    kills: "M04", rule: "frontmatter.field-bounds", id: "bounds-unchecked",
-    description: "No length or character check on the frontmatter name and description: a name unlike its directory is NAME_MISMATCH, anything else loads.",
+    kills: "M04",
+    rule: "frontmatter.field-bounds",
+    id: "bounds-unchecked",
+    description:
+      "No length or character check on the frontmatter name and description: a name unlike its directory is NAME_MISMATCH, anything else loads.",
     mutation: {
       result: (r, p, _o, ctx) => {
         if (r.kind !== "error" || r.code !== "INVALID_FRONTMATTER") return r;
@@ -14,7 +17,8 @@ const mutants: MutantRow[] = [
         const a = readAuthored(ctx.config, name);
         const fm = a?.frontmatter.ok ? a.frontmatter.value : undefined;
         if (!a || !isObj(fm) || typeof fm.name !== "string" || typeof fm.description !== "string") return r;
-        if (fm.name !== basename(a.dir)) return errorResult("NAME_MISMATCH", name, `skill "${name}" declares a different name in its frontmatter`);
+        if (fm.name !== basename(a.dir))
+          return errorResult("NAME_MISMATCH", name, `skill "${name}" declares a different name in its frontmatter`);
         return okFromAuthored(a, name, fm);
       },
     },

@@ -5,7 +5,9 @@ import type { MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "M07", rule: "resources.names-only", id: "inlines-resource-contents",
+    kills: "M07",
+    rule: "resources.names-only",
+    id: "inlines-resource-contents",
     description: "Each listed resource's contents follow its name in the <resources> block.",
     mutation: {
       result: (r) => {

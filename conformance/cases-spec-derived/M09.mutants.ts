@@ -29,9 +29,27 @@ function resubstituted(bug: Bug): Mutation {
 }
 
 const mutants: MutantRow[] = [
-  { kills: "M09", rule: "substitution.positional", id: "dollar-n-zero-based", description: "$N takes the token at index N ($1 is the second token).", mutation: resubstituted("n-zero-based") },
-  { kills: "M09", rule: "substitution.indexed", id: "arguments-index-one-based", description: "$ARGUMENTS[N] is 1-indexed like $N ($ARGUMENTS[1] is the first token).", mutation: resubstituted("index-one-based") },
-  { kills: "M09", rule: "substitution.leftover-literal", id: "leftovers-stripped", description: "A placeholder with nothing to put in it is removed from the body.", mutation: resubstituted("strip-leftovers") },
+  {
+    kills: "M09",
+    rule: "substitution.positional",
+    id: "dollar-n-zero-based",
+    description: "$N takes the token at index N ($1 is the second token).",
+    mutation: resubstituted("n-zero-based"),
+  },
+  {
+    kills: "M09",
+    rule: "substitution.indexed",
+    id: "arguments-index-one-based",
+    description: "$ARGUMENTS[N] is 1-indexed like $N ($ARGUMENTS[1] is the first token).",
+    mutation: resubstituted("index-one-based"),
+  },
+  {
+    kills: "M09",
+    rule: "substitution.leftover-literal",
+    id: "leftovers-stripped",
+    description: "A placeholder with nothing to put in it is removed from the body.",
+    mutation: resubstituted("strip-leftovers"),
+  },
 ];
 
 export default mutants;

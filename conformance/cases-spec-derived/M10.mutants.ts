@@ -6,8 +6,11 @@ import { isObj, nameOf, okFromAuthored, type MutantRow } from "../mutants/wrap.t
 
 const mutants: MutantRow[] = [
   {
-    kills: "M10", rule: "frontmatter.delimiters", id: "lenient-delimiters",
-    description: "The frontmatter opens at the first --- line anywhere in the file and, with no closing ---, runs to its end (empty body).",
+    kills: "M10",
+    rule: "frontmatter.delimiters",
+    id: "lenient-delimiters",
+    description:
+      "The frontmatter opens at the first --- line anywhere in the file and, with no closing ---, runs to its end (empty body).",
     mutation: {
       result: (r, p) => {
         if (r.kind !== "error" || r.code !== "INVALID_FRONTMATTER" || r.path === undefined) return r;
@@ -30,7 +33,11 @@ const mutants: MutantRow[] = [
           return r;
         }
         if (!isObj(fm)) return r;
-        return okFromAuthored({ dir: dirname(r.path), file: r.path, raw, yaml, frontmatter: { ok: true, value: fm }, body }, nameOf(p) ?? "", fm);
+        return okFromAuthored(
+          { dir: dirname(r.path), file: r.path, raw, yaml, frontmatter: { ok: true, value: fm }, body },
+          nameOf(p) ?? "",
+          fm,
+        );
       },
     },
   },

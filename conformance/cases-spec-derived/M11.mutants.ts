@@ -7,8 +7,11 @@ const seen = perSession(() => new Set<string>());
 
 const mutants: MutantRow[] = [
   {
-    kills: "M11", rule: "dedupe.by-name", id: "dedupe-by-arguments",
-    description: "The dedupe key is the name with the arguments: a repeat call with other arguments (or none) loads the body again.",
+    kills: "M11",
+    rule: "dedupe.by-name",
+    id: "dedupe-by-arguments",
+    description:
+      "The dedupe key is the name with the arguments: a repeat call with other arguments (or none) loads the body again.",
     mutation: {
       before: (p, _o, ctx) => {
         const name = nameOf(p);

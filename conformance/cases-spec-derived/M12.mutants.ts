@@ -10,9 +10,18 @@ function bodyOf(dir: string): string {
 
 const mutants: MutantRow[] = [
   {
-    kills: "M12", rule: "catalog.no-body", id: "catalog-shows-bodies",
-    description: "Each catalog line of the tool description carries the skill's body after its description (eager loading).",
-    mutation: { catalog: (c) => rewriteCatalogLines(c, (e, attrs) => `<skill name="${e.name}"${attrs}>${e.description} ${bodyOf(e.dir)}</skill>`) },
+    kills: "M12",
+    rule: "catalog.no-body",
+    id: "catalog-shows-bodies",
+    description:
+      "Each catalog line of the tool description carries the skill's body after its description (eager loading).",
+    mutation: {
+      catalog: (c) =>
+        rewriteCatalogLines(
+          c,
+          (e, attrs) => `<skill name="${e.name}"${attrs}>${e.description} ${bodyOf(e.dir)}</skill>`,
+        ),
+    },
   },
 ];
 

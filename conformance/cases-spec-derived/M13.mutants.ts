@@ -3,8 +3,11 @@ import { errorResult, type MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "M13", rule: "trust.allow-no-gating", id: "allow-refuses-untrusted",
-    description: "untrusted_project_skills: allow is read as 'trusted roots only': an untrusted project skill is NOT_TRUSTED even when the permission hook allows it.",
+    kills: "M13",
+    rule: "trust.allow-no-gating",
+    id: "allow-refuses-untrusted",
+    description:
+      "untrusted_project_skills: allow is read as 'trusted roots only': an untrusted project skill is NOT_TRUSTED even when the permission hook allows it.",
     mutation: {
       result: (r, _p, _o, ctx) => {
         const trust = ctx.config.skill_trust;

@@ -3,8 +3,11 @@ import { errorResult, type MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "M14", rule: "trust.warn-activates", id: "warn-refuses-untrusted",
-    description: "untrusted_project_skills: warn is read as 'trusted roots only': an untrusted project skill is NOT_TRUSTED even when the permission hook allows it.",
+    kills: "M14",
+    rule: "trust.warn-activates",
+    id: "warn-refuses-untrusted",
+    description:
+      "untrusted_project_skills: warn is read as 'trusted roots only': an untrusted project skill is NOT_TRUSTED even when the permission hook allows it.",
     mutation: {
       result: (r, _p, _o, ctx) => {
         const trust = ctx.config.skill_trust;

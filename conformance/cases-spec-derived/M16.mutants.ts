@@ -4,11 +4,20 @@ import { isObj, type MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "M16", rule: "name.missing", id: "missing-name-not-found",
-    description: "Tool input without a name is looked up as \"\": not_found with no siblings.",
+    kills: "M16",
+    rule: "name.missing",
+    id: "missing-name-not-found",
+    description: 'Tool input without a name is looked up as "": not_found with no siblings.',
     mutation: {
       before: (p): SkillResult | undefined =>
-        isObj(p) && !("name" in p) ? ({ kind: "not_found", name: "", siblings: [], output: '(No skill matches "". Run with a listed name from the catalog.)' } as SkillResult) : undefined,
+        isObj(p) && !("name" in p)
+          ? ({
+              kind: "not_found",
+              name: "",
+              siblings: [],
+              output: '(No skill matches "". Run with a listed name from the catalog.)',
+            } as SkillResult)
+          : undefined,
     },
   },
 ];

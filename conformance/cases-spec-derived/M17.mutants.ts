@@ -3,8 +3,11 @@ import { errorResult, isObj, nameOf, readAuthored, type MutantRow } from "../mut
 
 const mutants: MutantRow[] = [
   {
-    kills: "M17", rule: "frontmatter.mapping", id: "non-mapping-crashes",
-    description: "A frontmatter list, scalar or empty block is read as if it were a mapping; the TypeError comes back as an internal IO_ERROR.",
+    kills: "M17",
+    rule: "frontmatter.mapping",
+    id: "non-mapping-crashes",
+    description:
+      "A frontmatter list, scalar or empty block is read as if it were a mapping; the TypeError comes back as an internal IO_ERROR.",
     mutation: {
       result: (r, p, _o, ctx) => {
         if (r.kind !== "error" || r.code !== "INVALID_FRONTMATTER") return r;

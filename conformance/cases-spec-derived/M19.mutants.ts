@@ -6,15 +6,27 @@ const KNOWN = new Set(["name", "arguments", "skill_name", "params", "reload"]);
 
 const mutants: MutantRow[] = [
   {
-    kills: "M19", rule: "params.aliases", id: "only-case-5-aliases",
-    description: "Only skill_name, params and reload are known aliases; every other alias of §2.1 is ignored and the call goes on by its name.",
+    kills: "M19",
+    rule: "params.aliases",
+    id: "only-case-5-aliases",
+    description:
+      "Only skill_name, params and reload are known aliases; every other alias of §2.1 is ignored and the call goes on by its name.",
     mutation: { params: (p) => (isObj(p) ? Object.fromEntries(Object.entries(p).filter(([k]) => KNOWN.has(k))) : p) },
   },
   {
-    kills: "M19", rule: "params.alias-notes", id: "alias-notes-dropped",
+    kills: "M19",
+    rule: "params.alias-notes",
+    id: "alias-notes-dropped",
     description: "A dropped alias is refused as not supported, without §2.1's note.",
     mutation: {
-      result: (r) => (r.kind === "error" ? { ...r, message: r.message.replace(/ is not supported: .*$/, " is not supported"), output: r.output.replace(/ is not supported: [^\n]*/, " is not supported") } : r),
+      result: (r) =>
+        r.kind === "error"
+          ? {
+              ...r,
+              message: r.message.replace(/ is not supported: .*$/, " is not supported"),
+              output: r.output.replace(/ is not supported: [^\n]*/, " is not supported"),
+            }
+          : r,
     },
   },
 ];

@@ -4,12 +4,16 @@ import { isObj, type MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "M20", rule: "substitution.map-pairs", id: "map-arguments-as-json",
+    kills: "M20",
+    rule: "substitution.map-pairs",
+    id: "map-arguments-as-json",
     description: "$ARGUMENTS of object arguments is their JSON text.",
     mutation: {
       result: (r, p) => {
         if (r.kind !== "ok" || !isObj(p) || !isObj(p.arguments)) return r;
-        const pairs = Object.entries(p.arguments).map(([k, v]) => `${k}=${String(v)}`).join(" ");
+        const pairs = Object.entries(p.arguments)
+          .map(([k, v]) => `${k}=${String(v)}`)
+          .join(" ");
         return withBody(r, r.body.replace(pairs, JSON.stringify(p.arguments)));
       },
     },

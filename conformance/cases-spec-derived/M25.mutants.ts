@@ -9,14 +9,22 @@ const inSession = perSession(() => new Set<string>());
 
 const mutants: MutantRow[] = [
   {
-    kills: "M25", rule: "session.no-persistence", id: "activations-outlive-session",
-    description: "What was activated is remembered across sessions: in a new session, a skill activated in an earlier one is already_loaded.",
+    kills: "M25",
+    rule: "session.no-persistence",
+    id: "activations-outlive-session",
+    description:
+      "What was activated is remembered across sessions: in a new session, a skill activated in an earlier one is already_loaded.",
     mutation: {
       before: (p, _o, ctx): SkillResult | undefined => {
         const name = nameOf(p);
         const ever = everActivated.get(ctx.config.skill_roots[0] ?? "");
         if (name === undefined || !ever?.has(name) || inSession(ctx).has(name)) return undefined;
-        return { kind: "already_loaded", name, at_turn: 1, output: `(Skill "${name}" is already active in this session. Body was loaded at turn 1. No new content was added.)` } as SkillResult;
+        return {
+          kind: "already_loaded",
+          name,
+          at_turn: 1,
+          output: `(Skill "${name}" is already active in this session. Body was loaded at turn 1. No new content was added.)`,
+        } as SkillResult;
       },
       result: (r, _p, _o, ctx) => {
         if (r.kind !== "ok") return r;

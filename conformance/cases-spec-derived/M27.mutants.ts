@@ -11,17 +11,40 @@ function authored(config: Parameters<typeof readAuthored>[0], name: string, fiel
 
 const pathsGate: Mutation = {
   result: onOk((r, _p, config) =>
-    authored(config, r.name, "paths") !== undefined ? errorResult("DISABLED", r.name, `skill "${r.name}" activates only for the files its paths match, and none is in context`) : r),
+    authored(config, r.name, "paths") !== undefined
+      ? errorResult(
+          "DISABLED",
+          r.name,
+          `skill "${r.name}" activates only for the files its paths match, and none is in context`,
+        )
+      : r,
+  ),
 };
 
 const forked: Mutation = {
   result: onOk((r, _p, config) =>
-    authored(config, r.name, "context") === "fork" ? { ...r, body: "", bytes: 0, output: `(Skill "${r.name}" forked to a subagent; its result will follow.)` } : r),
+    authored(config, r.name, "context") === "fork"
+      ? { ...r, body: "", bytes: 0, output: `(Skill "${r.name}" forked to a subagent; its result will follow.)` }
+      : r,
+  ),
 };
 
 const mutants: MutantRow[] = [
-  { kills: "M27", rule: "frontmatter.deferred-inert", id: "paths-gate-activation", description: "A skill declaring paths refuses activation while none of its globs matches a file in context (Claude Code's path gating).", mutation: pathsGate },
-  { kills: "M27", rule: "frontmatter.deferred-inert", id: "context-fork-forks", description: "A skill with context: fork returns no body: it is said to run in a subagent (Claude Code's fork).", mutation: forked },
+  {
+    kills: "M27",
+    rule: "frontmatter.deferred-inert",
+    id: "paths-gate-activation",
+    description:
+      "A skill declaring paths refuses activation while none of its globs matches a file in context (Claude Code's path gating).",
+    mutation: pathsGate,
+  },
+  {
+    kills: "M27",
+    rule: "frontmatter.deferred-inert",
+    id: "context-fork-forks",
+    description: "A skill with context: fork returns no body: it is said to run in a subagent (Claude Code's fork).",
+    mutation: forked,
+  },
 ];
 
 export default mutants;

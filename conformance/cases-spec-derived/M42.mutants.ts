@@ -3,9 +3,17 @@ import type { MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "M42", rule: "trust.untrusted-no-hook-activates", id: "warn-gates-like-default",
-    description: "untrusted_project_skills: warn is treated as hook_required: an untrusted skill without a hook is NOT_TRUSTED.",
-    mutation: { config: (c) => (c.skill_trust?.untrusted_project_skills === "warn" ? { ...c, skill_trust: { ...c.skill_trust, untrusted_project_skills: "hook_required" } } : c) },
+    kills: "M42",
+    rule: "trust.untrusted-no-hook-activates",
+    id: "warn-gates-like-default",
+    description:
+      "untrusted_project_skills: warn is treated as hook_required: an untrusted skill without a hook is NOT_TRUSTED.",
+    mutation: {
+      config: (c) =>
+        c.skill_trust?.untrusted_project_skills === "warn"
+          ? { ...c, skill_trust: { ...c.skill_trust, untrusted_project_skills: "hook_required" } }
+          : c,
+    },
   },
 ];
 

@@ -5,7 +5,10 @@ import type { MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "U02", rule: "name.kebab-case", id: "name-case-folded", description: "Names are case-folded and _ turned into - before the check, so \"Hello\" activates hello.",
+    kills: "U02",
+    rule: "name.kebab-case",
+    id: "name-case-folded",
+    description: 'Names are case-folded and _ turned into - before the check, so "Hello" activates hello.',
     mutation: { params: (p) => withName(p, (n) => n.toLowerCase().replace(/_/g, "-")) },
   },
 ];

@@ -5,7 +5,10 @@ import type { MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "U03", rule: "name.max-length", id: "long-name-truncated", description: "Names over 64 characters are truncated to 64 instead of refused.",
+    kills: "U03",
+    rule: "name.max-length",
+    id: "long-name-truncated",
+    description: "Names over 64 characters are truncated to 64 instead of refused.",
     mutation: { params: (p) => withName(p, (n) => n.slice(0, 64)) },
   },
 ];

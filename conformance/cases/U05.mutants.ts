@@ -5,7 +5,10 @@ import { isObj, type MutantRow, type Obj } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "U05", rule: "params.aliases", id: "aliases-accepted", description: "Known aliases are silently accepted: skill_name → name, params → arguments, reload dropped.",
+    kills: "U05",
+    rule: "params.aliases",
+    id: "aliases-accepted",
+    description: "Known aliases are silently accepted: skill_name → name, params → arguments, reload dropped.",
     mutation: {
       params: (p) => {
         if (!isObj(p)) return p;

@@ -5,8 +5,18 @@ import type { MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "U06", rule: "name.matches-dir", id: "mismatch-as-frontmatter", description: "A frontmatter name that differs from the directory is reported as INVALID_FRONTMATTER, not NAME_MISMATCH.",
-    mutation: { result: onError("NAME_MISMATCH", (r) => ({ ...r, code: "INVALID_FRONTMATTER", output: r.output.replace("NAME_MISMATCH", "INVALID_FRONTMATTER") })) },
+    kills: "U06",
+    rule: "name.matches-dir",
+    id: "mismatch-as-frontmatter",
+    description:
+      "A frontmatter name that differs from the directory is reported as INVALID_FRONTMATTER, not NAME_MISMATCH.",
+    mutation: {
+      result: onError("NAME_MISMATCH", (r) => ({
+        ...r,
+        code: "INVALID_FRONTMATTER",
+        output: r.output.replace("NAME_MISMATCH", "INVALID_FRONTMATTER"),
+      })),
+    },
   },
 ];
 

@@ -4,10 +4,21 @@ import type { CatalogEntry, OkResult } from "../../schemas/index.ts";
 import { onOk } from "../mutants/helpers.ts";
 import type { MutantRow, Obj } from "../mutants/wrap.ts";
 
-const KNOWN_FIELDS = new Set(["name", "description", "license", "compatibility", "metadata", "allowed-tools", "version", "argument-hint", "disable-model-invocation", "user-invocable", "arguments"]);
+const KNOWN_FIELDS = new Set([
+  "name",
+  "description",
+  "license",
+  "compatibility",
+  "metadata",
+  "allowed-tools",
+  "version",
+  "argument-hint",
+  "disable-model-invocation",
+  "user-invocable",
+  "arguments",
+]);
 
 const knownOnly = (fm: Obj): Obj => Object.fromEntries(Object.entries(fm).filter(([k]) => KNOWN_FIELDS.has(k)));
-
 
 /** The top-level keys of a rendered YAML mapping that KNOWN_FIELDS names, with their indented lines. */
 function knownLinesOnly(yaml: string): string {
@@ -23,16 +34,33 @@ function knownLinesOnly(yaml: string): string {
 
 const mutants: MutantRow[] = [
   {
-    kills: "U09", rule: "frontmatter.unknown-preserved", id: "unknown-fields-dropped", description: "Unknown frontmatter fields (hooks, context, …) are stripped instead of preserved.",
+    kills: "U09",
+    rule: "frontmatter.unknown-preserved",
+    id: "unknown-fields-dropped",
+    description: "Unknown frontmatter fields (hooks, context, …) are stripped instead of preserved.",
     mutation: {
       result: onOk((r) => ({ ...r, frontmatter: knownOnly(r.frontmatter) as OkResult["frontmatter"] })),
-      catalog: (c) => ({ ...c, entries: c.entries.map((e) => ({ ...e, frontmatter: knownOnly(e.frontmatter) as CatalogEntry["frontmatter"] })) }),
+      catalog: (c) => ({
+        ...c,
+        entries: c.entries.map((e) => ({ ...e, frontmatter: knownOnly(e.frontmatter) as CatalogEntry["frontmatter"] })),
+      }),
     },
   },
   {
-    kills: "U09", rule: "output.frontmatter-shown", id: "frontmatter-section-known-only",
-    description: "The <frontmatter> section of the output shows only the fields the spec names; the result's frontmatter keeps the rest.",
-    mutation: { result: onOk((r) => ({ ...r, output: r.output.replace(/<frontmatter>\n([\s\S]*?)\n<\/frontmatter>/, (_m, yaml: string) => `<frontmatter>\n${knownLinesOnly(yaml)}\n</frontmatter>`) })) },
+    kills: "U09",
+    rule: "output.frontmatter-shown",
+    id: "frontmatter-section-known-only",
+    description:
+      "The <frontmatter> section of the output shows only the fields the spec names; the result's frontmatter keeps the rest.",
+    mutation: {
+      result: onOk((r) => ({
+        ...r,
+        output: r.output.replace(
+          /<frontmatter>\n([\s\S]*?)\n<\/frontmatter>/,
+          (_m, yaml: string) => `<frontmatter>\n${knownLinesOnly(yaml)}\n</frontmatter>`,
+        ),
+      })),
+    },
   },
 ];
 

@@ -5,8 +5,13 @@ import type { MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "U10", rule: "fence.outside-workspace", id: "fence-on-parent", description: "The fence admits anything under a root's parent directory, so ../ symlinks out of the root activate.",
-    mutation: { config: (c) => ({ ...c, skill_roots: [...c.skill_roots, ...c.skill_roots.map((r) => join(r, ".."))] }) },
+    kills: "U10",
+    rule: "fence.outside-workspace",
+    id: "fence-on-parent",
+    description: "The fence admits anything under a root's parent directory, so ../ symlinks out of the root activate.",
+    mutation: {
+      config: (c) => ({ ...c, skill_roots: [...c.skill_roots, ...c.skill_roots.map((r) => join(r, ".."))] }),
+    },
   },
 ];
 

@@ -4,7 +4,10 @@ import type { MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "U11", rule: "sensitive.refused", id: "sensitive-ignored", description: "sensitive_patterns are ignored: a skill under secrets/ activates without a hook.",
+    kills: "U11",
+    rule: "sensitive.refused",
+    id: "sensitive-ignored",
+    description: "sensitive_patterns are ignored: a skill under secrets/ activates without a hook.",
     mutation: { config: (c) => ({ ...c, sensitive_patterns: [] }) },
   },
 ];

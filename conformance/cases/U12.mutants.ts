@@ -4,7 +4,10 @@ import type { MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "U12", rule: "disabled.model", id: "disable-model-invocation-ignored", description: "disable-model-invocation is ignored: every call is treated as user-initiated.",
+    kills: "U12",
+    rule: "disabled.model",
+    id: "disable-model-invocation-ignored",
+    description: "disable-model-invocation is ignored: every call is treated as user-initiated.",
     mutation: { invocation: () => "user" },
   },
 ];

@@ -4,7 +4,11 @@ import type { MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "U13", rule: "disabled.user-ok", id: "user-invocation-ignored", description: "The harness's user-invocation flag is ignored: every call is treated as the model's, so user-only skills are DISABLED.",
+    kills: "U13",
+    rule: "disabled.user-ok",
+    id: "user-invocation-ignored",
+    description:
+      "The harness's user-invocation flag is ignored: every call is treated as the model's, so user-only skills are DISABLED.",
     mutation: { invocation: () => "model" },
   },
 ];

@@ -4,12 +4,20 @@ import { type MutantRow, errorResult, nameOf } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "U14", rule: "trust.not-trusted", id: "every-root-trusted", description: "Every root is trusted: untrusted project skills activate without a hook.",
-    mutation: { config: (c) => ({ ...c, skill_trust: { ...(c.skill_trust ?? {}), trusted_roots: [...c.skill_roots] } }) },
+    kills: "U14",
+    rule: "trust.not-trusted",
+    id: "every-root-trusted",
+    description: "Every root is trusted: untrusted project skills activate without a hook.",
+    mutation: {
+      config: (c) => ({ ...c, skill_trust: { ...(c.skill_trust ?? {}), trusted_roots: [...c.skill_roots] } }),
+    },
   },
   {
-    kills: "U14", rule: "trust.trusted-root-no-hook", id: "no-hook-fails-closed",
-    description: "With no hook and no unsafe flag every activation is NOT_TRUSTED, trusted root or not (S-D10's fail-closed reading instead of D5's).",
+    kills: "U14",
+    rule: "trust.trusted-root-no-hook",
+    id: "no-hook-fails-closed",
+    description:
+      "With no hook and no unsafe flag every activation is NOT_TRUSTED, trusted root or not (S-D10's fail-closed reading instead of D5's).",
     mutation: {
       before: (p, _o, ctx) => {
         const name = nameOf(p);

@@ -4,7 +4,10 @@ import type { MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "U15", rule: "trust.unsafe-allow", id: "unsafe-flag-ignored", description: "unsafeAllowSkillWithoutHook is ignored: untrusted skills stay NOT_TRUSTED.",
+    kills: "U15",
+    rule: "trust.unsafe-allow",
+    id: "unsafe-flag-ignored",
+    description: "unsafeAllowSkillWithoutHook is ignored: untrusted skills stay NOT_TRUSTED.",
     mutation: {
       config: (c) => {
         const permission = { ...(c.permission ?? {}) };

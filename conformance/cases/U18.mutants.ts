@@ -4,7 +4,10 @@ import { type MutantRow, isObj, readAuthored } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "U18", rule: "substitution.string", id: "string-arguments-dropped", description: "String arguments are dropped: $ARGUMENTS stays literal.",
+    kills: "U18",
+    rule: "substitution.string",
+    id: "string-arguments-dropped",
+    description: "String arguments are dropped: $ARGUMENTS stays literal.",
     mutation: {
       params: (p) => {
         if (!isObj(p) || typeof p.arguments !== "string") return p;
@@ -14,8 +17,11 @@ const mutants: MutantRow[] = [
     },
   },
   {
-    kills: "U18", rule: "output.body-shown", id: "output-shows-raw-body",
-    description: "The body field is substituted, but the output is rendered from the body as written: the model reads $ARGUMENTS.",
+    kills: "U18",
+    rule: "output.body-shown",
+    id: "output-shows-raw-body",
+    description:
+      "The body field is substituted, but the output is rendered from the body as written: the model reads $ARGUMENTS.",
     mutation: {
       result: (r, _p, _o, ctx) => {
         if (r.kind !== "ok") return r;

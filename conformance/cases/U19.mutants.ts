@@ -5,7 +5,10 @@ import { isObj, type MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "U19", rule: "substitution.named", id: "named-arguments-not-substituted", description: "Named arguments are validated but ${name} placeholders are left in the body.",
+    kills: "U19",
+    rule: "substitution.named",
+    id: "named-arguments-not-substituted",
+    description: "Named arguments are validated but ${name} placeholders are left in the body.",
     mutation: {
       result: onOk((r, p) => {
         if (!isObj(p) || !isObj(p.arguments)) return r;

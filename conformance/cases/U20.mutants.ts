@@ -4,10 +4,14 @@ import { isObj, type MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "U20", rule: "arguments.map-to-undeclared", id: "undeclared-named-arguments-ignored", description: "Object arguments on a skill that declares none are ignored instead of refused.",
+    kills: "U20",
+    rule: "arguments.map-to-undeclared",
+    id: "undeclared-named-arguments-ignored",
+    description: "Object arguments on a skill that declares none are ignored instead of refused.",
     mutation: {
       result: async (r, p, o, ctx) => {
-        if (r.kind === "error" && r.code === "INVALID_PARAM" && isObj(p) && isObj(p.arguments)) return ctx.forward({ name: p.name }, o);
+        if (r.kind === "error" && r.code === "INVALID_PARAM" && isObj(p) && isObj(p.arguments))
+          return ctx.forward({ name: p.name }, o);
         return r;
       },
     },

@@ -4,12 +4,17 @@ import { isObj, type MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "U21", rule: "arguments.string-to-named", id: "string-bound-to-first-named-argument", description: "A string sent to a named-argument skill is bound to its first declared argument instead of refused.",
+    kills: "U21",
+    rule: "arguments.string-to-named",
+    id: "string-bound-to-first-named-argument",
+    description: "A string sent to a named-argument skill is bound to its first declared argument instead of refused.",
     mutation: {
       result: async (r, p, o, ctx) => {
-        if (!(r.kind === "error" && r.code === "INVALID_PARAM" && isObj(p) && typeof p.arguments === "string")) return r;
+        if (!(r.kind === "error" && r.code === "INVALID_PARAM" && isObj(p) && typeof p.arguments === "string"))
+          return r;
         const entry = (await ctx.inner.catalog()).entries.find((e) => e.name === p.name);
-        const first = entry && isObj(entry.frontmatter.arguments) ? Object.keys(entry.frontmatter.arguments)[0] : undefined;
+        const first =
+          entry && isObj(entry.frontmatter.arguments) ? Object.keys(entry.frontmatter.arguments)[0] : undefined;
         return first ? ctx.forward({ name: p.name, arguments: { [first]: p.arguments } }, o) : r;
       },
     },

@@ -5,7 +5,10 @@ import type { MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "U22", rule: "resources.listed", id: "scripts-only-resources", description: "Only scripts/ is enumerated: references/ and assets/ are never listed.",
+    kills: "U22",
+    rule: "resources.listed",
+    id: "scripts-only-resources",
+    description: "Only scripts/ is enumerated: references/ and assets/ are never listed.",
     mutation: {
       result: onOk((r) => ({
         ...r,
@@ -15,8 +18,11 @@ const mutants: MutantRow[] = [
     },
   },
   {
-    kills: "U22", rule: "resources.rendered", id: "resources-not-rendered",
-    description: "resources is filled in the result, but the output has no <resources> section: the model never sees the names.",
+    kills: "U22",
+    rule: "resources.rendered",
+    id: "resources-not-rendered",
+    description:
+      "resources is filled in the result, but the output has no <resources> section: the model never sees the names.",
     mutation: { result: onOk((r) => ({ ...r, output: r.output.replace(/<resources>\n[\s\S]*?<\/resources>\n/, "") })) },
   },
 ];

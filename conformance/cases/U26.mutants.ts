@@ -5,7 +5,10 @@ import type { MutantRow } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "U26", rule: "allowed-tools.normalised", id: "string-tools-unsplit", description: "allowed-tools in string form is kept as one entry (\"Read, Grep\") instead of split.",
+    kills: "U26",
+    rule: "allowed-tools.normalised",
+    id: "string-tools-unsplit",
+    description: 'allowed-tools in string form is kept as one entry ("Read, Grep") instead of split.',
     mutation: {
       result: onOk((r, _p, config) => {
         const t = authoredTools(config, r.name);
@@ -14,10 +17,23 @@ const mutants: MutantRow[] = [
     },
   },
   {
-    kills: "U26", rule: "hook.allowed-tools", id: "hook-tools-unsplit",
-    description: "The hook's metadata.frontmatter.allowed_tools is the field as written (one string) instead of the normalised list.",
+    kills: "U26",
+    rule: "hook.allowed-tools",
+    id: "hook-tools-unsplit",
+    description:
+      "The hook's metadata.frontmatter.allowed_tools is the field as written (one string) instead of the normalised list.",
     mutation: {
-      hook: (h) => (req) => h({ ...req, metadata: { ...req.metadata, frontmatter: { ...req.metadata.frontmatter, allowed_tools: [req.metadata.frontmatter.allowed_tools.join(", ")] } } }),
+      hook: (h) => (req) =>
+        h({
+          ...req,
+          metadata: {
+            ...req.metadata,
+            frontmatter: {
+              ...req.metadata.frontmatter,
+              allowed_tools: [req.metadata.frontmatter.allowed_tools.join(", ")],
+            },
+          },
+        }),
     },
   },
 ];

@@ -17,7 +17,8 @@ function dirsWithoutSkillMd(config: SessionConfig): Array<{ name: string; dir: s
     }
     for (const n of names) {
       const dir = join(root, n);
-      if (!n.startsWith(".") && isDir(dir) && !readAuthored({ skill_roots: [root] }, n)) out.push({ name: n, dir, root_index });
+      if (!n.startsWith(".") && isDir(dir) && !readAuthored({ skill_roots: [root] }, n))
+        out.push({ name: n, dir, root_index });
     }
   });
   return out;
@@ -25,25 +26,51 @@ function dirsWithoutSkillMd(config: SessionConfig): Array<{ name: string; dir: s
 
 const mutants: MutantRow[] = [
   {
-    kills: "U29", rule: "discovery.skip-no-skill-md", id: "dirs-without-skill-md-listed", description: "Every subdirectory is a skill: one without SKILL.md is listed and activating it is IO_ERROR.",
+    kills: "U29",
+    rule: "discovery.skip-no-skill-md",
+    id: "dirs-without-skill-md-listed",
+    description: "Every subdirectory is a skill: one without SKILL.md is listed and activating it is IO_ERROR.",
     mutation: {
       catalog: (c, ctx) => {
         const extra: CatalogEntry[] = dirsWithoutSkillMd(ctx.config)
           .filter((d) => /^[a-z0-9]+(-[a-z0-9]+)*$/.test(d.name) && !c.entries.some((e) => e.name === d.name))
-          .map((d) => ({ name: d.name, description: "(no SKILL.md)", dir: d.dir, root_index: d.root_index, frontmatter: { name: d.name, description: "(no SKILL.md)" }, meta: { shadowed: [] } }));
-        return { ...c, entries: [...c.entries, ...extra].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
+          .map((d) => ({
+            name: d.name,
+            description: "(no SKILL.md)",
+            dir: d.dir,
+            root_index: d.root_index,
+            frontmatter: { name: d.name, description: "(no SKILL.md)" },
+            meta: { shadowed: [] },
+          }));
+        return {
+          ...c,
+          entries: [...c.entries, ...extra].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+        };
       },
       result: (r, p, _o, ctx) => {
         const name = nameOf(p);
-        const hit = name && r.kind === "not_found" ? dirsWithoutSkillMd(ctx.config).find((d) => basename(d.dir) === name) : undefined;
+        const hit =
+          name && r.kind === "not_found"
+            ? dirsWithoutSkillMd(ctx.config).find((d) => basename(d.dir) === name)
+            : undefined;
         return hit ? errorResult("IO_ERROR", name!, `skill "${name}": cannot read ${join(hit.dir, "SKILL.md")}`) : r;
       },
     },
   },
   {
-    kills: "U29", rule: "discovery.skip-silently", id: "warns-on-dirs-without-skill-md",
+    kills: "U29",
+    rule: "discovery.skip-silently",
+    id: "warns-on-dirs-without-skill-md",
     description: "A directory without SKILL.md is skipped, but with a catalog warning naming it.",
-    mutation: { catalog: (c, ctx) => ({ ...c, warnings: [...c.warnings, ...dirsWithoutSkillMd(ctx.config).map((d) => `skipped ${d.name}: no SKILL.md in ${d.dir}`)] }) },
+    mutation: {
+      catalog: (c, ctx) => ({
+        ...c,
+        warnings: [
+          ...c.warnings,
+          ...dirsWithoutSkillMd(ctx.config).map((d) => `skipped ${d.name}: no SKILL.md in ${d.dir}`),
+        ],
+      }),
+    },
   },
 ];
 

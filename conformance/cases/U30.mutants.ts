@@ -5,7 +5,10 @@ import { type MutantRow, readAuthored } from "../mutants/wrap.ts";
 
 const mutants: MutantRow[] = [
   {
-    kills: "U30", rule: "body.crlf-as-lf", id: "crlf-kept", description: "CRLF line endings are kept in the body instead of read as LF.",
+    kills: "U30",
+    rule: "body.crlf-as-lf",
+    id: "crlf-kept",
+    description: "CRLF line endings are kept in the body instead of read as LF.",
     mutation: {
       result: onOk((r, _p, config) => {
         const a = readAuthored(config, r.name);
@@ -16,10 +19,15 @@ const mutants: MutantRow[] = [
     },
   },
   {
-    kills: "U30", rule: "render.no-cr", id: "output-keeps-crlf",
-    description: "The body field is read as LF, but the output is rendered from the file's CRLF lines: \r reaches the model.",
+    kills: "U30",
+    rule: "render.no-cr",
+    id: "output-keeps-crlf",
+    description:
+      "The body field is read as LF, but the output is rendered from the file's CRLF lines: \r reaches the model.",
     mutation: {
-      result: onOk((r, _p, config) => (readAuthored(config, r.name)?.raw.includes("\r\n") ? { ...r, output: r.output.replace(/\n/g, "\r\n") } : r)),
+      result: onOk((r, _p, config) =>
+        readAuthored(config, r.name)?.raw.includes("\r\n") ? { ...r, output: r.output.replace(/\n/g, "\r\n") } : r,
+      ),
     },
   },
 ];

@@ -20,7 +20,12 @@ const FAILING = new Set(["failed", "errored"]);
 const BAD_CASE = new Set(["failed", "errored"]);
 
 /** Cells of one report, in the order of `suites`; `suiteOf` maps a case id to its suite. */
-export function cellsFromReport(report: ReportLike, profile: string, suites: readonly string[], suiteOf: ReadonlyMap<string, string>): Cell[] {
+export function cellsFromReport(
+  report: ReportLike,
+  profile: string,
+  suites: readonly string[],
+  suiteOf: ReadonlyMap<string, string>,
+): Cell[] {
   return suites.map((suite) => cellOf(report, profile, suite, suiteOf));
 }
 
@@ -30,12 +35,16 @@ function cellOf(report: ReportLike, profile: string, suite: string, suiteOf: Rea
   const failed = count("failed");
   const errored = count("errored");
   // A skip is either a missing feature (a capability declared false) or not observable here (K40): runner/case.ts's reasons.
-  const notObservable = cases.filter((c) => c.status === "skipped" && /^not observable here/.test(c.reason ?? "")).length;
+  const notObservable = cases.filter(
+    (c) => c.status === "skipped" && /^not observable here/.test(c.reason ?? ""),
+  ).length;
   const skipped = count("skipped");
   const notScored = count("not_scored");
   const passed = count("passed");
   const byRule = Array.isArray(report.rules);
-  const { failing, incidental } = byRule ? rulesOf(report.rules!, cases) : { failing: casesAsEntries(cases.filter((c) => BAD_CASE.has(c.status))), incidental: [] };
+  const { failing, incidental } = byRule
+    ? rulesOf(report.rules!, cases)
+    : { failing: casesAsEntries(cases.filter((c) => BAD_CASE.has(c.status))), incidental: [] };
   return {
     profile,
     suite,
@@ -60,7 +69,10 @@ function cellOf(report: ReportLike, profile: string, suite: string, suiteOf: Rea
  * *incidental* when it shows only in the suite's other cases. A bad case no failed rule accounts for (a
  * driver that crashed) is listed as itself, so a failing cell never links to an empty list.
  */
-export function rulesOf(rules: readonly Rule[], cases: readonly Case[]): { failing: FailingRule[]; incidental: FailingRule[] } {
+export function rulesOf(
+  rules: readonly Rule[],
+  cases: readonly Case[],
+): { failing: FailingRule[]; incidental: FailingRule[] } {
   const byId = new Map(cases.map((c) => [c.id, c]));
   const failing: FailingRule[] = [];
   const incidental: FailingRule[] = [];
@@ -73,7 +85,12 @@ export function rulesOf(rules: readonly Rule[], cases: readonly Case[]): { faili
       const c = byId.get(id)!;
       return BAD_CASE.has(c.status) && (c.rules === undefined || c.rules.includes(r.id));
     });
-    const entry = (ids: string[]): FailingRule => ({ id: r.id, source: r.source ?? "unknown", ...(r.level ? { level: r.level } : {}), cases: ids });
+    const entry = (ids: string[]): FailingRule => ({
+      id: r.id,
+      source: r.source ?? "unknown",
+      ...(r.level ? { level: r.level } : {}),
+      cases: ids,
+    });
     if (own.length) {
       failing.push(entry(own));
       for (const id of own) accounted.add(id);
@@ -91,7 +108,9 @@ const SOURCE_ORDER = (s: string): number => ({ spec: 0, decision: 1, rendering: 
 
 /** Spec rules first, then decisions, then rendering; by id inside each. */
 export function sortRules(rules: FailingRule[]): FailingRule[] {
-  return rules.sort((a, b) => SOURCE_ORDER(a.source) - SOURCE_ORDER(b.source) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return rules.sort(
+    (a, b) => SOURCE_ORDER(a.source) - SOURCE_ORDER(b.source) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
 }
 
 /** Every failed rule of one implementation and profile, each once, with all its cases (the grid repeats a
@@ -110,5 +129,21 @@ export function rulesOnce(cells: readonly Cell[]): FailingRule[] {
 
 /** A cell for a run that gave no report (the CLI could not run, or wrote nothing). */
 export function errorCells(profile: string, suites: readonly string[], reason: string): Cell[] {
-  return suites.map((suite) => ({ profile, suite, total: 0, passed: 0, failed: 0, errored: 0, skipped: 0, missing: 0, not_observable: 0, not_scored: 0, status: "error", by: "case", failing: [], incidental: [], reason }));
+  return suites.map((suite) => ({
+    profile,
+    suite,
+    total: 0,
+    passed: 0,
+    failed: 0,
+    errored: 0,
+    skipped: 0,
+    missing: 0,
+    not_observable: 0,
+    not_scored: 0,
+    status: "error",
+    by: "case",
+    failing: [],
+    incidental: [],
+    reason,
+  }));
 }

@@ -16,7 +16,12 @@ const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 export const dq = (s: string): string =>
   `"${s
     .split("${tmp}")
-    .map((part) => part.split("${i}").map((x) => x.replace(/[\\"`$]/g, (ch) => `\\${ch}`)).join("$i"))
+    .map((part) =>
+      part
+        .split("${i}")
+        .map((x) => x.replace(/[\\"`$]/g, (ch) => `\\${ch}`))
+        .join("$i"),
+    )
     .join("$T")}"`;
 const at = (rel: string): string => dq(`\${tmp}/${rel}`);
 
@@ -87,8 +92,10 @@ export function setupLines(steps: readonly SetupStep[]): string[] {
       }
       case "write": {
         // Text with the case's placeholders is written with them live; other text as exact bytes.
-        if (typeof step.utf8 === "string" && /\$\{(tmp|i)\}/.test(step.utf8)) return [...mk, `printf %s ${dq(step.utf8)} > ${p}`];
-        if (typeof step.utf8 === "string") return [...mk, `printf %s ${q(Buffer.from(step.utf8, "utf8").toString("base64"))} | base64 -d > ${p}`];
+        if (typeof step.utf8 === "string" && /\$\{(tmp|i)\}/.test(step.utf8))
+          return [...mk, `printf %s ${dq(step.utf8)} > ${p}`];
+        if (typeof step.utf8 === "string")
+          return [...mk, `printf %s ${q(Buffer.from(step.utf8, "utf8").toString("base64"))} | base64 -d > ${p}`];
         if (typeof step.base64 === "string") return [...mk, `printf %s ${q(step.base64)} | base64 -d > ${p}`];
         const gen = `const c=${JSON.stringify(step.repeat)};process.stdout.write(${JSON.stringify(step.head ?? "")});for(const x of [].concat(c))process.stdout.write(String(x.text).repeat(x.times));process.stdout.write(${JSON.stringify(step.tail ?? "")})`;
         return [...mk, `node -e ${q(gen)} > ${p}`];
@@ -102,7 +109,8 @@ export function setupLines(steps: readonly SetupStep[]): string[] {
 /** The kit command that drives this implementation through the one case (its driver as the page names it). */
 export function kitCommand(i: ImplementationResult, caseId: string): string {
   const exec = /^\(in (implementations\/[^)]+)\) (.*)$/.exec(i.driver);
-  const target = i.id === "reference" ? "--reference" : exec ? `--exec ${q(`cd ${exec[1]} && ${exec[2]}`)}` : `--driver ${i.driver}`;
+  const target =
+    i.id === "reference" ? "--reference" : exec ? `--exec ${q(`cd ${exec[1]} && ${exec[2]}`)}` : `--driver ${i.driver}`;
   return `npm run conformance -- ${target} --suite all --filter ${caseId} --profile spec`;
 }
 
@@ -113,9 +121,19 @@ const clip = (s: string, n = 1200): string => (s.length > n ? `${s.slice(0, n)}â
 function findingSection(i: ImplementationResult, f: Finding, c: LoadedCase | undefined): string[] {
   const calls = c?.calls ?? [];
   const idx = Number(/^calls\[(\d+)\]/.exec(f.at)?.[1] ?? NaN);
-  const call = Number.isInteger(idx) ? (calls[idx] as { params?: unknown; concurrent?: unknown } | undefined) : undefined;
+  const call = Number.isInteger(idx)
+    ? (calls[idx] as { params?: unknown; concurrent?: unknown } | undefined)
+    : undefined;
   const script = c
-    ? ["#!/bin/sh", `# ${c.id}: ${c.title}`, "set -eu", 'T="$(mktemp -d)"', ...treeLines(fixtureDir(c.fixture, c.suite)), ...setupLines(c.setup ?? []), 'echo "$T"']
+    ? [
+        "#!/bin/sh",
+        `# ${c.id}: ${c.title}`,
+        "set -eu",
+        'T="$(mktemp -d)"',
+        ...treeLines(fixtureDir(c.fixture, c.suite)),
+        ...setupLines(c.setup ?? []),
+        'echo "$T"',
+      ]
     : [];
   return [
     // An explicit anchor: a heading's own id differs between renderers (GitHub drops the dots).
@@ -125,7 +143,13 @@ function findingSection(i: ImplementationResult, f: Finding, c: LoadedCase | und
     "",
     `- **Rule** (spec, ${f.level}): ${f.statement}`,
     `- **Spec**: ${f.cites.join(", ")}`,
-    `- **Harness**: ${i.name} ${i.version}${i.pins ? ` (${Object.entries(i.pins).map(([p, v]) => `\`${p}@${v}\``).join(", ")})` : ""}`,
+    `- **Harness**: ${i.name} ${i.version}${
+      i.pins
+        ? ` (${Object.entries(i.pins)
+            .map(([p, v]) => `\`${p}@${v}\``)
+            .join(", ")})`
+        : ""
+    }`,
     `- **Case**: \`${f.case}\`${c ? ` (${c.title})` : ""}; also shown by ${f.cases.filter((x) => x !== f.case).join(", ") || "no other case"}`,
     `- **Observed** at \`${f.at}\`: ${f.what}`,
     "",
@@ -158,17 +182,25 @@ function findingSection(i: ImplementationResult, f: Finding, c: LoadedCase | und
 export const findingAnchor = (rule: string): string => rule.toLowerCase().replace(/[^a-z0-9-]+/g, "-");
 
 /** docs/findings/<id>.md of one implementation, or undefined when it fails no spec rule. */
-export function findingsPage(r: CompatResult, i: ImplementationResult, cases: ReadonlyMap<string, LoadedCase> = caseIndex()): string | undefined {
+export function findingsPage(
+  r: CompatResult,
+  i: ImplementationResult,
+  cases: ReadonlyMap<string, LoadedCase> = caseIndex(),
+): string | undefined {
   if (!i.findings?.length) return undefined;
-  return [
-    `# Findings: ${i.id}`,
-    "",
-    "<!-- Generated by `npm run compat` (conformance/compat/findings.ts) from docs/compatibility.json. Do not edit by hand. -->",
-    "",
-    `Every spec rule ${i.name} ${i.version} fails under \`--profile spec\` (kit ${r.kit.version}${r.kit.commit ? `, commit ${r.kit.commit.slice(0, 12)}` : ""}, ${r.generated_at.slice(0, 10)}), one finding each: the rule, the spec section, the harness version, what was observed, and a minimal reproduction (a script making the case's tree, the session and the tool input, and the kit command driving the harness through its driver, \`${i.driver}\`). The driver's README says what real code runs and how each value is obtained.`,
-    "",
-    ...i.findings.flatMap((f) => findingSection(i, f, cases.get(f.case))),
-  ].join("\n").trimEnd() + "\n";
+  return (
+    [
+      `# Findings: ${i.id}`,
+      "",
+      "<!-- Generated by `npm run compat` (conformance/compat/findings.ts) from docs/compatibility.json. Do not edit by hand. -->",
+      "",
+      `Every spec rule ${i.name} ${i.version} fails under \`--profile spec\` (kit ${r.kit.version}${r.kit.commit ? `, commit ${r.kit.commit.slice(0, 12)}` : ""}, ${r.generated_at.slice(0, 10)}), one finding each: the rule, the spec section, the harness version, what was observed, and a minimal reproduction (a script making the case's tree, the session and the tool input, and the kit command driving the harness through its driver, \`${i.driver}\`). The driver's README says what real code runs and how each value is obtained.`,
+      "",
+      ...i.findings.flatMap((f) => findingSection(i, f, cases.get(f.case))),
+    ]
+      .join("\n")
+      .trimEnd() + "\n"
+  );
 }
 
 export function caseIndex(): Map<string, LoadedCase> {
@@ -188,8 +220,10 @@ export function findingsList(r: CompatResult, base = "docs/findings"): string {
 
 /** `text` with the block between `<!-- name:start -->` and `<!-- name:end -->` replaced (the markers kept). */
 export function replaceBlock(text: string, name: string, body: string): string {
-  const start = `<!-- ${name}:start -->`, end = `<!-- ${name}:end -->`;
-  const a = text.indexOf(start), b = text.indexOf(end);
+  const start = `<!-- ${name}:start -->`,
+    end = `<!-- ${name}:end -->`;
+  const a = text.indexOf(start),
+    b = text.indexOf(end);
   if (a < 0 || b < a) return text;
   return `${text.slice(0, a + start.length)}\n${body.trim()}\n${text.slice(b)}`;
 }

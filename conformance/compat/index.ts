@@ -36,7 +36,11 @@ export interface CompatOptions {
 
 function gitCommit(root: string): string | undefined {
   try {
-    return execFileSync("git", ["rev-parse", "HEAD"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return execFileSync("git", ["rev-parse", "HEAD"], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
   } catch {
     return undefined;
   }
@@ -62,35 +66,69 @@ type Report = RunReport;
 /** The widest profile the kit has: one run under it, every other profile re-judged from it (rescore.ts). */
 const WIDEST: Profile = "exact";
 
-async function rerunLoadDependent(root: string, t: Target, report: Report, ctx: { log: (l: string) => void; tmp: string }): Promise<Rerun[]> {
+async function rerunLoadDependent(
+  root: string,
+  t: Target,
+  report: Report,
+  ctx: { log: (l: string) => void; tmp: string },
+): Promise<Rerun[]> {
   const out: Rerun[] = [];
   for (const id of LOAD_DEPENDENT) {
     const first = report.cases.find((c) => c.id === id);
     if (!first || first.status === "passed" || first.status === "skipped") continue;
     ctx.log(`${t.id}: ${id} ${first.status}: once more (its verdict depends on load)`);
     const again = await runSuites(root, t, WIDEST, join(ctx.tmp, `${t.id}-${id}-rerun.json`), t.runTimeoutMs, [id]);
-    const rerun = (again.report as Report | undefined)?.cases.find((c) => c.id === id)?.status ?? `no report (${again.reason ?? "?"})`;
+    const rerun =
+      (again.report as Report | undefined)?.cases.find((c) => c.id === id)?.status ??
+      `no report (${again.reason ?? "?"})`;
     out.push({ case: id, first: first.status, rerun, flipped: rerun !== first.status });
   }
   return out;
 }
 
-async function runTarget(root: string, t: Target, profiles: readonly (string | undefined)[], ctx: { suites: string[]; suiteOf: Map<string, string>; install: boolean; installed: Map<string, { ok: boolean; reason?: string }>; log: (l: string) => void; tmp: string }): Promise<ImplementationResult> {
-  const base: ImplementationResult = { id: t.id, name: t.id, version: "", language: "", driver: t.display, ...(t.folder ? { folder: t.folder } : {}), ...(t.note ? { note: t.note } : {}), ...(t.pins ? { pins: t.pins } : {}), status: "ran", cells: [] };
+async function runTarget(
+  root: string,
+  t: Target,
+  profiles: readonly (string | undefined)[],
+  ctx: {
+    suites: string[];
+    suiteOf: Map<string, string>;
+    install: boolean;
+    installed: Map<string, { ok: boolean; reason?: string }>;
+    log: (l: string) => void;
+    tmp: string;
+  },
+): Promise<ImplementationResult> {
+  const base: ImplementationResult = {
+    id: t.id,
+    name: t.id,
+    version: "",
+    language: "",
+    driver: t.display,
+    ...(t.folder ? { folder: t.folder } : {}),
+    ...(t.note ? { note: t.note } : {}),
+    ...(t.pins ? { pins: t.pins } : {}),
+    status: "ran",
+    cells: [],
+  };
   if (t.missing) return { ...base, status: "not_built", reason: t.missing };
   if (t.installDir && ctx.install) {
     // One install per folder, shared by its rows; cached across runs by its lockfile (run-suites.ts npmCi).
     let r = ctx.installed.get(t.installDir);
     if (!r) {
       r = npmCi(t.installDir);
-      ctx.log(`${t.id}: ${"cached" in r && r.cached ? "installed from this lockfile already (npm ci skipped)" : r.ok ? "npm ci" : "npm ci failed"}`);
+      ctx.log(
+        `${t.id}: ${"cached" in r && r.cached ? "installed from this lockfile already (npm ci skipped)" : r.ok ? "npm ci" : "npm ci failed"}`,
+      );
       ctx.installed.set(t.installDir, r);
     }
     if (!r.ok) return { ...base, status: "install_failed", ...(r.reason ? { reason: r.reason } : {}) };
   }
   const out = { ...base };
   const widest = profiles.includes(WIDEST) ? WIDEST : profiles[0];
-  ctx.log(`${t.id}: every suite, profile ${widest ?? "default"}${widest === WIDEST ? " (the others re-judged from it)" : ""}`);
+  ctx.log(
+    `${t.id}: every suite, profile ${widest ?? "default"}${widest === WIDEST ? " (the others re-judged from it)" : ""}`,
+  );
   const run = await runSuites(root, t, widest, join(ctx.tmp, `${t.id}.json`), t.runTimeoutMs);
   if (!run.report) {
     for (const p of profiles) out.cells.push(...errorCells(p ?? "default", ctx.suites, run.reason ?? "no report"));
@@ -120,7 +158,19 @@ async function runTarget(root: string, t: Target, profiles: readonly (string | u
 function findingsOf(r: Report): Finding[] {
   return r.rules
     .filter((x) => x.source === "spec" && x.status === "failed" && x.example)
-    .map((x) => ({ rule: x.id, level: x.level, statement: x.statement, cites: x.cites, cases: x.cases, case: x.example!.case, at: x.example!.at, what: x.example!.what, expected: x.example!.expected, actual: x.example!.actual, ...(x.example!.call !== undefined ? { call: x.example!.call } : {}) }));
+    .map((x) => ({
+      rule: x.id,
+      level: x.level,
+      statement: x.statement,
+      cites: x.cites,
+      cases: x.cases,
+      case: x.example!.case,
+      at: x.example!.at,
+      what: x.example!.what,
+      expected: x.example!.expected,
+      actual: x.example!.actual,
+      ...(x.example!.call !== undefined ? { call: x.example!.call } : {}),
+    }));
 }
 
 export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
@@ -135,7 +185,14 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
   const tmp = mkdtempSync(join(tmpdir(), "skill-compat-"));
   const implementations: ImplementationResult[] = [];
   try {
-    const ctx = { suites: suites.map((s) => s.id), suiteOf, install: opts.install ?? true, installed: new Map(), log, tmp };
+    const ctx = {
+      suites: suites.map((s) => s.id),
+      suiteOf,
+      install: opts.install ?? true,
+      installed: new Map(),
+      log,
+      tmp,
+    };
     for (const t of targets) implementations.push(await runTarget(root, t, profiles, ctx));
     const n = opts.skills ?? 1000;
     if (n > 0) {
@@ -145,7 +202,9 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
         for (const [i, t] of targets.entries()) {
           if (implementations[i]!.status !== "ran" && implementations[i]!.status !== "errored") continue;
           log(`${t.id}: discovery and activation of ${n} skills`);
-          implementations[i]!.timing = await measureTiming(root, t, tree, { ...(opts.calls ? { calls: opts.calls } : {}) });
+          implementations[i]!.timing = await measureTiming(root, t, tree, {
+            ...(opts.calls ? { calls: opts.calls } : {}),
+          });
         }
       } finally {
         await tree.disposeAsync();
@@ -157,7 +216,9 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
   const kitVersion = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
   const commit = gitCommit(root);
   // Only the rules some cell fails or finds incidentally: the page explains those, the table itself is schemas/rules.json.
-  const failing = new Set(implementations.flatMap((i) => i.cells.flatMap((c) => [...c.failing, ...c.incidental].map((f) => f.id))));
+  const failing = new Set(
+    implementations.flatMap((i) => i.cells.flatMap((c) => [...c.failing, ...c.incidental].map((f) => f.id))),
+  );
   const rules = Object.fromEntries(Object.entries(ruleIndex()).filter(([id]) => failing.has(id)));
   return {
     generated_at: new Date().toISOString(),

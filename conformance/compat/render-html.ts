@@ -4,11 +4,16 @@
 import { PROFILE_NOTES, anchor, scoredOf } from "./render-markdown.ts";
 import type { Cell, CompatResult, FailingRule } from "./types.ts";
 
-export const esc = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+export const esc = (s: string): string =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** The missing / not observable / not scored counts, each in its own colour. */
 function states(c: Cell): string {
-  const parts = [c.missing ? `<span class="missing">${c.missing} missing</span>` : "", c.not_observable ? `<span class="unobserved">${c.not_observable} not observable</span>` : "", c.not_scored ? `<small>${c.not_scored} not scored</small>` : ""].filter(Boolean);
+  const parts = [
+    c.missing ? `<span class="missing">${c.missing} missing</span>` : "",
+    c.not_observable ? `<span class="unobserved">${c.not_observable} not observable</span>` : "",
+    c.not_scored ? `<small>${c.not_scored} not scored</small>` : "",
+  ].filter(Boolean);
   return parts.length ? ` ${parts.join(" ")}` : "";
 }
 
@@ -17,8 +22,11 @@ function cell(impl: string, c: Cell | undefined): string {
   const href = `#${anchor(impl, c.profile, c.suite)}`;
   if (c.status === "none") return `<td class="none">nothing scored${states(c)}</td>`;
   const score = `${c.passed}/${scoredOf(c)}`;
-  const findings = c.incidental.length ? ` <a href="${href}">+${c.incidental.length} finding${c.incidental.length > 1 ? "s" : ""}</a>` : "";
-  if (c.status === "pass" || c.status === "partial") return `<td class="${c.status}">${score}${states(c)}${findings}</td>`;
+  const findings = c.incidental.length
+    ? ` <a href="${href}">+${c.incidental.length} finding${c.incidental.length > 1 ? "s" : ""}</a>`
+    : "";
+  if (c.status === "pass" || c.status === "partial")
+    return `<td class="${c.status}">${score}${states(c)}${findings}</td>`;
   const text = c.status === "error" ? "error" : score;
   return `<td class="${c.status}"><a href="${href}">${text}</a>${states(c)}</td>`;
 }
@@ -36,19 +44,35 @@ export function renderHtml(r: CompatResult): string {
   const impls = r.implementations.filter((i) => i.status === "ran" || i.status === "errored");
   const grids = r.profiles.map((p) => {
     const head = `<tr><th>implementation</th>${r.suites.map((s) => `<th>${esc(s.id)} (${s.cases})</th>`).join("")}</tr>`;
-    const rows = impls.map((i) => `<tr><th>${esc(i.id)} <small>${esc(i.version)}</small></th>${r.suites.map((s) => cell(i.id, i.cells.find((c) => c.profile === p && c.suite === s.id))).join("")}</tr>`);
+    const rows = impls.map(
+      (i) =>
+        `<tr><th>${esc(i.id)} <small>${esc(i.version)}</small></th>${r.suites
+          .map((s) =>
+            cell(
+              i.id,
+              i.cells.find((c) => c.profile === p && c.suite === s.id),
+            ),
+          )
+          .join("")}</tr>`,
+    );
     return `<h2>Profile <code>${esc(p)}</code></h2><p>${esc(PROFILE_NOTES[p] ?? "")}</p><table>${head}${rows.join("")}</table>`;
   });
   const details = impls.flatMap((i) =>
     i.cells
       .filter((c) => c.status === "fail" || c.status === "error" || c.incidental.length)
       .map((c) => {
-        const items = c.status === "error" ? `<li>no report: ${esc(c.reason ?? "")}</li>` : c.failing.map((f) => rule(f, r)).join("");
-        const inc = c.incidental.length ? `<p>Seen only in checks these cases do not exist for (their cases pass):</p><ul>${c.incidental.map((f) => rule(f, r)).join("")}</ul>` : "";
+        const items =
+          c.status === "error"
+            ? `<li>no report: ${esc(c.reason ?? "")}</li>`
+            : c.failing.map((f) => rule(f, r)).join("");
+        const inc = c.incidental.length
+          ? `<p>Seen only in checks these cases do not exist for (their cases pass):</p><ul>${c.incidental.map((f) => rule(f, r)).join("")}</ul>`
+          : "";
         return `<section id="${anchor(i.id, c.profile, c.suite)}"><h3>${esc(i.id)} · ${esc(c.profile)} · ${esc(c.suite)}${c.by === "case" ? " <small>(by case)</small>" : ""}</h3><ul>${items}</ul>${inc}</section>`;
       }),
   );
-  const style = "body{font:14px system-ui,sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}td.pass{background:#d8f5d8}td.partial{background:#fbf3c4}td.none{background:#eee;color:#555}td.fail{background:#f8d7d7}td.error{background:#f5e6b8}.missing{background:#e4d4f4;padding:0 .3em}.unobserved{background:#ddd;padding:0 .3em}small{color:#555}";
+  const style =
+    "body{font:14px system-ui,sans-serif;margin:2em;max-width:80em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}td.pass{background:#d8f5d8}td.partial{background:#fbf3c4}td.none{background:#eee;color:#555}td.fail{background:#f8d7d7}td.error{background:#f5e6b8}.missing{background:#e4d4f4;padding:0 .3em}.unobserved{background:#ddd;padding:0 .3em}small{color:#555}";
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Skill tool compatibility</title><style>${style}</style></head><body>
 <h1>Compatibility of skill tool implementations</h1>
 <p>Generated by <code>npm run compat</code> on ${esc(r.generated_at.slice(0, 10))} (kit ${esc(r.kit.version)}${r.kit.commit ? `, commit ${esc(r.kit.commit.slice(0, 12))}` : ""}, Node ${esc(r.node)}). Versions, timing and notes: <a href="compatibility.md">compatibility.md</a>; data: <a href="compatibility.json">compatibility.json</a>.</p>

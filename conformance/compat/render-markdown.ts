@@ -21,11 +21,21 @@ export const scoredOf = (c: Cell): number => c.total - c.not_scored;
 
 /** The states a cell shows beside its score, each in its own colour: " · 🟪 9 missing · ⬜ 2 not observable". */
 export function unscored(c: Cell): string {
-  const parts = [c.missing ? `🟪 ${c.missing} missing` : "", c.not_observable ? `⬜ ${c.not_observable} not observable` : "", c.not_scored ? `${c.not_scored} not scored` : ""].filter(Boolean);
+  const parts = [
+    c.missing ? `🟪 ${c.missing} missing` : "",
+    c.not_observable ? `⬜ ${c.not_observable} not observable` : "",
+    c.not_scored ? `${c.not_scored} not scored` : "",
+  ].filter(Boolean);
   return parts.length ? ` · ${parts.join(" · ")}` : "";
 }
 
-export const STATUS_MARK: Record<Cell["status"], string> = { pass: "✅", partial: "🟨", none: "➖", fail: "❌", error: "⚠️" };
+export const STATUS_MARK: Record<Cell["status"], string> = {
+  pass: "✅",
+  partial: "🟨",
+  none: "➖",
+  fail: "❌",
+  error: "⚠️",
+};
 
 /** "✅ 30/30", "✅ 17/17 +1 finding" (a rule failed only in a control call), "❌ 1/30 · 🟪 14 missing" linked to the
  *  cell's rules, "🟨 5/8 · 🟪 3 missing" (nothing failed, not everything there), "➖ nothing scored", "⚠️ error". */
@@ -68,7 +78,22 @@ export function headlineSection(r: CompatResult): string[] {
     "",
     `Profile \`${profile}\`: every case of the spec suite over all ${r.suites.find((s) => s.id === "spec")?.cases ?? "its"} cases, and every spec rule over all of them. A feature the implementation does not have is 🟪 **missing**, and a rule needing a value the harness does not produce is ⬜ **not observable here** (its driver says so, schemas/observations.json): both stay in the denominator and neither is ever counted as passed. *Not checked*: rules no case of the kit checks through the driver protocol. *Load*: a load-dependent case (${LOAD_DEPENDENT_NOTE}) that gave another verdict when run once more.`,
     "",
-    ...table(["implementation", "spec cases passed", "failed", "🟪 missing", "⬜ not observable", "spec rules passed", "failed", "🟪 missing", "⬜ not observable", "not checked", "load"], rows),
+    ...table(
+      [
+        "implementation",
+        "spec cases passed",
+        "failed",
+        "🟪 missing",
+        "⬜ not observable",
+        "spec rules passed",
+        "failed",
+        "🟪 missing",
+        "⬜ not observable",
+        "not checked",
+        "load",
+      ],
+      rows,
+    ),
     "",
   ];
 }
@@ -76,7 +101,11 @@ export function headlineSection(r: CompatResult): string[] {
 const LOAD_DEPENDENT_NOTE = "S16, 1,000 concurrent calls within 4 s";
 
 function table(head: string[], rows: string[][]): string[] {
-  return [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)];
+  return [
+    `| ${head.join(" | ")} |`,
+    `|${head.map(() => "---").join("|")}|`,
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
+  ];
 }
 
 const ran = (r: CompatResult) => r.implementations.filter((i) => i.status === "ran" || i.status === "errored");
@@ -90,29 +119,67 @@ function versionsSection(r: CompatResult): string[] {
     implLabel(i),
     i.status === "ran" ? `${i.name} ${i.version}` : i.status.replace("_", " "),
     i.language || "",
-    i.pins ? Object.entries(i.pins).map(([p, v]) => `\`${p}@${v}\``).join(", ") : "",
+    i.pins
+      ? Object.entries(i.pins)
+          .map(([p, v]) => `\`${p}@${v}\``)
+          .join(", ")
+      : "",
     `\`${i.driver}\``,
   ]);
-  const out = ["## Implementations", "", ...table(["implementation", "as it names itself", "language", "harness pinned", "driver"], rows)];
-  for (const i of r.implementations) if (i.status !== "ran" && i.reason) out.push("", `- **${i.id}** (${i.status.replace("_", " ")}): ${i.reason}`);
+  const out = [
+    "## Implementations",
+    "",
+    ...table(["implementation", "as it names itself", "language", "harness pinned", "driver"], rows),
+  ];
+  for (const i of r.implementations)
+    if (i.status !== "ran" && i.reason) out.push("", `- **${i.id}** (${i.status.replace("_", " ")}): ${i.reason}`);
   for (const i of r.implementations) if (i.note) out.push("", `- **${i.id}**: ${i.note}`);
-  for (const i of r.implementations) if (i.kit_commit && i.kit_commit !== r.kit.commit) out.push("", `- **${i.id}** was run separately, from kit commit ${i.kit_commit.slice(0, 12)} (merged into this page).`);
+  for (const i of r.implementations)
+    if (i.kit_commit && i.kit_commit !== r.kit.commit)
+      out.push(
+        "",
+        `- **${i.id}** was run separately, from kit commit ${i.kit_commit.slice(0, 12)} (merged into this page).`,
+      );
   const unobs = r.implementations.filter((i) => i.unobserved?.length);
-  if (unobs.length) out.push("", "Values each harness does not produce (its driver leaves them out and declares them, so the rules needing them are ⬜ not observable here):", "", ...unobs.map((i) => `- **${i.id}**: ${i.unobserved!.map((u) => `\`${u}\``).join(", ")}`));
+  if (unobs.length)
+    out.push(
+      "",
+      "Values each harness does not produce (its driver leaves them out and declares them, so the rules needing them are ⬜ not observable here):",
+      "",
+      ...unobs.map((i) => `- **${i.id}**: ${i.unobserved!.map((u) => `\`${u}\``).join(", ")}`),
+    );
   const missing = r.implementations.filter((i) => i.capabilities && Object.values(i.capabilities).some((v) => !v));
-  if (missing.length) out.push("", "Features each harness does not have in any shape (🟪 missing; its README names where in the harness's source each was looked for):", "", ...missing.map((i) => `- **${i.id}**: ${Object.entries(i.capabilities!).filter(([, v]) => !v).map(([k]) => `\`${k}\``).join(", ")}`));
+  if (missing.length)
+    out.push(
+      "",
+      "Features each harness does not have in any shape (🟪 missing; its README names where in the harness's source each was looked for):",
+      "",
+      ...missing.map(
+        (i) =>
+          `- **${i.id}**: ${Object.entries(i.capabilities!)
+            .filter(([, v]) => !v)
+            .map(([k]) => `\`${k}\``)
+            .join(", ")}`,
+      ),
+    );
   return out;
 }
 
 function resultsSection(r: CompatResult): string[] {
   const out = ["## Results", ""];
-  out.push("Each cell: cases passed / cases the profile scores in that suite. 🟪 *missing*: cases needing a capability the implementation does not have; ⬜ *not observable*: cases whose every rule needs a value the harness does not produce; both are in the denominator. *Not scored*: cases testing only rules outside the profile (out of the denominator). ✅ every scored case passed; 🟨 none failed but some are missing or not observable; ➖ the profile scores nothing here (never green); ❌ some failed; ⚠️ the run broke. A failing cell links to the rules that fail its cases; *+N findings* links to rules that failed only in checks the suite's cases do not exist for (a control call), which leave those cases passed.", "");
+  out.push(
+    "Each cell: cases passed / cases the profile scores in that suite. 🟪 *missing*: cases needing a capability the implementation does not have; ⬜ *not observable*: cases whose every rule needs a value the harness does not produce; both are in the denominator. *Not scored*: cases testing only rules outside the profile (out of the denominator). ✅ every scored case passed; 🟨 none failed but some are missing or not observable; ➖ the profile scores nothing here (never green); ❌ some failed; ⚠️ the run broke. A failing cell links to the rules that fail its cases; *+N findings* links to rules that failed only in checks the suite's cases do not exist for (a control call), which leave those cases passed.",
+    "",
+  );
   for (const p of r.profiles) {
     out.push(`### Profile \`${p}\`: ${PROFILE_NOTES[p] ?? ""}`, "");
-    const rows = ran(r).map((i) => [implLabel(i), ...r.suites.map((s) => {
-      const c = i.cells.find((x) => x.profile === p && x.suite === s.id);
-      return c ? cellText(i.id, c) : "";
-    })]);
+    const rows = ran(r).map((i) => [
+      implLabel(i),
+      ...r.suites.map((s) => {
+        const c = i.cells.find((x) => x.profile === p && x.suite === s.id);
+        return c ? cellText(i.id, c) : "";
+      }),
+    ]);
     out.push(...table(["implementation", ...r.suites.map((s) => `${s.id} (${s.cases})`)], rows), "");
   }
   return out;
@@ -127,17 +194,28 @@ function ruleLine(f: FailingRule, r: CompatResult): string {
 }
 
 function cellDetail(i: ImplementationResult, c: Cell, r: CompatResult): string[] {
-  const out = [`<a id="${anchor(i.id, c.profile, c.suite)}"></a>**${i.id} · profile ${c.profile} · suite ${c.suite}**${c.by === "case" ? " *(by case)*" : ""}`, ""];
+  const out = [
+    `<a id="${anchor(i.id, c.profile, c.suite)}"></a>**${i.id} · profile ${c.profile} · suite ${c.suite}**${c.by === "case" ? " *(by case)*" : ""}`,
+    "",
+  ];
   if (c.status === "error") return [...out, `- the run gave no report: ${c.reason ?? "unknown"}`, ""];
   out.push(...c.failing.map((f) => ruleLine(f, r)));
-  if (c.incidental.length) out.push(`- seen only in checks these cases do not exist for (their cases pass):`, ...c.incidental.map((f) => `  ${ruleLine(f, r)}`));
+  if (c.incidental.length)
+    out.push(
+      `- seen only in checks these cases do not exist for (their cases pass):`,
+      ...c.incidental.map((f) => `  ${ruleLine(f, r)}`),
+    );
   return [...out, ""];
 }
 
 function failuresSection(r: CompatResult): string[] {
   const out = ["## Failing rules", ""];
   const byCase = r.implementations.some((i) => i.cells.some((c) => c.by === "case" && c.failing.length));
-  if (byCase) out.push("Cells marked *(by case)* come from a kit whose reports did not yet name rules: they list the failing cases instead.", "");
+  if (byCase)
+    out.push(
+      "Cells marked *(by case)* come from a kit whose reports did not yet name rules: they list the failing cases instead.",
+      "",
+    );
   let any = false;
   for (const i of ran(r)) {
     const bad = i.cells.filter((c) => c.status === "fail" || c.status === "error" || c.incidental.length);
@@ -147,7 +225,13 @@ function failuresSection(r: CompatResult): string[] {
     // Profiles nest (spec ⊂ decisions ⊂ exact): a rule that fails, fails under every profile that scores it,
     // so one list per implementation says it all; the rule's source says which profiles score it.
     const once = rulesOnce(i.cells);
-    if (once.length) out.push("Each failing rule once (a spec rule fails under every profile, a decision rule under decisions and exact, a rendering rule under exact):", "", ...once.map((f) => ruleLine(f, r)), "");
+    if (once.length)
+      out.push(
+        "Each failing rule once (a spec rule fails under every profile, a decision rule under decisions and exact, a rendering rule under exact):",
+        "",
+        ...once.map((f) => ruleLine(f, r)),
+        "",
+      );
     out.push("By cell:", "");
     for (const c of bad) out.push(...cellDetail(i, c, r));
   }
@@ -157,7 +241,8 @@ function failuresSection(r: CompatResult): string[] {
 
 const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 const us = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(1)} ms` : `${x.toFixed(0)} µs`);
-const ratio = (x: number, base: number | undefined) => (base && base > 0 && Number.isFinite(x) ? `${(x / base).toFixed(1)}×` : "");
+const ratio = (x: number, base: number | undefined) =>
+  base && base > 0 && Number.isFinite(x) ? `${(x / base).toFixed(1)}×` : "";
 
 function timingSection(r: CompatResult): string[] {
   const withT = r.implementations.filter((i) => i.timing);
@@ -197,5 +282,18 @@ export function renderMarkdown(r: CompatResult): string {
     `Every harness below was installed from the version its folder pins (\`npm ci\` with its own lockfile), and every implementation was run through every suite of the conformance kit under ${r.profiles.length > 1 ? "every profile" : "the kit's verdict"}, in one run of \`npm run compat\` on ${r.generated_at.slice(0, 10)} (kit ${r.kit.version}${r.kit.commit ? `, commit ${r.kit.commit.slice(0, 12)}` : ""}, Node ${r.node}, ${(r.duration_ms / 1000).toFixed(0)} s). The drivers are in \`implementations/<id>/\`; each README says what real code is exercised and what its driver had to synthesise. The same data is in [compatibility.json](compatibility.json).`,
     "",
   ];
-  return [...head, ...headlineSection(r), ...versionsSection(r), "", ...resultsSection(r), ...failuresSection(r), ...timingSection(r)].join("\n").replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";
+  return (
+    [
+      ...head,
+      ...headlineSection(r),
+      ...versionsSection(r),
+      "",
+      ...resultsSection(r),
+      ...failuresSection(r),
+      ...timingSection(r),
+    ]
+      .join("\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trimEnd() + "\n"
+  );
 }

@@ -13,18 +13,32 @@ const callIndex = (m: Mismatch): number => Number(/^calls\[(\d+)\]/.exec(m.at)?.
 /** A case re-judged: its mismatches' effects, then its status; errored and skipped cases stay as they were. */
 function rejudgeCase(c: CaseResult, j: Judge): CaseResult {
   if (c.status === "errored" || c.status === "skipped") return c;
-  const own = (m: Mismatch): Mismatch["effect"] => (m.effect === "not_observable" ? m.effect : effectOf(m.rules, c.rules, j));
+  const own = (m: Mismatch): Mismatch["effect"] =>
+    m.effect === "not_observable" ? m.effect : effectOf(m.rules, c.rules, j);
   // As the runner does (case.ts): a cascade after a call that went wrong under a rule the profile does not score is
   // not scored either. The first wrong call is the earliest mismatch of a kind or code.
-  const first = (c.mismatches ?? []).filter((m) => m.key === "kind" || m.key === "code").sort((a, b) => callIndex(a) - callIndex(b))[0];
+  const first = (c.mismatches ?? [])
+    .filter((m) => m.key === "kind" || m.key === "code")
+    .sort((a, b) => callIndex(a) - callIndex(b))[0];
   const wentWrong = first ? own(first) : undefined;
   const mismatches = (c.mismatches ?? []).map((m) => {
     const e = own(m);
-    return { ...m, effect: m.after !== undefined && wentWrong === "not_scored" && e !== "n/a" && e !== "not_observable" ? "not_scored" : e };
+    return {
+      ...m,
+      effect:
+        m.after !== undefined && wentWrong === "not_scored" && e !== "n/a" && e !== "not_observable" ? "not_scored" : e,
+    };
   });
-  const status = mismatches.some((m) => m.effect === "fails_case") ? "failed" : c.rules.length && activeOwn(c.rules, j).length === 0 ? "not_scored" : "passed";
+  const status = mismatches.some((m) => m.effect === "fails_case")
+    ? "failed"
+    : c.rules.length && activeOwn(c.rules, j).length === 0
+      ? "not_scored"
+      : "passed";
   const { reason: _reason, ...rest } = c;
-  const reason = status === "not_scored" ? { reason: `profile ${j.profile} scores none of the rules the case tests (${c.rules.join(", ")})` } : {};
+  const reason =
+    status === "not_scored"
+      ? { reason: `profile ${j.profile} scores none of the rules the case tests (${c.rules.join(", ")})` }
+      : {};
   return { ...rest, ...reason, status, ...(mismatches.length ? { mismatches } : {}) };
 }
 
@@ -34,6 +48,22 @@ export function rescore(report: RunReport, profile: Profile): RunReport {
   const cases = report.cases.map((c) => rejudgeCase(c, j));
   const rules = judgeRules(cases, j);
   const n = (s: string) => cases.filter((c) => c.status === s).length;
-  const summary = { ...report.summary, passed: n("passed"), failed: n("failed"), errored: n("errored"), skipped: n("skipped"), not_scored: n("not_scored"), expected_failures: n("expected_failure") };
-  return { ...report, profile, summary, rules, rule_counts: countRules(rules), score: scoreRun(rules, cases, summary, profile), cases };
+  const summary = {
+    ...report.summary,
+    passed: n("passed"),
+    failed: n("failed"),
+    errored: n("errored"),
+    skipped: n("skipped"),
+    not_scored: n("not_scored"),
+    expected_failures: n("expected_failure"),
+  };
+  return {
+    ...report,
+    profile,
+    summary,
+    rules,
+    rule_counts: countRules(rules),
+    score: scoreRun(rules, cases, summary, profile),
+    cases,
+  };
 }

@@ -5,5 +5,7 @@ import type { CompatResult } from "./types.ts";
 
 /** Rule id → its source, level, statement and citations. Pure over the rows given (the kit's table by default). */
 export function ruleIndex(table: readonly Rule[] = rules()): NonNullable<CompatResult["rules"]> {
-  return Object.fromEntries(table.map((r) => [r.id, { source: r.source, level: r.level, text: r.statement, cite: r.cites.join(", ") }]));
+  return Object.fromEntries(
+    table.map((r) => [r.id, { source: r.source, level: r.level, text: r.statement, cite: r.cites.join(", ") }]),
+  );
 }

@@ -29,11 +29,32 @@ export function supportsProfiles(root: string): boolean {
 }
 
 /** `filter`: only these case ids (a rerun of a load-dependent case). */
-export function runSuites(root: string, t: Target, profile: string | undefined, jsonFile: string, timeoutMs = 15 * 60_000, filter?: string[]): Promise<SuiteRun> {
-  const target = t.kind === "reference" ? ["--reference"] : t.kind === "module" ? ["--driver", t.spec] : ["--exec", t.spec];
-  const args = cliArgs(root, ["--suite", "all", ...target, ...(profile ? ["--profile", profile] : []), ...(t.args ?? []), ...(filter?.length ? ["--filter", filter.join(",")] : []), "--json", jsonFile]);
+export function runSuites(
+  root: string,
+  t: Target,
+  profile: string | undefined,
+  jsonFile: string,
+  timeoutMs = 15 * 60_000,
+  filter?: string[],
+): Promise<SuiteRun> {
+  const target =
+    t.kind === "reference" ? ["--reference"] : t.kind === "module" ? ["--driver", t.spec] : ["--exec", t.spec];
+  const args = cliArgs(root, [
+    "--suite",
+    "all",
+    ...target,
+    ...(profile ? ["--profile", profile] : []),
+    ...(t.args ?? []),
+    ...(filter?.length ? ["--filter", filter.join(",")] : []),
+    "--json",
+    jsonFile,
+  ]);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, INIT_CWD: root }, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: { ...process.env, INIT_CWD: root },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString("utf8")).slice(-4096)));
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
@@ -47,7 +68,10 @@ export function runSuites(root: string, t: Target, profile: string | undefined, 
           return resolve({ exit: code, reason: `unreadable JSON report: ${(e as Error).message}` });
         }
       }
-      resolve({ exit: code, reason: signal ? `killed (${signal}) after ${timeoutMs} ms` : `exit ${code}: ${tail(stderr) || "no output"}` });
+      resolve({
+        exit: code,
+        reason: signal ? `killed (${signal}) after ${timeoutMs} ms` : `exit ${code}: ${tail(stderr) || "no output"}`,
+      });
     });
   });
 }
@@ -55,7 +79,9 @@ export function runSuites(root: string, t: Target, profile: string | undefined, 
 /** npm's first error lines, on one line: the cause, not the usage text npm prints after it. */
 export function npmErrorHead(stderr: string, max = 6): string {
   const lines = stderr.split("\n").map((l) => l.replace(/^npm (error|ERR!)\s?/, "").trim());
-  const cause = lines.slice(0, lines.findIndex((l, i) => i > 0 && /^(Clean install|Usage:)/.test(l)) >>> 0).filter(Boolean);
+  const cause = lines
+    .slice(0, lines.findIndex((l, i) => i > 0 && /^(Clean install|Usage:)/.test(l)) >>> 0)
+    .filter(Boolean);
   return cause.slice(0, max).join(" ") + (cause.length > max ? " …" : "") || "no output";
 }
 
@@ -77,10 +103,17 @@ export function npmCi(dir: string): { ok: boolean; cached?: boolean; reason?: st
   const hash = lockHash(dir);
   const stamp = join(dir, STAMP);
   if (hash && existsSync(stamp) && readFileSync(stamp, "utf8").trim() === hash) return { ok: true, cached: true };
-  const r = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, encoding: "utf8", timeout: 10 * 60_000 });
+  const r = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: dir,
+    encoding: "utf8",
+    timeout: 10 * 60_000,
+  });
   if (r.status === 0) {
     if (hash) writeFileSync(stamp, `${hash}\n`);
     return { ok: true };
   }
-  return { ok: false, reason: `npm ci failed (${r.error?.message ?? `exit ${r.status}`}): ${npmErrorHead(r.stderr ?? "")}` };
+  return {
+    ok: false,
+    reason: `npm ci failed (${r.error?.message ?? `exit ${r.status}`}): ${npmErrorHead(r.stderr ?? "")}`,
+  };
 }

@@ -61,8 +61,22 @@ function readJson(file: string): Record<string, unknown> | undefined {
 function rowTarget(root: string, folder: string, cfg: RowConfig, pins: Record<string, string>): Target {
   const dir = join(root, "implementations", folder);
   const id = cfg.id ?? folder;
-  const base = { id, folder, installDir: dir, pins, ...(cfg.args?.length ? { args: [...cfg.args] } : {}), ...(cfg.note ? { note: cfg.note } : {}), ...(cfg.runTimeoutMs ? { runTimeoutMs: cfg.runTimeoutMs } : {}) };
-  if (cfg.exec) return { ...base, kind: "exec", spec: `cd '${dir.replace(/'/g, "'\\''")}' && ${cfg.exec}`, display: `(in implementations/${folder}) ${cfg.exec}` };
+  const base = {
+    id,
+    folder,
+    installDir: dir,
+    pins,
+    ...(cfg.args?.length ? { args: [...cfg.args] } : {}),
+    ...(cfg.note ? { note: cfg.note } : {}),
+    ...(cfg.runTimeoutMs ? { runTimeoutMs: cfg.runTimeoutMs } : {}),
+  };
+  if (cfg.exec)
+    return {
+      ...base,
+      kind: "exec",
+      spec: `cd '${dir.replace(/'/g, "'\\''")}' && ${cfg.exec}`,
+      display: `(in implementations/${folder}) ${cfg.exec}`,
+    };
   const mod = join(dir, cfg.driver ?? "driver.mjs");
   const t: Target = { ...base, kind: "module", spec: mod, display: relative(root, mod) };
   return existsSync(mod) ? t : { ...t, missing: `no driver module ${relative(root, mod)}` };
@@ -75,7 +89,10 @@ export function folderTargets(root: string, folder: string): Target[] {
   const cfg = (pkg.skillConformance ?? {}) as FolderConfig;
   const pins = { ...((pkg.dependencies ?? {}) as Record<string, string>) };
   const { rows = [], ...own } = cfg;
-  return [rowTarget(root, folder, { ...own, id: folder }, pins), ...rows.map((r) => rowTarget(root, folder, { args: own.args, runTimeoutMs: own.runTimeoutMs, ...r }, pins))];
+  return [
+    rowTarget(root, folder, { ...own, id: folder }, pins),
+    ...rows.map((r) => rowTarget(root, folder, { args: own.args, runTimeoutMs: own.runTimeoutMs, ...r }, pins)),
+  ];
 }
 
 /** A harness folder's own row (the first of folderTargets). */
@@ -85,18 +102,33 @@ export function folderTarget(root: string, id: string): Target | undefined {
 
 /** Every target, reference first, then Rust, then the harness folders by name; `only` filters by id. */
 export function findTargets(root: string, only?: readonly string[]): Target[] {
-  const out: Target[] = [{ id: "reference", kind: "reference", spec: join(root, "reference", "index.ts"), display: "--reference (reference/index.ts)" }];
+  const out: Target[] = [
+    {
+      id: "reference",
+      kind: "reference",
+      spec: join(root, "reference", "index.ts"),
+      display: "--reference (reference/index.ts)",
+    },
+  ];
   const rustBin = join(root, "implementations", "rust", "target", "release", "skill-driver");
   out.push({
     id: "rust",
     kind: "exec",
     spec: rustBin,
     display: relative(root, rustBin),
-    ...(existsSync(rustBin) ? {} : { missing: "its driver is built by bash implementations/rust/build.sh, not run here" }),
+    ...(existsSync(rustBin)
+      ? {}
+      : { missing: "its driver is built by bash implementations/rust/build.sh, not run here" }),
   });
   const implDir = join(root, "implementations");
-  const folders = existsSync(implDir) ? readdirSync(implDir).filter((d) => d !== "rust" && statSync(join(implDir, d)).isDirectory()).sort() : [];
+  const folders = existsSync(implDir)
+    ? readdirSync(implDir)
+        .filter((d) => d !== "rust" && statSync(join(implDir, d)).isDirectory())
+        .sort()
+    : [];
   for (const folder of folders) out.push(...folderTargets(root, folder));
   // `only` names rows or whole harness folders (every row of it).
-  return only?.length ? out.filter((t) => only.includes(t.id) || (t.folder !== undefined && only.includes(t.folder))) : out;
+  return only?.length
+    ? out.filter((t) => only.includes(t.id) || (t.folder !== undefined && only.includes(t.folder)))
+    : out;
 }

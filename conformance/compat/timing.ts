@@ -46,11 +46,33 @@ export function spread(names: readonly string[], count: number): string[] {
   return Array.from({ length: n }, (_, i) => names[Math.floor((i * names.length) / n)]!);
 }
 
-export async function measureTiming(root: string, t: Target, tree: { root: string; names: readonly string[] }, opts: TimingOptions = {}): Promise<Timing> {
+export async function measureTiming(
+  root: string,
+  t: Target,
+  tree: { root: string; names: readonly string[] },
+  opts: TimingOptions = {},
+): Promise<Timing> {
   const reps = opts.reps ?? 3;
-  const config: SessionConfig = { skill_roots: [tree.root], skill_trust: { trusted_roots: [tree.root] }, permission: { hook: false, unsafeAllowSkillWithoutHook: true } };
-  const impl = await spawnImplementation(stdioCommand(root, t), { cwd: root, label: t.id, requestTimeoutMs: opts.requestTimeoutMs ?? 120_000 });
-  const base = { skills: tree.names.length, discovery_ms: NaN, discovery_runs_ms: [] as number[], listed: 0, activation_p50_us: NaN, activation_p99_us: NaN, calls: 0, ok: 0 };
+  const config: SessionConfig = {
+    skill_roots: [tree.root],
+    skill_trust: { trusted_roots: [tree.root] },
+    permission: { hook: false, unsafeAllowSkillWithoutHook: true },
+  };
+  const impl = await spawnImplementation(stdioCommand(root, t), {
+    cwd: root,
+    label: t.id,
+    requestTimeoutMs: opts.requestTimeoutMs ?? 120_000,
+  });
+  const base = {
+    skills: tree.names.length,
+    discovery_ms: NaN,
+    discovery_runs_ms: [] as number[],
+    listed: 0,
+    activation_p50_us: NaN,
+    activation_p99_us: NaN,
+    calls: 0,
+    ok: 0,
+  };
   try {
     const names = spread(tree.names, opts.calls ?? 200);
     // Warm-up, untimed: a session of its own, activating names the timed run does not use.
@@ -58,7 +80,10 @@ export async function measureTiming(root: string, t: Target, tree: { root: strin
     await warm.catalog();
     const budget = opts.budgetMs ?? 60_000;
     const w0 = performance.now();
-    for (const name of spread(tree.names.filter((n) => !names.includes(n)), opts.warmupCalls ?? 20)) {
+    for (const name of spread(
+      tree.names.filter((n) => !names.includes(n)),
+      opts.warmupCalls ?? 20,
+    )) {
       if (performance.now() - w0 > budget) break;
       await warm.call({ name }, { invocation: "model" });
     }
@@ -85,9 +110,21 @@ export async function measureTiming(root: string, t: Target, tree: { root: strin
       if (r.kind === "ok") ok++;
     }
     await s.close();
-    return { ...base, discovery_ms: median(runs), discovery_runs_ms: runs.map((x) => Math.round(x * 10) / 10), listed, activation_p50_us: percentile(samples, 0.5), activation_p99_us: percentile(samples, 0.99), calls: samples.length, ok };
+    return {
+      ...base,
+      discovery_ms: median(runs),
+      discovery_runs_ms: runs.map((x) => Math.round(x * 10) / 10),
+      listed,
+      activation_p50_us: percentile(samples, 0.5),
+      activation_p99_us: percentile(samples, 0.99),
+      calls: samples.length,
+      ok,
+    };
   } catch (e) {
-    return { ...base, error: `${(e as Error).message}${impl.stderrTail?.() ? ` (stderr: ${impl.stderrTail().slice(-300)})` : ""}` };
+    return {
+      ...base,
+      error: `${(e as Error).message}${impl.stderrTail?.() ? ` (stderr: ${impl.stderrTail().slice(-300)})` : ""}`,
+    };
   } finally {
     await impl.dispose();
   }

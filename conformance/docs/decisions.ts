@@ -26,7 +26,7 @@ export function idRanges(ids: readonly string[]): string {
   const out: string[] = [];
   for (const [prefix, ns] of byPrefix) {
     const sorted = [...new Set(ns)].sort((a, b) => a - b);
-    for (let i = 0; i < sorted.length; ) {
+    for (let i = 0; i < sorted.length;) {
       let j = i;
       while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
       out.push(i === j ? `${prefix}${sorted[i]}` : `${prefix}${sorted[i]}–${prefix}${sorted[j]}`);
@@ -39,7 +39,10 @@ export function idRanges(ids: readonly string[]): string {
 /** The next free id of a scope: its prefix, one above the highest number of that prefix in any scope's file. */
 export function nextId(scope: string, files: readonly DecisionFile[]): string {
   const prefix = PREFIX[scope] ?? "R";
-  const used = files.flatMap((f) => f.decisions.map((d) => parse(d.id))).filter((p): p is Id => p?.prefix === prefix).map((p) => p.n);
+  const used = files
+    .flatMap((f) => f.decisions.map((d) => parse(d.id)))
+    .filter((p): p is Id => p?.prefix === prefix)
+    .map((p) => p.n);
   return `${prefix}${Math.max(0, ...used) + 1}`;
 }
 
@@ -49,5 +52,7 @@ export function decisionsTable(files: readonly DecisionFile[]): string {
     const binds = f.description.replace(/\|/g, "\\|").replace(/\n/g, " ");
     return `| \`${f.scope}\` | ${file} | ${binds} | ${idRanges(f.decisions.map((d) => d.id))} | ${nextId(f.scope, files)} |`;
   });
-  return ["| scope | file | what it binds | ids today | a new entry takes |", "|---|---|---|---|---|", ...rows].join("\n");
+  return ["| scope | file | what it binds | ids today | a new entry takes |", "|---|---|---|---|---|", ...rows].join(
+    "\n",
+  );
 }

@@ -8,10 +8,15 @@ import { headlineSection } from "../compat/render-markdown.ts";
 import type { Cell, CompatResult, ImplementationResult } from "../compat/types.ts";
 import { DEFAULT_PROFILE } from "../runner/rules.ts";
 
-const table = (head: string[], rows: string[][]): string[] => [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)];
+const table = (head: string[], rows: string[][]): string[] => [
+  `| ${head.join(" | ")} |`,
+  `|${head.map(() => "---").join("|")}|`,
+  ...rows.map((r) => `| ${r.join(" | ")} |`),
+];
 const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const folder = (suite: string): string => (suite === "spec" ? "conformance/cases/" : `conformance/cases-${suite}/`);
-const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many = `${one}s`): string =>
+  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 /** The figures every page quotes, computed once. */
 export interface KitFigures {
@@ -27,10 +32,22 @@ export function figures(catalog: KitCatalog, mutants: readonly CatalogMutant[]):
   const killed = new Set(mutants.map((m) => m.rule));
   const bySource = (s: string) => catalog.rules.filter((r) => r.source === s).length;
   return {
-    suites: catalog.suites.map((s) => ({ id: s.id, cases: s.cases.length, first: s.cases[0]?.id, last: s.cases.at(-1)?.id })),
+    suites: catalog.suites.map((s) => ({
+      id: s.id,
+      cases: s.cases.length,
+      first: s.cases[0]?.id,
+      last: s.cases.at(-1)?.id,
+    })),
     cases: catalog.cases.length,
     mutants: mutants.length,
-    rules: { total: catalog.rules.length, spec: bySource("spec"), decision: bySource("decision"), rendering: bySource("rendering"), checkable: catalog.checkable.length, notCheckable: catalog.rules.length - catalog.checkable.length },
+    rules: {
+      total: catalog.rules.length,
+      spec: bySource("spec"),
+      decision: bySource("decision"),
+      rendering: bySource("rendering"),
+      checkable: catalog.checkable.length,
+      notCheckable: catalog.rules.length - catalog.checkable.length,
+    },
     killed: catalog.checkable.filter((r) => killed.has(r.id)).length,
     reasons: [...catalog.noMutant.entries()],
   };
@@ -39,10 +56,14 @@ export function figures(catalog: KitCatalog, mutants: readonly CatalogMutant[]):
 /** MUTANTS.md, region mutants:summary: how many mutants, and which checkable rules have none and why. */
 export function mutantsSummary(f: KitFigures): string {
   const rest = f.rules.checkable - f.killed;
-  const rules = rest === 0
-    ? `Every one of the ${f.rules.checkable} checkable rules of [\`schemas/rules.json\`](../schemas/rules.json) (rows not \`checked: false\`) fails under some mutant.`
-    : `${f.killed} of the ${f.rules.checkable} checkable rules of [\`schemas/rules.json\`](../schemas/rules.json) (rows not \`checked: false\`) fail under some mutant; the other ${rest} ${rest === 1 ? "has" : "have"} a written reason why no mutant can make ${rest === 1 ? "it" : "them"} fail on ${rest === 1 ? "its" : "their"} own ([\`conformance/mutants/no-mutant.json\`](mutants/no-mutant.json)):`;
-  const out = [`${plural(f.mutants, "mutant")} over the ${plural(f.cases, "case")} of ${plural(f.suites.length, "suite")}; every case has at least one.`, rules];
+  const rules =
+    rest === 0
+      ? `Every one of the ${f.rules.checkable} checkable rules of [\`schemas/rules.json\`](../schemas/rules.json) (rows not \`checked: false\`) fails under some mutant.`
+      : `${f.killed} of the ${f.rules.checkable} checkable rules of [\`schemas/rules.json\`](../schemas/rules.json) (rows not \`checked: false\`) fail under some mutant; the other ${rest} ${rest === 1 ? "has" : "have"} a written reason why no mutant can make ${rest === 1 ? "it" : "them"} fail on ${rest === 1 ? "its" : "their"} own ([\`conformance/mutants/no-mutant.json\`](mutants/no-mutant.json)):`;
+  const out = [
+    `${plural(f.mutants, "mutant")} over the ${plural(f.cases, "case")} of ${plural(f.suites.length, "suite")}; every case has at least one.`,
+    rules,
+  ];
   if (f.reasons.length) out.push("", ...f.reasons.map(([id, why]) => `- \`${id}\`: ${why}`));
   return out.join("\n");
 }
@@ -52,10 +73,19 @@ export function mutantsTable(catalog: KitCatalog, mutants: readonly CatalogMutan
   const out: string[] = [];
   for (const s of catalog.suites) {
     const mine = mutants.filter((m) => m.suite === s.id);
-    out.push(`### Suite \`${s.id}\` (\`${folder(s.id)}\`: ${plural(s.cases.length, "case")}, ${plural(mine.length, "mutant")})`, "");
+    out.push(
+      `### Suite \`${s.id}\` (\`${folder(s.id)}\`: ${plural(s.cases.length, "case")}, ${plural(mine.length, "mutant")})`,
+      "",
+    );
     const rows = mine.map((m) => {
       const own = catalog.cases.find((c) => c.id === m.kills)?.rules.includes(m.rule);
-      return [m.kills, `\`${m.rule}\``, `\`${m.id}\``, cell(m.description), own ? "fails" : "passes (not a rule it tests)"];
+      return [
+        m.kills,
+        `\`${m.rule}\``,
+        `\`${m.id}\``,
+        cell(m.description),
+        own ? "fails" : "passes (not a rule it tests)",
+      ];
     });
     out.push(...table(["case", "rule", "mutant", "what it breaks", "the case"], rows), "");
   }
@@ -64,7 +94,8 @@ export function mutantsTable(catalog: KitCatalog, mutants: readonly CatalogMutan
 
 /** README, region kit-contents: what the kit holds, counted. */
 export function kitContents(f: KitFigures, providers: readonly string[]): string {
-  const range = (s: KitFigures["suites"][number]) => (!s.first ? "" : s.first === s.last ? `: ${s.first}` : `: ${s.first}–${s.last}`);
+  const range = (s: KitFigures["suites"][number]) =>
+    !s.first ? "" : s.first === s.last ? `: ${s.first}` : `: ${s.first}–${s.last}`;
   const suites = f.suites.map((s) => `${s.id} (${s.cases}${range(s)})`).join(", ");
   return [
     "- **`schemas/`**: the contract as JSON Schema 2020-12. It is the one source of truth: the types, the runner's checks and the wire protocol all come from it.",
@@ -88,7 +119,11 @@ export function workingCommands(f: KitFigures): string {
 }
 
 function implName(i: ImplementationResult): string {
-  const pins = i.pins ? Object.entries(i.pins).map(([p, v]) => `\`${p}\` ${v}`).join(", ") : i.version;
+  const pins = i.pins
+    ? Object.entries(i.pins)
+        .map(([p, v]) => `\`${p}\` ${v}`)
+        .join(", ")
+    : i.version;
   return pins ? `${i.id} (${pins})` : i.id;
 }
 

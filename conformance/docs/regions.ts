@@ -11,7 +11,8 @@ export function fillRegions(page: string, file: string, regions: Readonly<Record
     const end = `<!-- ${name}:end -->`;
     const a = out.indexOf(start);
     const b = out.indexOf(end);
-    if (a < 0 || b < a) throw new RegionError(`${file}: no region ${start} … ${end} (add the two markers where it goes)`);
+    if (a < 0 || b < a)
+      throw new RegionError(`${file}: no region ${start} … ${end} (add the two markers where it goes)`);
     if (out.indexOf(start, a + 1) >= 0) throw new RegionError(`${file}: region ${name} appears twice`);
     out = `${out.slice(0, a + start.length)}\n${body.replace(/\n*$/, "\n")}${out.slice(b)}`;
   }

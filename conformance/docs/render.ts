@@ -6,7 +6,15 @@ import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { kitCatalog, loadMutants } from "../catalog.ts";
 import type { CompatResult } from "../compat/types.ts";
-import { compatFindings, compatTable, figures, kitContents, mutantsSummary, mutantsTable, workingCommands } from "./pages.ts";
+import {
+  compatFindings,
+  compatTable,
+  figures,
+  kitContents,
+  mutantsSummary,
+  mutantsTable,
+  workingCommands,
+} from "./pages.ts";
 import { decisionsTable } from "./decisions.ts";
 import { fillRegions } from "./regions.ts";
 import { DECISION_SCOPES, decisionFile } from "../../schemas/index.ts";
@@ -28,8 +36,17 @@ export async function renderDocs(root: string, providers: readonly string[]): Pr
     return { file, text: fillRegions(readFileSync(file, "utf8"), rel, regions) };
   };
   return [
-    page("README.md", { "compat-table": compatTable(compat), findings: compatFindings(compat), "kit-contents": kitContents(f, providers), "working-commands": workingCommands(f), "decisions-table": decisionsTable(DECISION_SCOPES.map(decisionFile)) }),
-    page(join("conformance", "MUTANTS.md"), { "mutants:summary": mutantsSummary(f), "mutants:table": mutantsTable(catalog, mutants) }),
+    page("README.md", {
+      "compat-table": compatTable(compat),
+      findings: compatFindings(compat),
+      "kit-contents": kitContents(f, providers),
+      "working-commands": workingCommands(f),
+      "decisions-table": decisionsTable(DECISION_SCOPES.map(decisionFile)),
+    }),
+    page(join("conformance", "MUTANTS.md"), {
+      "mutants:summary": mutantsSummary(f),
+      "mutants:table": mutantsTable(catalog, mutants),
+    }),
   ];
 }
 

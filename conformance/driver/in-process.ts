@@ -9,26 +9,43 @@ import { SPEC_VERSION, type InitializeResult } from "../../schemas/index.ts";
 import type { Implementation, InProcessModule, SessionHandle } from "../../schemas/implementation.ts";
 import { DriverError } from "./errors.ts";
 
-const WANTED = "{ name, version, language, specVersion?, capabilities? } (or the wire's { implementation: { name, version, language }, specVersion, capabilities })";
+const WANTED =
+  "{ name, version, language, specVersion?, capabilities? } (or the wire's { implementation: { name, version, language }, specVersion, capabilities })";
 
 /** The module's implementationInfo, flat or nested, as the wire's InitializeResult; a wrong shape throws one line. */
 export function normalizeInfo(raw: unknown, fallbackName: string): InitializeResult {
-  if (raw === undefined || raw === null) return { implementation: { name: fallbackName, version: "0.0.0", language: "typescript" }, specVersion: SPEC_VERSION, capabilities: {} };
-  if (typeof raw !== "object" || Array.isArray(raw)) throw new Error(`implementationInfo is ${Array.isArray(raw) ? "an array" : typeof raw}: export ${WANTED}`);
+  if (raw === undefined || raw === null)
+    return {
+      implementation: { name: fallbackName, version: "0.0.0", language: "typescript" },
+      specVersion: SPEC_VERSION,
+      capabilities: {},
+    };
+  if (typeof raw !== "object" || Array.isArray(raw))
+    throw new Error(`implementationInfo is ${Array.isArray(raw) ? "an array" : typeof raw}: export ${WANTED}`);
   const o = raw as Record<string, unknown>;
   const nested = typeof o["implementation"] === "object" && o["implementation"] !== null;
   const who = (nested ? o["implementation"] : o) as Record<string, unknown>;
-  const missing = ["name", "version", "language"].filter((k) => typeof who[k] !== "string" || (k === "name" && who[k] === ""));
-  if (missing.length) throw new Error(`implementationInfo has no ${missing.join(", ")} (a string each): export ${WANTED}`);
+  const missing = ["name", "version", "language"].filter(
+    (k) => typeof who[k] !== "string" || (k === "name" && who[k] === ""),
+  );
+  if (missing.length)
+    throw new Error(`implementationInfo has no ${missing.join(", ")} (a string each): export ${WANTED}`);
   return {
-    implementation: { name: who["name"] as string, version: who["version"] as string, language: who["language"] as string },
+    implementation: {
+      name: who["name"] as string,
+      version: who["version"] as string,
+      language: who["language"] as string,
+    },
     specVersion: typeof o["specVersion"] === "string" ? o["specVersion"] : SPEC_VERSION,
-    capabilities: (typeof o["capabilities"] === "object" && o["capabilities"] !== null ? o["capabilities"] : {}) as InitializeResult["capabilities"],
+    capabilities: (typeof o["capabilities"] === "object" && o["capabilities"] !== null
+      ? o["capabilities"]
+      : {}) as InitializeResult["capabilities"],
   };
 }
 
 export function fromModule(mod: InProcessModule, fallbackName = "in-process"): Implementation {
-  const rawInfo: unknown = typeof mod.implementationInfo === "function" ? mod.implementationInfo() : mod.implementationInfo;
+  const rawInfo: unknown =
+    typeof mod.implementationInfo === "function" ? mod.implementationInfo() : mod.implementationInfo;
   const info = normalizeInfo(rawInfo, fallbackName);
   return {
     info,
@@ -45,7 +62,8 @@ export function fromModule(mod: InProcessModule, fallbackName = "in-process"): I
  */
 function closable(session: SessionHandle): SessionHandle {
   let closed = false;
-  const refuse = (what: string) => Promise.reject(new DriverError(`the kit called ${what} on a session it had closed`, "kit"));
+  const refuse = (what: string) =>
+    Promise.reject(new DriverError(`the kit called ${what} on a session it had closed`, "kit"));
   return {
     catalog: () => (closed ? refuse("catalog()") : session.catalog()),
     call: (params, options) => (closed ? refuse("call()") : session.call(params, options)),

@@ -23,11 +23,32 @@ export const RpcErrorCode = {
 } as const;
 
 export type Id = number | string;
-export interface RpcRequest { jsonrpc: "2.0"; id: Id; method: string; params?: Record<string, unknown> }
-export interface RpcNotification { jsonrpc: "2.0"; method: string; params?: Record<string, unknown> }
-export interface RpcError { code: number; message: string; data?: unknown }
-export interface RpcSuccess { jsonrpc: "2.0"; id: Id; result: unknown }
-export interface RpcFailure { jsonrpc: "2.0"; id: Id | null; error: RpcError }
+export interface RpcRequest {
+  jsonrpc: "2.0";
+  id: Id;
+  method: string;
+  params?: Record<string, unknown>;
+}
+export interface RpcNotification {
+  jsonrpc: "2.0";
+  method: string;
+  params?: Record<string, unknown>;
+}
+export interface RpcError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+export interface RpcSuccess {
+  jsonrpc: "2.0";
+  id: Id;
+  result: unknown;
+}
+export interface RpcFailure {
+  jsonrpc: "2.0";
+  id: Id | null;
+  error: RpcError;
+}
 export type RpcMessage = RpcRequest | RpcNotification | RpcSuccess | RpcFailure;
 
 /** Client → server methods and the server → client permission/ask: the $defs of params and result. */
@@ -139,7 +160,7 @@ export class TailBuffer {
 
 /** A short, one-line excerpt of a value for error messages. */
 export function excerpt(value: unknown, max = 200): string {
-  const s = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+  const s = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
   const one = s.replace(/\s+/g, " ");
   return one.length > max ? one.slice(0, max) + "…" : one;
 }

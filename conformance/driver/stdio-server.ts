@@ -31,7 +31,11 @@ export interface ServeOptions {
 }
 
 class RpcFault extends Error {
-  constructor(readonly code: number, message: string, readonly data?: unknown) {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
     super(message);
   }
 }
@@ -68,14 +72,16 @@ export function serveStdio(mod: InProcessModule, options: ServeOptions = {}): Pr
 
   const handlers: Record<string, (params: Record<string, unknown>) => Promise<unknown>> = {
     async initialize(params) {
-      if (params.specVersion !== SPEC_VERSION) log(`warning: kit speaks spec ${String(params.specVersion)}, this implementation ${SPEC_VERSION}`);
+      if (params.specVersion !== SPEC_VERSION)
+        log(`warning: kit speaks spec ${String(params.specVersion)}, this implementation ${SPEC_VERSION}`);
       initialized = true;
       return impl.info;
     },
     async "session/create"(params) {
       const config = params.config as SessionConfig;
       const sessionId = `s${++sessionCounter}`;
-      const hook = config.permission?.hook === true ? (request: PermissionRequest) => askClient(sessionId, request) : undefined;
+      const hook =
+        config.permission?.hook === true ? (request: PermissionRequest) => askClient(sessionId, request) : undefined;
       const environment = params.environment as SessionOptions["environment"];
       sessions.set(sessionId, await impl.createSession(config, environment ? { hook, environment } : { hook }));
       return { sessionId };
@@ -84,7 +90,9 @@ export function serveStdio(mod: InProcessModule, options: ServeOptions = {}): Pr
       return await session(params).catalog();
     },
     async "skill/call"(params) {
-      const options: { invocation: "model" | "user"; turn?: number } = { invocation: params.invocation as "model" | "user" };
+      const options: { invocation: "model" | "user"; turn?: number } = {
+        invocation: params.invocation as "model" | "user",
+      };
       if (typeof params.turn === "number") options.turn = params.turn;
       return await session(params).call(params.params, options);
     },
@@ -133,7 +141,8 @@ export function serveStdio(mod: InProcessModule, options: ServeOptions = {}): Pr
       }
       const params = req.params ?? {};
       const valid = checkParams(req.method, params);
-      if (!valid.valid) return fail({ code: RpcErrorCode.InvalidParams, message: `invalid ${req.method} params: ${valid.errors}` });
+      if (!valid.valid)
+        return fail({ code: RpcErrorCode.InvalidParams, message: `invalid ${req.method} params: ${valid.errors}` });
       try {
         const result = await handlers[req.method]!(params);
         const ok = checkResult(req.method, result);
@@ -152,13 +161,21 @@ export function serveStdio(mod: InProcessModule, options: ServeOptions = {}): Pr
       try {
         message = JSON.parse(line);
       } catch {
-        void write({ jsonrpc: "2.0", id: null, error: { code: RpcErrorCode.ParseError, message: "parse error: not JSON" } });
+        void write({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: RpcErrorCode.ParseError, message: "parse error: not JSON" },
+        });
         return;
       }
       if (!checkEnvelope(message).valid) {
         const id = (message as { id?: unknown } | null)?.id;
         const safeId = typeof id === "number" || typeof id === "string" ? id : null;
-        void write({ jsonrpc: "2.0", id: safeId, error: { code: RpcErrorCode.InvalidRequest, message: "not a JSON-RPC 2.0 message" } });
+        void write({
+          jsonrpc: "2.0",
+          id: safeId,
+          error: { code: RpcErrorCode.InvalidRequest, message: "not a JSON-RPC 2.0 message" },
+        });
         return;
       }
       const m = message as RpcMessage;

@@ -26,7 +26,13 @@ import {
   type RpcMessage,
   type RpcRequest,
 } from "./jsonrpc.ts";
-import type { CallOptions, Implementation, PermissionHook, SessionHandle, SessionOptions } from "../../schemas/implementation.ts";
+import type {
+  CallOptions,
+  Implementation,
+  PermissionHook,
+  SessionHandle,
+  SessionOptions,
+} from "../../schemas/implementation.ts";
 
 export interface SpawnOptions {
   cwd?: string;
@@ -154,7 +160,10 @@ export function kitEnv(): Record<string, string> {
  * Throws DriverError (blame implementation) when the child does not start, does not answer initialize in
  * time, or answers it wrongly; the child is reaped before the error is thrown.
  */
-export async function spawnImplementation(commandLine: string, opts: SpawnOptions = {}): Promise<SubprocessImplementation> {
+export async function spawnImplementation(
+  commandLine: string,
+  opts: SpawnOptions = {},
+): Promise<SubprocessImplementation> {
   const conn = new Connection(commandLine, opts);
   try {
     const info = (await conn.request(
@@ -163,13 +172,16 @@ export async function spawnImplementation(commandLine: string, opts: SpawnOption
       opts.startupTimeoutMs ?? opts.requestTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS,
     )) as InitializeResult;
     if (info.specVersion !== SPEC_VERSION) {
-      throw conn.fault(`initialize: implementation speaks spec version ${JSON.stringify(info.specVersion)}, the kit expects ${JSON.stringify(SPEC_VERSION)}`);
+      throw conn.fault(
+        `initialize: implementation speaks spec version ${JSON.stringify(info.specVersion)}, the kit expects ${JSON.stringify(SPEC_VERSION)}`,
+      );
     }
     conn.info = info;
   } catch (err) {
     await conn.dispose();
     // Reaped, its stderr is drained: a failed handshake shows all the child said, even what came after the deadline.
-    if (err instanceof DriverError && err.blame === "implementation") throw new DriverError(err.message, err.blame, conn.stderrTail());
+    if (err instanceof DriverError && err.blame === "implementation")
+      throw new DriverError(err.message, err.blame, conn.stderrTail());
     throw err;
   }
   return conn;
@@ -229,13 +241,18 @@ class Connection implements SubprocessImplementation {
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
         // 127 is the shell's "command not found": its complaint (the last stderr line) is the whole story, in one line.
         const shell = code === 127 ? this.stderrTail().trim().split("\n").pop() : undefined;
-        const message = code === 127 ? `implementation exited with code 127 (command not found${shell ? `: ${shell}` : "?"})` : `implementation ${how}`;
+        const message =
+          code === 127
+            ? `implementation exited with code 127 (command not found${shell ? `: ${shell}` : "?"})`
+            : `implementation ${how}`;
         this.breakWith(new DriverError(message, "implementation", this.stderrTail()));
         resolve(this.exitInfo);
       });
     });
     this.child.once("error", (err) => {
-      this.breakWith(new DriverError(`could not start implementation: ${err.message}`, "implementation", this.stderrTail()));
+      this.breakWith(
+        new DriverError(`could not start implementation: ${err.message}`, "implementation", this.stderrTail()),
+      );
       if (this.pid < 0) {
         this.exitInfo = { code: null, signal: null, killed: false };
         this.resolveExited(this.exitInfo);
@@ -275,7 +292,11 @@ class Connection implements SubprocessImplementation {
     setTimeout(() => {
       if (this.exitInfo || this.broken) return;
       const waiting = [...this.pending.values()][0]?.method;
-      this.breakWith(this.fault(`implementation closed its stdout${waiting ? ` before answering ${waiting}` : ""} (it is still running)`));
+      this.breakWith(
+        this.fault(
+          `implementation closed its stdout${waiting ? ` before answering ${waiting}` : ""} (it is still running)`,
+        ),
+      );
     }, 200).unref();
   }
 
@@ -287,8 +308,12 @@ class Connection implements SubprocessImplementation {
   // ---- Implementation -------------------------------------------------------------------------------
 
   async createSession(config: SessionConfig, options: SessionOptions): Promise<SessionHandle> {
-    const { sessionId } = (await this.request("session/create", options.environment ? { config, environment: options.environment } : { config })) as { sessionId: string };
-    if (this.sessions.has(sessionId)) throw this.fault(`session/create returned sessionId ${JSON.stringify(sessionId)}, which is already open`);
+    const { sessionId } = (await this.request(
+      "session/create",
+      options.environment ? { config, environment: options.environment } : { config },
+    )) as { sessionId: string };
+    if (this.sessions.has(sessionId))
+      throw this.fault(`session/create returned sessionId ${JSON.stringify(sessionId)}, which is already open`);
     this.sessions.set(sessionId, { config, hook: options.hook });
     let closed = false;
     return {
@@ -403,18 +428,26 @@ class Connection implements SubprocessImplementation {
     if (m.id === null || !p) {
       const waiting = [...this.pending.keys()].join(", ") || "none";
       const what = "error" in m ? `error response ${excerpt(m.error)}` : "response";
-      this.breakWith(this.fault(`${what} with id ${JSON.stringify(m.id)}, which matches no pending request (pending: ${waiting})`));
+      this.breakWith(
+        this.fault(`${what} with id ${JSON.stringify(m.id)}, which matches no pending request (pending: ${waiting})`),
+      );
       return;
     }
     clearTimeout(p.timer);
     this.pending.delete(m.id);
     if ("error" in m) {
-      p.reject(this.fault(`${p.method} failed: JSON-RPC error ${m.error.code}: ${m.error.message}${m.error.data === undefined ? "" : ` (${excerpt(m.error.data)})`}`));
+      p.reject(
+        this.fault(
+          `${p.method} failed: JSON-RPC error ${m.error.code}: ${m.error.message}${m.error.data === undefined ? "" : ` (${excerpt(m.error.data)})`}`,
+        ),
+      );
       return;
     }
     const ok = ANSWERS.has(p.method) ? ({ valid: true } as const) : checkResult(p.method, m.result);
     if (!ok.valid) {
-      p.reject(this.fault(`schema-invalid ${p.method} result: ${firstErrors(ok.errors)}; got ${excerpt(m.result, 400)}`));
+      p.reject(
+        this.fault(`schema-invalid ${p.method} result: ${firstErrors(ok.errors)}; got ${excerpt(m.result, 400)}`),
+      );
       return;
     }
     p.resolve(m.result);
@@ -424,7 +457,10 @@ class Connection implements SubprocessImplementation {
     const reply = (result: unknown) => this.send({ jsonrpc: "2.0", id: req.id, result });
     const replyError = (error: RpcError) => this.send({ jsonrpc: "2.0", id: req.id, error });
     if (req.method !== "permission/ask" || !isMethod(req.method)) {
-      replyError({ code: RpcErrorCode.MethodNotFound, message: `the kit serves only permission/ask, not ${req.method}` });
+      replyError({
+        code: RpcErrorCode.MethodNotFound,
+        message: `the kit serves only permission/ask, not ${req.method}`,
+      });
       return;
     }
     const params = req.params ?? {};
@@ -446,8 +482,15 @@ class Connection implements SubprocessImplementation {
       return;
     }
     if (session.config.permission?.hook !== true) {
-      replyError({ code: RpcErrorCode.InvalidRequest, message: "this session has no permission hook (config.permission.hook is not true)" });
-      this.breakWith(this.fault(`permission/ask on session ${sessionId}, whose config has no hook: an implementation must not ask then`));
+      replyError({
+        code: RpcErrorCode.InvalidRequest,
+        message: "this session has no permission hook (config.permission.hook is not true)",
+      });
+      this.breakWith(
+        this.fault(
+          `permission/ask on session ${sessionId}, whose config has no hook: an implementation must not ask then`,
+        ),
+      );
       return;
     }
     if (!session.hook) {
@@ -459,7 +502,10 @@ class Connection implements SubprocessImplementation {
       decision = await session.hook(request);
     } catch (err) {
       // A failing hook is answered with an error; the implementation must treat it as deny (fail closed).
-      replyError({ code: RpcErrorCode.InternalError, message: `permission hook failed: ${err instanceof Error ? err.message : String(err)}` });
+      replyError({
+        code: RpcErrorCode.InternalError,
+        message: `permission hook failed: ${err instanceof Error ? err.message : String(err)}`,
+      });
       return;
     }
     const result = { decision };

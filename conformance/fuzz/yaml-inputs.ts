@@ -13,20 +13,106 @@ export const SEEDS = [
   "name: apk-audit\ndescription: Audit an Android APK: permissions, exported components, hard-coded secrets.\nargument-hint: [apk-file-or-directory]\nallowed-tools: Bash(unzip:*), Read, Grep\n",
   "name: commit-helper\ndescription: >\n  Write a conventional commit message from the staged diff.\n  Use when the user asks to commit.\nallowed-tools:\n  - Bash(git diff:*)\n  - Bash(git commit:*)\ndisable-model-invocation: true\n",
   "name: review\ndescription: |\n  Review a pull request.\n\n  Checks style, tests and docs.\nversion: 1.0\nlicense:\nmetadata:\n  author: platform-team\n  tags: [review, github]\n  short-description: PR review\n",
-  "# Skill for the API\nname: api-conventions\ndescription: \"Use when designing or auditing HTTP APIs: paths, envelopes, errors.\"\nversion: \"1.2.0\"\ncompatibility: any node runtime\nuser-invocable: true\n",
+  '# Skill for the API\nname: api-conventions\ndescription: "Use when designing or auditing HTTP APIs: paths, envelopes, errors."\nversion: "1.2.0"\ncompatibility: any node runtime\nuser-invocable: true\n',
   "name: audit-file\ndescription: 'Audit one file, it''s quick.'\narguments:\n  path:\n    type: string\n    required: true\n    description: The file to audit\n  mode:\n    type: string\n",
   "name: translate\ndescription: Translate text between languages — 日本語, français, Ελληνικά.\nmetadata:\n  languages:\n    - ja\n    - fr\n  owner: i18n\nhooks:\n  PreToolUse: echo hi\n",
   "name: deploy\ndescription: Deploy the service to staging; never to prod without approval # not a comment?\nmodel: claude-opus-4\ncontext: fork\neffort: high\nagent: general\n",
-  "name: notes\ndescription: >-\n  Keep meeting notes.\n  Summarise action items.\nallowed-tools: [Read, Write, \"Bash(date:*)\"]\n",
+  'name: notes\ndescription: >-\n  Keep meeting notes.\n  Summarise action items.\nallowed-tools: [Read, Write, "Bash(date:*)"]\n',
   "name: x\ndescription: Short.\nanchors: &base\n  a: 1\nderived: *base\nempty: {}\nnone: []\nn: ~\nhex: 0x1F\nf: 1e3\n",
 ];
 
-const UNICODE_WS = ["\u00a0", "\u1680", "\u2000", "\u2003", "\u2007", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff", "\u0085", "\u180e", "\u200b"];
+const UNICODE_WS = [
+  "\u00a0",
+  "\u1680",
+  "\u2000",
+  "\u2003",
+  "\u2007",
+  "\u200a",
+  "\u2028",
+  "\u2029",
+  "\u202f",
+  "\u205f",
+  "\u3000",
+  "\ufeff",
+  "\u0085",
+  "\u180e",
+  "\u200b",
+];
 const CONTROLS = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).concat(["\x7f", "\x80", "\x9f"]);
 const INDICATORS = [..."-?:,[]{}#&*!|>'\"%@`"];
-const OTHER = [" ", " ", " ", "\t", "\n", "\n", "\\", ".", "~", "0", "1", "e", "x", "é", "😀", "\ud800", "\ufffe", "\uffff"];
+const OTHER = [
+  " ",
+  " ",
+  " ",
+  "\t",
+  "\n",
+  "\n",
+  "\\",
+  ".",
+  "~",
+  "0",
+  "1",
+  "e",
+  "x",
+  "é",
+  "😀",
+  "\ud800",
+  "\ufffe",
+  "\uffff",
+];
 const ALPHABET = [...UNICODE_WS, ...CONTROLS, ...INDICATORS, ...INDICATORS, ...OTHER];
-const TOKENS = ["true", "False", "null", "~", "1.0", "0x1f", "0o17", ".inf", "-.Inf", ".nan", "yes", "1e400", "12345678901234567890", "-0", "&a ", "*a", "!!str ", "!!set ", "!!binary ", "!!timestamp ", "! ", "- ", "? ", ": ", "#", " #", "---", "--- x", "...", "|", "|-", "|+", ">", ">-", "|2", "\"", "'", "\\u00e9", "\\uD800", "%YAML 1.1", "<<: *a", "__proto__", "[", "]", "{", "}", "[a, b]", "{a: b}", "\"\\t\"", "2024-01-01"];
+const TOKENS = [
+  "true",
+  "False",
+  "null",
+  "~",
+  "1.0",
+  "0x1f",
+  "0o17",
+  ".inf",
+  "-.Inf",
+  ".nan",
+  "yes",
+  "1e400",
+  "12345678901234567890",
+  "-0",
+  "&a ",
+  "*a",
+  "!!str ",
+  "!!set ",
+  "!!binary ",
+  "!!timestamp ",
+  "! ",
+  "- ",
+  "? ",
+  ": ",
+  "#",
+  " #",
+  "---",
+  "--- x",
+  "...",
+  "|",
+  "|-",
+  "|+",
+  ">",
+  ">-",
+  "|2",
+  '"',
+  "'",
+  "\\u00e9",
+  "\\uD800",
+  "%YAML 1.1",
+  "<<: *a",
+  "__proto__",
+  "[",
+  "]",
+  "{",
+  "}",
+  "[a, b]",
+  "{a: b}",
+  '"\\t"',
+  "2024-01-01",
+];
 
 /** One random edit of `text`: characters or tokens inserted, deleted or replaced, a line doubled, dropped, shifted or given a new value, or the text cut. */
 export function mutate(rng: Rng, text: string): string {
@@ -65,7 +151,9 @@ export function mutate(rng: Rng, text: string): string {
       const i = int(rng, lines.length);
       const l = lines[i] ?? "";
       const c = l.indexOf(": ");
-      if (c >= 0) lines[i] = `${l.slice(0, c + 2)}${rng() < 0.5 ? pick(rng, TOKENS) : `${pick(rng, UNICODE_WS)}word${pick(rng, UNICODE_WS)}`}`;
+      if (c >= 0)
+        lines[i] =
+          `${l.slice(0, c + 2)}${rng() < 0.5 ? pick(rng, TOKENS) : `${pick(rng, UNICODE_WS)}word${pick(rng, UNICODE_WS)}`}`;
       return lines.join("\n");
     }
     default:
@@ -73,7 +161,20 @@ export function mutate(rng: Rng, text: string): string {
   }
 }
 
-const GEN_KEYS = ["name", "description", "allowed-tools", "metadata", "version", "argument-hint", "license", "x_y", "True", "a-b", "__proto__", "k"];
+const GEN_KEYS = [
+  "name",
+  "description",
+  "allowed-tools",
+  "metadata",
+  "version",
+  "argument-hint",
+  "license",
+  "x_y",
+  "True",
+  "a-b",
+  "__proto__",
+  "k",
+];
 function word(rng: Rng): string {
   let s = "";
   for (let k = int(rng, 10); k > 0; k--) s += rng() < 0.7 ? pick(rng, [..."abcxyz09 é-_."]) : pick(rng, ALPHABET);
@@ -107,7 +208,10 @@ export function generated(rng: Rng): string {
     } else if (r < 9) {
       const n = 1 + int(rng, 3);
       const list = rng() < 0.5;
-      const body = Array.from({ length: 1 + int(rng, 3) }, () => " ".repeat(n) + (list ? `- ${inlineValue(rng)}` : `${pick(rng, GEN_KEYS)}: ${inlineValue(rng)}`));
+      const body = Array.from(
+        { length: 1 + int(rng, 3) },
+        () => " ".repeat(n) + (list ? `- ${inlineValue(rng)}` : `${pick(rng, GEN_KEYS)}: ${inlineValue(rng)}`),
+      );
       out.push(`${key}:\n${body.join("\n")}`);
     } else out.push(pick(rng, ["# comment", "", "  stray", "key:value", "k:  v", word(rng)]));
   }

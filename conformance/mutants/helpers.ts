@@ -6,18 +6,40 @@ import { readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import YAML from "yaml";
 import type { SessionHandle } from "../../schemas/implementation.ts";
-import { type CatalogEntry, type ErrorResult, LIMITS, type OkResult, type SessionConfig, type SkillResult } from "../../schemas/index.ts";
+import {
+  type CatalogEntry,
+  type ErrorResult,
+  LIMITS,
+  type OkResult,
+  type SessionConfig,
+  type SkillResult,
+} from "../../schemas/index.ts";
 import { message } from "../../schemas/messages.ts";
-import { type AuthoredSkill, errorResult, isDir, isObj, type MutantContext, type Mutation, nameOf, type Obj, okFromAuthored, readAuthored } from "./wrap.ts";
+import {
+  type AuthoredSkill,
+  errorResult,
+  isDir,
+  isObj,
+  type MutantContext,
+  type Mutation,
+  nameOf,
+  type Obj,
+  okFromAuthored,
+  readAuthored,
+} from "./wrap.ts";
 
 export const withName = (params: unknown, f: (name: string) => string): unknown =>
   isObj(params) && typeof params.name === "string" ? { ...params, name: f(params.name) } : params;
 
-export const onOk = (f: (r: OkResult, params: unknown, config: SessionConfig) => SkillResult): Mutation["result"] => (r, p, _o, ctx) =>
-  r.kind === "ok" ? f(r, p, ctx.config) : r;
+export const onOk =
+  (f: (r: OkResult, params: unknown, config: SessionConfig) => SkillResult): Mutation["result"] =>
+  (r, p, _o, ctx) =>
+    r.kind === "ok" ? f(r, p, ctx.config) : r;
 
-export const onError = (code: string, f: (r: ErrorResult, params: unknown, config: SessionConfig) => SkillResult): Mutation["result"] => (r, p, _o, ctx) =>
-  r.kind === "error" && r.code === code ? f(r, p, ctx.config) : r;
+export const onError =
+  (code: string, f: (r: ErrorResult, params: unknown, config: SessionConfig) => SkillResult): Mutation["result"] =>
+  (r, p, _o, ctx) =>
+    r.kind === "error" && r.code === code ? f(r, p, ctx.config) : r;
 
 export const bytes = (s: string) => Buffer.byteLength(s, "utf8");
 
@@ -36,7 +58,9 @@ export function real(p: string): string | undefined {
 
 /** An ok result built from an authored SKILL.md, the way a careless implementation would return it. */
 export function okFrom(a: AuthoredSkill, name: string, body = a.body): OkResult {
-  const frontmatter = (a.frontmatter.ok && isObj(a.frontmatter.value) ? a.frontmatter.value : { name, description: "" }) as OkResult["frontmatter"];
+  const frontmatter = (
+    a.frontmatter.ok && isObj(a.frontmatter.value) ? a.frontmatter.value : { name, description: "" }
+  ) as OkResult["frontmatter"];
   return {
     kind: "ok",
     name,
@@ -68,9 +92,16 @@ export function subdirs(root: string): string[] {
 }
 
 /** What a tool that writes values raw shows: every \uXXXX escape of R91 turned back into its character. */
-export const raw = (text: string): string => text.replace(/\\u([0-9a-f]{4})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+export const raw = (text: string): string =>
+  text.replace(/\\u([0-9a-f]{4})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
 
-export const entities = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+export const entities = (text: string): string =>
+  text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 
 export const TOO_DEEP = message("yaml.too_deep", { max: LIMITS.yaml_max_depth });
 
@@ -78,7 +109,10 @@ export const TOO_DEEP = message("yaml.too_deep", { max: LIMITS.yaml_max_depth })
  * Where the reference refused a skill's frontmatter (and, with `okToo`, where it loaded it), a careless
  * implementation parses it with the yaml package's options and answers ok with what the package read.
  */
-export function reparsedBy(options: YAML.ParseOptions & YAML.DocumentOptions & YAML.SchemaOptions & YAML.ToJSOptions, okToo = false): Mutation {
+export function reparsedBy(
+  options: YAML.ParseOptions & YAML.DocumentOptions & YAML.SchemaOptions & YAML.ToJSOptions,
+  okToo = false,
+): Mutation {
   return {
     result: (r, p, _o, ctx) => {
       const name = nameOf(p);
@@ -105,7 +139,9 @@ export function refusedWhen(bad: (fm: Obj) => boolean): Mutation {
     catalog: (c, ctx) => ({ ...c, entries: c.entries.filter((e: CatalogEntry) => !authoredBad(ctx, e.name)) }),
     result: (r, p, _o, ctx) => {
       const name = nameOf(p);
-      return r.kind === "ok" && name && authoredBad(ctx, name) ? errorResult("INVALID_FRONTMATTER", name, `skill "${name}" has invalid frontmatter`) : r;
+      return r.kind === "ok" && name && authoredBad(ctx, name)
+        ? errorResult("INVALID_FRONTMATTER", name, `skill "${name}" has invalid frontmatter`)
+        : r;
     },
   };
 }
@@ -135,11 +171,21 @@ export type LineRefusal = Extract<SkillResult, { kind: "error" }> & { line: numb
  * accepts is handed to `mend` with the authored YAML and its lines (lines[i] is SKILL.md line i + 2), which answers
  * what the wrong reader would, or undefined to leave the result as it is.
  */
-export function onRefusal(applies: (reason: string) => boolean, mend: (r: LineRefusal, yaml: string, lines: string[]) => SkillResult | undefined): Mutation {
+export function onRefusal(
+  applies: (reason: string) => boolean,
+  mend: (r: LineRefusal, yaml: string, lines: string[]) => SkillResult | undefined,
+): Mutation {
   return {
     result: (r, p, _o, ctx) => {
       const name = nameOf(p);
-      if (!(r.kind === "error" && r.code === "INVALID_FRONTMATTER" && r.line !== undefined && name && applies(String(r.reason)))) return r;
+      if (!(
+        r.kind === "error" &&
+        r.code === "INVALID_FRONTMATTER" &&
+        r.line !== undefined &&
+        name &&
+        applies(String(r.reason))
+      ))
+        return r;
       const a = readAuthored(ctx.config, name);
       return (a && mend(r as LineRefusal, a.yaml, a.yaml.split("\n"))) || r;
     },
@@ -169,5 +215,9 @@ export function withBody(r: OkResult, body: string): OkResult {
 
 /** The config with roots scanned after the configured ones, trusted like them (spec-derived M02, M18: discovery beyond the roots). */
 export function plusRoots(c: SessionConfig, extra: readonly string[]): SessionConfig {
-  return { ...c, skill_roots: [...c.skill_roots, ...extra], skill_trust: { ...c.skill_trust, trusted_roots: [...(c.skill_trust?.trusted_roots ?? []), ...extra] } };
+  return {
+    ...c,
+    skill_roots: [...c.skill_roots, ...extra],
+    skill_trust: { ...c.skill_trust, trusted_roots: [...(c.skill_trust?.trusted_roots ?? []), ...extra] },
+  };
 }

@@ -7,9 +7,22 @@ import { join } from "node:path";
 import { codePath } from "../../package-root.ts";
 import YAML from "yaml";
 import { escapeRe } from "../parity-semantic.ts";
-import type { Catalog, CatalogEntry, OkResult, PermissionDecision, SessionConfig, SkillResult } from "../../schemas/index.ts";
+import type {
+  Catalog,
+  CatalogEntry,
+  OkResult,
+  PermissionDecision,
+  SessionConfig,
+  SkillResult,
+} from "../../schemas/index.ts";
 import { loadModule } from "../driver/in-process.ts";
-import type { CallOptions, Implementation, PermissionHook, SessionHandle, SessionOptions } from "../../schemas/implementation.ts";
+import type {
+  CallOptions,
+  Implementation,
+  PermissionHook,
+  SessionHandle,
+  SessionOptions,
+} from "../../schemas/implementation.ts";
 
 export const REFERENCE_MODULE = codePath("reference/index");
 
@@ -51,7 +64,13 @@ export interface MutantRow {
 }
 
 export function toMutants(rows: readonly MutantRow[]): readonly Mutant[] {
-  return rows.map(({ kills, rule, id, description, mutation }) => ({ id, kills, rule, description, make: () => wrapReference(id, mutation) }));
+  return rows.map(({ kills, rule, id, description, mutation }) => ({
+    id,
+    kills,
+    rule,
+    description,
+    make: () => wrapReference(id, mutation),
+  }));
 }
 
 export interface Mutation {
@@ -63,8 +82,17 @@ export interface Mutation {
   /** Stand between the reference and the kit's hook: change what is asked, ask twice, or answer without asking. */
   hook?(kitHook: PermissionHook): PermissionHook;
   /** Replace the whole call; return undefined to fall through to the reference. */
-  before?(params: unknown, options: CallOptions, ctx: MutantContext): Promise<SkillResult | undefined> | SkillResult | undefined;
-  result?(result: SkillResult, params: unknown, options: CallOptions, ctx: MutantContext): Promise<SkillResult> | SkillResult;
+  before?(
+    params: unknown,
+    options: CallOptions,
+    ctx: MutantContext,
+  ): Promise<SkillResult | undefined> | SkillResult | undefined;
+  result?(
+    result: SkillResult,
+    params: unknown,
+    options: CallOptions,
+    ctx: MutantContext,
+  ): Promise<SkillResult> | SkillResult;
   catalog?(catalog: Catalog, ctx: MutantContext): Catalog;
   /** Forget every activation: a fresh reference session for every call. */
   freshSessionPerCall?: boolean;
@@ -92,7 +120,12 @@ export async function wrapReference(label: string, m: Mutation): Promise<Impleme
         return s;
       };
       const inner = await open();
-      const ctx: MutantContext = { config, inner, forward: (p, o) => inner.call(p, o), ...(options.hook ? { hook: options.hook } : {}) };
+      const ctx: MutantContext = {
+        config,
+        inner,
+        forward: (p, o) => inner.call(p, o),
+        ...(options.hook ? { hook: options.hook } : {}),
+      };
       return {
         async catalog() {
           const c = await inner.catalog();
@@ -129,7 +162,13 @@ export interface AuthoredSkill {
 /** The ok result a careless implementation gives for an authored skill: its body, the given frontmatter, no resources. */
 export function okFromAuthored(a: AuthoredSkill, name: string, frontmatter: unknown): OkResult {
   return {
-    kind: "ok", name, dir: a.dir, body: a.body, frontmatter: frontmatter as OkResult["frontmatter"], resources: [], bytes: Buffer.byteLength(a.body),
+    kind: "ok",
+    name,
+    dir: a.dir,
+    body: a.body,
+    frontmatter: frontmatter as OkResult["frontmatter"],
+    resources: [],
+    bytes: Buffer.byteLength(a.body),
     output: `<skill name="${name}" dir="${a.dir}">\n<instructions>\n${a.body}</instructions>\n</skill>\n`,
   };
 }
@@ -142,7 +181,8 @@ export function readAuthored(config: SessionConfig, name: string): AuthoredSkill
     if (!existsSync(file)) continue;
     const raw = readFileSync(file, "utf8");
     const lines = raw.replace(/^\uFEFF/, "").split(/\r?\n/);
-    if (lines[0]?.trimEnd() !== "---") return { dir, file, raw, yaml: "", frontmatter: { ok: true, value: {} }, body: raw };
+    if (lines[0]?.trimEnd() !== "---")
+      return { dir, file, raw, yaml: "", frontmatter: { ok: true, value: {} }, body: raw };
     const close = lines.findIndex((l, i) => i > 0 && l.trimEnd() === "---");
     if (close < 0) return { dir, file, raw, yaml: "", frontmatter: { ok: false, error: "no closing ---" }, body: "" };
     const body = lines.slice(close + 1).join("\n");
@@ -178,6 +218,9 @@ export function errorResult(code: string, name: string, message: string): SkillR
  */
 export function rewriteCatalogLines(c: Catalog, line: (e: CatalogEntry, attrs: string) => string): Catalog {
   let text = c.tool_description;
-  for (const e of c.entries) text = text.replace(new RegExp(`<skill name="${escapeRe(e.name)}"([^>]*)>[^\\n]*</skill>`), (_m, attrs: string) => line(e, attrs));
+  for (const e of c.entries)
+    text = text.replace(new RegExp(`<skill name="${escapeRe(e.name)}"([^>]*)>[^\\n]*</skill>`), (_m, attrs: string) =>
+      line(e, attrs),
+    );
   return { ...c, tool_description: text };
 }

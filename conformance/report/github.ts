@@ -17,7 +17,8 @@ export function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
 
-const errorCommand = (title: string, message: string) => `::error title=${escapeProperty(title)}::${escapeData(message)}`;
+const errorCommand = (title: string, message: string) =>
+  `::error title=${escapeProperty(title)}::${escapeData(message)}`;
 
 /** Why a case fails the run, in a few lines: the first mismatch (expected / actual), or the reason; the spec. */
 function caseMessage(c: CaseResult): string {
@@ -33,7 +34,12 @@ function caseMessage(c: CaseResult): string {
 
 /** Does this case fail the run (as conformance/baseline.ts decided)? */
 export function failsRun(c: CaseResult): boolean {
-  return c.status === "failed" || c.status === "errored" || c.baseline === "stale" || (c.status === "skipped" && c.baseline !== "accepted_skip");
+  return (
+    c.status === "failed" ||
+    c.status === "errored" ||
+    c.baseline === "stale" ||
+    (c.status === "skipped" && c.baseline !== "accepted_skip")
+  );
 }
 
 interface RuleEntry {
@@ -48,7 +54,9 @@ interface RuleEntry {
 function failingRules(report: RunReport): RuleEntry[] | undefined {
   const rules = (report as { rules?: unknown }).rules;
   if (!Array.isArray(rules)) return undefined;
-  return (rules as RuleEntry[]).filter((r) => typeof r?.id === "string" && /^(fail|failed|errored|error)$/.test(String(r.status)));
+  return (rules as RuleEntry[]).filter(
+    (r) => typeof r?.id === "string" && /^(fail|failed|errored|error)$/.test(String(r.status)),
+  );
 }
 
 /** One `::error` line per failing rule (when the report has rules[]) or per failing case. */
@@ -58,15 +66,24 @@ export function annotations(report: RunReport): string[] {
   const out: string[] = [];
   if (rules) {
     for (const r of rules) {
-      const cases = (r.cases ?? []).map((c) => (typeof c === "string" ? c : String((c as { id?: unknown })?.id ?? ""))).filter(Boolean);
-      const text = [r.title ?? r.statement, cases.length ? `cases: ${cases.join(", ")}` : ""].filter(Boolean).join("\n");
+      const cases = (r.cases ?? [])
+        .map((c) => (typeof c === "string" ? c : String((c as { id?: unknown })?.id ?? "")))
+        .filter(Boolean);
+      const text = [r.title ?? r.statement, cases.length ? `cases: ${cases.join(", ")}` : ""]
+        .filter(Boolean)
+        .join("\n");
       out.push(errorCommand(`skill-tool conformance: ${impl} breaks rule ${r.id}`, text || `rule ${r.id} ${r.status}`));
     }
   }
   // Cases the rules do not account for (errors, stale baselines, unaccepted skips) are still named, each once.
   for (const c of report.cases.filter(failsRun)) {
     if (rules && c.status === "failed") continue;
-    out.push(errorCommand(`skill-tool conformance: ${impl}: ${c.id} ${c.baseline === "stale" ? "stale expected failure" : c.status} (${c.title})`, caseMessage(c)));
+    out.push(
+      errorCommand(
+        `skill-tool conformance: ${impl}: ${c.id} ${c.baseline === "stale" ? "stale expected failure" : c.status} (${c.title})`,
+        caseMessage(c),
+      ),
+    );
   }
   return out;
 }
@@ -91,7 +108,7 @@ export function outputs(report: RunReport | undefined, paths: ReportPaths, exitC
     `total=${s?.total ?? ""}`,
     // Cases the profile scores: a not-scored case is neither passed nor failed.
     `scored=${score?.cases.scored ?? ""}`,
-    `not-scored=${s ? s.not_scored ?? 0 : ""}`,
+    `not-scored=${s ? (s.not_scored ?? 0) : ""}`,
     `passed=${s?.passed ?? ""}`,
     `failed=${s?.failed ?? ""}`,
     `errored=${s?.errored ?? ""}`,

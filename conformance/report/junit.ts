@@ -8,15 +8,17 @@ import { formatExample } from "./rules.ts";
 
 /** Escape for attribute values and text, dropping the characters XML 1.0 cannot carry at all. */
 export function xmlEscape(text: string): string {
-  return text
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
-    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;");
+  return (
+    text
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
+      .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "")
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;")
+      .replace(/'/g, "&apos;")
+  );
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
@@ -50,7 +52,7 @@ function testcase(r: CaseResult, suite: string): string {
     case "passed":
       return `${open}/>`;
     case "failed":
-      return `${open}>\n      <failure message="${xmlEscape(first ? located(first) : r.reason ?? "failed")}" type="mismatch">${xmlEscape(details(r))}</failure>\n    </testcase>`;
+      return `${open}>\n      <failure message="${xmlEscape(first ? located(first) : (r.reason ?? "failed"))}" type="mismatch">${xmlEscape(details(r))}</failure>\n    </testcase>`;
     case "errored":
       return `${open}>\n      <error message="${xmlEscape(r.reason ?? "errored")}" type="${xmlEscape(`driver-${r.blame ?? "error"}`)}">${xmlEscape(details(r))}</error>\n    </testcase>`;
     case "skipped":
@@ -64,11 +66,23 @@ function testcase(r: CaseResult, suite: string): string {
 
 function ruleTestcase(r: RuleResult): string {
   const open = `    <testcase classname="${xmlEscape(`conformance.rules.${r.source}`)}" name="${xmlEscape(`${r.id} (${r.level})`)}" time="0.000"`;
-  const body = [r.statement, `cites: ${r.cites.join(", ")}`, `cases: ${r.cases.join(", ") || "—"}`, ...(r.example ? [`e.g. ${formatExample(r.example)}`] : [])].join("\n");
+  const body = [
+    r.statement,
+    `cites: ${r.cites.join(", ")}`,
+    `cases: ${r.cases.join(", ") || "—"}`,
+    ...(r.example ? [`e.g. ${formatExample(r.example)}`] : []),
+  ].join("\n");
   if (r.status === "passed") return `${open}/>`;
-  if (r.status === "failed") return `${open}>\n      <failure message="${xmlEscape(`${r.id}: ${r.cases.join(", ")}`)}" type="rule">${xmlEscape(body)}</failure>\n    </testcase>`;
-  if (r.status === "errored") return `${open}>\n      <error message="${xmlEscape(`${r.id}: ${r.note ?? "not verified"}`)}" type="rule-not-verified">${xmlEscape(body)}</error>\n    </testcase>`;
-  const why = r.status === "expected_failure" ? "expected failure" : r.status === "not_scored" ? `not scored${r.note ? `: ${r.note}` : ""}` : `${r.status}${r.note ? `: ${r.note}` : ""}`;
+  if (r.status === "failed")
+    return `${open}>\n      <failure message="${xmlEscape(`${r.id}: ${r.cases.join(", ")}`)}" type="rule">${xmlEscape(body)}</failure>\n    </testcase>`;
+  if (r.status === "errored")
+    return `${open}>\n      <error message="${xmlEscape(`${r.id}: ${r.note ?? "not verified"}`)}" type="rule-not-verified">${xmlEscape(body)}</error>\n    </testcase>`;
+  const why =
+    r.status === "expected_failure"
+      ? "expected failure"
+      : r.status === "not_scored"
+        ? `not scored${r.note ? `: ${r.note}` : ""}`
+        : `${r.status}${r.note ? `: ${r.note}` : ""}`;
   return `${open}>\n      <skipped message="${xmlEscape(why)}"/>\n    </testcase>`;
 }
 
@@ -80,24 +94,41 @@ interface Counts {
   skipped: number;
 }
 
-const attrsOf = (c: Counts, ms: number) => `tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}" time="${seconds(ms)}"`;
+const attrsOf = (c: Counts, ms: number) =>
+  `tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}" time="${seconds(ms)}"`;
 
 function ruleCounts(report: RunReport): Counts {
   const rules = report.rules ?? [];
   const n = (f: (r: RuleResult) => boolean) => rules.filter(f).length;
-  return { tests: rules.length, failures: n((r) => r.status === "failed"), errors: n((r) => r.status === "errored"), skipped: n((r) => r.status !== "failed" && r.status !== "errored" && r.status !== "passed") };
+  return {
+    tests: rules.length,
+    failures: n((r) => r.status === "failed"),
+    errors: n((r) => r.status === "errored"),
+    skipped: n((r) => r.status !== "failed" && r.status !== "errored" && r.status !== "passed"),
+  };
 }
 
 /** The cases' counts, as their testcase elements render: skipped, expected failures and not scored are all <skipped>. */
 function caseCounts(report: RunReport): Counts {
   const s = report.summary;
-  return { tests: report.cases.length, failures: s.failed, errors: s.errored, skipped: s.skipped + (s.expected_failures ?? 0) + (s.not_scored ?? 0) };
+  return {
+    tests: report.cases.length,
+    failures: s.failed,
+    errors: s.errored,
+    skipped: s.skipped + (s.expected_failures ?? 0) + (s.not_scored ?? 0),
+  };
 }
 
 function rulesSuite(report: RunReport, c: Counts): string[] {
   if (!report.rules) return [];
-  const name = xmlEscape(`skill-tool conformance rules: ${report.implementation.name} (${report.suite}, profile ${report.profile})`);
-  return [`  <testsuite name="${name}" ${attrsOf(c, 0)} timestamp="${xmlEscape(report.started_at)}">`, ...report.rules.map(ruleTestcase), `  </testsuite>`];
+  const name = xmlEscape(
+    `skill-tool conformance rules: ${report.implementation.name} (${report.suite}, profile ${report.profile})`,
+  );
+  return [
+    `  <testsuite name="${name}" ${attrsOf(c, 0)} timestamp="${xmlEscape(report.started_at)}">`,
+    ...report.rules.map(ruleTestcase),
+    `  </testsuite>`,
+  ];
 }
 
 /**
@@ -109,7 +140,12 @@ export function renderJunit(report: RunReport): string {
   const name = xmlEscape(`skill-tool conformance: ${report.implementation.name} (${report.suite})`);
   const rc = report.rules ? ruleCounts(report) : { tests: 0, failures: 0, errors: 0, skipped: 0 };
   const cc = caseCounts(report);
-  const root: Counts = { tests: rc.tests + cc.tests, failures: rc.failures + cc.failures, errors: rc.errors + cc.errors, skipped: rc.skipped + cc.skipped };
+  const root: Counts = {
+    tests: rc.tests + cc.tests,
+    failures: rc.failures + cc.failures,
+    errors: rc.errors + cc.errors,
+    skipped: rc.skipped + cc.skipped,
+  };
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<testsuites name="${name}" ${attrsOf(root, s.duration_ms)}>`,

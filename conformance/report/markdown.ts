@@ -3,7 +3,15 @@
 // ($GITHUB_STEP_SUMMARY) or a PR comment.
 import type { CaseResult, RunReport } from "../runner/types.ts";
 import { formatSummary, ms, show } from "./console.ts";
-import { effectNote, failingRules, formatExample, formatHeadline, formatRuleCounts, scoreOf, unscoredFailing } from "./rules.ts";
+import {
+  effectNote,
+  failingRules,
+  formatExample,
+  formatHeadline,
+  formatRuleCounts,
+  scoreOf,
+  unscoredFailing,
+} from "./rules.ts";
 
 const ICON: Record<CaseResult["status"], string> = {
   passed: "✅ passed",
@@ -24,15 +32,26 @@ function ruleSection(report: RunReport): string[] {
   const out: string[] = [];
   const bad = failingRules(report);
   if (bad.length) {
-    out.push("", `## Failing rules (${bad.length})`, "", "| Rule | Source | Level | Status | Cases | Example | Statement |", "| --- | --- | --- | --- | --- | --- | --- |");
+    out.push(
+      "",
+      `## Failing rules (${bad.length})`,
+      "",
+      "| Rule | Source | Level | Status | Cases | Example | Statement |",
+      "| --- | --- | --- | --- | --- | --- | --- |",
+    );
     for (const r of bad) {
       // The statement last: escaped prose after the last code span of the row.
-      out.push(`| ${code(r.id)} | ${r.source} | ${r.level} | ${r.status === "failed" ? "❌ failed" : r.status === "errored" ? "💥 errored (not verified)" : "⚠️ expected failure"} | ${cell(r.cases.join(", ") || r.note || "—")} | ${r.example ? code(formatExample(r.example)) : "—"} | ${cell(r.statement)} (${cell(r.cites.join(", "))}) |`);
+      out.push(
+        `| ${code(r.id)} | ${r.source} | ${r.level} | ${r.status === "failed" ? "❌ failed" : r.status === "errored" ? "💥 errored (not verified)" : "⚠️ expected failure"} | ${cell(r.cases.join(", ") || r.note || "—")} | ${r.example ? code(formatExample(r.example)) : "—"} | ${cell(r.statement)} (${cell(r.cites.join(", "))}) |`,
+      );
     }
   }
   const unscored = unscoredFailing(report);
   if (unscored.length) {
-    out.push("", `Not scored under profile ${code(report.profile ?? "spec")}, did not hold: ${unscored.map((r) => `${code(r.id)} (${r.source}; ${cell(r.cases.join(", "))})`).join(", ")}.`);
+    out.push(
+      "",
+      `Not scored under profile ${code(report.profile ?? "spec")}, did not hold: ${unscored.map((r) => `${code(r.id)} (${r.source}; ${cell(r.cases.join(", "))})`).join(", ")}.`,
+    );
   }
   out.push("", cell(formatRuleCounts(report)));
   return out;
@@ -69,23 +88,43 @@ export function renderMarkdown(report: RunReport): string {
     `Implementation: ${i.name} ${i.version} (${i.language}), driver ${code(i.driver)}. Kit ${report.kit.version}, spec ${report.kit.specVersion}, suite ${code(report.suite)}, profile ${code(report.profile ?? "—")}, started ${report.started_at}.`,
     ...ruleSection(report),
     "",
-    ...(report.aborted ? [`**The run ended at ${cell(report.aborted.at)}**: ${cell(report.aborted.reason)} (after ${ms(report.aborted.after_ms)}); ${report.aborted.not_run} case(s) not run.`, ""] : []),
+    ...(report.aborted
+      ? [
+          `**The run ended at ${cell(report.aborted.at)}**: ${cell(report.aborted.reason)} (after ${ms(report.aborted.after_ms)}); ${report.aborted.not_run} case(s) not run.`,
+          "",
+        ]
+      : []),
     "## Cases",
     "",
     "| Case | Title | Rules | Status | Time |",
     "| --- | --- | --- | --- | ---: |",
-    ...report.cases.map((r) => `| ${cell(r.id)} | ${cell(r.title)} | ${cell((r.rules?.length ? r.rules : r.spec).join(", "))} | ${ICON[r.status]} | ${ms(r.duration_ms)} |`),
+    ...report.cases.map(
+      (r) =>
+        `| ${cell(r.id)} | ${cell(r.title)} | ${cell((r.rules?.length ? r.rules : r.spec).join(", "))} | ${ICON[r.status]} | ${ms(r.duration_ms)} |`,
+    ),
   ];
-  const bad = report.cases.filter((r) => r.status === "failed" || r.status === "errored" || (r.status === "expected_failure" && (r.mismatches?.length || r.reason)));
+  const bad = report.cases.filter(
+    (r) =>
+      r.status === "failed" ||
+      r.status === "errored" ||
+      (r.status === "expected_failure" && (r.mismatches?.length || r.reason)),
+  );
   if (bad.length) {
     out.push("", "## Details");
     for (const r of bad) {
-      out.push("", `### ${cell(r.id)}: ${cell(r.title)} (${r.status.replace("_", " ")})`, "", `Rules: ${(r.rules ?? []).join(", ") || "—"}. Spec: ${r.spec.join(", ") || "—"}`);
+      out.push(
+        "",
+        `### ${cell(r.id)}: ${cell(r.title)} (${r.status.replace("_", " ")})`,
+        "",
+        `Rules: ${(r.rules ?? []).join(", ") || "—"}. Spec: ${r.spec.join(", ") || "—"}`,
+      );
       if (r.mismatches?.length) {
         out.push("", "| At | Call | Expected | Actual | What | Rules |", "| --- | --- | --- | --- | --- | --- |");
         for (const m of r.mismatches) {
           const call = m.call === undefined ? "—" : code(show(m.call));
-          out.push(`| ${code(m.at)} | ${call} | ${code(show(m.expected))} | ${code(show(m.actual))} | ${cell(m.what ?? m.message)} | ${cell(m.rules ? effectNote(m) : "—")} |`);
+          out.push(
+            `| ${code(m.at)} | ${call} | ${code(show(m.expected))} | ${code(show(m.actual))} | ${cell(m.what ?? m.message)} | ${cell(m.rules ? effectNote(m) : "—")} |`,
+          );
         }
       }
       if (r.reason) out.push("", `Reason: ${cell(r.reason)}${r.blame ? ` (blame: ${r.blame})` : ""}`);

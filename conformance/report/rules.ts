@@ -11,7 +11,9 @@ export function show(value: unknown): string {
 
 /** The rules a reader must act on: failed first, then errored (not verified), then expected failures. */
 export function failingRules(report: Pick<RunReport, "rules">): RuleResult[] {
-  return (report.rules ?? []).filter((r) => r.status === "failed" || r.status === "errored" || r.status === "expected_failure");
+  return (report.rules ?? []).filter(
+    (r) => r.status === "failed" || r.status === "errored" || r.status === "expected_failure",
+  );
 }
 
 /** Rules outside the profile that did not hold: shown, not scored. */
@@ -24,7 +26,9 @@ export function formatRuleCounts(report: Pick<RunReport, "rule_counts" | "profil
   // A report read back from an older kit has no rule counts: nothing to say.
   if (!report.rule_counts) return `rules: none judged (a report without rules[])`;
   const parts = (Object.entries(report.rule_counts) as Array<[string, Record<string, number>]>).map(([source, c]) => {
-    const bits = Object.entries(c).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s.replace("_", " ")}`);
+    const bits = Object.entries(c)
+      .filter(([, n]) => n > 0)
+      .map(([s, n]) => `${n} ${s.replace("_", " ")}`);
     return `${source}: ${bits.join(", ") || "none"}`;
   });
   return `rules (profile ${report.profile}): ${parts.join("; ")}`;
@@ -58,7 +62,9 @@ export function effectNote(m: Pick<Mismatch, "effect" | "rules">): string {
 }
 
 /** A report's score; a report written by an older kit (no score) gets one derived from what it has. */
-export function scoreOf(report: Pick<RunReport, "rules" | "cases" | "summary" | "profile"> & { score?: RunScore }): RunScore {
+export function scoreOf(
+  report: Pick<RunReport, "rules" | "cases" | "summary" | "profile"> & { score?: RunScore },
+): RunScore {
   return report.score ?? scoreRun(report.rules ?? [], report.cases, report.summary, report.profile ?? "spec");
 }
 

@@ -47,7 +47,9 @@ export async function runBatch(call: ConcurrentCall, at: string, ctx: StepContex
   const invocation = spec.invocation ?? "model";
   const options = spec.turn === undefined ? { invocation } : { invocation, turn: spec.turn };
   const index = (k: number) => k % cycle;
-  const params = Array.from({ length: spec.count }, (_, k) => template(withIndex(spec.params as unknown, index(k)), tmp));
+  const params = Array.from({ length: spec.count }, (_, k) =>
+    template(withIndex(spec.params as unknown, index(k)), tmp),
+  );
   const settled: number[] = [];
   const t0 = performance.now();
   const pending = params.map((p, k) => {
@@ -63,7 +65,9 @@ export async function runBatch(call: ConcurrentCall, at: string, ctx: StepContex
     );
     return promise;
   });
-  const results = await ctx.step(at, `${at}: ${spec.count} concurrent calls (${brief(spec.params)})`, () => Promise.all(pending));
+  const results = await ctx.step(at, `${at}: ${spec.count} concurrent calls (${brief(spec.params)})`, () =>
+    Promise.all(pending),
+  );
   slow(`${at}.time`, performance.now() - t0, exp.max_ms, resolveRules(exp.rules, "max_ms"));
 
   const seen = results.map((r) => norm(r));
@@ -74,14 +78,27 @@ export async function runBatch(call: ConcurrentCall, at: string, ctx: StepContex
 function kindTally(seen: readonly unknown[]): Record<string, number> {
   const tally: Record<string, number> = {};
   for (const r of seen) {
-    const kind = r !== null && typeof r === "object" && typeof (r as { kind?: unknown }).kind === "string" ? (r as { kind: string }).kind : "(none)";
+    const kind =
+      r !== null && typeof r === "object" && typeof (r as { kind?: unknown }).kind === "string"
+        ? (r as { kind: string }).kind
+        : "(none)";
     tally[kind] = (tally[kind] ?? 0) + 1;
   }
   return tally;
 }
 
 /** Schema, then (when judged) kind counts, settle order, first / rest / each per call; at most BATCH_MISSES_MAX listed. */
-function checkBatch(call: ConcurrentCall, at: string, params: unknown[], results: SkillResult[], seen: unknown[], settled: number[], miss: (m: Miss) => void, judged: boolean, unobserved?: (at: string) => boolean): void {
+function checkBatch(
+  call: ConcurrentCall,
+  at: string,
+  params: unknown[],
+  results: SkillResult[],
+  seen: unknown[],
+  settled: number[],
+  miss: (m: Miss) => void,
+  judged: boolean,
+  unobserved?: (at: string) => boolean,
+): void {
   const spec = call.concurrent;
   const exp = call.expect;
   const batch: Miss[] = [];
@@ -89,11 +106,21 @@ function checkBatch(call: ConcurrentCall, at: string, params: unknown[], results
   let schemaBad = 0;
   const schemaRules = new Set<string>();
   results.forEach((r, k) => {
-    const misses = schemaMisses("result.schema.json", r, `${at}[${k}].result`, "schema-invalid result", unobserved).map((m) => ({ ...m, key: "schema" }));
+    const misses = schemaMisses("result.schema.json", r, `${at}[${k}].result`, "schema-invalid result", unobserved).map(
+      (m) => ({ ...m, key: "schema" }),
+    );
     if (misses.length && schemaBad++ === 0) batch.push(...misses);
     else for (const m of misses) for (const id of m.rules ?? []) schemaRules.add(id);
   });
-  if (schemaBad > 1) batch.push({ at: `${at}.result`, expected: "every result schema-valid", actual: `${schemaBad} schema-invalid results`, what: "schema-invalid results (result.schema.json)", key: "schema", rules: schemaRules.size ? [...schemaRules] : [SCHEMA_RULES["result.schema.json"]] });
+  if (schemaBad > 1)
+    batch.push({
+      at: `${at}.result`,
+      expected: "every result schema-valid",
+      actual: `${schemaBad} schema-invalid results`,
+      what: "schema-invalid results (result.schema.json)",
+      key: "schema",
+      rules: schemaRules.size ? [...schemaRules] : [SCHEMA_RULES["result.schema.json"]],
+    });
   if (!judged) {
     batch.forEach(miss);
     return;
@@ -103,17 +130,40 @@ function checkBatch(call: ConcurrentCall, at: string, params: unknown[], results
   if (exp.kinds) {
     const want: Record<string, number> = { ...exp.kinds };
     for (const k of new Set([...Object.keys(want), ...Object.keys(tally)])) {
-      if ((want[k] ?? 0) !== (tally[k] ?? 0)) batch.push({ at: `${at}.kinds.${k}`, key: "kinds", rules: resolveRules(exp.rules, "kinds"), expected: want[k] ?? 0, actual: tally[k] ?? 0, what: `wrong number of ${k} results (all: ${JSON.stringify(tally)})` });
+      if ((want[k] ?? 0) !== (tally[k] ?? 0))
+        batch.push({
+          at: `${at}.kinds.${k}`,
+          key: "kinds",
+          rules: resolveRules(exp.rules, "kinds"),
+          expected: want[k] ?? 0,
+          actual: tally[k] ?? 0,
+          what: `wrong number of ${k} results (all: ${JSON.stringify(tally)})`,
+        });
     }
   }
   if (exp.in_order && !settled.every((k, n) => k === n)) {
     const first = settled.findIndex((k, n) => k !== n);
-    batch.push({ at: `${at}.order`, key: "in_order", rules: resolveRules(exp.rules, "in_order"), expected: "settled in call order 0…" + (spec.count - 1), actual: settled.slice(Math.max(0, first - 2), first + 8), what: `call ${settled[first]} settled in position ${first}` });
+    batch.push({
+      at: `${at}.order`,
+      key: "in_order",
+      rules: resolveRules(exp.rules, "in_order"),
+      expected: "settled in call order 0…" + (spec.count - 1),
+      actual: settled.slice(Math.max(0, first - 2), first + 8),
+      what: `call ${settled[first]} settled in position ${first}`,
+    });
   }
   const perCall = perCallMisses(call, at, params, seen);
   batch.push(...perCall);
   batch.slice(0, BATCH_MISSES_MAX).forEach(miss);
-  if (batch.length > BATCH_MISSES_MAX) miss({ at, key: "kinds", rules: [...new Set(batch.slice(BATCH_MISSES_MAX).flatMap((m) => m.rules ?? []))], expected: "no further mismatches", actual: `${batch.length - BATCH_MISSES_MAX} more (${perCall.length} in per-call checks)`, what: "more mismatches in this batch" });
+  if (batch.length > BATCH_MISSES_MAX)
+    miss({
+      at,
+      key: "kinds",
+      rules: [...new Set(batch.slice(BATCH_MISSES_MAX).flatMap((m) => m.rules ?? []))],
+      expected: "no further mismatches",
+      actual: `${batch.length - BATCH_MISSES_MAX} more (${perCall.length} in per-call checks)`,
+      what: "more mismatches in this batch",
+    });
 }
 
 /** first (the first call with given params), rest (the repeats) and each (all), with ${i} bound per call. */

@@ -18,7 +18,19 @@ import { brief, runBatch, type StepContext } from "./batch.ts";
 import { checkCatalog, checkResult, type Miss } from "./expect.ts";
 import { checkFilesAbsent } from "./files.ts";
 import { atUnobservedPlace, unobservableRules } from "./unobserved.ts";
-import { DEFAULT_PROFILE, RUNNER_RULES, activeOwn, effectOf, isNa, isNotObservable, resolveRules, rulesOfCase, uncheckedRules, type Judge, type Profile } from "./rules.ts";
+import {
+  DEFAULT_PROFILE,
+  RUNNER_RULES,
+  activeOwn,
+  effectOf,
+  isNa,
+  isNotObservable,
+  resolveRules,
+  rulesOfCase,
+  uncheckedRules,
+  type Judge,
+  type Profile,
+} from "./rules.ts";
 import { ImplFault, faultOf, impl, toFault } from "./faults.ts";
 import { ScriptedHook } from "./hook.ts";
 import type { LoadedCase } from "./load.ts";
@@ -48,25 +60,51 @@ export interface CaseOptions {
 }
 
 function clipLarge(value: unknown): unknown {
-  if (typeof value === "string") return value.length > OBSERVED_STRING_MAX ? `${value.slice(0, OBSERVED_STRING_MAX)}… (${value.length} chars, clipped by the kit)` : value;
+  if (typeof value === "string")
+    return value.length > OBSERVED_STRING_MAX
+      ? `${value.slice(0, OBSERVED_STRING_MAX)}… (${value.length} chars, clipped by the kit)`
+      : value;
   if (Array.isArray(value)) return value.map(clipLarge);
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clipLarge(v)]));
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clipLarge(v)]));
   return value;
 }
 
-export async function runCase(implementation: Implementation, c: LoadedCase | ConformanceCase, opts: CaseOptions = {}): Promise<CaseResult> {
+export async function runCase(
+  implementation: Implementation,
+  c: LoadedCase | ConformanceCase,
+  opts: CaseOptions = {},
+): Promise<CaseResult> {
   const t0 = performance.now();
   const own = [...(c.rules ?? [])];
-  const finish = (r: Outcome): CaseResult => ({ id: c.id, title: c.title, spec: [...c.spec], rules: own, checked_rules: rulesOfCase(c), ...r, duration_ms: Math.round(performance.now() - t0) });
-  const judge: Judge = { profile: opts.profile ?? DEFAULT_PROFILE, capabilities: implementation.info.capabilities, notObservable: unobservableRules(implementation.info.unobserved) };
+  const finish = (r: Outcome): CaseResult => ({
+    id: c.id,
+    title: c.title,
+    spec: [...c.spec],
+    rules: own,
+    checked_rules: rulesOfCase(c),
+    ...r,
+    duration_ms: Math.round(performance.now() - t0),
+  });
+  const judge: Judge = {
+    profile: opts.profile ?? DEFAULT_PROFILE,
+    capabilities: implementation.info.capabilities,
+    notObservable: unobservableRules(implementation.info.unobserved),
+  };
   if (c.capability !== undefined && implementation.info.capabilities?.[c.capability] === false) {
     return finish({ status: "skipped", reason: `the implementation declares capability ${c.capability} false` });
   }
   if (own.length && own.every((id) => isNa(id, judge))) {
-    return finish({ status: "skipped", reason: `n/a: every rule the case tests needs a capability the implementation declares false (${own.join(", ")})` });
+    return finish({
+      status: "skipped",
+      reason: `n/a: every rule the case tests needs a capability the implementation declares false (${own.join(", ")})`,
+    });
   }
   if (own.length && own.every((id) => isNa(id, judge) || isNotObservable(id, judge))) {
-    return finish({ status: "skipped", reason: `not observable here: every rule the case tests is n/a or needs a value the harness does not produce (${own.join(", ")})` });
+    return finish({
+      status: "skipped",
+      reason: `not observable here: every rule the case tests is n/a or needs a value the harness does not produce (${own.join(", ")})`,
+    });
   }
   const suite = "suite" in c && typeof c.suite === "string" ? c.suite : "spec";
   let ws: Workspace;
@@ -123,7 +161,8 @@ class CaseRun {
         await this.makeCall(i, call);
       }
       this.hook.currentCall = -1;
-      for (const m of this.hook.scriptMisses()) this.miss({ ...m, key: "hook", rules: m.rules ?? [...RUNNER_RULES.hookScript] });
+      for (const m of this.hook.scriptMisses())
+        this.miss({ ...m, key: "hook", rules: m.rules ?? [...RUNNER_RULES.hookScript] });
     } catch (e) {
       this.fault = toFault(e);
     } finally {
@@ -145,7 +184,15 @@ class CaseRun {
     if (this.leftover) {
       const { pending, waited_ms } = this.leftover;
       const what = `close() left ${pending} of this case's call(s) unanswered ${waited_ms} ms after it returned (PROTOCOL.md, session/close: a closed session's pending calls must be answered promptly)`;
-      this.fault = this.fault ? new ImplFault(`${this.fault.message}; ${what}`, this.fault.blame, this.fault.stderr, this.fault.trace, this.fault.kind) : new ImplFault(what, "implementation", undefined, undefined, "timeout");
+      this.fault = this.fault
+        ? new ImplFault(
+            `${this.fault.message}; ${what}`,
+            this.fault.blame,
+            this.fault.stderr,
+            this.fault.trace,
+            this.fault.kind,
+          )
+        : new ImplFault(what, "implementation", undefined, undefined, "timeout");
     }
     this.work.cleanupWhenSettled(this.ws.dir, this.ws.cleanup);
   }
@@ -155,7 +202,15 @@ class CaseRun {
       observed: this.observed,
       ...(this.calls.length ? { calls: this.calls } : {}),
       ...(this.catalogSeen !== undefined ? { catalog: this.catalogSeen } : {}),
-      ...(this.hook.recorded.length ? { hook_requests: this.hook.recorded.map((r) => ({ call: r.call, request: this.norm(r.request), answer: r.answer })) } : {}),
+      ...(this.hook.recorded.length
+        ? {
+            hook_requests: this.hook.recorded.map((r) => ({
+              call: r.call,
+              request: this.norm(r.request),
+              answer: r.answer,
+            })),
+          }
+        : {}),
     };
     const f = this.fault;
     const own = this.c.rules ?? [];
@@ -163,7 +218,12 @@ class CaseRun {
     const mismatches = this.mismatches.length ? { mismatches: this.mismatches } : {};
     if (this.mismatches.some((m) => m.effect === "fails_case")) return { status: "failed", ...mismatches, ...extra };
     if (own.length && activeOwn(own, this.judge).length === 0) {
-      return { status: "not_scored", reason: `profile ${this.judge.profile} scores none of the rules the case tests (${own.join(", ")})`, ...mismatches, ...extra };
+      return {
+        status: "not_scored",
+        reason: `profile ${this.judge.profile} scores none of the rules the case tests (${own.join(", ")})`,
+        ...mismatches,
+        ...extra,
+      };
     }
     return { status: "passed", ...mismatches, ...extra };
   }
@@ -176,14 +236,34 @@ class CaseRun {
    */
   private faulted(f: ImplFault, own: readonly string[], extra: Partial<Outcome>): Outcome {
     const unchecked = uncheckedRules(this.c, this.reached);
-    const detail = { reason: f.message, blame: f.blame, ...(f.stderr !== undefined ? { stderr: f.stderr } : {}), ...(f.trace !== undefined ? { stack: f.trace } : {}), ...(this.leftover ? { leftover: this.leftover } : {}), ...(unchecked.length ? { unchecked_rules: unchecked } : {}) };
+    const detail = {
+      reason: f.message,
+      blame: f.blame,
+      ...(f.stderr !== undefined ? { stderr: f.stderr } : {}),
+      ...(f.trace !== undefined ? { stack: f.trace } : {}),
+      ...(this.leftover ? { leftover: this.leftover } : {}),
+      ...(unchecked.length ? { unchecked_rules: unchecked } : {}),
+    };
     if (f.blame === "implementation" && f.kind === "crash") {
       const where = this.reached === "catalog" || this.reached === "session" ? this.reached : `calls[${this.reached}]`;
-      this.miss({ at: where, key: "fault", rules: [...RUNNER_RULES.crash], expected: "a structured result (§3.4: errors are returned, not thrown) and a session that stays usable", actual: f.message, what: "the implementation crashed instead of answering" });
+      this.miss({
+        at: where,
+        key: "fault",
+        rules: [...RUNNER_RULES.crash],
+        expected: "a structured result (§3.4: errors are returned, not thrown) and a session that stays usable",
+        actual: f.message,
+        what: "the implementation crashed instead of answering",
+      });
     }
     const mismatches = this.mismatches.length ? { mismatches: this.mismatches } : {};
     if (f.blame === "implementation" && f.kind === "timeout" && own.length && activeOwn(own, this.judge).length === 0) {
-      return { status: "not_scored", ...detail, reason: `${f.message}: a missed deadline, not scored (profile ${this.judge.profile} scores none of the rules the case tests: ${own.join(", ")})`, ...mismatches, ...extra };
+      return {
+        status: "not_scored",
+        ...detail,
+        reason: `${f.message}: a missed deadline, not scored (profile ${this.judge.profile} scores none of the rules the case tests: ${own.join(", ")})`,
+        ...mismatches,
+        ...extra,
+      };
     }
     return { status: "errored", ...detail, ...mismatches, ...extra };
   }
@@ -200,7 +280,10 @@ class CaseRun {
   private norm = (v: unknown): unknown => normalise(v, this.ws.spellings);
 
   /** Whether a place of an answer, checked under `key`, is one the driver declares unobserved (K40). */
-  private unobservedAt = (key: string) => (at: string): boolean => atUnobservedPlace(this.implementation.info.unobserved, at, key);
+  private unobservedAt =
+    (key: string) =>
+    (at: string): boolean =>
+      atUnobservedPlace(this.implementation.info.unobserved, at, key);
 
   /** How many findings lead the list (an unscripted hook ask explains what follows it). */
   private leads = 0;
@@ -223,12 +306,19 @@ class CaseRun {
     // the wrong kind or code: the finding may only follow from that one (a refused activation is not loaded, so
     // its repeat is not already_loaded). Said on the mismatch; the finding stays.
     const callIndex = i === undefined ? (m.at.startsWith("hook") ? Infinity : undefined) : Number(i);
-    const after = this.wentWrong !== undefined && callIndex !== undefined && callIndex > this.wentWrong ? `calls[${this.wentWrong}]` : undefined;
+    const after =
+      this.wentWrong !== undefined && callIndex !== undefined && callIndex > this.wentWrong
+        ? `calls[${this.wentWrong}]`
+        : undefined;
     const own = effectOf(rules, this.c.rules ?? [], this.judge);
     // A cascade from a call whose wrong answer the profile does not score (a decision's) is not scored either: the
     // spec's rules are not failed by what only follows from a choice the spec leaves open.
     const effect = after !== undefined && this.wentWrongEffect === "not_scored" && own !== "n/a" ? "not_scored" : own;
-    if (i !== undefined && (m.key === "kind" || m.key === "code") && (this.wentWrong === undefined || Number(i) < this.wentWrong)) {
+    if (
+      i !== undefined &&
+      (m.key === "kind" || m.key === "code") &&
+      (this.wentWrong === undefined || Number(i) < this.wentWrong)
+    ) {
       this.wentWrong = Number(i);
       this.wentWrongEffect = own;
     }
@@ -248,19 +338,40 @@ class CaseRun {
 
   /** max_ms of a call, a batch or the catalog: the rules its expectation names for max_ms. */
   private slow = (at: string, took: number, max: number | undefined, rules?: readonly string[]): void => {
-    if (max !== undefined && took > max) this.miss({ at, key: "max_ms", expected: `an answer within ${max} ms`, actual: `${Math.round(took)} ms`, what: "too slow", ...(rules ? { rules: [...rules] } : {}) });
+    if (max !== undefined && took > max)
+      this.miss({
+        at,
+        key: "max_ms",
+        expected: `an answer within ${max} ms`,
+        actual: `${Math.round(took)} ms`,
+        what: "too slow",
+        ...(rules ? { rules: [...rules] } : {}),
+      });
   };
 
   /** Checked (and undone) right after every step the implementation takes, before the kit's own code runs on a polluted prototype. */
   private guard = (at: string): void => {
     const polluted = restorePrototypes(this.prototypes);
-    if (polluted.length) this.miss({ at: `${at}.prototypes`, key: "prototypes", rules: [...RUNNER_RULES.prototypes], expected: "built-in prototypes unchanged", actual: polluted, what: "prototype pollution (undone by the kit)" });
+    if (polluted.length)
+      this.miss({
+        at: `${at}.prototypes`,
+        key: "prototypes",
+        rules: [...RUNNER_RULES.prototypes],
+        expected: "built-in prototypes unchanged",
+        actual: polluted,
+        what: "prototype pollution (undone by the kit)",
+      });
   };
 
   /** One step of the implementation: under the deadline, then the guard. */
   private step = async <T>(at: string, what: string, f: () => T | Promise<T>): Promise<T> => {
     try {
-      return await impl(what, this.ms, () => this.work.track(f()), () => this.implementation.stderrTail?.());
+      return await impl(
+        what,
+        this.ms,
+        () => this.work.track(f()),
+        () => this.implementation.stderrTail?.(),
+      );
     } finally {
       this.guard(at);
     }
@@ -277,7 +388,11 @@ class CaseRun {
       ...(this.hook.hook ? { hook: this.hook.hook } : {}),
       ...(env ? { environment: { home: join(this.ws.dir, env.home), cwd: join(this.ws.dir, env.cwd) } } : {}),
     };
-    this.session = await this.step("createSession", "createSession", () => (this.creating = this.implementation.createSession(config, options)));
+    this.session = await this.step(
+      "createSession",
+      "createSession",
+      () => (this.creating = this.implementation.createSession(config, options)),
+    );
   }
 
   private async readCatalog(): Promise<void> {
@@ -285,7 +400,14 @@ class CaseRun {
     const catalog = await this.step("catalog", "catalog()", () => this.session!.catalog());
     this.slow("catalog", performance.now() - t, this.c.catalog?.max_ms, resolveRules(this.c.catalog?.rules, "max_ms"));
     this.catalogSeen = this.norm(catalog);
-    for (const m of schemaMisses("catalog.schema.json", catalog, "catalog", "schema-invalid catalog", this.unobservedAt("schema"))) this.miss({ ...m, key: "schema" });
+    for (const m of schemaMisses(
+      "catalog.schema.json",
+      catalog,
+      "catalog",
+      "schema-invalid catalog",
+      this.unobservedAt("schema"),
+    ))
+      this.miss({ ...m, key: "schema" });
     if (this.c.catalog) for (const m of checkCatalog(this.c.catalog, this.catalogSeen)) this.miss(m);
   }
 
@@ -296,7 +418,13 @@ class CaseRun {
     if ("concurrent" in call) {
       this.calls[i] = this.norm(template(call.concurrent.params as unknown, this.ws.dir));
       const from = this.hook.recorded.length;
-      this.observed.push(await runBatch(call, at, this.stepContext(() => this.judged(from, at))));
+      this.observed.push(
+        await runBatch(
+          call,
+          at,
+          this.stepContext(() => this.judged(from, at)),
+        ),
+      );
       this.checkHookPayloads(at, this.hook.since(from));
       return;
     }
@@ -324,7 +452,14 @@ class CaseRun {
     const seen = this.norm(result);
     this.observed.push(clipLarge(seen));
     const judged = this.judged(from, at, call.expect.kind === "already_loaded" ? LOADED_ASK_RULES : undefined);
-    for (const m of schemaMisses("result.schema.json", result, `${at}.result`, "schema-invalid result", this.unobservedAt("schema"))) this.miss({ ...m, key: "schema" });
+    for (const m of schemaMisses(
+      "result.schema.json",
+      result,
+      `${at}.result`,
+      "schema-invalid result",
+      this.unobservedAt("schema"),
+    ))
+      this.miss({ ...m, key: "schema" });
     const asked = this.hook.since(from);
     this.checkHookPayloads(at, asked);
     if (judged) for (const m of checkResult(call.expect, seen, asked.map(this.norm), at)) this.miss(m);
@@ -343,18 +478,40 @@ class CaseRun {
 
   private checkHookPayloads(at: string, requests: readonly unknown[]): void {
     for (const [k, req] of requests.entries()) {
-      for (const m of schemaMisses("permission-request.schema.json", req, `${at}.hook_requests[${k}]`, "schema-invalid hook payload", this.unobservedAt("hook_schema"))) this.miss({ ...m, key: "hook_schema" });
+      for (const m of schemaMisses(
+        "permission-request.schema.json",
+        req,
+        `${at}.hook_requests[${k}]`,
+        "schema-invalid hook payload",
+        this.unobservedAt("hook_schema"),
+      ))
+        this.miss({ ...m, key: "hook_schema" });
     }
   }
 
   private stepContext(judged: () => boolean): StepContext {
-    return { session: this.session!, tmp: this.ws.dir, norm: this.norm, miss: this.miss, slow: this.slow, step: this.step, judged, track: (p) => this.work.track(p), unobserved: this.unobservedAt("schema") };
+    return {
+      session: this.session!,
+      tmp: this.ws.dir,
+      norm: this.norm,
+      miss: this.miss,
+      slow: this.slow,
+      step: this.step,
+      judged,
+      track: (p) => this.work.track(p),
+      unobserved: this.unobservedAt("schema"),
+    };
   }
 
   private async closeSession(): Promise<void> {
     if (!this.session) return;
     try {
-      await impl("close()", this.ms, () => this.work.track(this.session!.close()), () => this.implementation.stderrTail?.());
+      await impl(
+        "close()",
+        this.ms,
+        () => this.work.track(this.session!.close()),
+        () => this.implementation.stderrTail?.(),
+      );
     } catch (e) {
       this.fault ??= faultOf(e, "close()");
     }

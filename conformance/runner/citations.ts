@@ -5,7 +5,9 @@ import { readFileSync } from "node:fs";
 import { dataPath } from "../../package-root.ts";
 
 /** The spec's sections by number ("4.5" → its text), read from docs/spec/skill-tool-spec.txt. */
-export function specSections(text = readFileSync(dataPath("docs/spec/skill-tool-spec.txt"), "utf8")): Map<string, string> {
+export function specSections(
+  text = readFileSync(dataPath("docs/spec/skill-tool-spec.txt"), "utf8"),
+): Map<string, string> {
   const sections = new Map<string, string[]>();
   let top = 0;
   let current: string[] | undefined;
@@ -29,7 +31,11 @@ export function specSections(text = readFileSync(dataPath("docs/spec/skill-tool-
 const CITATION = /^§(\d+(?:\.\d+)?)(?: (rule|step|case) (\d+))?$/;
 
 /** Why a citation does not resolve, or undefined when it does. */
-export function unresolved(citation: string, sections: ReadonlyMap<string, string>, decisionIds: ReadonlySet<string>): string | undefined {
+export function unresolved(
+  citation: string,
+  sections: ReadonlyMap<string, string>,
+  decisionIds: ReadonlySet<string>,
+): string | undefined {
   if (/^[DRKEX]\d+$/.test(citation)) return decisionIds.has(citation) ? undefined : `no decision ${citation}`;
   const m = CITATION.exec(citation);
   if (!m) return "not a citation (§N, §N.M, §N.M rule|step|case K, D…, R…)";

@@ -43,13 +43,16 @@ export function getPath(value: unknown, path: string): unknown {
 export function matchPartial(expected: unknown, actual: unknown, at: string): Miss[] {
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return [{ at, expected, actual, what: "expected an array" }];
-    if (actual.length !== expected.length) return [{ at, expected, actual, what: `expected ${expected.length} element(s), got ${actual.length}` }];
+    if (actual.length !== expected.length)
+      return [{ at, expected, actual, what: `expected ${expected.length} element(s), got ${actual.length}` }];
     return expected.flatMap((e, i) => matchPartial(e, actual[i], `${at}[${i}]`));
   }
   if (isObj(expected)) {
     if (!isObj(actual)) return [{ at, expected, actual, what: "expected an object" }];
     return Object.entries(expected).flatMap(([k, e]) =>
-      Object.prototype.hasOwnProperty.call(actual, k) ? matchPartial(e, actual[k], `${at}.${k}`) : [{ at: `${at}.${k}`, expected: e, actual: undefined, what: "missing" }],
+      Object.prototype.hasOwnProperty.call(actual, k)
+        ? matchPartial(e, actual[k], `${at}.${k}`)
+        : [{ at: `${at}.${k}`, expected: e, actual: undefined, what: "missing" }],
     );
   }
   return isDeepStrictEqual(expected, actual) ? [] : [{ at, expected, actual, what: "not equal" }];
@@ -66,24 +69,69 @@ function jsonExcludes(at: string, value: unknown, banned: readonly string[] | un
   try {
     text = JSON.stringify(value) ?? "";
   } catch (e) {
-    return [{ at, key: "json_not_contains", expected: "a value the kit can serialise", actual: String(e), what: "cannot be serialised as JSON" }];
+    return [
+      {
+        at,
+        key: "json_not_contains",
+        expected: "a value the kit can serialise",
+        actual: String(e),
+        what: "cannot be serialised as JSON",
+      },
+    ];
   }
-  return banned.flatMap((b, i) => (text.includes(b) ? [{ at, key: `json_not_contains.${i}`, expected: { json_not_contains: b }, actual: excerpt(text, b), what: `contains ${JSON.stringify(b)}` }] : []));
+  return banned.flatMap((b, i) =>
+    text.includes(b)
+      ? [
+          {
+            at,
+            key: `json_not_contains.${i}`,
+            expected: { json_not_contains: b },
+            actual: excerpt(text, b),
+            what: `contains ${JSON.stringify(b)}`,
+          },
+        ]
+      : [],
+  );
 }
 
 function excerpt(text: string, hit: string): string {
   const i = text.indexOf(hit);
-  return (i > 60 ? "…" : "") + text.slice(Math.max(0, i - 60), i + hit.length + 60) + (i + hit.length + 60 < text.length ? "…" : "");
+  return (
+    (i > 60 ? "…" : "") +
+    text.slice(Math.max(0, i - 60), i + hit.length + 60) +
+    (i + hit.length + 60 < text.length ? "…" : "")
+  );
 }
 
-function strings(at: string, text: unknown, label: string, wanted: readonly string[] | undefined, present: boolean): Miss[] {
+function strings(
+  at: string,
+  text: unknown,
+  label: string,
+  wanted: readonly string[] | undefined,
+  present: boolean,
+): Miss[] {
   if (!wanted?.length) return [];
   const key = `${label}_${present ? "contains" : "not_contains"}`;
-  if (typeof text !== "string") return wanted.map((_, i) => ({ at: `${at}.${label}`, key: `${key}.${i}`, expected: "a string", actual: text, what: `${label} is not a string` }));
+  if (typeof text !== "string")
+    return wanted.map((_, i) => ({
+      at: `${at}.${label}`,
+      key: `${key}.${i}`,
+      expected: "a string",
+      actual: text,
+      what: `${label} is not a string`,
+    }));
   return wanted.flatMap((w, i) =>
     text.includes(w) === present
       ? []
-      : [{ at: `${at}.${label}`, key: `${key}.${i}`, expected: present ? { contains: w } : { not_contains: w }, actual: text, what: present ? `${label} does not contain ${JSON.stringify(w)}` : `${label} contains ${JSON.stringify(w)}` }],
+      : [
+          {
+            at: `${at}.${label}`,
+            key: `${key}.${i}`,
+            expected: present ? { contains: w } : { not_contains: w },
+            actual: text,
+            what: present ? `${label} does not contain ${JSON.stringify(w)}` : `${label} contains ${JSON.stringify(w)}`,
+          },
+        ],
   );
 }
 
@@ -91,7 +139,12 @@ function strings(at: string, text: unknown, label: string, wanted: readonly stri
  * Check one normalised result. `hookRequests` are the normalised requests the hook received during the call.
  * A wrong kind stops the other checks for that call (they would only repeat it).
  */
-export function checkResult(rawExpect: ResultExpect, result: unknown, hookRequests: readonly unknown[], at: string): Miss[] {
+export function checkResult(
+  rawExpect: ResultExpect,
+  result: unknown,
+  hookRequests: readonly unknown[],
+  at: string,
+): Miss[] {
   return attribute(resultMisses(rawExpect, result, hookRequests, at), rawExpect.rules);
 }
 
@@ -104,41 +157,98 @@ function resultMisses(rawExpect: ResultExpect, result: unknown, hookRequests: re
     const detail = r.kind === "error" ? ` (code ${String(r.code)}: ${String(r.message)})` : "";
     misses.push({ at: `${at}.kind`, key: "kind", expected: exp.kind, actual: r.kind, what: `wrong kind${detail}` });
   } else {
-    const codes: readonly unknown[] | undefined = exp.code === undefined ? undefined : Array.isArray(exp.code) ? exp.code : [exp.code];
-    if (codes && r.kind === "error" && !codes.includes(r.code)) misses.push({ at: `${at}.code`, key: "code", expected: exp.code, actual: r.code, what: `wrong code (message: ${String(r.message)})` });
+    const codes: readonly unknown[] | undefined =
+      exp.code === undefined ? undefined : Array.isArray(exp.code) ? exp.code : [exp.code];
+    if (codes && r.kind === "error" && !codes.includes(r.code))
+      misses.push({
+        at: `${at}.code`,
+        key: "code",
+        expected: exp.code,
+        actual: r.code,
+        what: `wrong code (message: ${String(r.message)})`,
+      });
     const cls = exp.classified;
     if (cls && (r.kind !== cls.kind || (cls.code !== undefined && r.code !== cls.code))) {
       const want = cls.code === undefined ? cls.kind : `${cls.kind} ${cls.code}`;
       const got = r.kind === "error" ? `error ${String(r.code)}` : r.kind;
-      misses.push({ at: `${at}.kind`, key: "classified", expected: want, actual: got, what: "classified differently (the property holds; the exact classification is its own rule)" });
+      misses.push({
+        at: `${at}.kind`,
+        key: "classified",
+        expected: want,
+        actual: got,
+        what: "classified differently (the property holds; the exact classification is its own rule)",
+      });
     }
     for (const [path, want] of Object.entries((exp.fields ?? {}) as Obj)) {
       const got = getPath(r, path);
-      if (!isDeepStrictEqual(got, want)) misses.push({ at: `${at}.${path}`, key: `fields.${path}`, expected: want, actual: got, what: got === undefined ? "missing" : "not equal" });
+      if (!isDeepStrictEqual(got, want))
+        misses.push({
+          at: `${at}.${path}`,
+          key: `fields.${path}`,
+          expected: want,
+          actual: got,
+          what: got === undefined ? "missing" : "not equal",
+        });
     }
     if (exp.bytes_of_body && !(typeof r.body === "string" && r.bytes === Buffer.byteLength(r.body, "utf8"))) {
-      misses.push({ at: `${at}.bytes`, key: "bytes_of_body", expected: typeof r.body === "string" ? Buffer.byteLength(r.body, "utf8") : "the body's UTF-8 length", actual: r.bytes, what: "bytes is not the UTF-8 length of the returned body" });
+      misses.push({
+        at: `${at}.bytes`,
+        key: "bytes_of_body",
+        expected: typeof r.body === "string" ? Buffer.byteLength(r.body, "utf8") : "the body's UTF-8 length",
+        actual: r.bytes,
+        what: "bytes is not the UTF-8 length of the returned body",
+      });
     }
     for (const path of exp.absent ?? []) {
       const got = getPath(r, path);
-      if (got !== undefined) misses.push({ at: `${at}.${path}`, key: `absent.${path}`, expected: "absent", actual: got, what: "should be absent" });
+      if (got !== undefined)
+        misses.push({
+          at: `${at}.${path}`,
+          key: `absent.${path}`,
+          expected: "absent",
+          actual: got,
+          what: "should be absent",
+        });
     }
-    for (const [mode, map] of [["contains", exp.contains], ["not_contains", exp.not_contains]] as const) {
+    for (const [mode, map] of [
+      ["contains", exp.contains],
+      ["not_contains", exp.not_contains],
+    ] as const) {
       for (const [path, want] of Object.entries((map ?? {}) as Obj)) {
         const got = getPath(r, path);
         if (!Array.isArray(got)) {
-          misses.push({ at: `${at}.${path}`, key: `${mode}.${path}`, expected: { [mode]: want }, actual: got, what: "expected an array" });
+          misses.push({
+            at: `${at}.${path}`,
+            key: `${mode}.${path}`,
+            expected: { [mode]: want },
+            actual: got,
+            what: "expected an array",
+          });
           continue;
         }
         const items = Array.isArray(want) ? want : [want];
         const bad = items.filter((w) => got.some((g) => isDeepStrictEqual(g, w)) !== (mode === "contains"));
-        if (bad.length) misses.push({ at: `${at}.${path}`, key: `${mode}.${path}`, expected: { [mode]: bad }, actual: got, what: mode === "contains" ? "missing element(s)" : "unexpected element(s)" });
+        if (bad.length)
+          misses.push({
+            at: `${at}.${path}`,
+            key: `${mode}.${path}`,
+            expected: { [mode]: bad },
+            actual: got,
+            what: mode === "contains" ? "missing element(s)" : "unexpected element(s)",
+          });
       }
     }
     for (const [path, want] of Object.entries((exp.length ?? {}) as Obj)) {
       const got = getPath(r, path);
       const len = Array.isArray(got) ? got.length : undefined;
-      if (len !== want) misses.push({ at: `${at}.${path}.length`, key: `length.${path}`, expected: want, actual: len ?? got, what: Array.isArray(got) ? "wrong length" : "expected an array" });
+      if (len !== want)
+        misses.push({
+          at: `${at}.${path}.length`,
+          key: `length.${path}`,
+          expected: want,
+          actual: len ?? got,
+          what: Array.isArray(got) ? "wrong length" : "expected an array",
+        });
     }
     misses.push(...strings(at, r.output, "output", exp.output_contains, true));
     misses.push(...strings(at, r.output, "output", exp.output_not_contains, false));
@@ -147,14 +257,31 @@ function resultMisses(rawExpect: ResultExpect, result: unknown, hookRequests: re
     misses.push(...jsonExcludes(`${at}.result`, result, exp.json_not_contains));
     for (const [i, pattern] of (rawExpect.output_matches ?? []).entries()) {
       const re = new RegExp(pattern.split("${tmp}").join(escapeRegex(TMP_MARK)), "m");
-      if (typeof r.output !== "string" || !re.test(r.output)) misses.push({ at: `${at}.output`, key: `output_matches.${i}`, expected: { matches: re.source }, actual: r.output, what: "output does not match" });
+      if (typeof r.output !== "string" || !re.test(r.output))
+        misses.push({
+          at: `${at}.output`,
+          key: `output_matches.${i}`,
+          expected: { matches: re.source },
+          actual: r.output,
+          what: "output does not match",
+        });
     }
   }
   if (exp.hook_requests !== undefined) {
     if (hookRequests.length !== exp.hook_requests.length) {
-      misses.push({ at: `${at}.hook_requests`, key: "hook_requests.count", expected: exp.hook_requests, actual: hookRequests, what: `the hook was asked ${hookRequests.length} time(s) during this call, expected ${exp.hook_requests.length}` });
+      misses.push({
+        at: `${at}.hook_requests`,
+        key: "hook_requests.count",
+        expected: exp.hook_requests,
+        actual: hookRequests,
+        what: `the hook was asked ${hookRequests.length} time(s) during this call, expected ${exp.hook_requests.length}`,
+      });
     } else {
-      exp.hook_requests.forEach((e, i) => misses.push(...matchPartial(e, hookRequests[i], `${at}.hook_requests[${i}]`).map((m) => ({ ...m, key: "hook_requests" }))));
+      exp.hook_requests.forEach((e, i) =>
+        misses.push(
+          ...matchPartial(e, hookRequests[i], `${at}.hook_requests[${i}]`).map((m) => ({ ...m, key: "hook_requests" })),
+        ),
+      );
     }
   }
   return misses;
@@ -177,7 +304,8 @@ function lastEntryEnd(text: string, start: number): number {
   const indent = (i: number) => /^[ \t]*/.exec(text.slice(i))![0].length;
   const own = indent(start);
   let end = text.indexOf("\n", start);
-  while (end >= 0 && end + 1 < text.length && text[end + 1] !== "\n" && indent(end + 1) > own) end = text.indexOf("\n", end + 1);
+  while (end >= 0 && end + 1 < text.length && text[end + 1] !== "\n" && indent(end + 1) > own)
+    end = text.indexOf("\n", end + 1);
   return end < 0 ? text.length : end + 1;
 }
 
@@ -194,13 +322,25 @@ function overBudget(catalog: unknown, entries: unknown[], max: number): Miss[] {
   const misses: Miss[] = [];
   const over = (name: string, span: string, how: string): void => {
     const n = tokens(span);
-    if (n > max) misses.push({ at: "catalog.tool_description", key: "entry_max_tokens", expected: { entry_max_tokens: max }, actual: { name, tokens: n, measured: how, text: span.length > 200 ? `${span.slice(0, 200)}…` : span }, what: "a catalog entry over the token budget" });
+    if (n > max)
+      misses.push({
+        at: "catalog.tool_description",
+        key: "entry_max_tokens",
+        expected: { entry_max_tokens: max },
+        actual: { name, tokens: n, measured: how, text: span.length > 200 ? `${span.slice(0, 200)}…` : span },
+        what: "a catalog entry over the token budget",
+      });
   };
   for (const e of entries) {
     if (!isObj(e) || typeof e.name !== "string") continue;
     const at = wholeName(text, e.name);
     if (at >= 0) shown.push({ name: e.name, start: lineStart(at) });
-    else over(e.name, `${e.name} ${typeof e.description === "string" ? e.description : ""}`, "name and description (not shown in the tool description)");
+    else
+      over(
+        e.name,
+        `${e.name} ${typeof e.description === "string" ? e.description : ""}`,
+        "name and description (not shown in the tool description)",
+      );
   }
   shown.sort((a, b) => a.start - b.start);
   shown.forEach((s, k) => {
@@ -224,28 +364,88 @@ function catalogMisses(rawExpect: CatalogExpect, catalog: unknown): Miss[] {
   if (exp.names && !isDeepStrictEqual(names, exp.names)) {
     // Which entries, then their order: a catalog with the right entries in another order breaks only §5.2's sort.
     const sameSet = names.length === exp.names.length && isDeepStrictEqual([...names].sort(), [...exp.names].sort());
-    misses.push({ at: "catalog.names", key: sameSet ? "names.order" : "names", expected: exp.names, actual: names, what: sameSet ? "entries in the wrong order" : "wrong entry names" });
+    misses.push({
+      at: "catalog.names",
+      key: sameSet ? "names.order" : "names",
+      expected: exp.names,
+      actual: names,
+      what: sameSet ? "entries in the wrong order" : "wrong entry names",
+    });
   }
   const missing = (exp.contains_names ?? []).filter((n) => !names.includes(n));
-  if (missing.length) misses.push({ at: "catalog.names", key: "contains_names", expected: { contains: missing }, actual: names, what: "missing entries" });
+  if (missing.length)
+    misses.push({
+      at: "catalog.names",
+      key: "contains_names",
+      expected: { contains: missing },
+      actual: names,
+      what: "missing entries",
+    });
   // One finding per name, so a case can file each omission under the rule that makes it true (absent_names.<name>).
-  for (const n of (exp.absent_names ?? []).filter((x) => names.includes(x))) misses.push({ at: "catalog.names", key: `absent_names.${n}`, expected: { absent: [n] }, actual: names, what: "an entry that should be absent" });
+  for (const n of (exp.absent_names ?? []).filter((x) => names.includes(x)))
+    misses.push({
+      at: "catalog.names",
+      key: `absent_names.${n}`,
+      expected: { absent: [n] },
+      actual: names,
+      what: "an entry that should be absent",
+    });
   const warnings = isObj(catalog) && Array.isArray(catalog.warnings) ? (catalog.warnings as unknown[]).map(String) : [];
   for (const [i, w] of (exp.warnings_exclude ?? []).entries()) {
     const hits = warnings.filter((x) => x.includes(w));
-    if (hits.length) misses.push({ at: "catalog.warnings", key: `warnings_exclude.${i}`, expected: { none_containing: w }, actual: hits, what: "a warning about something that must be skipped silently" });
+    if (hits.length)
+      misses.push({
+        at: "catalog.warnings",
+        key: `warnings_exclude.${i}`,
+        expected: { none_containing: w },
+        actual: hits,
+        what: "a warning about something that must be skipped silently",
+      });
   }
   for (const [i, w] of (exp.warnings_include ?? []).entries()) {
-    if (!warnings.some((x) => x.includes(w))) misses.push({ at: "catalog.warnings", key: `warnings_include.${i}`, expected: { some_containing: w }, actual: warnings, what: "no warning about it" });
+    if (!warnings.some((x) => x.includes(w)))
+      misses.push({
+        at: "catalog.warnings",
+        key: `warnings_include.${i}`,
+        expected: { some_containing: w },
+        actual: warnings,
+        what: "no warning about it",
+      });
   }
   if (exp.entry_max_tokens !== undefined) misses.push(...overBudget(catalog, entries, exp.entry_max_tokens));
   misses.push(...jsonExcludes("catalog", catalog, exp.json_not_contains));
-  misses.push(...strings("catalog", isObj(catalog) ? catalog.tool_description : undefined, "tool_description", exp.tool_description_contains, true));
-  misses.push(...strings("catalog", isObj(catalog) ? catalog.tool_description : undefined, "tool_description", exp.tool_description_not_contains, false));
+  misses.push(
+    ...strings(
+      "catalog",
+      isObj(catalog) ? catalog.tool_description : undefined,
+      "tool_description",
+      exp.tool_description_contains,
+      true,
+    ),
+  );
+  misses.push(
+    ...strings(
+      "catalog",
+      isObj(catalog) ? catalog.tool_description : undefined,
+      "tool_description",
+      exp.tool_description_not_contains,
+      false,
+    ),
+  );
   for (const [name, want] of Object.entries(exp.entries ?? {})) {
     const entry = entries.find((e) => isObj(e) && e.name === name);
-    if (entry === undefined) misses.push({ at: `catalog.entries[${name}]`, key: `entries.${name}`, expected: want, actual: undefined, what: "no entry with that name" });
-    else misses.push(...matchPartial(want, entry, `catalog.entries[${name}]`).map((m) => ({ ...m, key: `entries.${name}` })));
+    if (entry === undefined)
+      misses.push({
+        at: `catalog.entries[${name}]`,
+        key: `entries.${name}`,
+        expected: want,
+        actual: undefined,
+        what: "no entry with that name",
+      });
+    else
+      misses.push(
+        ...matchPartial(want, entry, `catalog.entries[${name}]`).map((m) => ({ ...m, key: `entries.${name}` })),
+      );
   }
   return misses;
 }

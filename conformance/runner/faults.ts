@@ -41,7 +41,14 @@ export function stackTop(e: unknown, frames = STACK_FRAMES): string | undefined 
 export function faultOf(e: unknown, what: string): ImplFault {
   if (e instanceof ImplFault) return e;
   // The stdio driver's own request deadline (driver/subprocess.ts: "no response to <method> within <n> ms") is a hang, like ours.
-  if (e instanceof DriverError) return new ImplFault(`${what}: ${e.message}`, e.blame, e.stderr, undefined, /^no response to \S+ within \d+ ms/.test(e.message) ? "timeout" : "crash");
+  if (e instanceof DriverError)
+    return new ImplFault(
+      `${what}: ${e.message}`,
+      e.blame,
+      e.stderr,
+      undefined,
+      /^no response to \S+ within \d+ ms/.test(e.message) ? "timeout" : "crash",
+    );
   const msg = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
   return new ImplFault(`${what} threw ${msg}`, "implementation", undefined, stackTop(e));
 }
@@ -58,13 +65,30 @@ export function toFault(e: unknown): ImplFault {
  * Await one step of the implementation under a deadline; a throw or a timeout becomes an ImplFault.
  * A timeout carries `stderr()` (the driver's stderr tail), since a hang is exactly when it says why.
  */
-export async function impl<T>(what: string, ms: number, f: () => T | Promise<T>, stderr?: () => string | undefined): Promise<T> {
+export async function impl<T>(
+  what: string,
+  ms: number,
+  f: () => T | Promise<T>,
+  stderr?: () => string | undefined,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
       Promise.resolve().then(f),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ImplFault(`${what} did not answer within ${ms} ms`, "implementation", stderr?.() || undefined, undefined, "timeout")), ms);
+        timer = setTimeout(
+          () =>
+            reject(
+              new ImplFault(
+                `${what} did not answer within ${ms} ms`,
+                "implementation",
+                stderr?.() || undefined,
+                undefined,
+                "timeout",
+              ),
+            ),
+          ms,
+        );
       }),
     ]);
   } catch (e) {

@@ -18,7 +18,17 @@ function exists(path: string): boolean {
 /** One miss per path of files_absent that exists under tmp after the call (a dangling symlink counts: it was made). */
 export function checkFilesAbsent(exp: ResultExpect, tmp: string, at: string): Miss[] {
   const misses: Miss[] = (exp.files_absent ?? []).flatMap((p, i) =>
-    exists(join(tmp, p)) ? [{ at: `${at}.files`, key: `files_absent.${i}`, expected: `no file at <tmp>/${p}`, actual: `<tmp>/${p} exists`, what: "the call created a file it must never create" }] : [],
+    exists(join(tmp, p))
+      ? [
+          {
+            at: `${at}.files`,
+            key: `files_absent.${i}`,
+            expected: `no file at <tmp>/${p}`,
+            actual: `<tmp>/${p} exists`,
+            what: "the call created a file it must never create",
+          },
+        ]
+      : [],
   );
   return attribute(misses, exp.rules);
 }

@@ -72,8 +72,25 @@ export class ScriptedHook {
     const asked = this.recorded.length;
     const scripted = this.answers.length;
     const stray = this.recorded.filter((r) => !r.scripted && r.call < 0).length;
-    if (stray) return [{ at: "hook", expected: `${scripted} ask(s), each during a call`, actual: `${stray} unscripted ask(s) outside any call, answered deny by the kit`, what: "the implementation asked the permission hook outside a call", rules: [UNSCRIPTED_ASK_RULE] }];
-    if (asked < scripted) return [{ at: "hook", expected: `${scripted} ask(s)`, actual: `${asked} ask(s)`, what: "scripted hook answers were never asked for" }];
+    if (stray)
+      return [
+        {
+          at: "hook",
+          expected: `${scripted} ask(s), each during a call`,
+          actual: `${stray} unscripted ask(s) outside any call, answered deny by the kit`,
+          what: "the implementation asked the permission hook outside a call",
+          rules: [UNSCRIPTED_ASK_RULE],
+        },
+      ];
+    if (asked < scripted)
+      return [
+        {
+          at: "hook",
+          expected: `${scripted} ask(s)`,
+          actual: `${asked} ask(s)`,
+          what: "scripted hook answers were never asked for",
+        },
+      ];
     return [];
   }
 }

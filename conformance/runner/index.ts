@@ -60,7 +60,16 @@ async function safeDispose(i: Implementation | undefined): Promise<void> {
 
 export function summarise(cases: readonly CaseResult[], duration_ms: number): Summary {
   const n = (s: CaseResult["status"]) => cases.filter((c) => c.status === s).length;
-  return { total: cases.length, passed: n("passed"), failed: n("failed"), errored: n("errored"), skipped: n("skipped"), expected_failures: n("expected_failure"), not_scored: n("not_scored"), duration_ms };
+  return {
+    total: cases.length,
+    passed: n("passed"),
+    failed: n("failed"),
+    errored: n("errored"),
+    skipped: n("skipped"),
+    expected_failures: n("expected_failure"),
+    not_scored: n("not_scored"),
+    duration_ms,
+  };
 }
 
 /** Where a failure can be read and rerun: the case file (relative to the user's directory) and the command. */
@@ -76,7 +85,11 @@ function locate(r: CaseResult, c: LoadedCase, rerun: string): CaseResult {
  * that cannot be opened (a handshake that fails or never comes) ends the run: that case says why, with the time the
  * attempt took, and the cases left are errored as not run, without waiting for a handshake each.
  */
-export async function runSuite(open: () => Promise<Implementation>, cases: readonly LoadedCase[], opts: SuiteOptions): Promise<RunReport> {
+export async function runSuite(
+  open: () => Promise<Implementation>,
+  cases: readonly LoadedCase[],
+  opts: SuiteOptions,
+): Promise<RunReport> {
   const started_at = new Date().toISOString();
   const profile = opts.profile ?? DEFAULT_PROFILE;
   const t0 = performance.now();
@@ -96,7 +109,24 @@ export async function runSuite(open: () => Promise<Implementation>, cases: reado
     }
   };
   const notRun = (rest: readonly LoadedCase[], reason: string, blame: CaseResult["blame"]) => {
-    for (const c of rest) results.push(locate({ id: c.id, title: c.title, spec: [...c.spec], rules: [...(c.rules ?? [])], checked_rules: rulesOfCase(c), status: "errored", duration_ms: 0, reason, ...(blame ? { blame } : {}) }, c, rerun));
+    for (const c of rest)
+      results.push(
+        locate(
+          {
+            id: c.id,
+            title: c.title,
+            spec: [...c.spec],
+            rules: [...(c.rules ?? [])],
+            checked_rules: rulesOfCase(c),
+            status: "errored",
+            duration_ms: 0,
+            reason,
+            ...(blame ? { blame } : {}),
+          },
+          c,
+          rerun,
+        ),
+      );
   };
   const record = (r: CaseResult, c: LoadedCase) => {
     const located = locate(r, c, rerun);
@@ -112,23 +142,56 @@ export async function runSuite(open: () => Promise<Implementation>, cases: reado
         openMs = handshakeMs ?? performance.now() - t;
         handshakeMs = undefined;
         if (o instanceof ImplFault) {
-          aborted = { reason: o.message, blame: o.blame, ...(o.stderr !== undefined ? { stderr: o.stderr } : {}), at: c.id, after_ms: Math.round(openMs), not_run: cases.length - k };
+          aborted = {
+            reason: o.message,
+            blame: o.blame,
+            ...(o.stderr !== undefined ? { stderr: o.stderr } : {}),
+            at: c.id,
+            after_ms: Math.round(openMs),
+            not_run: cases.length - k,
+          };
           // Said once, by onAbort: the case the attempt was for carries the fault, the rest say they were not run.
-          results.push(locate({ id: c.id, title: c.title, spec: [...c.spec], rules: [...(c.rules ?? [])], checked_rules: rulesOfCase(c), status: "errored", duration_ms: Math.round(openMs), reason: o.message, blame: o.blame, ...(o.stderr !== undefined ? { stderr: o.stderr } : {}) }, c, rerun));
+          results.push(
+            locate(
+              {
+                id: c.id,
+                title: c.title,
+                spec: [...c.spec],
+                rules: [...(c.rules ?? [])],
+                checked_rules: rulesOfCase(c),
+                status: "errored",
+                duration_ms: Math.round(openMs),
+                reason: o.message,
+                blame: o.blame,
+                ...(o.stderr !== undefined ? { stderr: o.stderr } : {}),
+              },
+              c,
+              rerun,
+            ),
+          );
           notRun(cases.slice(k + 1), `not run: the implementation could not be opened (at ${c.id})`, o.blame);
           opts.onAbort?.(aborted);
           break;
         }
         current = o;
       }
-      const ran = await runCase(current, c, { profile, ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }) });
+      const ran = await runCase(current, c, {
+        profile,
+        ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
+      });
       // The case waited for the implementation to open: its time says so.
       const r = { ...ran, duration_ms: ran.duration_ms + Math.round(openMs) };
       record(r, c);
       if (ran.leftover && !current.isolated && k + 1 < cases.length) {
         // In-process work cannot be stopped: running the next case beside it would let it touch that case.
         const reason = `case ${c.id} left ${ran.leftover.pending} call(s) running after close(), and in-process the kit cannot stop them: make close() answer pending calls (PROTOCOL.md), or run the implementation over stdio`;
-        aborted = { reason, blame: "implementation", at: c.id, after_ms: ran.leftover.waited_ms, not_run: cases.length - k - 1 };
+        aborted = {
+          reason,
+          blame: "implementation",
+          at: c.id,
+          after_ms: ran.leftover.waited_ms,
+          not_run: cases.length - k - 1,
+        };
         notRun(cases.slice(k + 1), `not run: ${reason}`, "implementation");
         opts.onAbort?.(aborted);
         break;
@@ -146,7 +209,11 @@ export async function runSuite(open: () => Promise<Implementation>, cases: reado
     await safeDispose(current);
   }
   const meta = info?.implementation ?? { name: "unknown", version: "unknown", language: "unknown" };
-  const rules = judgeRules(results, { profile, capabilities: info?.capabilities, notObservable: unobservableRules(info?.unobserved) });
+  const rules = judgeRules(results, {
+    profile,
+    capabilities: info?.capabilities,
+    notObservable: unobservableRules(info?.unobserved),
+  });
   const summary = summarise(results, Math.round(performance.now() - t0));
   return {
     kit: { version: KIT_VERSION, specVersion: SPEC_VERSION },

@@ -66,7 +66,9 @@ export class WorkTracker {
     } finally {
       clearTimeout(timer);
     }
-    return this.pending.size ? { pending: this.pending.size, waited_ms: Math.round(performance.now() - t0) } : undefined;
+    return this.pending.size
+      ? { pending: this.pending.size, waited_ms: Math.round(performance.now() - t0) }
+      : undefined;
   }
 
   /** Run `cleanup` now when nothing is pending, else once everything settles (and at the latest when the kit exits). */

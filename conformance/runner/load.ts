@@ -48,13 +48,16 @@ export function loadCases(suite = "spec", filter?: string): LoadedCase[] {
 /** loadCases over an explicit directory (the kit's own tests use it on a temp dir of broken cases). */
 export function loadCasesFrom(dir: string, suite: string, filter?: string): LoadedCase[] {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new KitError(`suite ${suite}: no case directory ${dir}`);
-  const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort();
   const seen = new Set<string>();
   const out: LoadedCase[] = [];
   for (const f of files) {
     const file = join(dir, f);
     const c = readCase(file);
-    if (c.id !== basename(f, ".json")) throw new KitError(`invalid case file ${file}: id ${c.id} differs from the file name`);
+    if (c.id !== basename(f, ".json"))
+      throw new KitError(`invalid case file ${file}: id ${c.id} differs from the file name`);
     if (seen.has(c.id)) throw new KitError(`invalid case file ${file}: duplicate id ${c.id}`);
     seen.add(c.id);
     checkCaseRules(c, file, suite);
@@ -78,15 +81,22 @@ function readCase(file: string): ConformanceCase {
 /** What the schema cannot say: the fixture exists, batches do not expect hook requests, hook present iff on. */
 function checkCaseRules(c: ConformanceCase, file: string, suite: string): void {
   const fx = fixtureDir(c.fixture, suite);
-  if (!existsSync(fx) || !statSync(fx).isDirectory()) throw new KitError(`invalid case file ${file}: fixture ${c.fixture} does not exist under fixtures/${suite === "spec" ? "" : `${suite}/ or fixtures/`}conformance/`);
+  if (!existsSync(fx) || !statSync(fx).isDirectory())
+    throw new KitError(
+      `invalid case file ${file}: fixture ${c.fixture} does not exist under fixtures/${suite === "spec" ? "" : `${suite}/ or fixtures/`}conformance/`,
+    );
   for (const [i, call] of c.calls.entries()) {
     if (!("concurrent" in call)) continue;
     for (const part of ["first", "rest", "each"] as const) {
-      if (call.expect[part]?.hook_requests !== undefined) throw new KitError(`invalid case file ${file}: calls[${i}].expect.${part}: hook_requests cannot be attributed to one of concurrent calls`);
+      if (call.expect[part]?.hook_requests !== undefined)
+        throw new KitError(
+          `invalid case file ${file}: calls[${i}].expect.${part}: hook_requests cannot be attributed to one of concurrent calls`,
+        );
     }
   }
   const hookOn = c.config.permission?.hook === true;
-  if (hookOn !== (c.hook !== undefined)) throw new KitError(`invalid case file ${file}: "hook" must be present exactly when config.permission.hook is true`);
+  if (hookOn !== (c.hook !== undefined))
+    throw new KitError(`invalid case file ${file}: "hook" must be present exactly when config.permission.hook is true`);
   checkCaseAttribution(c, file);
 }
 
@@ -100,12 +110,14 @@ function checkCaseAttribution(c: ConformanceCase, file: string): void {
       const ids = resolveRules(exp.rules, key);
       if (!ids.length) throw bad(`${at}: check ${key} names no rule (add it, or "*", to ${at}.rules)`);
       const unknown = ids.filter((id) => !known.has(id));
-      if (unknown.length) throw bad(`${at}: check ${key} names ${unknown.join(", ")}, not a rule of schemas/rules.json`);
+      if (unknown.length)
+        throw bad(`${at}: check ${key} names ${unknown.join(", ")}, not a rule of schemas/rules.json`);
     }
   }
   const unknownOwn = c.rules.filter((id) => !known.has(id));
   if (unknownOwn.length) throw bad(`rules: ${unknownOwn.join(", ")} not a rule of schemas/rules.json`);
   const checked = new Set(rulesOfCase(c));
   const unchecked = c.rules.filter((id) => !checked.has(id));
-  if (unchecked.length) throw bad(`rules: the case tests ${unchecked.join(", ")} but no check of it verifies that rule`);
+  if (unchecked.length)
+    throw bad(`rules: the case tests ${unchecked.join(", ")} but no check of it verifies that rule`);
 }

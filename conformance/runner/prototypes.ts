@@ -3,7 +3,12 @@
 // change (a key added, removed or redefined) is reported and undone so the next case starts clean.
 // Over a subprocess driver the implementation runs in another process, so only the kit side is covered.
 
-type Snapshot = Array<{ label: string; target: object; extensible: boolean; props: Map<string | symbol, PropertyDescriptor> }>;
+type Snapshot = Array<{
+  label: string;
+  target: object;
+  extensible: boolean;
+  props: Map<string | symbol, PropertyDescriptor>;
+}>;
 
 const GUARDED: ReadonlyArray<readonly [string, object]> = [
   ["Object.prototype", Object.prototype],
@@ -35,7 +40,14 @@ export function snapshotPrototypes(): Snapshot {
 const keyName = (k: string | symbol): string => (typeof k === "symbol" ? `[${k.description ?? "symbol"}]` : k);
 
 function sameDescriptor(a: PropertyDescriptor, b: PropertyDescriptor): boolean {
-  return Object.is(a.value, b.value) && a.get === b.get && a.set === b.set && a.writable === b.writable && a.enumerable === b.enumerable && a.configurable === b.configurable;
+  return (
+    Object.is(a.value, b.value) &&
+    a.get === b.get &&
+    a.set === b.set &&
+    a.writable === b.writable &&
+    a.enumerable === b.enumerable &&
+    a.configurable === b.configurable
+  );
 }
 
 /** The changes since the snapshot ("Object.prototype.polluted added"), each undone where the property allows it. */

@@ -103,7 +103,19 @@ export function effectOf(mismatchRules: readonly string[], own: readonly string[
 }
 
 type Expectish = Record<string, unknown> & { rules?: RuleMap };
-const LISTS = ["output_contains", "output_not_contains", "output_matches", "body_contains", "body_not_contains", "json_not_contains", "warnings_exclude", "warnings_include", "tool_description_contains", "tool_description_not_contains", "files_absent"];
+const LISTS = [
+  "output_contains",
+  "output_not_contains",
+  "output_matches",
+  "body_contains",
+  "body_not_contains",
+  "json_not_contains",
+  "warnings_exclude",
+  "warnings_include",
+  "tool_description_contains",
+  "tool_description_not_contains",
+  "files_absent",
+];
 const MAPS = ["fields", "contains", "not_contains", "length", "entries"];
 
 /** The check keys an expectation holds, as the checks name them (fields.body, output_matches.1, names.order, …). */
@@ -113,7 +125,8 @@ export function checkKeys(exp: Expectish): string[] {
     if (k === "rules" || k === "first" || k === "rest" || k === "each") continue;
     if (LISTS.includes(k) && Array.isArray(v)) v.forEach((_, i) => keys.push(`${k}.${i}`));
     else if (MAPS.includes(k) && v && typeof v === "object") keys.push(...Object.keys(v).map((p) => `${k}.${p}`));
-    else if ((k === "absent" || k === "absent_names") && Array.isArray(v)) keys.push(...v.map((p) => `${k}.${String(p)}`));
+    else if ((k === "absent" || k === "absent_names") && Array.isArray(v))
+      keys.push(...v.map((p) => `${k}.${String(p)}`));
     else if (k === "names") keys.push("names", "names.order");
     else keys.push(k);
   }
@@ -121,13 +134,17 @@ export function checkKeys(exp: Expectish): string[] {
 }
 
 /** Every expectation of a case with where it is: the catalog, each call, a batch and its first / rest / each. */
-export function expectationsOf(c: { catalog?: unknown; calls: ReadonlyArray<{ expect: unknown }> }): Array<{ at: string; exp: Expectish }> {
+export function expectationsOf(c: {
+  catalog?: unknown;
+  calls: ReadonlyArray<{ expect: unknown }>;
+}): Array<{ at: string; exp: Expectish }> {
   const out: Array<{ at: string; exp: Expectish }> = [];
   if (c.catalog) out.push({ at: "catalog", exp: c.catalog as Expectish });
   c.calls.forEach((call, i) => {
     const exp = call.expect as Expectish;
     out.push({ at: `calls[${i}].expect`, exp });
-    for (const part of ["first", "rest", "each"]) if (exp[part]) out.push({ at: `calls[${i}].expect.${part}`, exp: exp[part] as Expectish });
+    for (const part of ["first", "rest", "each"])
+      if (exp[part]) out.push({ at: `calls[${i}].expect.${part}`, exp: exp[part] as Expectish });
   });
   return out;
 }
@@ -136,7 +153,10 @@ export function expectationsOf(c: { catalog?: unknown; calls: ReadonlyArray<{ ex
  * The rules a case that ended early never got to check: its own (its subject was not shown), the catalog's when it
  * ended before the catalog was judged, every call's from the one in progress on, and the hook script's.
  */
-export function uncheckedRules(c: { rules?: readonly string[]; catalog?: unknown; calls: ReadonlyArray<{ expect: unknown }>; hook?: unknown }, reached: "session" | "catalog" | number): string[] {
+export function uncheckedRules(
+  c: { rules?: readonly string[]; catalog?: unknown; calls: ReadonlyArray<{ expect: unknown }>; hook?: unknown },
+  reached: "session" | "catalog" | number,
+): string[] {
   const ids = new Set<string>(c.rules ?? []);
   const from = typeof reached === "number" ? reached : 0;
   for (const { at, exp } of expectationsOf(c)) {
@@ -149,9 +169,21 @@ export function uncheckedRules(c: { rules?: readonly string[]; catalog?: unknown
 }
 
 /** The rules a case checks: every check's, plus the runner's own checks on every case (and the hook's, when it has one). */
-export function rulesOfCase(c: { catalog?: unknown; calls: ReadonlyArray<{ expect: unknown }>; hook?: unknown }): string[] {
-  const ids = new Set<string>([...RUNNER_RULES.resultSchema, ...RUNNER_RULES.catalogSchema, ...RUNNER_RULES.prototypes, ...RUNNER_RULES.crash]);
-  if (c.hook !== undefined) for (const id of [...RUNNER_RULES.hookSchema, ...RUNNER_RULES.hookScript, ...RUNNER_RULES.unscriptedAsk]) ids.add(id);
-  for (const { exp } of expectationsOf(c)) for (const k of checkKeys(exp)) for (const id of resolveRules(exp.rules, k)) ids.add(id);
+export function rulesOfCase(c: {
+  catalog?: unknown;
+  calls: ReadonlyArray<{ expect: unknown }>;
+  hook?: unknown;
+}): string[] {
+  const ids = new Set<string>([
+    ...RUNNER_RULES.resultSchema,
+    ...RUNNER_RULES.catalogSchema,
+    ...RUNNER_RULES.prototypes,
+    ...RUNNER_RULES.crash,
+  ]);
+  if (c.hook !== undefined)
+    for (const id of [...RUNNER_RULES.hookSchema, ...RUNNER_RULES.hookScript, ...RUNNER_RULES.unscriptedAsk])
+      ids.add(id);
+  for (const { exp } of expectationsOf(c))
+    for (const k of checkKeys(exp)) for (const id of resolveRules(exp.rules, k)) ids.add(id);
   return [...ids];
 }

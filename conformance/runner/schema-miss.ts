@@ -60,7 +60,10 @@ function fieldOf(e: ErrorObject): { field: string; value?: unknown; missing?: tr
   const params = e.params as { additionalProperty?: string; missingProperty?: string };
   if (e.keyword === "additionalProperties" && typeof params.additionalProperty === "string") {
     const data = e.data as Record<string, unknown> | undefined;
-    return { field: `${e.instancePath}/${escapeSeg(params.additionalProperty)}`, value: data?.[params.additionalProperty] };
+    return {
+      field: `${e.instancePath}/${escapeSeg(params.additionalProperty)}`,
+      value: data?.[params.additionalProperty],
+    };
   }
   if (e.keyword === "required" && typeof params.missingProperty === "string") {
     return { field: `${e.instancePath}/${escapeSeg(params.missingProperty)}`, missing: true };
@@ -80,17 +83,26 @@ export function schemaProblems(schema: AnswerSchema, value: unknown): SchemaProb
     byField.set(at.field, entry);
   }
   // A discriminator's complaint at the root repeats the kind's own ("value of tag kind must be in oneOf"): the field wins.
-  const fields = [...byField.values()].filter((f) => !(f.at.field === "" && byField.size > 1 && f.errors.every((e) => e.keyword === "discriminator")));
+  const fields = [...byField.values()].filter(
+    (f) => !(f.at.field === "" && byField.size > 1 && f.errors.every((e) => e.keyword === "discriminator")),
+  );
   return fields.map(({ at, errors }) => {
     const problem = errors.some((e) => e.keyword === "additionalProperties")
       ? "absent (the object is closed: no such field)"
       : errors.some((e) => e.keyword === "required")
         ? "present (a required field)"
         : errors.every((e) => e.keyword === "enum")
-          ? `must be one of ${((errors[0]!.params as { allowedValues: unknown[] }).allowedValues).map((v) => JSON.stringify(v)).join(", ")}`
-          : formatErrors(errors).replace(/^\S+ /, "").replace(/; got .*$/, "");
+          ? `must be one of ${(errors[0]!.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")}`
+          : formatErrors(errors)
+              .replace(/^\S+ /, "")
+              .replace(/; got .*$/, "");
     const level = errors.some((e) => levelOf(e) === "spec") ? ("spec" as const) : ("decision" as const);
-    return { field: at.field || "/", ...(at.missing ? { missing: true as const } : { value: at.value }), problem, level };
+    return {
+      field: at.field || "/",
+      ...(at.missing ? { missing: true as const } : { value: at.value }),
+      problem,
+      level,
+    };
   });
 }
 
@@ -110,7 +122,13 @@ export function pointerToPath(pointer: string): string {
  * the schema's rule, the value found there as `actual`; past FIELDS_MAX fields, one more counts the rest. `unobserved`
  * says which of the answer's places the driver declared unobserved (unobserved.ts): those fields are not judged.
  */
-export function schemaMisses(schema: AnswerSchema, value: unknown, at: string, what: string, unobserved?: (at: string) => boolean): Miss[] {
+export function schemaMisses(
+  schema: AnswerSchema,
+  value: unknown,
+  at: string,
+  what: string,
+  unobserved?: (at: string) => boolean,
+): Miss[] {
   // A field at a place the driver declares unobserved (K40) is not judged: left out before the count of the rest.
   const problems = schemaProblems(schema, value).filter((p) => !unobserved?.(`${at}${pointerToPath(p.field)}`));
   // Each offending field under the level it breaks: the spec's schema rule, or the kit's contract rule.
@@ -124,7 +142,13 @@ export function schemaMisses(schema: AnswerSchema, value: unknown, at: string, w
   }));
   if (problems.length > FIELDS_MAX) {
     const rest = problems.slice(FIELDS_MAX);
-    out.push({ at, expected: `a value valid against ${schema}`, actual: rest.map((p) => p.field), what: `${what}: ${rest.length} more offending field(s)`, rules: [...new Set(rest.flatMap(rulesOf))] });
+    out.push({
+      at,
+      expected: `a value valid against ${schema}`,
+      actual: rest.map((p) => p.field),
+      what: `${what}: ${rest.length} more offending field(s)`,
+      rules: [...new Set(rest.flatMap(rulesOf))],
+    });
   }
   return out;
 }

@@ -78,7 +78,16 @@ export interface Summary {
   duration_ms: number;
 }
 
-export type RuleStatus = "passed" | "failed" | "expected_failure" | "errored" | "not_scored" | "n/a" | "not_observable" | "not_run" | "not_checkable";
+export type RuleStatus =
+  | "passed"
+  | "failed"
+  | "expected_failure"
+  | "errored"
+  | "not_scored"
+  | "n/a"
+  | "not_observable"
+  | "not_run"
+  | "not_checkable";
 
 /** The verdict on one rule over the whole run. */
 export interface RuleResult {

@@ -8,7 +8,10 @@ export function observationRows(ids: readonly string[] | undefined): Observation
   if (!ids?.length) return [];
   const table = new Map(observations().map((o) => [o.id, o]));
   const unknown = ids.filter((id) => !table.has(id));
-  if (unknown.length) throw new Error(`unobserved: unknown id(s) ${unknown.join(", ")} (schemas/observations.json lists ${[...table.keys()].join(", ")})`);
+  if (unknown.length)
+    throw new Error(
+      `unobserved: unknown id(s) ${unknown.join(", ")} (schemas/observations.json lists ${[...table.keys()].join(", ")})`,
+    );
   return ids.map((id) => table.get(id)!);
 }
 

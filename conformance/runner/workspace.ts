@@ -4,7 +4,22 @@
 // inside it, before the session or right before a call, ${tmp} / ${i} templating, and cleanup.
 // Every fault here is the kit's (a missing fixture, a step escaping the temp dir), never the implementation's.
 import { execFileSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, lstatSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+  lstatSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { PACKAGE_ROOT } from "../../package-root.ts";
@@ -82,13 +97,18 @@ export function withIndex<T>(value: T, i: number): T {
 }
 
 /** The bytes of a generated write: head, then each chunk's text repeated, then tail; refused over MAX_GENERATED_BYTES. */
-export function generatedContent(head: string | undefined, repeat: RepeatChunk | readonly RepeatChunk[], tail: string | undefined): Buffer {
+export function generatedContent(
+  head: string | undefined,
+  repeat: RepeatChunk | readonly RepeatChunk[],
+  tail: string | undefined,
+): Buffer {
   const chunks = (Array.isArray(repeat) ? repeat : [repeat]) as readonly RepeatChunk[];
   const h = Buffer.from(head ?? "", "utf8");
   const tl = Buffer.from(tail ?? "", "utf8");
   const parts = chunks.map((c) => ({ text: Buffer.from(c.text, "utf8"), times: c.times }));
   const total = h.length + tl.length + parts.reduce((n, p) => n + p.text.length * p.times, 0);
-  if (total > MAX_GENERATED_BYTES) throw new KitError(`a generated write of ${total} bytes exceeds the kit's ${MAX_GENERATED_BYTES}-byte bound`);
+  if (total > MAX_GENERATED_BYTES)
+    throw new KitError(`a generated write of ${total} bytes exceeds the kit's ${MAX_GENERATED_BYTES}-byte bound`);
   const out = Buffer.allocUnsafe(total);
   let at = h.copy(out, 0);
   for (const p of parts) {
@@ -149,7 +169,8 @@ function applyStep(dir: string, step: BasicSetupStep): void {
       break;
     case "rename": {
       const name = Buffer.from(step.name_hex, "hex");
-      if (name.includes(0x2f) || name.includes(0) || name.equals(Buffer.from(".")) || name.equals(Buffer.from(".."))) throw new KitError(`rename to ${step.name_hex}: not one path component`);
+      if (name.includes(0x2f) || name.includes(0) || name.equals(Buffer.from(".")) || name.equals(Buffer.from("..")))
+        throw new KitError(`rename to ${step.name_hex}: not one path component`);
       // Bytes, never a string: the name need not be UTF-8.
       renameSync(at, Buffer.concat([Buffer.from(`${dirname(at)}${sep}`), name]));
       break;
@@ -167,8 +188,11 @@ export function applySteps(dir: string, steps: readonly SetupStep[], label: stri
           try {
             applyStep(dir, s);
           } catch (e) {
-            if (e instanceof KitError) throw new KitError(`${label}[${i}] (loop ${k}, step ${j}: ${s.op} ${s.path}): ${e.message}`);
-            throw new KitError(`${label}[${i}] (loop ${k}, step ${j}: ${s.op} ${s.path}) failed: ${(e as Error).message}`);
+            if (e instanceof KitError)
+              throw new KitError(`${label}[${i}] (loop ${k}, step ${j}: ${s.op} ${s.path}): ${e.message}`);
+            throw new KitError(
+              `${label}[${i}] (loop ${k}, step ${j}: ${s.op} ${s.path}) failed: ${(e as Error).message}`,
+            );
           }
         }
       }
@@ -183,9 +207,17 @@ export function applySteps(dir: string, steps: readonly SetupStep[], label: stri
   }
 }
 
-export function prepareWorkspace(caseId: string, fixture: string, setup: readonly SetupStep[] = [], suite = "spec"): Workspace {
+export function prepareWorkspace(
+  caseId: string,
+  fixture: string,
+  setup: readonly SetupStep[] = [],
+  suite = "spec",
+): Workspace {
   const src = fixtureDir(fixture, suite);
-  if (!existsSync(src) || !statSync(src).isDirectory()) throw new KitError(`case ${caseId}: fixture ${fixture} is not a directory under fixtures/${suite === "spec" ? "" : `${suite}/ or fixtures/`}conformance/`);
+  if (!existsSync(src) || !statSync(src).isDirectory())
+    throw new KitError(
+      `case ${caseId}: fixture ${fixture} is not a directory under fixtures/${suite === "spec" ? "" : `${suite}/ or fixtures/`}conformance/`,
+    );
   const created = mkdtempSync(join(tmpdir(), `skill-conformance-${caseId}-`));
   const dir = realpathSync(created);
   const cleanup = () => {
@@ -201,7 +233,9 @@ export function prepareWorkspace(caseId: string, fixture: string, setup: readonl
     applySteps(dir, setup, `case ${caseId}: setup`);
   } catch (e) {
     cleanup();
-    throw e instanceof KitError ? e : new KitError(`case ${caseId}: preparing the temp dir failed: ${(e as Error).message}`);
+    throw e instanceof KitError
+      ? e
+      : new KitError(`case ${caseId}: preparing the temp dir failed: ${(e as Error).message}`);
   }
   const spellings = created === dir ? [dir] : [dir, created];
   return { dir, spellings, cleanup };

@@ -15,12 +15,23 @@ import { REPO_ROOT } from "../runner/workspace.ts";
 const REFERENCE = join(REPO_ROOT, "reference", "index.ts");
 const ids = Array.from({ length: 30 }, (_, i) => `U${String(i + 1).padStart(2, "0")}`);
 
-function fake(call: SessionHandle["call"], opts: { capabilities?: Record<string, boolean>; onOpen?: () => void; onDispose?: () => void } = {}): Implementation {
+function fake(
+  call: SessionHandle["call"],
+  opts: { capabilities?: Record<string, boolean>; onOpen?: () => void; onDispose?: () => void } = {},
+): Implementation {
   opts.onOpen?.();
   return {
-    info: { implementation: { name: "fake", version: "0", language: "typescript" }, specVersion: "1", capabilities: opts.capabilities ?? {} },
+    info: {
+      implementation: { name: "fake", version: "0", language: "typescript" },
+      specVersion: "1",
+      capabilities: opts.capabilities ?? {},
+    },
     async createSession() {
-      return { catalog: async () => ({ tool_description: "fake", entries: [], warnings: [] }), call, close: async () => {} };
+      return {
+        catalog: async () => ({ tool_description: "fake", entries: [], warnings: [] }),
+        call,
+        close: async () => {},
+      };
     },
     async dispose() {
       opts.onDispose?.();
@@ -48,15 +59,28 @@ describe("spec cases", () => {
   });
 
   it("every case can fail: an implementation answering not_found to everything fails all 30", async () => {
-    const report = await runSuite(async () => fake(async (p) => notFound(String((p as { name?: unknown })?.name ?? ""))), cases, { driverLabel: "fake", suite: "spec" });
+    const report = await runSuite(
+      async () => fake(async (p) => notFound(String((p as { name?: unknown })?.name ?? ""))),
+      cases,
+      { driverLabel: "fake", suite: "spec" },
+    );
     expect(report.cases.filter((c) => c.status !== "failed").map((c) => c.id)).toEqual([]);
   });
 
   it("the reference passes 30/30 in-process", async () => {
     const report = await runSuite(() => loadModule(REFERENCE), cases, { driverLabel: "in-process", suite: "spec" });
-    const bad = report.cases.filter((c) => c.status !== "passed").map((c) => ({ id: c.id, status: c.status, reason: c.reason, mismatches: c.mismatches?.map((m) => m.message) }));
+    const bad = report.cases
+      .filter((c) => c.status !== "passed")
+      .map((c) => ({ id: c.id, status: c.status, reason: c.reason, mismatches: c.mismatches?.map((m) => m.message) }));
     expect(bad).toEqual([]);
-    expect(report.summary).toMatchObject({ total: 30, passed: 30, failed: 0, errored: 0, skipped: 0, expected_failures: 0 });
+    expect(report.summary).toMatchObject({
+      total: 30,
+      passed: 30,
+      failed: 0,
+      errored: 0,
+      skipped: 0,
+      expected_failures: 0,
+    });
     expect(report.implementation.driver).toBe("in-process");
     const u16 = report.cases.find((c) => c.id === "U16")!;
     expect(JSON.stringify(u16.observed)).toContain("<tmp>/skills/hello");
@@ -67,10 +91,18 @@ describe("spec cases", () => {
 describe("loadCasesFrom rejects broken case files (kit faults)", () => {
   const write = (files: Record<string, unknown>) => {
     const dir = mkdtempSync(join(tmpdir(), "kit-cases-"));
-    for (const [f, v] of Object.entries(files)) writeFileSync(join(dir, f), typeof v === "string" ? v : JSON.stringify(v));
+    for (const [f, v] of Object.entries(files))
+      writeFileSync(join(dir, f), typeof v === "string" ? v : JSON.stringify(v));
     return dir;
   };
-  const good = { id: "X1", title: "t", spec: ["§2"], fixture: "basic", config: { skill_roots: ["${tmp}/skills"] }, calls: [{ params: { name: "hello" }, expect: { kind: "ok" } }] };
+  const good = {
+    id: "X1",
+    title: "t",
+    spec: ["§2"],
+    fixture: "basic",
+    config: { skill_roots: ["${tmp}/skills"] },
+    calls: [{ params: { name: "hello" }, expect: { kind: "ok" } }],
+  };
   it.each([
     ["not JSON", { "X1.json": "{" }, /not JSON/],
     ["schema-invalid", { "X1.json": { ...good, calls: [] } }, /X1\.json.*calls/],
@@ -92,7 +124,10 @@ describe("runCase and runSuite on fakes", () => {
   const [u10] = loadCases("spec", "U10") as [LoadedCase];
 
   it("a wrong answer is failed, with expected, actual and the rules it breaks", async () => {
-    const r = await runCase(fake(async () => notFound("")), u01);
+    const r = await runCase(
+      fake(async () => notFound("")),
+      u01,
+    );
     expect(r.status).toBe("failed");
     const m = r.mismatches![0]!;
     expect(m).toMatchObject({ at: "calls[0].kind", expected: "error", actual: "not_found" });
@@ -101,41 +136,80 @@ describe("runCase and runSuite on fakes", () => {
   });
 
   it("a schema-invalid result is a failure of result.schema, not a crash; the case is judged on its own rules", async () => {
-    const r = await runCase(fake(async () => ({ kind: "error", code: "INVALID_PARAM" }) as unknown as SkillResult), u01);
+    const r = await runCase(
+      fake(async () => ({ kind: "error", code: "INVALID_PARAM" }) as unknown as SkillResult),
+      u01,
+    );
     // U01 tests name.required, which the answer keeps; the schema violation is a finding under its own rule.
     expect(r.status).toBe("passed");
-    expect(r.mismatches!.find((m) => m.at.startsWith("calls[0].result"))).toMatchObject({ key: "schema", rules: ["result.schema"], effect: "incidental" });
-    const report = await runSuite(async () => fake(async () => ({ kind: "error", code: "INVALID_PARAM" }) as unknown as SkillResult), [u01], { driverLabel: "fake", suite: "spec" });
+    expect(r.mismatches!.find((m) => m.at.startsWith("calls[0].result"))).toMatchObject({
+      key: "schema",
+      rules: ["result.schema"],
+      effect: "incidental",
+    });
+    const report = await runSuite(
+      async () => fake(async () => ({ kind: "error", code: "INVALID_PARAM" }) as unknown as SkillResult),
+      [u01],
+      { driverLabel: "fake", suite: "spec" },
+    );
     expect(report.rules.find((x) => x.id === "result.schema")).toMatchObject({ status: "failed", cases: ["U01"] });
     // Field by field: the message the spec's error names under result.schema, the output the kit adds under its contract rule.
     const schema = r.mismatches!.filter((m) => m.key === "schema" && m.at.startsWith("calls[0]"));
-    expect(schema.map((m) => [m.at, m.rules])).toEqual([["calls[0].result.message", ["result.schema"]], ["calls[0].result.output", ["result.schema-contract"]]]);
+    expect(schema.map((m) => [m.at, m.rules])).toEqual([
+      ["calls[0].result.message", ["result.schema"]],
+      ["calls[0].result.output", ["result.schema-contract"]],
+    ]);
     expect(schema[0]).toMatchObject({ expected: "present (a required field)", actual: "(missing)" });
     expect(schema[0]!.message).toMatch(/^calls\[0\]\.result\.message: schema-invalid result \(result\.schema\.json\)/);
   });
 
   it("a throw is errored (blame implementation); a DriverError keeps its blame and stderr", async () => {
-    const thrown = await runCase(fake(async () => { throw new TypeError("boom"); }), u01);
+    const thrown = await runCase(
+      fake(async () => {
+        throw new TypeError("boom");
+      }),
+      u01,
+    );
     expect(thrown).toMatchObject({ status: "errored", blame: "implementation" });
     expect(thrown.reason).toContain("boom");
-    const driver = await runCase(fake(async () => { throw new DriverError("child died", "implementation", "panic: x"); }), u01);
+    const driver = await runCase(
+      fake(async () => {
+        throw new DriverError("child died", "implementation", "panic: x");
+      }),
+      u01,
+    );
     expect(driver).toMatchObject({ status: "errored", blame: "implementation", stderr: "panic: x" });
   });
 
   it("a call past its deadline is errored", async () => {
-    const r = await runCase(fake(() => new Promise<SkillResult>(() => {})), u01, { timeoutMs: 50 });
+    const r = await runCase(
+      fake(() => new Promise<SkillResult>(() => {})),
+      u01,
+      { timeoutMs: 50 },
+    );
     expect(r.status).toBe("errored");
     expect(r.reason).toMatch(/within 50 ms/);
   });
 
   it("a capability declared false is skipped", async () => {
-    const r = await runCase(fake(async () => notFound(""), { capabilities: { symlinks: false } }), u10);
+    const r = await runCase(
+      fake(async () => notFound(""), { capabilities: { symlinks: false } }),
+      u10,
+    );
     expect(r.status).toBe("skipped");
   });
 
   it("a scripted hook answer never asked for is a mismatch", async () => {
     const [u24] = loadCases("spec", "U24") as [LoadedCase];
-    const r = await runCase(fake(async () => ({ kind: "error", code: "PERMISSION_DENIED", message: "no", output: "Error [PERMISSION_DENIED]: no" })), u24);
+    const r = await runCase(
+      fake(async () => ({
+        kind: "error",
+        code: "PERMISSION_DENIED",
+        message: "no",
+        output: "Error [PERMISSION_DENIED]: no",
+      })),
+      u24,
+    );
     expect(r.status).toBe("failed");
     expect(r.mismatches!.map((m) => m.at)).toEqual(["calls[0].hook_requests", "hook"]);
   });
@@ -143,7 +217,13 @@ describe("runCase and runSuite on fakes", () => {
   it("removes the temp dir", async () => {
     let seen = "";
     const impl = fake(async () => notFound(""));
-    const spy: Implementation = { ...impl, createSession: async (config, o) => { seen = config.skill_roots[0]!; return impl.createSession(config, o); } };
+    const spy: Implementation = {
+      ...impl,
+      createSession: async (config, o) => {
+        seen = config.skill_roots[0]!;
+        return impl.createSession(config, o);
+      },
+    };
     await runCase(spy, u01);
     expect(seen).toMatch(/skill-conformance-U01-/);
     expect(existsSync(seen)).toBe(false);
@@ -154,11 +234,15 @@ describe("runCase and runSuite on fakes", () => {
     let disposes = 0;
     const cases = loadCases("spec", "U01,U02,U03");
     const report = await runSuite(
-      async () => fake(async (p) => {
-        const name = (p as { name?: string }).name ?? "";
-        if (name === "Hello") throw new Error("crash on U02");
-        return notFound(name);
-      }, { onOpen: () => opens++, onDispose: () => disposes++ }),
+      async () =>
+        fake(
+          async (p) => {
+            const name = (p as { name?: string }).name ?? "";
+            if (name === "Hello") throw new Error("crash on U02");
+            return notFound(name);
+          },
+          { onOpen: () => opens++, onDispose: () => disposes++ },
+        ),
       cases,
       { driverLabel: "fake", suite: "spec" },
     );

@@ -47,10 +47,22 @@ function wellFormed(xml: string): boolean {
 describe("npm run conformance", () => {
   it("the reference in-process passes everything: exit 0, and every report file is written and valid", async () => {
     const f = (n: string) => join(dir, n);
-    const r = await run("--reference", "--json", f("r.json"), "--junit", f("r.xml"), "--markdown", f("r.md"), "--badge", f("badge.json"));
+    const r = await run(
+      "--reference",
+      "--json",
+      f("r.json"),
+      "--junit",
+      f("r.xml"),
+      "--markdown",
+      f("r.md"),
+      "--badge",
+      f("badge.json"),
+    );
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/^PASS  U01 /m);
-    expect(r.out).toMatch(/\nscore: spec rules \(profile spec\): \d+ passed, 0 failed, \d+ not run by this suite, \d+ not checkable\ncases: 30\/30 passed \(0 failed, 0 errored, 0 skipped\) in \d+ ms/);
+    expect(r.out).toMatch(
+      /\nscore: spec rules \(profile spec\): \d+ passed, 0 failed, \d+ not run by this suite, \d+ not checkable\ncases: 30\/30 passed \(0 failed, 0 errored, 0 skipped\) in \d+ ms/,
+    );
     const json = JSON.parse(readFileSync(f("r.json"), "utf8")) as RunReport;
     expect(check("report.schema.json", json)).toEqual({ valid: true });
     expect(json.summary).toMatchObject({ total: 30, passed: 30, failed: 0, errored: 0, skipped: 0 });
@@ -61,13 +73,35 @@ describe("npm run conformance", () => {
     expect(xml).toContain('tests="30" failures="0" errors="0" skipped="0"');
     expect(readFileSync(f("r.md"), "utf8")).toContain("| U30 |");
     const held = json.score.rules.passed;
-    expect(json.score).toMatchObject({ profile: "spec", sources: ["spec"], rules: { failed: 0, errored: 0 }, cases: { scored: 30, passed: 30, not_scored: 0 } });
-    expect(JSON.parse(readFileSync(f("badge.json"), "utf8"))).toEqual({ schemaVersion: 1, label: "skill-tool conformance", message: `${held}/${held} spec rules, 30/30 cases`, color: "brightgreen" });
+    expect(json.score).toMatchObject({
+      profile: "spec",
+      sources: ["spec"],
+      rules: { failed: 0, errored: 0 },
+      cases: { scored: 30, passed: 30, not_scored: 0 },
+    });
+    expect(JSON.parse(readFileSync(f("badge.json"), "utf8"))).toEqual({
+      schemaVersion: 1,
+      label: "skill-tool conformance",
+      message: `${held}/${held} spec rules, 30/30 cases`,
+      color: "brightgreen",
+    });
   });
 
   it("one score: a not-scored case is neither passed nor failed anywhere, and JUnit's root counts its elements", async () => {
     const f = (n: string) => join(dir, n);
-    const r = await run("--reference", "--suite", "security", "--json", f("s.json"), "--junit", f("s.xml"), "--badge", f("sb.json"), "--markdown", f("s.md"));
+    const r = await run(
+      "--reference",
+      "--suite",
+      "security",
+      "--json",
+      f("s.json"),
+      "--junit",
+      f("s.xml"),
+      "--badge",
+      f("sb.json"),
+      "--markdown",
+      f("s.md"),
+    );
     expect(r.code, r.err).toBe(0);
     const json = JSON.parse(readFileSync(f("s.json"), "utf8")) as RunReport;
     const ns = json.summary.not_scored!;
@@ -76,7 +110,9 @@ describe("npm run conformance", () => {
     expect(json.score.cases).toEqual({ scored, passed: scored, not_scored: ns });
     expect(r.out).toContain(`cases: ${scored}/${scored} passed (0 failed, 0 errored, 0 skipped, ${ns} not scored)`);
     expect(readFileSync(f("s.md"), "utf8")).toContain(`${scored}/${scored} passed`);
-    expect((JSON.parse(readFileSync(f("sb.json"), "utf8")) as { message: string }).message).toMatch(new RegExp(`, ${scored}/${scored} cases$`));
+    expect((JSON.parse(readFileSync(f("sb.json"), "utf8")) as { message: string }).message).toMatch(
+      new RegExp(`, ${scored}/${scored} cases$`),
+    );
     const xml = readFileSync(f("s.xml"), "utf8");
     const root = /<testsuites [^>]*tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)"/.exec(xml)!;
     expect(Number(root[1])).toBe(xml.match(/<testcase /g)!.length);
@@ -92,13 +128,23 @@ describe("npm run conformance", () => {
     const r = await run("--reference", "--suite", "contract", "--json", join(dir, "c.json"));
     expect(r.code, r.err).toBe(0);
     expect(r.out).not.toMatch(/0\/\d+ passed/);
-    expect(r.out).toMatch(/cases: no case scored: profile spec scores none of this run's \d+ cases: run --profile decisions to score them/);
+    expect(r.out).toMatch(
+      /cases: no case scored: profile spec scores none of this run's \d+ cases: run --profile decisions to score them/,
+    );
     expect((JSON.parse(readFileSync(join(dir, "c.json"), "utf8")) as RunReport).score.scored_by).toBe("decisions");
   });
 
   it("a stale expected failure (the case passes) fails the run, and the report keeps the case's observed status", async () => {
     writeFileSync(join(dir, "stale.txt"), "# known failures\nU01  # fixed since\n");
-    const r = await run("--reference", "--filter", "U01,U02", "--expected-failures", join(dir, "stale.txt"), "--json", join(dir, "stale.json"));
+    const r = await run(
+      "--reference",
+      "--filter",
+      "U01,U02",
+      "--expected-failures",
+      join(dir, "stale.txt"),
+      "--json",
+      join(dir, "stale.json"),
+    );
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/stale expected failure: U01 passed; remove it from /);
     expect(r.out).toMatch(/^PASS  U01 /m);
@@ -118,7 +164,18 @@ describe("npm run conformance", () => {
   });
 
   it("a wrong implementation fails (exit 1); listing its failures as expected makes it exit 0", async () => {
-    const failing = await run("--exec", WRONG, "--filter", "U01,U16", "--json", join(dir, "wrong.json"), "--junit", join(dir, "wrong.xml"), "--badge", join(dir, "wrong-badge.json"));
+    const failing = await run(
+      "--exec",
+      WRONG,
+      "--filter",
+      "U01,U16",
+      "--json",
+      join(dir, "wrong.json"),
+      "--junit",
+      join(dir, "wrong.xml"),
+      "--badge",
+      join(dir, "wrong-badge.json"),
+    );
     expect(failing.code).toBe(1);
     expect(failing.out).toMatch(/^FAIL  U01 /m);
     expect(failing.out).toMatch(/^ {8}call calls\[0\]: \{"name":""\}\n {8}calls\[0\]\.kind: wrong kind/m); // the call beside what came back (R39)
@@ -129,7 +186,9 @@ describe("npm run conformance", () => {
     const profiled = await run("--exec", WRONG, "--filter", "U01", "--profile", "exact");
     expect(profiled.out).toMatch(/rerun: .* --profile exact --suite spec --filter U01$/m);
     // The failing rules, each once, with the cases that show them: activate.ok is shown by U16 and by U01's control call.
-    expect(failing.out).toMatch(/^ {2}FAIL {2}activate\.ok \(spec MUST, §3\.1, §7\): .*\n {8}cases: U01, U16\n {8}e\.g\. {3}U01 calls\[1\]\.kind: wrong kind/m);
+    expect(failing.out).toMatch(
+      /^ {2}FAIL {2}activate\.ok \(spec MUST, §3\.1, §7\): .*\n {8}cases: U01, U16\n {8}e\.g\. {3}U01 calls\[1\]\.kind: wrong kind/m,
+    );
     const json = JSON.parse(readFileSync(join(dir, "wrong.json"), "utf8")) as RunReport;
     expect(check("report.schema.json", json)).toEqual({ valid: true });
     expect(json.summary.failed).toBe(2);
@@ -149,7 +208,16 @@ describe("npm run conformance", () => {
     const r = await run("--parity", "--reference", "--exec", REFERENCE_STDIO);
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/parity \(exact\): 30\/30 cases identical, 0 differ/);
-    const semantic = await run("--parity", "--parity-level", "semantic", "--reference", "--exec", REFERENCE_STDIO, "--suite", "contract");
+    const semantic = await run(
+      "--parity",
+      "--parity-level",
+      "semantic",
+      "--reference",
+      "--exec",
+      REFERENCE_STDIO,
+      "--suite",
+      "contract",
+    );
     expect(semantic.code, semantic.out).toBe(0);
     expect(semantic.out).toMatch(/parity \(semantic\): 8\/8 cases identical, 0 differ/);
   });
@@ -169,7 +237,10 @@ describe("npm run conformance", () => {
     const json = join(dir, "smoke.json");
     const good = await run("--smoke", "--reference", "--json", json);
     expect(good.code, good.out).toBe(0);
-    expect(JSON.parse(readFileSync(json, "utf8"))).toMatchObject({ ok: true, steps: expect.arrayContaining([expect.objectContaining({ step: "initialize", status: "ok" })]) });
+    expect(JSON.parse(readFileSync(json, "utf8"))).toMatchObject({
+      ok: true,
+      steps: expect.arrayContaining([expect.objectContaining({ step: "initialize", status: "ok" })]),
+    });
     for (const step of ["initialize", "session/create", "session/catalog", "skill/call", "session/close", "shutdown"]) {
       expect(good.out).toMatch(new RegExp(`^ok +${step.replace("/", "\\/")} `, "m"));
     }
@@ -188,13 +259,25 @@ describe("npm run conformance", () => {
       [["--exec", ""], /--exec "" names no command/],
       [["--driver", ""], /--driver is empty/],
       [["--driver", "./no-such-module.js"], /--driver \.\/no-such-module\.js: no such file .*no-such-module\.js/],
-      [["--exec", "./target/release/no-such-driver --flag"], /--exec \.\/target\/release\/no-such-driver: no such file/],
-      [["--reference", "--suite", "nope"], /^skill-conformance: unknown suite "nope": the suites are spec, contract, frontmatter, security/],
+      [
+        ["--exec", "./target/release/no-such-driver --flag"],
+        /--exec \.\/target\/release\/no-such-driver: no such file/,
+      ],
+      [
+        ["--reference", "--suite", "nope"],
+        /^skill-conformance: unknown suite "nope": the suites are spec, contract, frontmatter, security/,
+      ],
       [["--reference", "--json", "a.json", "--json", "b.json"], /--json is given 2 times/],
       [["--reference", "--expected-failures", join(dir, "garbage.txt")], /not a text file/],
-      [["--reference", "--expected-failures", join(dir, "typos.txt")], /2 entries that are no case of any suite nor rule:<id> of a known rule: line 2 "U1", line 3 "SO1"/],
+      [
+        ["--reference", "--expected-failures", join(dir, "typos.txt")],
+        /2 entries that are no case of any suite nor rule:<id> of a known rule: line 2 "U1", line 3 "SO1"/,
+      ],
       [["--reference", "--expected-failures", join(dir, "missing.txt")], /cannot read --expected-failures .*ENOENT/],
-      [["--reference", "--junit", join(dir, "a-file", "junit.xml")], /--junit .*cannot be written \(a parent of it is a file/],
+      [
+        ["--reference", "--junit", join(dir, "a-file", "junit.xml")],
+        /--junit .*cannot be written \(a parent of it is a file/,
+      ],
       [["--reference", "--json", dir], /--json .*cannot be written/],
       [["--parity", "--exec", WRONG], /--parity compares exactly two targets/],
       [["--reference", "--exec", WRONG], /give one target/],
@@ -202,14 +285,26 @@ describe("npm run conformance", () => {
       [["positional"], /Unexpected argument 'positional'/],
       [["--reference", "--filter", "Z99"], /no case of suite spec matches --filter Z99/],
       [["--reference", "--timeout", "soon"], /--timeout wants a positive number/],
-      [["--reference", "--timeout", "-5"], /argument is ambiguous\. To specify an option argument starting with a dash use '--timeout=-XYZ'/],
+      [
+        ["--reference", "--timeout", "-5"],
+        /argument is ambiguous\. To specify an option argument starting with a dash use '--timeout=-XYZ'/,
+      ],
       [["--reference", "--parity-level", "fuzzy"], /--parity-level wants exact or semantic/],
       [["--driver", "reference/index.ts"], /answers as the kit's own reference .* say --reference/], // the reference without the word
       [["--smoke", "--exec", REFERENCE_STDIO], /answers as the kit's own reference/], // smoke too
       // A report flag a mode does not write is refused, not silently dropped.
-      [["--parity", "--reference", "--exec", WRONG, "--junit", join(dir, "p.xml")], /--parity writes --json only: drop --junit/],
-      [["--smoke", "--reference", "--markdown", join(dir, "s.md"), "--expected-failures", join(dir, "typos.txt")], /--smoke writes --json only: drop --markdown, --expected-failures/],
-      [["--parity", "--fuzz", "2", "--reference", "--junit", join(dir, "f.xml")], /--parity --fuzz writes --json only: drop --junit/],
+      [
+        ["--parity", "--reference", "--exec", WRONG, "--junit", join(dir, "p.xml")],
+        /--parity writes --json only: drop --junit/,
+      ],
+      [
+        ["--smoke", "--reference", "--markdown", join(dir, "s.md"), "--expected-failures", join(dir, "typos.txt")],
+        /--smoke writes --json only: drop --markdown, --expected-failures/,
+      ],
+      [
+        ["--parity", "--fuzz", "2", "--reference", "--junit", join(dir, "f.xml")],
+        /--parity --fuzz writes --json only: drop --junit/,
+      ],
     ];
     for (const [argv, message] of cases) {
       const r = await run(...argv);
@@ -237,19 +332,39 @@ describe("npm run conformance", () => {
     expect(l.out).toMatch(/^spec {2}\(30 cases, conformance\/cases\/\)$/m);
     expect(l.out).toMatch(/^security {2}\(\d+ cases, conformance\/cases-security\/\)$/m);
     expect(l.out).toMatch(/^ {2}U01 {3}Empty name/m);
-    const two = await run("--reference", "--suite", "spec,security", "--filter", "U01,S01", "--json", join(dir, "two.json"));
+    const two = await run(
+      "--reference",
+      "--suite",
+      "spec,security",
+      "--filter",
+      "U01,S01",
+      "--json",
+      join(dir, "two.json"),
+    );
     expect(two.code, two.err).toBe(0);
-    expect(two.out).toMatch(/suite "spec,security", 2 cases\nimplementation under test: skill-tool-reference .* via the kit's reference/);
-    expect((JSON.parse(readFileSync(join(dir, "two.json"), "utf8")) as RunReport).cases.map((c) => c.id)).toEqual(["U01", "S01"]);
+    expect(two.out).toMatch(
+      /suite "spec,security", 2 cases\nimplementation under test: skill-tool-reference .* via the kit's reference/,
+    );
+    expect((JSON.parse(readFileSync(join(dir, "two.json"), "utf8")) as RunReport).cases.map((c) => c.id)).toEqual([
+      "U01",
+      "S01",
+    ]);
   });
 
   it("the real process maps the verdict to its exit status", () => {
     const cli = join(REPO, "scripts/conformance.ts");
-    const out = execFileSync(process.execPath, ["--import", "tsx", cli, "--reference", "--filter", "U01"], { cwd: REPO, encoding: "utf8" });
+    const out = execFileSync(process.execPath, ["--import", "tsx", cli, "--reference", "--filter", "U01"], {
+      cwd: REPO,
+      encoding: "utf8",
+    });
     expect(out).toMatch(/1\/1 passed/);
     let status = 0;
     try {
-      execFileSync(process.execPath, ["--import", "tsx", cli, "--filter", "U01", "--exec", WRONG], { cwd: REPO, encoding: "utf8", stdio: "pipe" });
+      execFileSync(process.execPath, ["--import", "tsx", cli, "--filter", "U01", "--exec", WRONG], {
+        cwd: REPO,
+        encoding: "utf8",
+        stdio: "pipe",
+      });
     } catch (e) {
       status = (e as { status: number }).status;
     }
@@ -258,28 +373,150 @@ describe("npm run conformance", () => {
 });
 
 describe("renderers", () => {
-  const nasty = 'a <b> & "c" \'d\' \u0001\u001b[31m';
+  const nasty = "a <b> & \"c\" 'd' \u0001\u001b[31m";
   const report: RunReport = {
     kit: { version: "0.1.0", specVersion: "1" },
     implementation: { name: "x&y", version: "1", language: "rust", driver: "./target/release/x <y>" },
     suite: "spec",
     profile: "spec",
     started_at: "2026-12-03T07:00:00.000Z",
-    summary: { total: 4, passed: 0, failed: 1, errored: 1, skipped: 1, expected_failures: 1, not_scored: 0, duration_ms: 10 },
+    summary: {
+      total: 4,
+      passed: 0,
+      failed: 1,
+      errored: 1,
+      skipped: 1,
+      expected_failures: 1,
+      not_scored: 0,
+      duration_ms: 10,
+    },
     rules: [
-      { id: "name.required", source: "spec", level: "MUST", status: "failed", cases: ["U01"], checked_in: ["U01"], statement: nasty, cites: ["§2"], example: { case: "U01", at: "calls[0].kind", key: "kind", expected: "error", actual: nasty, call: { name: "Hel|lo" }, what: nasty } },
-      { id: "body.verbatim", source: "spec", level: "MUST", status: "passed", cases: [], checked_in: ["U01"], statement: "s", cites: ["§4.5 rule 6"] },
+      {
+        id: "name.required",
+        source: "spec",
+        level: "MUST",
+        status: "failed",
+        cases: ["U01"],
+        checked_in: ["U01"],
+        statement: nasty,
+        cites: ["§2"],
+        example: {
+          case: "U01",
+          at: "calls[0].kind",
+          key: "kind",
+          expected: "error",
+          actual: nasty,
+          call: { name: "Hel|lo" },
+          what: nasty,
+        },
+      },
+      {
+        id: "body.verbatim",
+        source: "spec",
+        level: "MUST",
+        status: "passed",
+        cases: [],
+        checked_in: ["U01"],
+        statement: "s",
+        cites: ["§4.5 rule 6"],
+      },
     ],
     rule_counts: {
-      spec: { passed: 1, failed: 1, expected_failure: 0, errored: 0, not_scored: 0, "n/a": 0, not_observable: 0, not_run: 0, not_checkable: 0 },
-      decision: { passed: 0, failed: 0, expected_failure: 0, errored: 0, not_scored: 0, "n/a": 0, not_observable: 0, not_run: 0, not_checkable: 0 },
-      rendering: { passed: 0, failed: 0, expected_failure: 0, errored: 0, not_scored: 0, "n/a": 0, not_observable: 0, not_run: 0, not_checkable: 0 },
+      spec: {
+        passed: 1,
+        failed: 1,
+        expected_failure: 0,
+        errored: 0,
+        not_scored: 0,
+        "n/a": 0,
+        not_observable: 0,
+        not_run: 0,
+        not_checkable: 0,
+      },
+      decision: {
+        passed: 0,
+        failed: 0,
+        expected_failure: 0,
+        errored: 0,
+        not_scored: 0,
+        "n/a": 0,
+        not_observable: 0,
+        not_run: 0,
+        not_checkable: 0,
+      },
+      rendering: {
+        passed: 0,
+        failed: 0,
+        expected_failure: 0,
+        errored: 0,
+        not_scored: 0,
+        "n/a": 0,
+        not_observable: 0,
+        not_run: 0,
+        not_checkable: 0,
+      },
     },
-    score: { profile: "spec", sources: ["spec"], rules: { passed: 1, failed: 1, expected_failure: 0, errored: 0, not_scored: 0, "n/a": 0, not_observable: 0, not_run: 0, not_checkable: 0 }, cases: { scored: 4, passed: 0, not_scored: 0 } },
+    score: {
+      profile: "spec",
+      sources: ["spec"],
+      rules: {
+        passed: 1,
+        failed: 1,
+        expected_failure: 0,
+        errored: 0,
+        not_scored: 0,
+        "n/a": 0,
+        not_observable: 0,
+        not_run: 0,
+        not_checkable: 0,
+      },
+      cases: { scored: 4, passed: 0, not_scored: 0 },
+    },
     cases: [
-      { id: "U01", title: nasty, spec: ["§2"], rules: ["name.required"], checked_rules: ["name.required"], status: "failed", duration_ms: 1, mismatches: [{ at: "calls[0].kind", key: "kind", rules: ["name.required"], effect: "fails_case", expected: "error", actual: nasty, call: { name: "Hel|lo" }, what: nasty, message: nasty }] },
-      { id: "U02", title: "t", spec: ["§2"], rules: ["name.kebab-case"], checked_rules: [], status: "errored", duration_ms: 1, reason: nasty, blame: "implementation", stderr: "panic at 'x' </error>\n" },
-      { id: "U03", title: "t", spec: [], rules: [], checked_rules: [], status: "skipped", duration_ms: 0, reason: "capability symlinks false" },
+      {
+        id: "U01",
+        title: nasty,
+        spec: ["§2"],
+        rules: ["name.required"],
+        checked_rules: ["name.required"],
+        status: "failed",
+        duration_ms: 1,
+        mismatches: [
+          {
+            at: "calls[0].kind",
+            key: "kind",
+            rules: ["name.required"],
+            effect: "fails_case",
+            expected: "error",
+            actual: nasty,
+            call: { name: "Hel|lo" },
+            what: nasty,
+            message: nasty,
+          },
+        ],
+      },
+      {
+        id: "U02",
+        title: "t",
+        spec: ["§2"],
+        rules: ["name.kebab-case"],
+        checked_rules: [],
+        status: "errored",
+        duration_ms: 1,
+        reason: nasty,
+        blame: "implementation",
+        stderr: "panic at 'x' </error>\n",
+      },
+      {
+        id: "U03",
+        title: "t",
+        spec: [],
+        rules: [],
+        checked_rules: [],
+        status: "skipped",
+        duration_ms: 0,
+        reason: "capability symlinks false",
+      },
       { id: "U04", title: "t", spec: [], rules: [], checked_rules: [], status: "expected_failure", duration_ms: 0 },
     ],
   };
@@ -301,17 +538,51 @@ describe("renderers", () => {
     const tmpReport = {
       ...report,
       implementation: { ...report.implementation, driver: "./x <tmp> `q`" },
-      cases: [{ id: "U05", title: "a <b>", spec: [], status: "failed", duration_ms: 1, mismatches: [{ at: "calls[0].dir", expected: "<tmp>/skills/a|b", actual: "<tmp>/x", call: { name: "a" }, message: "calls[0].dir: wrong <dir>" }] }],
+      cases: [
+        {
+          id: "U05",
+          title: "a <b>",
+          spec: [],
+          status: "failed",
+          duration_ms: 1,
+          mismatches: [
+            {
+              at: "calls[0].dir",
+              expected: "<tmp>/skills/a|b",
+              actual: "<tmp>/x",
+              call: { name: "a" },
+              message: "calls[0].dir: wrong <dir>",
+            },
+          ],
+        },
+      ],
     } as unknown as RunReport;
     const md = renderMarkdown(tmpReport);
-    expect(md).toContain('| `calls[0].dir` | `{"name":"a"}` | `"<tmp>/skills/a\\|b"` | `"<tmp>/x"` | calls[0].dir: wrong &lt;dir> |');
+    expect(md).toContain(
+      '| `calls[0].dir` | `{"name":"a"}` | `"<tmp>/skills/a\\|b"` | `"<tmp>/x"` | calls[0].dir: wrong &lt;dir> |',
+    );
     expect(md).toContain("driver `` ./x <tmp> `q` ``.");
     expect(md).toContain("### U05: a &lt;b>");
     expect(md).not.toMatch(/`[^`\n]*&lt;[^`\n]*`/); // no entity inside any code span
   });
 
   it("JUnit says where a mismatch is once, not twice", () => {
-    const xml = renderJunit({ ...report, cases: [{ id: "U01", title: "t", spec: [], status: "failed", duration_ms: 1, mismatches: [{ at: "calls[0].code", expected: "A", actual: "B", message: "calls[0].code: wrong code" }, { at: "calls[1].kind", expected: "ok", actual: "error", message: "wrong kind" }] }] } as unknown as RunReport);
+    const xml = renderJunit({
+      ...report,
+      cases: [
+        {
+          id: "U01",
+          title: "t",
+          spec: [],
+          status: "failed",
+          duration_ms: 1,
+          mismatches: [
+            { at: "calls[0].code", expected: "A", actual: "B", message: "calls[0].code: wrong code" },
+            { at: "calls[1].kind", expected: "ok", actual: "error", message: "wrong kind" },
+          ],
+        },
+      ],
+    } as unknown as RunReport);
     expect(xml).toContain('<failure message="calls[0].code: wrong code"');
     expect(xml).not.toContain("calls[0].code: calls[0].code:");
     expect(xml).toContain("calls[1].kind: wrong kind");
@@ -319,7 +590,9 @@ describe("renderers", () => {
 
   it("markdown and badge", () => {
     expect(renderMarkdown(report)).toContain("### U02");
-    expect(renderMarkdown(report).indexOf("## Failing rules (1)")).toBeLessThan(renderMarkdown(report).indexOf("## Cases"));
+    expect(renderMarkdown(report).indexOf("## Failing rules (1)")).toBeLessThan(
+      renderMarkdown(report).indexOf("## Cases"),
+    );
     expect(renderMarkdown(report)).toContain('| `calls[0].kind` | `{"name":"Hel\\|lo"}` |'); // the call, its | escaped
     expect(renderJunit(report)).toContain("call:     {&quot;name&quot;:&quot;Hel|lo&quot;}");
     expect(badge(report)).toMatchObject({ message: "1/2 spec rules, 0/4 cases (1 xfail)", color: "red" });

@@ -33,12 +33,29 @@ describe("harness rows", () => {
     try {
       const dir = join(root, "implementations", "alpha");
       mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, "package.json"), JSON.stringify({ dependencies: { alpha: "1.0.0" }, skillConformance: { driver: "d.mjs", args: ["--timeout", "60000"], rows: [{ id: "alpha-other", driver: "other.mjs", note: "another source" }] } }));
+      writeFileSync(
+        join(dir, "package.json"),
+        JSON.stringify({
+          dependencies: { alpha: "1.0.0" },
+          skillConformance: {
+            driver: "d.mjs",
+            args: ["--timeout", "60000"],
+            rows: [{ id: "alpha-other", driver: "other.mjs", note: "another source" }],
+          },
+        }),
+      );
       writeFileSync(join(dir, "d.mjs"), "");
       writeFileSync(join(dir, "other.mjs"), "");
       const t = findTargets(root, ["alpha"]);
       expect(t.map((x) => x.id)).toEqual(["alpha", "alpha-other"]);
-      expect(t[1]).toMatchObject({ folder: "alpha", installDir: dir, pins: { alpha: "1.0.0" }, note: "another source", args: ["--timeout", "60000"], display: "implementations/alpha/other.mjs" });
+      expect(t[1]).toMatchObject({
+        folder: "alpha",
+        installDir: dir,
+        pins: { alpha: "1.0.0" },
+        note: "another source",
+        args: ["--timeout", "60000"],
+        display: "implementations/alpha/other.mjs",
+      });
       expect(findTargets(root, ["alpha-other"]).map((x) => x.id)).toEqual(["alpha-other"]);
     } finally {
       rmSync(root, { recursive: true, force: true });
@@ -46,25 +63,58 @@ describe("harness rows", () => {
   });
 });
 
-const impl = (id: string, folder?: string): ImplementationResult => ({ id, name: id, version: "1", language: "ts", driver: "d", status: "ran", cells: [], ...(folder ? { folder } : {}) });
+const impl = (id: string, folder?: string): ImplementationResult => ({
+  id,
+  name: id,
+  version: "1",
+  language: "ts",
+  driver: "d",
+  status: "ran",
+  cells: [],
+  ...(folder ? { folder } : {}),
+});
 const part = (implementations: ImplementationResult[], over: Partial<CompatResult> = {}): CompatResult => ({
-  generated_at: "2026-12-05T00:00:00.000Z", kit: { version: "0.1.0", commit: "abc" }, node: "v20", profiles: ["spec", "decisions", "exact"],
-  suites: [{ id: "spec", cases: 30 }], implementations, duration_ms: 1000, ...over,
+  generated_at: "2026-12-05T00:00:00.000Z",
+  kit: { version: "0.1.0", commit: "abc" },
+  node: "v20",
+  profiles: ["spec", "decisions", "exact"],
+  suites: [{ id: "spec", cases: 30 }],
+  implementations,
+  duration_ms: 1000,
+  ...over,
 });
 
 describe("mergeResults", () => {
   it("puts the jobs' rows in the page's order, each once, and adds up their run times", () => {
-    const m = mergeResults([part([impl("mastra-localskillsource", "mastra"), impl("mastra", "mastra")]), part([impl("reference")], { generated_at: "2026-12-05T01:00:00.000Z" }), part([impl("gemini-cli", "gemini-cli"), impl("reference")])]);
-    expect(m.implementations.map((i) => i.id)).toEqual(["reference", "gemini-cli", "mastra", "mastra-localskillsource"]);
+    const m = mergeResults([
+      part([impl("mastra-localskillsource", "mastra"), impl("mastra", "mastra")]),
+      part([impl("reference")], { generated_at: "2026-12-05T01:00:00.000Z" }),
+      part([impl("gemini-cli", "gemini-cli"), impl("reference")]),
+    ]);
+    expect(m.implementations.map((i) => i.id)).toEqual([
+      "reference",
+      "gemini-cli",
+      "mastra",
+      "mastra-localskillsource",
+    ]);
     expect(m.duration_ms).toBe(3000);
     expect(m.generated_at).toBe("2026-12-05T01:00:00.000Z");
   });
 
   it("refuses parts from different kits or profiles (their cells would not compare)", () => {
-    expect(() => mergeResults([part([impl("a")]), part([impl("b")], { kit: { version: "0.1.0", commit: "def" } })])).toThrow(/different kits/);
-    expect(() => mergeResults([part([impl("a")]), part([impl("b")], { profiles: ["spec"] })])).toThrow(/different profiles/);
+    expect(() =>
+      mergeResults([part([impl("a")]), part([impl("b")], { kit: { version: "0.1.0", commit: "def" } })]),
+    ).toThrow(/different kits/);
+    expect(() => mergeResults([part([impl("a")]), part([impl("b")], { profiles: ["spec"] })])).toThrow(
+      /different profiles/,
+    );
     expect(() => mergeResults([])).toThrow(/no partial/);
-    const m = mergeResults([part([impl("a")]), part([impl("b")], { kit: { version: "0.1.0", commit: "def" } })], { allowMixedCommits: true });
-    expect(m.implementations.map((i) => [i.id, i.kit_commit])).toEqual([["a", "abc"], ["b", "def"]]);
+    const m = mergeResults([part([impl("a")]), part([impl("b")], { kit: { version: "0.1.0", commit: "def" } })], {
+      allowMixedCommits: true,
+    });
+    expect(m.implementations.map((i) => [i.id, i.kit_commit])).toEqual([
+      ["a", "abc"],
+      ["b", "def"],
+    ]);
   });
 });

@@ -10,8 +10,16 @@ const cases = loadCases("contract");
 
 describe("contract suite", () => {
   it("the reference passes every case", async () => {
-    const report = await runSuite(() => loadModule(REFERENCE_MODULE), cases, { driverLabel: "reference", suite: "contract", profile: "exact" });
-    expect(report.cases.filter((c) => c.status !== "passed").map((c) => `${c.id}: ${c.status} ${JSON.stringify(c.mismatches ?? c.reason)}`)).toEqual([]);
+    const report = await runSuite(() => loadModule(REFERENCE_MODULE), cases, {
+      driverLabel: "reference",
+      suite: "contract",
+      profile: "exact",
+    });
+    expect(
+      report.cases
+        .filter((c) => c.status !== "passed")
+        .map((c) => `${c.id}: ${c.status} ${JSON.stringify(c.mismatches ?? c.reason)}`),
+    ).toEqual([]);
   });
 
   it("--suite all loads every suite", () => {

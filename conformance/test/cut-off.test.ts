@@ -21,16 +21,35 @@ function sharedWorker(closeCancels: boolean) {
   const seen = { ran: 0, rootGone: 0, cancelled: 0 };
   let tail: Promise<unknown> = Promise.resolve();
   const mod: InProcessModule = {
-    implementationInfo: { implementation: { name: "shared-worker", version: "0", language: "typescript" }, specVersion: "1", capabilities: {} },
+    implementationInfo: {
+      implementation: { name: "shared-worker", version: "0", language: "typescript" },
+      specVersion: "1",
+      capabilities: {},
+    },
     createSession(config) {
       const root = config.skill_roots[0]!;
       let closed = false;
       const loaded = new Set<string>();
       const answer = (name: string): SkillResult => {
-        if (name === "") return { kind: "error", code: "INVALID_PARAM", message: "empty name", output: "Error [INVALID_PARAM]: empty name" };
+        if (name === "")
+          return {
+            kind: "error",
+            code: "INVALID_PARAM",
+            message: "empty name",
+            output: "Error [INVALID_PARAM]: empty name",
+          };
         if (loaded.has(name)) return { kind: "already_loaded", name, at_turn: 1, output: "already" };
         loaded.add(name);
-        return { kind: "ok", name, dir: `${root}/${name}`, body: "Say hello.\n", frontmatter: { name, description: "d" }, resources: [], bytes: 11, output: "<skill/>" };
+        return {
+          kind: "ok",
+          name,
+          dir: `${root}/${name}`,
+          body: "Say hello.\n",
+          frontmatter: { name, description: "d" },
+          resources: [],
+          bytes: 11,
+          output: "<skill/>",
+        };
       };
       return {
         catalog: async () => ({ tool_description: "fake", entries: [], warnings: [] }),
@@ -39,7 +58,12 @@ function sharedWorker(closeCancels: boolean) {
           const run = tail.then(async (): Promise<SkillResult> => {
             if (closed && closeCancels) {
               seen.cancelled++;
-              return { kind: "error", code: "INVALID_PARAM", message: "session closed", output: "Error [INVALID_PARAM]: session closed" };
+              return {
+                kind: "error",
+                code: "INVALID_PARAM",
+                message: "session closed",
+                output: "Error [INVALID_PARAM]: session closed",
+              };
             }
             await sleep(2);
             seen.ran++;
@@ -63,7 +87,11 @@ const s16ThenU01 = () => [...loadCases("security", "S16"), ...loadCases("spec", 
 describe("a case cut off at its deadline, in-process", () => {
   it("close() that answers pending calls: the case errors on its deadline and the next case runs untouched", async () => {
     const w = sharedWorker(true);
-    const report = await runSuite(async () => fromModule(w.mod), s16ThenU01(), { driverLabel: "shared-worker", suite: "mixed", timeoutMs: 300 });
+    const report = await runSuite(async () => fromModule(w.mod), s16ThenU01(), {
+      driverLabel: "shared-worker",
+      suite: "mixed",
+      timeoutMs: 300,
+    });
     const [s16, u01] = report.cases;
     expect(s16!.status).toBe("errored");
     expect(s16!.reason).toMatch(/did not answer within 300 ms/);
@@ -77,10 +105,17 @@ describe("a case cut off at its deadline, in-process", () => {
   it("close() that leaves them running: reported on the case that left them, the run ends there, and no temp dir is removed under them", async () => {
     const w = sharedWorker(false);
     const aborts: RunAbort[] = [];
-    const report = await runSuite(async () => fromModule(w.mod), s16ThenU01(), { driverLabel: "shared-worker", suite: "mixed", timeoutMs: 300, onAbort: (a) => aborts.push(a) });
+    const report = await runSuite(async () => fromModule(w.mod), s16ThenU01(), {
+      driverLabel: "shared-worker",
+      suite: "mixed",
+      timeoutMs: 300,
+      onAbort: (a) => aborts.push(a),
+    });
     const [s16, u01] = report.cases;
     expect(s16!.status).toBe("errored");
-    expect(s16!.reason).toMatch(/did not answer within 300 ms; close\(\) left \d+ of this case's call\(s\) unanswered \d+ ms after it returned \(PROTOCOL\.md/);
+    expect(s16!.reason).toMatch(
+      /did not answer within 300 ms; close\(\) left \d+ of this case's call\(s\) unanswered \d+ ms after it returned \(PROTOCOL\.md/,
+    );
     expect(s16!.leftover!.pending).toBeGreaterThan(100);
     // The next case is not run beside that work (it would queue behind it and time out, blamed for S16's work).
     expect(u01!.status).toBe("errored");
@@ -102,8 +137,14 @@ describe("a case cut off at its deadline, in-process", () => {
         close: async () => {},
       }),
     };
-    const report = await runSuite(async () => fromModule(hangs), loadCases("spec", "U01,U02"), { driverLabel: "hangs", suite: "spec", timeoutMs: 200 });
-    expect(report.cases[0]!.reason).toMatch(/call 0 .* did not answer within 200 ms; close\(\) left 1 of this case's call\(s\) unanswered/);
+    const report = await runSuite(async () => fromModule(hangs), loadCases("spec", "U01,U02"), {
+      driverLabel: "hangs",
+      suite: "spec",
+      timeoutMs: 200,
+    });
+    expect(report.cases[0]!.reason).toMatch(
+      /call 0 .* did not answer within 200 ms; close\(\) left 1 of this case's call\(s\) unanswered/,
+    );
     expect(report.cases[1]!.reason).toMatch(/^not run: case U01 left 1 call\(s\) running/);
     expect(report.summary.duration_ms).toBeLessThan(5_000);
   });

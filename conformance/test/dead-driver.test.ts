@@ -46,7 +46,9 @@ describe("a driver that never answers", () => {
     expect(aborts[0]!.stderr).toContain("silent: started");
     expect(aborts[0]!.after_ms).toBeGreaterThanOrEqual(390);
     expect(report.aborted).toEqual(aborts[0]);
-    expect(renderMarkdown(report)).toMatch(/\*\*The run ended at U01\*\*: opening the implementation: no response to initialize within 400 ms/);
+    expect(renderMarkdown(report)).toMatch(
+      /\*\*The run ended at U01\*\*: opening the implementation: no response to initialize within 400 ms/,
+    );
     expect(check("report.schema.json", JSON.parse(JSON.stringify(report)))).toEqual({ valid: true });
     // Said once: no per-case lines for a run that never started.
     expect(shown).toEqual([]);
@@ -62,7 +64,10 @@ describe("a driver that never answers", () => {
     const r = await run("--exec", SILENT);
     expect(r.code).toBe(2);
     expect(r.ms).toBeLessThan(60_000);
-    const m = /^skill-conformance: cannot start --exec .*silent\.mjs"?: no response to initialize within 20000 ms \(after (\d+) ms; nothing was run\)/.exec(r.err);
+    const m =
+      /^skill-conformance: cannot start --exec .*silent\.mjs"?: no response to initialize within 20000 ms \(after (\d+) ms; nothing was run\)/.exec(
+        r.err,
+      );
     expect(m, r.err).not.toBeNull();
     // The time the handshake really took, not the instant a primed open returns (issue 28 item 7: "after 0 ms").
     expect(Number(m![1])).toBeGreaterThanOrEqual(19_900);
@@ -81,7 +86,9 @@ describe("a driver that never answers", () => {
     const r = await run("--exec", "definitely-not-a-skill-driver-xyz");
     expect(r.code).toBe(2);
     expect(r.err.split("\n")).toHaveLength(1);
-    expect(r.err).toMatch(/^skill-conformance: cannot start --exec definitely-not-a-skill-driver-xyz: implementation exited with code 127 \(command not found: .*definitely-not-a-skill-driver-xyz.*not found\)/);
+    expect(r.err).toMatch(
+      /^skill-conformance: cannot start --exec definitely-not-a-skill-driver-xyz: implementation exited with code 127 \(command not found: .*definitely-not-a-skill-driver-xyz.*not found\)/,
+    );
     expect(r.out).not.toMatch(/code 127/);
   });
 });
@@ -97,7 +104,9 @@ describe("a driver that dies before answering initialize (issue 28 items 7, deli
     const r = await run("--exec", DIES);
     expect(r.code).toBe(2);
     expect(r.ms).toBeLessThan(10_000);
-    expect(r.err).toMatch(/cannot start --exec .*: implementation exited with code 2 \(after \d+ ms; nothing was run\); its stderr ends:\n {2}\| loading config\n {2}\| Error: cannot open \.\/missing\.py$/);
+    expect(r.err).toMatch(
+      /cannot start --exec .*: implementation exited with code 2 \(after \d+ ms; nothing was run\); its stderr ends:\n {2}\| loading config\n {2}\| Error: cannot open \.\/missing\.py$/,
+    );
     expect(r.out).not.toMatch(/passed/);
   });
 
@@ -134,7 +143,11 @@ describe("what a failure carries", () => {
       throw new RangeError("index out of range in the fake");
     }
     const impl: Implementation = {
-      info: { implementation: { name: "thrower", version: "0", language: "typescript" }, specVersion: "1", capabilities: {} },
+      info: {
+        implementation: { name: "thrower", version: "0", language: "typescript" },
+        specVersion: "1",
+        capabilities: {},
+      },
       async createSession() {
         return {
           catalog: async () => ({ tool_description: "fake", entries: [], warnings: [] }),
@@ -147,7 +160,11 @@ describe("what a failure carries", () => {
       },
       async dispose() {},
     };
-    const report = await runSuite(async () => impl, loadCases("spec", "U01,U02"), { driverLabel: "thrower", suite: "spec", rerun: "skill-conformance --driver ./thrower.js" });
+    const report = await runSuite(async () => impl, loadCases("spec", "U01,U02"), {
+      driverLabel: "thrower",
+      suite: "spec",
+      rerun: "skill-conformance --driver ./thrower.js",
+    });
     const [u01, u02] = report.cases;
     expect(u01!.status).toBe("errored");
     expect(u01!.reason).toMatch(/threw RangeError: index out of range in the fake/);

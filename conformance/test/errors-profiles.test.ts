@@ -8,7 +8,12 @@ import { loadCases, runSuite, type RunReport } from "../runner/index.ts";
 import type { Profile } from "../runner/rules.ts";
 
 const run = (m: Mutation, suite: string, id: string, profile: Profile, timeoutMs?: number): Promise<RunReport> =>
-  runSuite(() => wrapReference("broken", m), loadCases(suite, id), { driverLabel: "broken", suite, profile, ...(timeoutMs ? { timeoutMs } : {}) });
+  runSuite(() => wrapReference("broken", m), loadCases(suite, id), {
+    driverLabel: "broken",
+    suite,
+    profile,
+    ...(timeoutMs ? { timeoutMs } : {}),
+  });
 
 const rule = (r: RunReport, id: string) => r.rules.find((x) => x.id === id)!;
 
@@ -35,7 +40,10 @@ describe("a crash is errors.structured under every profile", () => {
       const r = await run(throwsOn("bomb"), "security", "S07", profile);
       expect(r.cases[0]!.status, profile).toBe("errored");
       expect(rule(r, "errors.structured"), profile).toMatchObject({ status: "failed", cases: ["S07"] });
-      expect(r.cases[0]!.mismatches!.find((m) => m.key === "fault")).toMatchObject({ rules: ["errors.structured"], what: "the implementation crashed instead of answering" });
+      expect(r.cases[0]!.mismatches!.find((m) => m.key === "fault")).toMatchObject({
+        rules: ["errors.structured"],
+        what: "the implementation crashed instead of answering",
+      });
     }
   }, 60_000);
 });
@@ -43,7 +51,10 @@ describe("a crash is errors.structured under every profile", () => {
 describe("a missed deadline", () => {
   it("in a case whose rules the profile scores none of is shown and not scored; under a profile that scores them it errors", async () => {
     const spec = await run(hangsOn("bomb", 1500), "security", "S07", "spec", 400);
-    expect(spec.cases[0]).toMatchObject({ status: "not_scored", reason: expect.stringMatching(/did not answer within 400 ms.*: a missed deadline, not scored \(profile spec/) });
+    expect(spec.cases[0]).toMatchObject({
+      status: "not_scored",
+      reason: expect.stringMatching(/did not answer within 400 ms.*: a missed deadline, not scored \(profile spec/),
+    });
     expect(rule(spec, "errors.structured").status).not.toBe("failed");
     expect(spec.summary).toMatchObject({ errored: 0, not_scored: 1 });
     const decisions = await run(hangsOn("bomb", 1500), "security", "S07", "decisions", 400);
@@ -68,12 +79,21 @@ describe("no rule passes on a case that did not check it", () => {
 describe("a cascade says so", () => {
   it("U17: a first activation refused makes the second call's kind wrong too; that finding names the call it may follow from", async () => {
     let calls = 0;
-    const refuseFirst: Mutation = { before: (p) => (calls++ === 0 ? errorResult("NOT_TRUSTED", nameOf(p) ?? "", `skill "${nameOf(p)}" is not trusted`) : undefined) };
+    const refuseFirst: Mutation = {
+      before: (p) =>
+        calls++ === 0 ? errorResult("NOT_TRUSTED", nameOf(p) ?? "", `skill "${nameOf(p)}" is not trusted`) : undefined,
+    };
     const r = await run(refuseFirst, "spec", "U17", "spec");
     const ms = r.cases[0]!.mismatches!;
     expect(ms.find((m) => m.at === "calls[0].kind")!.after).toBeUndefined();
-    expect(ms.find((m) => m.at === "calls[1].kind")).toMatchObject({ after: "calls[0]", message: expect.stringContaining("after calls[0] went wrong") });
+    expect(ms.find((m) => m.at === "calls[1].kind")).toMatchObject({
+      after: "calls[0]",
+      message: expect.stringContaining("after calls[0] went wrong"),
+    });
     // dedupe.already-loaded is shown only by the cascade: its verdict says so.
-    expect(rule(r, "dedupe.already-loaded")).toMatchObject({ status: "failed", note: expect.stringContaining("U17 calls[0]") });
+    expect(rule(r, "dedupe.already-loaded")).toMatchObject({
+      status: "failed",
+      note: expect.stringContaining("U17 calls[0]"),
+    });
   });
 });

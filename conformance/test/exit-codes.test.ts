@@ -36,7 +36,11 @@ interface Run {
 function run(name: string, args: string[], input = "", deadlineMs = 120_000): Promise<Run> {
   return new Promise((resolve) => {
     // Not the npm script: the command as installed runs it (node on the script), in a directory of the user's.
-    const child = spawn(process.execPath, ["--import", TSX, script(name), ...args], { cwd: dir, env: { ...process.env, INIT_CWD: dir }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", TSX, script(name), ...args], {
+      cwd: dir,
+      env: { ...process.env, INIT_CWD: dir },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (c: Buffer) => (out += c));
@@ -50,7 +54,8 @@ function run(name: string, args: string[], input = "", deadlineMs = 120_000): Pr
   });
 }
 
-const HANDSHAKE = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"specVersion":"1","kitVersion":"0"}}\n{"jsonrpc":"2.0","id":2,"method":"shutdown","params":{}}\n';
+const HANDSHAKE =
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"specVersion":"1","kitVersion":"0"}}\n{"jsonrpc":"2.0","id":2,"method":"shutdown","params":{}}\n';
 
 /** [command, argv, the code the table gives it, what it is]; stdin for the driver. */
 const RUNS: Array<[string, string[], 0 | 1 | 2, string, string?]> = [
@@ -63,7 +68,12 @@ const RUNS: Array<[string, string[], 0 | 1 | 2, string, string?]> = [
   ["conformance", ["--reference", "--json", "/proc/x/r.json"], 2, "a report path under /proc (spun)"],
   ["e2e", ["--help"], 0, "help"],
   ["e2e", ["--model", "scripted:good", "-n", "1", "--scenario", "SK1"], 0, "a passing run"],
-  ["e2e", ["--model", "scripted:bad", "-n", "1", "--scenario", "SK1", "--threshold", "1"], 1, "a cell below --threshold"],
+  [
+    "e2e",
+    ["--model", "scripted:bad", "-n", "1", "--scenario", "SK1", "--threshold", "1"],
+    1,
+    "a cell below --threshold",
+  ],
   ["e2e", ["--bogus"], 2, "an unknown flag"],
   ["e2e", ["--driver", "./nope.js", "--model", "scripted:good"], 2, "a missing --driver file (was 3)"],
   ["e2e", ["--exec", DIES, "--model", "scripted:good"], 2, "a driver that exits before initialize (was 3)"],
@@ -93,13 +103,17 @@ describe("docs/exit-codes.md", () => {
     // A few at a time: the machine is shared, and a deadline must measure a spin, not a queue.
     const results: Run[] = [];
     for (let i = 0; i < RUNS.length; i += 3) {
-      results.push(...(await Promise.all(RUNS.slice(i, i + 3).map(([name, args, , , input]) => run(name, args, input)))));
+      results.push(
+        ...(await Promise.all(RUNS.slice(i, i + 3).map(([name, args, , , input]) => run(name, args, input)))),
+      );
     }
     const wrong: string[] = [];
     for (const [i, [name, args, want, what]] of RUNS.entries()) {
       const r = results[i]!;
       if (r.code !== want || !codes.has(r.code)) {
-        wrong.push(`${name} ${args.join(" ")} (${what}): exit ${r.code ?? r.signal}, the table says ${want}\n    ${(r.err || r.out).trim().split("\n").slice(-3).join("\n    ")}`);
+        wrong.push(
+          `${name} ${args.join(" ")} (${what}): exit ${r.code ?? r.signal}, the table says ${want}\n    ${(r.err || r.out).trim().split("\n").slice(-3).join("\n    ")}`,
+        );
       }
     }
     expect(wrong).toEqual([]);

@@ -10,18 +10,44 @@ import { loadCases, runCase, type LoadedCase } from "../runner/index.ts";
 /** Asks the hook on every call, before dedupe (U27 wants the second call answered already_loaded without an ask). */
 function asksEveryCall(): Implementation {
   return {
-    info: { implementation: { name: "asks-every-call", version: "0", language: "typescript" }, specVersion: "1", capabilities: {} },
+    info: {
+      implementation: { name: "asks-every-call", version: "0", language: "typescript" },
+      specVersion: "1",
+      capabilities: {},
+    },
     async createSession(config, { hook }) {
       let loaded = false;
       return {
         catalog: async () => ({ tool_description: "fake", entries: [], warnings: [] }),
         call: async (): Promise<SkillResult> => {
           const dir = `${config.skill_roots[0]}/hello`;
-          const decision: PermissionDecision = await hook!({ tool: "skill", action: "activate", path: dir, always_patterns: ["Skill(name:hello)"], metadata: { name: "hello", root_index: 0, frontmatter: { allowed_tools: [] }, reason: "normal" } });
-          if (decision !== "allow" && decision !== "allow_once") return { kind: "error", code: "PERMISSION_DENIED", name: "hello", message: "denied", output: "Error [PERMISSION_DENIED]: denied" };
+          const decision: PermissionDecision = await hook!({
+            tool: "skill",
+            action: "activate",
+            path: dir,
+            always_patterns: ["Skill(name:hello)"],
+            metadata: { name: "hello", root_index: 0, frontmatter: { allowed_tools: [] }, reason: "normal" },
+          });
+          if (decision !== "allow" && decision !== "allow_once")
+            return {
+              kind: "error",
+              code: "PERMISSION_DENIED",
+              name: "hello",
+              message: "denied",
+              output: "Error [PERMISSION_DENIED]: denied",
+            };
           if (loaded) return { kind: "already_loaded", name: "hello", at_turn: 1, output: "already" };
           loaded = true;
-          return { kind: "ok", name: "hello", dir, body: "Say hello.\n", frontmatter: { name: "hello", description: "d" }, resources: [], bytes: 11, output: "<skill/>" };
+          return {
+            kind: "ok",
+            name: "hello",
+            dir,
+            body: "Say hello.\n",
+            frontmatter: { name: "hello", description: "d" },
+            resources: [],
+            bytes: 11,
+            output: "<skill/>",
+          };
         },
         close: async () => {},
       };
@@ -44,6 +70,9 @@ describe("an unscripted hook ask", () => {
     expect(first.message).toMatch(/asked the permission hook where the case scripts no ask; the kit answered deny/);
     expect(r.mismatches!.filter((m) => /^calls\[1\]\.(kind|code|fields|hook_requests)/.test(m.at))).toEqual([]);
     // The kit's answer stays visible in the record of the hook.
-    expect(r.hook_requests!.map((h) => [h.call, h.answer])).toEqual([[0, "allow"], [1, "deny"]]);
+    expect(r.hook_requests!.map((h) => [h.call, h.answer])).toEqual([
+      [0, "allow"],
+      [1, "deny"],
+    ]);
   });
 });

@@ -12,7 +12,11 @@ import { wrapReference } from "../mutants/wrap.ts";
 import { REPO_ROOT } from "../runner/workspace.ts";
 
 type Obj = Record<string, unknown>;
-const schema = (file: string) => JSON.parse(readFileSync(join(REPO_ROOT, "schemas", file), "utf8")) as { properties?: Obj; $defs?: Record<string, { properties?: Obj }> };
+const schema = (file: string) =>
+  JSON.parse(readFileSync(join(REPO_ROOT, "schemas", file), "utf8")) as {
+    properties?: Obj;
+    $defs?: Record<string, { properties?: Obj }>;
+  };
 const RESULT = schema("result.schema.json");
 const ORDER: Record<string, string[]> = {
   ok: Object.keys(RESULT.$defs?.ok?.properties ?? {}),
@@ -31,7 +35,8 @@ function ordered(o: Obj, order: readonly string[]): Obj {
 }
 
 /** Other words around the same facts: a prefix, and a few words of the table's in capitals. */
-export const ownWords = (text: string): string => `In other words: ${text.replace(/\b(must|is|has|not|the|a|an|skill|field|line|could|be)\b/g, (w) => w.toUpperCase())}`;
+export const ownWords = (text: string): string =>
+  `In other words: ${text.replace(/\b(must|is|has|not|the|a|an|skill|field|line|could|be)\b/g, (w) => w.toUpperCase())}`;
 
 function reword(r: SkillResult): SkillResult {
   const o = { ...(r as unknown as Obj) };
@@ -56,7 +61,11 @@ function reword(r: SkillResult): SkillResult {
 
 function rewordCatalog(c: Catalog): Catalog {
   // The tool description is §2.2 verbatim (R34) and the catalog lines are R9's: only warnings are prose.
-  return { ...c, entries: c.entries.map((e) => ordered(e as unknown as Obj, ENTRY_ORDER) as unknown as typeof e), warnings: c.warnings.map(ownWords) };
+  return {
+    ...c,
+    entries: c.entries.map((e) => ordered(e as unknown as Obj, ENTRY_ORDER) as unknown as typeof e),
+    warnings: c.warnings.map(ownWords),
+  };
 }
 
 export const openOwnWords = () => wrapReference("own-words", { result: reword, catalog: rewordCatalog });

@@ -21,7 +21,8 @@ const all = loadCases("all");
 const derived = loadCases("spec-derived");
 
 type Call = { params?: unknown; expect: { output_contains?: string[] } };
-const singleCalls = (c: (typeof all)[number]): Call[] => c.calls.filter((x): x is Call & (typeof c.calls)[number] => "params" in x);
+const singleCalls = (c: (typeof all)[number]): Call[] =>
+  c.calls.filter((x): x is Call & (typeof c.calls)[number] => "params" in x);
 
 /** §2.1's bullets: alias → the note the spec quotes for it ("v1.1" where it only says "v1.1 note"), or null. */
 function specNotes(): Map<string, string | null> {
@@ -31,7 +32,8 @@ function specNotes(): Map<string, string | null> {
     const m = /^• (.+?) → (.*)$/.exec(line.trim());
     if (!m) continue;
     const quoted = /"([^"]+)"/.exec(m[2]!)?.[1];
-    for (const alias of m[1]!.split(",").map((s) => s.trim())) notes.set(alias, quoted ?? (m[2]!.includes("v1.1") ? "v1.1" : null));
+    for (const alias of m[1]!.split(",").map((s) => s.trim()))
+      notes.set(alias, quoted ?? (m[2]!.includes("v1.1") ? "v1.1" : null));
   }
   return notes;
 }
@@ -48,10 +50,17 @@ describe("spec-derived suite", () => {
 
   it("every alias of the table is sent by some case, and where §2.1 quotes its note a case expects that note", () => {
     const sent = new Map<string, Call[]>();
-    for (const c of all) for (const call of singleCalls(c)) if (call.params && typeof call.params === "object") for (const k of Object.keys(call.params)) sent.set(k, [...(sent.get(k) ?? []), call]);
+    for (const c of all)
+      for (const call of singleCalls(c))
+        if (call.params && typeof call.params === "object")
+          for (const k of Object.keys(call.params)) sent.set(k, [...(sent.get(k) ?? []), call]);
     expect(ALIASES.map((a) => a.alias).filter((a) => !sent.has(a))).toEqual([]);
     const notes = specNotes();
-    const unexpected = ALIASES.filter((a) => notes.get(a.alias) && !sent.get(a.alias)!.some((call) => call.expect.output_contains?.includes(notes.get(a.alias)!)));
+    const unexpected = ALIASES.filter(
+      (a) =>
+        notes.get(a.alias) &&
+        !sent.get(a.alias)!.some((call) => call.expect.output_contains?.includes(notes.get(a.alias)!)),
+    );
     expect(unexpected.map((a) => a.alias)).toEqual([]);
   });
 
@@ -68,7 +77,9 @@ describe("spec-derived suite", () => {
     expect(derived.filter((c) => !c.spec.some((s) => s.startsWith("§"))).map((c) => c.id)).toEqual([]);
     const byId = new Map(rules().map((r) => [r.id, r]));
     const elsewhere = new Set(all.filter((c) => c.suite !== "spec-derived").flatMap((c) => c.rules ?? []));
-    const own = derived.flatMap((c) => c.rules ?? []).filter((id) => !elsewhere.has(id) && byId.get(id)?.source === "spec");
+    const own = derived
+      .flatMap((c) => c.rules ?? [])
+      .filter((id) => !elsewhere.has(id) && byId.get(id)?.source === "spec");
     expect(own.length).toBeGreaterThan(0);
     expect(own.filter((id) => byId.get(id)?.quote === undefined)).toEqual([]);
   });
@@ -80,14 +91,25 @@ describe("case format: files_absent and environment", () => {
 
   it("files_absent reports each path that exists after the call, under the rules its key maps to", () => {
     writeFileSync(join(tmp, "made"), "");
-    const misses = checkFilesAbsent({ kind: "ok", files_absent: ["made", "not-made"], rules: { "*": ["body.no-shell-injection"] } }, tmp, "calls[0]");
+    const misses = checkFilesAbsent(
+      { kind: "ok", files_absent: ["made", "not-made"], rules: { "*": ["body.no-shell-injection"] } },
+      tmp,
+      "calls[0]",
+    );
     expect(misses).toEqual([expect.objectContaining({ key: "files_absent.0", rules: ["body.no-shell-injection"] })]);
   });
 
   it("the case's environment reaches createSession as absolute paths inside the case's temp dir", async () => {
     const seen: Array<SessionOptions["environment"]> = [];
-    const spy = () => wrapReference("environment-spy", { config: (c: SessionConfig, o: SessionOptions) => (seen.push(o.environment), c) });
-    const report = await runSuite(spy, derived.filter((c) => c.id === "M02"), { driverLabel: "spy", suite: "spec-derived", profile: "exact" });
+    const spy = () =>
+      wrapReference("environment-spy", {
+        config: (c: SessionConfig, o: SessionOptions) => (seen.push(o.environment), c),
+      });
+    const report = await runSuite(
+      spy,
+      derived.filter((c) => c.id === "M02"),
+      { driverLabel: "spy", suite: "spec-derived", profile: "exact" },
+    );
     expect(report.cases[0]!.status).toBe("passed");
     expect(seen).toHaveLength(1);
     const env = seen[0]!;
@@ -97,12 +119,17 @@ describe("case format: files_absent and environment", () => {
 
   it("over the wire, session/create carries the environment to the module the stdio server serves, and only when the case has one", async () => {
     const toy = join(tmp, "toy.mjs");
-    writeFileSync(toy, `export function createSession(config, options) {
+    writeFileSync(
+      toy,
+      `export function createSession(config, options) {
   const seen = JSON.stringify(options.environment ?? null);
   return { async catalog() { return { tool_description: seen, entries: [], warnings: [] }; }, async call() { return { kind: "not_found", name: "x", siblings: [], output: "" }; }, async close() {} };
 }
-`);
-    const impl = await spawnImplementation(`"${process.execPath}" --import tsx "${join(REPO_ROOT, "scripts", "reference-driver.ts")}" "${toy}"`);
+`,
+    );
+    const impl = await spawnImplementation(
+      `"${process.execPath}" --import tsx "${join(REPO_ROOT, "scripts", "reference-driver.ts")}" "${toy}"`,
+    );
     try {
       const environment = { home: join(tmp, "home"), cwd: join(tmp, "work") };
       const withEnv = await impl.createSession({ skill_roots: [tmp] }, { environment });

@@ -64,7 +64,9 @@ describe("reference over stdio", () => {
     expect(cases.length).toBeGreaterThanOrEqual(30);
     const r = recording(REFERENCE, 5000);
     const report = await runSuite(r.open, cases, { driverLabel: "reference-driver", suite: "spec" });
-    const notPassed = report.cases.filter((c) => c.status !== "passed").map((c) => `${c.id}: ${c.reason ?? JSON.stringify(c.mismatches)}`);
+    const notPassed = report.cases
+      .filter((c) => c.status !== "passed")
+      .map((c) => `${c.id}: ${c.reason ?? JSON.stringify(c.mismatches)}`);
     expect(notPassed).toEqual([]);
     expect(report.summary.passed).toBe(cases.length);
     expect(report.implementation.name).toBe("skill-tool-reference");
@@ -98,7 +100,8 @@ describe("faulty drivers", () => {
       expect(c.reason).toMatch(reason);
     }
     // Every errored case shows the tail of what the driver wrote, a hang (the kit's deadline) included (R39).
-    if (stderr) expect(errored.filter((c) => !c.stderr?.includes(stderr)).map((c) => `${c.id}: ${c.reason}`)).toEqual([]);
+    if (stderr)
+      expect(errored.filter((c) => !c.stderr?.includes(stderr)).map((c) => `${c.id}: ${c.reason}`)).toEqual([]);
     // an errored case disposes the implementation and the next case gets a fresh one
     expect(r.spawned.length).toBeGreaterThanOrEqual(2);
     for (const impl of r.spawned) {
@@ -109,7 +112,11 @@ describe("faulty drivers", () => {
 
   it("a hang caught by the runner's own deadline (before the driver's) still shows the driver's stderr tail", async () => {
     const r = recording(faulty("never-answers"), 10_000);
-    const report = await runSuite(r.open, loadCases("spec", "U16"), { driverLabel: "never-answers", suite: "spec", timeoutMs: 300 });
+    const report = await runSuite(r.open, loadCases("spec", "U16"), {
+      driverLabel: "never-answers",
+      suite: "spec",
+      timeoutMs: 300,
+    });
     const c = report.cases[0]!;
     expect(c.status).toBe("errored");
     expect(c.reason).toMatch(/did not answer within 300 ms/);
@@ -118,9 +125,14 @@ describe("faulty drivers", () => {
   });
 
   it("a driver that hangs is SIGKILLed on dispose; a clean one exits by itself", async () => {
-    const hung = await spawnImplementation(faulty("never-answers"), { requestTimeoutMs: 300, startupTimeoutMs: 20_000 });
+    const hung = await spawnImplementation(faulty("never-answers"), {
+      requestTimeoutMs: 300,
+      startupTimeoutMs: 20_000,
+    });
     const s = await hung.createSession({ skill_roots: ["/nonexistent"] }, {});
-    await expect(s.call({ name: "x" }, { invocation: "model" })).rejects.toThrow(/no response to skill\/call within 300 ms/);
+    await expect(s.call({ name: "x" }, { invocation: "model" })).rejects.toThrow(
+      /no response to skill\/call within 300 ms/,
+    );
     await hung.dispose();
     expect((await hung.exited).killed).toBe(true);
 
@@ -154,7 +166,10 @@ describe("faulty drivers", () => {
   });
 
   it("children are killed when the kit process exits without disposing them", async () => {
-    const out = execFileSync(process.execPath, ["--import", "tsx", join(HERE, "faulty", "leaves-child.ts")], { cwd: REPO, encoding: "utf8" });
+    const out = execFileSync(process.execPath, ["--import", "tsx", join(HERE, "faulty", "leaves-child.ts")], {
+      cwd: REPO,
+      encoding: "utf8",
+    });
     const pid = Number(out.trim());
     expect(pid).toBeGreaterThan(0);
     expect(await eventuallyDead(pid)).toBe(true);
@@ -163,14 +178,24 @@ describe("faulty drivers", () => {
 
 describe("serveStdio", () => {
   const toy: InProcessModule = {
-    implementationInfo: { implementation: { name: "toy", version: "1", language: "typescript" }, specVersion: "1", capabilities: {} },
+    implementationInfo: {
+      implementation: { name: "toy", version: "1", language: "typescript" },
+      specVersion: "1",
+      capabilities: {},
+    },
     createSession(_config, { hook }) {
       return {
         catalog: async () => ({ tool_description: "Activate an installed skill by name.", entries: [], warnings: [] }),
         call: async (params) => {
           const name = (params as { name?: string }).name ?? "";
           const decision = hook
-            ? await hook({ tool: "skill", action: "activate", path: `/x/${name}`, always_patterns: [`Skill(name:${name})`], metadata: { name, root_index: 0, frontmatter: { allowed_tools: [] }, reason: "normal" } })
+            ? await hook({
+                tool: "skill",
+                action: "activate",
+                path: `/x/${name}`,
+                always_patterns: [`Skill(name:${name})`],
+                metadata: { name, root_index: 0, frontmatter: { allowed_tools: [] }, reason: "normal" },
+              })
             : "allow";
           return { kind: "not_found", name: `${name}:${decision}`, siblings: [], output: decision };
         },
@@ -195,7 +220,8 @@ describe("serveStdio", () => {
         const m = JSON.parse(buffer.slice(0, nl)) as Record<string, unknown>;
         buffer = buffer.slice(nl + 1);
         received.push(m);
-        if (m.method === "permission/ask") input.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { decision: "allow_once" } }) + "\n");
+        if (m.method === "permission/ask")
+          input.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { decision: "allow_once" } }) + "\n");
         waiters.splice(0).forEach((w) => w());
       }
     });
@@ -220,9 +246,19 @@ describe("serveStdio", () => {
     expect(((await response(4)).error as { code: number }).code).toBe(-32001);
     send({ jsonrpc: "2.0", id: 5, method: "skill/call", params: { sessionId: "s1" } });
     expect(((await response(5)).error as { code: number }).code).toBe(-32602);
-    send({ jsonrpc: "2.0", id: 6, method: "session/create", params: { config: { skill_roots: ["/x"], permission: { hook: true } } } });
+    send({
+      jsonrpc: "2.0",
+      id: 6,
+      method: "session/create",
+      params: { config: { skill_roots: ["/x"], permission: { hook: true } } },
+    });
     const { sessionId } = (await response(6)).result as { sessionId: string };
-    send({ jsonrpc: "2.0", id: 7, method: "skill/call", params: { sessionId, params: { name: "a" }, invocation: "model" } });
+    send({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "skill/call",
+      params: { sessionId, params: { name: "a" }, invocation: "model" },
+    });
     expect(((await response(7)).result as { name: string }).name).toBe("a:allow_once");
     expect(received.some((m) => m.method === "permission/ask")).toBe(true);
     send({ jsonrpc: "2.0", id: 8, method: "shutdown", params: {} });
@@ -235,8 +271,13 @@ describe("LineSplitter", () => {
   it("splits lines across chunks, tolerates CRLF, skips blank lines, and reports an overlong line once", () => {
     const lines: string[] = [];
     const over: string[] = [];
-    const s = new LineSplitter((l) => lines.push(l), 10, (h) => over.push(h));
-    for (const chunk of ['{"a"', ":1}\r\n\n", '{"b":2}\n{"c', '":3}\n', "0123456789ABC", "DEF\n", "ok\n"]) s.push(chunk);
+    const s = new LineSplitter(
+      (l) => lines.push(l),
+      10,
+      (h) => over.push(h),
+    );
+    for (const chunk of ['{"a"', ":1}\r\n\n", '{"b":2}\n{"c', '":3}\n', "0123456789ABC", "DEF\n", "ok\n"])
+      s.push(chunk);
     expect(lines).toEqual(['{"a":1}', '{"b":2}', '{"c":3}', "ok"]);
     expect(over).toEqual(["0123456789ABC"]);
   });

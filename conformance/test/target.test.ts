@@ -17,7 +17,9 @@ describe("--driver", () => {
     for (const spec of ["./reference/index.ts", "reference/index.ts", "../reference/index.ts"]) {
       expect(() => resolveModule(spec, user), spec).toThrow(TargetError);
     }
-    expect(() => resolveModule("./dist/index.js", user)).toThrow(`--driver ./dist/index.js: no such file ${join(user, "dist/index.js")}`);
+    expect(() => resolveModule("./dist/index.js", user)).toThrow(
+      `--driver ./dist/index.js: no such file ${join(user, "dist/index.js")}`,
+    );
     expect(resolveModule("./reference/index.ts", PACKAGE_ROOT)).toBe(join(PACKAGE_ROOT, "reference/index.ts"));
   });
 
@@ -30,7 +32,9 @@ describe("--driver", () => {
     writeFileSync(join(user, "node_modules", "their-impl", "package.json"), '{"name":"their-impl","main":"main.js"}');
     writeFileSync(join(user, "node_modules", "their-impl", "main.js"), "");
     expect(resolveModule("their-impl", user)).toBe(join(user, "node_modules", "their-impl", "main.js"));
-    expect(() => resolveModule("not-installed-anywhere", user)).toThrow(/no package "not-installed-anywhere" installed where the command runs/);
+    expect(() => resolveModule("not-installed-anywhere", user)).toThrow(
+      /no package "not-installed-anywhere" installed where the command runs/,
+    );
   });
 });
 
@@ -38,7 +42,9 @@ describe("--exec", () => {
   it("an empty command, a missing or non-executable program path are caught before the run", () => {
     expect(() => checkExecCommand("", user)).toThrow(/names no command/);
     expect(() => checkExecCommand("  RUST_LOG=debug  ", user)).toThrow(/names no command/);
-    expect(() => checkExecCommand("RUST_LOG=debug ./target/release/x --q", user)).toThrow(/--exec \.\/target\/release\/x: no such file/);
+    expect(() => checkExecCommand("RUST_LOG=debug ./target/release/x --q", user)).toThrow(
+      /--exec \.\/target\/release\/x: no such file/,
+    );
     writeFileSync(join(user, "plain"), "");
     expect(() => checkExecCommand("./plain", user)).toThrow(/is not executable/);
     chmodSync(join(user, "plain"), 0o755);
@@ -60,7 +66,13 @@ describe("primed", () => {
   });
   it("a failed first open is reported to the run's first open, not retried", async () => {
     let opens = 0;
-    const p = primed({ label: "x", open: async () => { opens++; throw new Error("dead"); } });
+    const p = primed({
+      label: "x",
+      open: async () => {
+        opens++;
+        throw new Error("dead");
+      },
+    });
     expect(await p.first).toMatchObject({ ok: false });
     await expect(p.open()).rejects.toThrow("dead");
     expect(opens).toBe(1);
@@ -71,7 +83,10 @@ describe("implementationInfo as conformance/README.md shows it (issue 28 item 1)
   const reference = join(PACKAGE_ROOT, "reference", "index.ts");
   const module = (name: string, info: string) => {
     const file = join(user, name);
-    writeFileSync(file, `export { createSession } from ${JSON.stringify(reference)};\nexport const implementationInfo = ${info};\n`);
+    writeFileSync(
+      file,
+      `export { createSession } from ${JSON.stringify(reference)};\nexport const implementationInfo = ${info};\n`,
+    );
     return file;
   };
   const run = async (...argv: string[]) => {
@@ -88,20 +103,33 @@ describe("implementationInfo as conformance/README.md shows it (issue 28 item 1)
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/implementation under test: my-skill-tool 0\.3\.0 \(typescript\) via /);
     const [t] = await openTargets([{ kind: "module", spec: file }], { cwd: user, reference: false });
-    expect(t!.info).toEqual({ implementation: { name: "my-skill-tool", version: "0.3.0", language: "typescript" }, specVersion: "1", capabilities: {} });
+    expect(t!.info).toEqual({
+      implementation: { name: "my-skill-tool", version: "0.3.0", language: "typescript" },
+      specVersion: "1",
+      capabilities: {},
+    });
   });
 
   it("flat with specVersion and capabilities, or a function returning it, keeps them", async () => {
-    const file = module("flat-fn.mjs", `() => ({ name: "f", version: "1", language: "typescript", specVersion: "1", capabilities: { hook: true } })`);
+    const file = module(
+      "flat-fn.mjs",
+      `() => ({ name: "f", version: "1", language: "typescript", specVersion: "1", capabilities: { hook: true } })`,
+    );
     const [t] = await openTargets([{ kind: "module", spec: file }], { cwd: user, reference: false });
-    expect(t!.info).toEqual({ implementation: { name: "f", version: "1", language: "typescript" }, specVersion: "1", capabilities: { hook: true } });
+    expect(t!.info).toEqual({
+      implementation: { name: "f", version: "1", language: "typescript" },
+      specVersion: "1",
+      capabilities: { hook: true },
+    });
   });
 
   it("neither shape: one line saying which shape is wanted, exit 2 (not 'Cannot read properties of undefined')", async () => {
     const file = module("bad-info.mjs", `{ title: "nope" }`);
     const r = await run("--driver", file);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^skill-conformance: cannot load --driver .*bad-info\.mjs: implementationInfo has no name, version, language \(a string each\): export \{ name, version, language/);
+    expect(r.err).toMatch(
+      /^skill-conformance: cannot load --driver .*bad-info\.mjs: implementationInfo has no name, version, language \(a string each\): export \{ name, version, language/,
+    );
     expect(r.err).not.toMatch(/Cannot read properties/);
   });
 });

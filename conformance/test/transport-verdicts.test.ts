@@ -14,14 +14,24 @@ const SERVED = `${NODE} --import tsx "${join(REPO_ROOT, "scripts/reference-drive
 const faulty = (name: string) => `${NODE} "${join(REPO_ROOT, "conformance/test/faulty", `${name}.mjs`)}"`;
 
 /** What a verdict is made of, without times and the reason's transport-specific wording. */
-const verdict = (c: CaseResult) => ({ status: c.status, mismatches: c.mismatches?.map(({ at, expected, actual, rules }) => ({ at, expected, actual, rules })) });
+const verdict = (c: CaseResult) => ({
+  status: c.status,
+  mismatches: c.mismatches?.map(({ at, expected, actual, rules }) => ({ at, expected, actual, rules })),
+});
 
 describe("a schema-invalid answer", () => {
   const cases = loadCases("spec", "U01");
 
   it("is the same failure in-process and over stdio: the rule, the field, the value, and the other checks", async () => {
-    const inProcess = await runSuite(async () => fromModule(invalidAnswer), cases, { driverLabel: "in-process", suite: "spec" });
-    const overStdio = await runSuite(() => spawnImplementation(SERVED, { cwd: REPO_ROOT, requestTimeoutMs: 10_000 }), cases, { driverLabel: "stdio", suite: "spec" });
+    const inProcess = await runSuite(async () => fromModule(invalidAnswer), cases, {
+      driverLabel: "in-process",
+      suite: "spec",
+    });
+    const overStdio = await runSuite(
+      () => spawnImplementation(SERVED, { cwd: REPO_ROOT, requestTimeoutMs: 10_000 }),
+      cases,
+      { driverLabel: "stdio", suite: "spec" },
+    );
     const a = inProcess.cases[0]!;
     const b = overStdio.cases[0]!;
     expect(a.status).toBe("failed");
@@ -39,18 +49,31 @@ describe("a schema-invalid answer", () => {
 
   it("over stdio from a hand-written driver is failed (not errored) and names the field and value", async () => {
     // faulty/invalid-result.mjs answers {kind: "loaded", name: 42} to every call.
-    const report = await runSuite(() => spawnImplementation(faulty("invalid-result"), { cwd: REPO_ROOT }), cases, { driverLabel: "invalid-result", suite: "spec" });
+    const report = await runSuite(() => spawnImplementation(faulty("invalid-result"), { cwd: REPO_ROOT }), cases, {
+      driverLabel: "invalid-result",
+      suite: "spec",
+    });
     const c = report.cases[0]!;
     expect(c.status).toBe("failed");
-    expect(c.mismatches!.find((m) => m.at === "calls[0].result.kind")).toMatchObject({ actual: "loaded", rules: ["result.schema"] });
+    expect(c.mismatches!.find((m) => m.at === "calls[0].result.kind")).toMatchObject({
+      actual: "loaded",
+      rules: ["result.schema"],
+    });
   });
 
   it("a schema-invalid hook payload over stdio fails hook.request-schema and the case goes on", async () => {
     // faulty/bad-ask.mjs asks with {tool: "skill"} only; U24 has a hook, so the ask itself is allowed.
-    const report = await runSuite(() => spawnImplementation(faulty("bad-ask-hooked"), { cwd: REPO_ROOT }), loadCases("spec", "U24"), { driverLabel: "bad-ask", suite: "spec" });
+    const report = await runSuite(
+      () => spawnImplementation(faulty("bad-ask-hooked"), { cwd: REPO_ROOT }),
+      loadCases("spec", "U24"),
+      { driverLabel: "bad-ask", suite: "spec" },
+    );
     const c = report.cases[0]!;
     // U24 tests hook.deny, which the answer keeps: the payload is a failure of its own rule (h-rules: a case's status comes from its rules).
-    expect(report.rules.find((r) => r.id === "hook.request-schema")).toMatchObject({ status: "failed", cases: ["U24"] });
+    expect(report.rules.find((r) => r.id === "hook.request-schema")).toMatchObject({
+      status: "failed",
+      cases: ["U24"],
+    });
     const payload = c.mismatches!.filter((m) => m.rules?.includes("hook.request-schema"));
     expect(payload.map((m) => m.at)).toContain("calls[0].hook_requests[0].action");
   });

@@ -41,7 +41,10 @@ describe("unobserved values", () => {
   it("every row names known rules and places, and unknown ids are refused", () => {
     const ids = new Set(rules().map((r) => r.id));
     for (const o of observations()) {
-      expect(o.rules.filter((r) => !ids.has(r)), o.id).toEqual([]);
+      expect(
+        o.rules.filter((r) => !ids.has(r)),
+        o.id,
+      ).toEqual([]);
       for (const p of o.places) expect(p, o.id).toMatch(/^(result|entry|catalog|check):[A-Za-z_.]+$/);
     }
     expect(() => observationRows(["result.bites"])).toThrow(/unknown id/);
@@ -49,15 +52,23 @@ describe("unobserved values", () => {
 
   it("names the places of a mismatch: a result field, a batch member's, a catalog entry's, a check key", () => {
     expect(placesOf("calls[1].result.bytes", "schema")).toContain("result:bytes");
-    expect(placesOf("calls[0][3].bytes", "fields.bytes")).toEqual(expect.arrayContaining(["result:bytes", "check:fields.bytes", "check:fields"]));
+    expect(placesOf("calls[0][3].bytes", "fields.bytes")).toEqual(
+      expect.arrayContaining(["result:bytes", "check:fields.bytes", "check:fields"]),
+    );
     expect(placesOf("catalog.entries[hello].dir", "entries.hello")).toContain("entry:dir");
     expect(placesOf("catalog.entries[0].meta", "schema")).toContain("entry:meta");
-    expect(placesOf("catalog.names", "names.order")).toEqual(expect.arrayContaining(["check:names.order", "catalog:names"]));
+    expect(placesOf("catalog.names", "names.order")).toEqual(
+      expect.arrayContaining(["check:names.order", "catalog:names"]),
+    );
   });
 
   it("declared: bytes.body-length and catalog.sorted are not observable, the cases checking them do not fail", async () => {
     const cases = pick(["U16", "U18", "U28", "U29"]);
-    const r = await runSuite(() => withoutBytes(["result.bytes", "catalog.order"]), cases, { driverLabel: "no bytes", suite: "spec", profile: "spec" });
+    const r = await runSuite(() => withoutBytes(["result.bytes", "catalog.order"]), cases, {
+      driverLabel: "no bytes",
+      suite: "spec",
+      profile: "spec",
+    });
     const status = (id: string) => r.rules.find((x) => x.id === id)?.status;
     expect(status("bytes.body-length")).toBe("not_observable");
     expect(status("catalog.sorted")).toBe("not_observable");
@@ -69,7 +80,11 @@ describe("unobserved values", () => {
 
   it("undeclared (the mutant): the same answers fail result.schema, bytes.body-length and catalog.sorted", async () => {
     const cases = pick(["U16", "U18", "U28", "U29"]);
-    const r = await runSuite(() => withoutBytes(undefined), cases, { driverLabel: "no bytes", suite: "spec", profile: "spec" });
+    const r = await runSuite(() => withoutBytes(undefined), cases, {
+      driverLabel: "no bytes",
+      suite: "spec",
+      profile: "spec",
+    });
     const failed = r.rules.filter((x) => x.status === "failed").map((x) => x.id);
     expect(failed).toEqual(expect.arrayContaining(["result.schema", "bytes.body-length", "catalog.sorted"]));
   });

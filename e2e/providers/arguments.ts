@@ -24,8 +24,15 @@ export function decodeArguments(raw: unknown): Pick<ToolCall, "arguments" | "arg
 
 /** The problem with arguments that are not a JSON object, in words the model can act on. */
 export function notAnObject(raw: unknown): string {
-  const shown = (typeof raw === "string" ? raw : JSON.stringify(raw) ?? String(raw)).slice(0, 80);
-  const what = typeof raw === "string" ? "text that is not a JSON object" : Array.isArray(raw) ? "a JSON array" : raw === null ? "null" : `a ${typeof raw}`;
+  const shown = (typeof raw === "string" ? raw : (JSON.stringify(raw) ?? String(raw))).slice(0, 80);
+  const what =
+    typeof raw === "string"
+      ? "text that is not a JSON object"
+      : Array.isArray(raw)
+        ? "a JSON array"
+        : raw === null
+          ? "null"
+          : `a ${typeof raw}`;
   return `its arguments are ${what} (${shown}), not a JSON object`;
 }
 

@@ -11,18 +11,29 @@ import { ProviderError, type ChatResponse, type ProviderErrorCode, type Reasonin
 
 type Parsed = Pick<ChatResponse, "text" | "toolCalls" | "stopReason" | "usage" | "raw" | "reasoning" | "unusable">;
 
-const malformed = (why: string) => new ProviderError(`malformed model response: ${why}`, false, undefined, { code: "bad_response" });
+const malformed = (why: string) =>
+  new ProviderError(`malformed model response: ${why}`, false, undefined, { code: "bad_response" });
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** Stop reasons whose turn the model did not produce (or that the provider withheld): the trial is an error. */
 const NOT_THE_MODELS: Record<string, { code: ProviderErrorCode; why: string }> = {
   guardrail_intervened: { code: "refused", why: "a guardrail withheld the answer (stopReason guardrail_intervened)" },
   content_filtered: { code: "refused", why: "the content filter withheld the answer (stopReason content_filtered)" },
-  model_context_window_exceeded: { code: "context_window", why: "the conversation exceeded the model's context window (stopReason model_context_window_exceeded)" },
+  model_context_window_exceeded: {
+    code: "context_window",
+    why: "the conversation exceeded the model's context window (stopReason model_context_window_exceeded)",
+  },
 };
 
 /** Stop reasons that are the model's own output, judged. */
-const JUDGED = new Set(["end_turn", "stop_sequence", "tool_use", "max_tokens", "malformed_tool_use", "malformed_model_output"]);
+const JUDGED = new Set([
+  "end_turn",
+  "stop_sequence",
+  "tool_use",
+  "max_tokens",
+  "malformed_tool_use",
+  "malformed_model_output",
+]);
 
 export function fromConverseReply(res: unknown): Parsed {
   if (!isObject(res)) throw malformed("the reply is not an object");
@@ -30,9 +41,13 @@ export function fromConverseReply(res: unknown): Parsed {
   const message = isObject(res["output"]) ? res["output"]["message"] : undefined;
   const withheld = typeof stop === "string" ? NOT_THE_MODELS[stop] : undefined;
   if (withheld) throw new ProviderError(withheld.why, false, undefined, { code: withheld.code });
-  if (typeof stop !== "string" || !JUDGED.has(stop)) throw malformed(`unknown stopReason ${JSON.stringify(stop ?? null)}`);
+  if (typeof stop !== "string" || !JUDGED.has(stop))
+    throw malformed(`unknown stopReason ${JSON.stringify(stop ?? null)}`);
   // The service could not read what the model wrote: every tool use of the turn goes back as a tool error.
-  const flagged = stop === "malformed_tool_use" || stop === "malformed_model_output" ? `the service reported the model's output as malformed (stopReason ${stop})` : undefined;
+  const flagged =
+    stop === "malformed_tool_use" || stop === "malformed_model_output"
+      ? `the service reported the model's output as malformed (stopReason ${stop})`
+      : undefined;
   if (!isObject(message)) throw malformed("output.message is missing");
   const blocks = message["content"];
   if (!Array.isArray(blocks)) throw malformed("output.message.content is not an array");
@@ -44,20 +59,38 @@ export function fromConverseReply(res: unknown): Parsed {
     if (typeof b["text"] === "string") texts.push(b["text"]);
     const use = b["toolUse"];
     if (use !== undefined) {
-      if (!isObject(use) || typeof use["name"] !== "string" || use["name"] === "" || typeof use["toolUseId"] !== "string") {
+      if (
+        !isObject(use) ||
+        typeof use["name"] !== "string" ||
+        use["name"] === "" ||
+        typeof use["toolUseId"] !== "string"
+      ) {
         throw malformed(`content block ${i} is a toolUse without a name or toolUseId`);
       }
       // R61: an object, or a JSON string of one, is a tool call; a missing or non-object input is the model's
       // malformed call, kept and marked so the loop returns it as a tool error.
-      const args = use["input"] === undefined ? { arguments: undefined, argumentsEncoding: "not-an-object" as const, malformed: "it has no input" } : decodeArguments(use["input"]);
-      toolCalls.push({ id: use["toolUseId"], idSource: "provider", name: use["name"], ...args, ...(flagged ? { malformed: flagged } : {}) });
+      const args =
+        use["input"] === undefined
+          ? { arguments: undefined, argumentsEncoding: "not-an-object" as const, malformed: "it has no input" }
+          : decodeArguments(use["input"]);
+      toolCalls.push({
+        id: use["toolUseId"],
+        idSource: "provider",
+        name: use["name"],
+        ...args,
+        ...(flagged ? { malformed: flagged } : {}),
+      });
     }
     // Reasoning is kept and replayed on its turn (R62): text with its signature, or the redacted bytes as base64.
     const r = b["reasoningContent"];
-    if (isObject(r) && r["redactedContent"] instanceof Uint8Array) reasoning.push({ redacted: Buffer.from(r["redactedContent"]).toString("base64") });
+    if (isObject(r) && r["redactedContent"] instanceof Uint8Array)
+      reasoning.push({ redacted: Buffer.from(r["redactedContent"]).toString("base64") });
     else if (isObject(r) && isObject(r["reasoningText"]) && typeof r["reasoningText"]["text"] === "string") {
       const t = r["reasoningText"];
-      reasoning.push({ text: t["text"] as string, ...(typeof t["signature"] === "string" ? { signature: t["signature"] } : {}) });
+      reasoning.push({
+        text: t["text"] as string,
+        ...(typeof t["signature"] === "string" ? { signature: t["signature"] } : {}),
+      });
     }
   }
   const text = texts.join("\n");
@@ -66,7 +99,14 @@ export function fromConverseReply(res: unknown): Parsed {
     ...(typeof u["inputTokens"] === "number" ? { inputTokens: u["inputTokens"] } : {}),
     ...(typeof u["outputTokens"] === "number" ? { outputTokens: u["outputTokens"] } : {}),
   };
-  const out = (stopReason: Parsed["stopReason"]): Parsed => ({ text, toolCalls, stopReason, usage, raw: { stopReason: stop }, ...(reasoning.length ? { reasoning } : {}) });
+  const out = (stopReason: Parsed["stopReason"]): Parsed => ({
+    text,
+    toolCalls,
+    stopReason,
+    usage,
+    raw: { stopReason: stop },
+    ...(reasoning.length ? { reasoning } : {}),
+  });
   if (stop === "tool_use" && toolCalls.length === 0) throw malformed("stopReason tool_use without any toolUse block");
   if (toolCalls.length) return out("tool_use");
   // No tool use to answer: the model is told its output could not be read, and goes on.

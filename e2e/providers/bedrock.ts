@@ -20,8 +20,24 @@ import {
 import { replayArguments } from "./arguments.ts";
 import type { ProviderContext, ProviderEntry, ServedModel } from "./registry.ts";
 import { fromConverseReply } from "./bedrock-response.ts";
-import { CallTimeoutError, callRetryOptions, connectionCodeOf, finalError, httpStatusOf, isTransientError, withRetry, withTimeout } from "./retry.ts";
-import { ProviderError, type ChatRequest, type ChatResponse, type Message, type ModelProvider, type ToolSpec } from "./types.ts";
+import {
+  CallTimeoutError,
+  callRetryOptions,
+  connectionCodeOf,
+  finalError,
+  httpStatusOf,
+  isTransientError,
+  withRetry,
+  withTimeout,
+} from "./retry.ts";
+import {
+  ProviderError,
+  type ChatRequest,
+  type ChatResponse,
+  type Message,
+  type ModelProvider,
+  type ToolSpec,
+} from "./types.ts";
 
 export interface BedrockOptions {
   modelId: string;
@@ -47,17 +63,24 @@ export function toolResultStatusSupported(modelId: string): boolean {
   return /(^|\.)(anthropic\.claude|amazon\.nova)/.test(modelId);
 }
 
-type Doc = NonNullable<Extract<NonNullable<ConverseTool.ToolSpecMember["toolSpec"]["inputSchema"]>, { json: unknown }>["json"]>;
+type Doc = NonNullable<
+  Extract<NonNullable<ConverseTool.ToolSpecMember["toolSpec"]["inputSchema"]>, { json: unknown }>["json"]
+>;
 
 export function toConverseTools(tools: ToolSpec[]): ConverseTool[] {
-  return tools.map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.parameters as Doc } } }));
+  return tools.map((t) => ({
+    toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.parameters as Doc } },
+  }));
 }
 
 /**
  * System text apart; consecutive same-role messages merged (tool results of one turn → one user message). An
  * assistant turn with nothing in it is left out (nothing is invented for it), so the user turns around it merge.
  */
-export function toConverseMessages(messages: Message[], o: { toolResultStatus?: boolean } = {}): { system: string[]; messages: ConverseMessage[] } {
+export function toConverseMessages(
+  messages: Message[],
+  o: { toolResultStatus?: boolean } = {},
+): { system: string[]; messages: ConverseMessage[] } {
   const system: string[] = [];
   const out: ConverseMessage[] = [];
   const push = (role: "user" | "assistant", blocks: ContentBlock[]) => {
@@ -78,7 +101,15 @@ export function toConverseMessages(messages: Message[], o: { toolResultStatus?: 
         push("assistant", assistantBlocks(m));
         break;
       case "tool":
-        push("user", [{ toolResult: { toolUseId: m.toolCallId, content: [{ text: m.content === "" ? "(empty)" : m.content }], ...(o.toolResultStatus !== false ? { status: m.isError ? "error" : "success" } : {}) } }]);
+        push("user", [
+          {
+            toolResult: {
+              toolUseId: m.toolCallId,
+              content: [{ text: m.content === "" ? "(empty)" : m.content }],
+              ...(o.toolResultStatus !== false ? { status: m.isError ? "error" : "success" } : {}),
+            },
+          },
+        ]);
         break;
     }
   }
@@ -89,11 +120,18 @@ export function toConverseMessages(messages: Message[], o: { toolResultStatus?: 
 function assistantBlocks(m: Extract<Message, { role: "assistant" }>): ContentBlock[] {
   const blocks: ContentBlock[] = [];
   for (const r of m.reasoning ?? []) {
-    if (r.redacted !== undefined) blocks.push({ reasoningContent: { redactedContent: Buffer.from(r.redacted, "base64") } });
-    else if (r.text !== undefined) blocks.push({ reasoningContent: { reasoningText: { text: r.text, ...(r.signature !== undefined ? { signature: r.signature } : {}) } } });
+    if (r.redacted !== undefined)
+      blocks.push({ reasoningContent: { redactedContent: Buffer.from(r.redacted, "base64") } });
+    else if (r.text !== undefined)
+      blocks.push({
+        reasoningContent: {
+          reasoningText: { text: r.text, ...(r.signature !== undefined ? { signature: r.signature } : {}) },
+        },
+      });
   }
   if (m.content.trim() !== "") blocks.push({ text: m.content });
-  for (const c of m.toolCalls) blocks.push({ toolUse: { toolUseId: c.id, name: c.name, input: replayArguments(c) as Doc } });
+  for (const c of m.toolCalls)
+    blocks.push({ toolUse: { toolUseId: c.id, name: c.name, input: replayArguments(c) as Doc } });
   return blocks;
 }
 
@@ -103,7 +141,14 @@ export function rejectsToolResultStatus(err: unknown): boolean {
   return (name === "ValidationException" || httpStatusOf(err) === 400) && /status/i.test((err as Error)?.message ?? "");
 }
 
-const AUTH_NAMES = new Set(["AccessDeniedException", "UnrecognizedClientException", "ExpiredTokenException", "InvalidSignatureException", "CredentialsProviderError", "ExpiredToken"]);
+const AUTH_NAMES = new Set([
+  "AccessDeniedException",
+  "UnrecognizedClientException",
+  "ExpiredTokenException",
+  "InvalidSignatureException",
+  "CredentialsProviderError",
+  "ExpiredToken",
+]);
 
 export function bedrockAdvice(modelId: string, err: unknown): ProviderError {
   if (err instanceof ProviderError) return err;
@@ -111,10 +156,17 @@ export function bedrockAdvice(modelId: string, err: unknown): ProviderError {
   const msg = (err as Error)?.message ?? String(err);
   const status = httpStatusOf(err);
   const id = `bedrock:${modelId}`;
-  if (err instanceof CallTimeoutError) return new ProviderError(`${id}: ${msg} (raise --timeout)`, true, err, { code: "timeout" });
-  if (name === "ThrottlingException" || status === 429) return new ProviderError(`${id}: throttled: ${msg}`, true, err, { code: "throttled", status: status ?? 429 });
+  if (err instanceof CallTimeoutError)
+    return new ProviderError(`${id}: ${msg} (raise --timeout)`, true, err, { code: "timeout" });
+  if (name === "ThrottlingException" || status === 429)
+    return new ProviderError(`${id}: throttled: ${msg}`, true, err, { code: "throttled", status: status ?? 429 });
   if (/region is missing/i.test(msg)) {
-    return new ProviderError(`${id}: no AWS region: set AWS_REGION (or AWS_DEFAULT_REGION, or a region in your AWS profile)`, false, err, { code: "auth" });
+    return new ProviderError(
+      `${id}: no AWS region: set AWS_REGION (or AWS_DEFAULT_REGION, or a region in your AWS profile)`,
+      false,
+      err,
+      { code: "auth" },
+    );
   }
   if (name === "CredentialsProviderError" || /could not load credentials/i.test(msg)) {
     return new ProviderError(
@@ -125,17 +177,40 @@ export function bedrockAdvice(modelId: string, err: unknown): ProviderError {
     );
   }
   if (AUTH_NAMES.has(name) || status === 403) {
-    return new ProviderError(`${id}: access denied (${name || status}): ${msg} — check the credentials, IAM bedrock:InvokeModel, and model access for this region in the Bedrock console`, false, err, { code: "auth", ...(status ? { status } : {}) });
+    return new ProviderError(
+      `${id}: access denied (${name || status}): ${msg} — check the credentials, IAM bedrock:InvokeModel, and model access for this region in the Bedrock console`,
+      false,
+      err,
+      { code: "auth", ...(status ? { status } : {}) },
+    );
   }
-  if (name === "ResourceNotFoundException" || status === 404 || /model identifier is invalid|model.*not found/i.test(msg)) {
-    return new ProviderError(`${id}: model not found: ${msg} — check the model id or inference profile (e.g. us.… / global.…) for this region`, false, err, { code: "model_not_found", status: status ?? 404 });
+  if (
+    name === "ResourceNotFoundException" ||
+    status === 404 ||
+    /model identifier is invalid|model.*not found/i.test(msg)
+  ) {
+    return new ProviderError(
+      `${id}: model not found: ${msg} — check the model id or inference profile (e.g. us.… / global.…) for this region`,
+      false,
+      err,
+      { code: "model_not_found", status: status ?? 404 },
+    );
   }
   if (isTransientError(err)) {
     const conn = connectionCodeOf(err);
-    return new ProviderError(`${id}: ${conn ? `connection failed (${conn})` : `${name || "server error"}`}: ${msg}`, true, err, { code: conn ? "unreachable" : "server", ...(status ? { status } : {}) });
+    return new ProviderError(
+      `${id}: ${conn ? `connection failed (${conn})` : `${name || "server error"}`}: ${msg}`,
+      true,
+      err,
+      { code: conn ? "unreachable" : "server", ...(status ? { status } : {}) },
+    );
   }
-  if (name === "ValidationException" || status === 400) return new ProviderError(`${id}: request rejected: ${msg}`, false, err, { code: "bad_request", status: 400 });
-  return new ProviderError(`${id}: ${name ? name + ": " : ""}${msg}`, false, err, { code: "unknown", ...(status ? { status } : {}) });
+  if (name === "ValidationException" || status === 400)
+    return new ProviderError(`${id}: request rejected: ${msg}`, false, err, { code: "bad_request", status: 400 });
+  return new ProviderError(`${id}: ${name ? name + ": " : ""}${msg}`, false, err, {
+    code: "unknown",
+    ...(status ? { status } : {}),
+  });
 }
 
 export function bedrockClient(opts: BedrockOptions): BedrockRuntimeClient {
@@ -158,7 +233,11 @@ export function bedrockProvider(opts: BedrockOptions): ModelProvider & { close()
     client ??= bedrockClient(opts);
     const c = client;
     const input = converseInput(modelId, req, sendStatus, opts.maxTokens);
-    return withRetry((_attempt, left) => withTimeout((s) => c.send(new ConverseCommand(input), { abortSignal: s }), Math.min(timeoutMs, left), signal), callRetryOptions(opts, 4, { timeoutMs, maxMs }, req, signal));
+    return withRetry(
+      (_attempt, left) =>
+        withTimeout((s) => c.send(new ConverseCommand(input), { abortSignal: s }), Math.min(timeoutMs, left), signal),
+      callRetryOptions(opts, 4, { timeoutMs, maxMs }, req, signal),
+    );
   };
   return {
     id: `bedrock:${modelId}`,
@@ -173,7 +252,9 @@ export function bedrockProvider(opts: BedrockOptions): ModelProvider & { close()
         } catch (err) {
           if (!sendStatus || !req.messages.some((m) => m.role === "tool") || !rejectsToolResultStatus(err)) throw err;
           sendStatus = false;
-          adjustments.push(`toolResult.status dropped for ${modelId}: the service rejected it (${(err as Error).message}); retried once without it, and left out for the rest of the run`);
+          adjustments.push(
+            `toolResult.status dropped for ${modelId}: the service rejected it (${(err as Error).message}); retried once without it, and left out for the rest of the run`,
+          );
           const again = await send(req, signal);
           return { ...again, attempts: again.attempts + 1 };
         }
@@ -204,7 +285,12 @@ export function bedrockProvider(opts: BedrockOptions): ModelProvider & { close()
   };
 }
 
-export function converseInput(modelId: string, req: ChatRequest, toolResultStatus: boolean, maxTokens?: number): ConverseCommandInput {
+export function converseInput(
+  modelId: string,
+  req: ChatRequest,
+  toolResultStatus: boolean,
+  maxTokens?: number,
+): ConverseCommandInput {
   const { system, messages } = toConverseMessages(req.messages, { toolResultStatus });
   return {
     modelId,
@@ -229,12 +315,24 @@ export async function probeBedrock(opts: BedrockOptions): Promise<{ ok: true } |
     try {
       await c.config.credentials();
     } catch (err) {
-      missing.push(bedrockAdvice(opts.modelId, Object.assign(err as object, { name: "CredentialsProviderError" })).message.slice(prefix.length));
+      missing.push(
+        bedrockAdvice(opts.modelId, Object.assign(err as object, { name: "CredentialsProviderError" })).message.slice(
+          prefix.length,
+        ),
+      );
     }
     if (missing.length) return { ok: false, advice: `bedrock:${opts.modelId}: ${missing.join("; ")}` };
     try {
       await withTimeout(
-        (s) => c.send(new ConverseCommand({ modelId: opts.modelId, messages: [{ role: "user", content: [{ text: "ping" }] }], inferenceConfig: { maxTokens: 1 } }), { abortSignal: s }),
+        (s) =>
+          c.send(
+            new ConverseCommand({
+              modelId: opts.modelId,
+              messages: [{ role: "user", content: [{ text: "ping" }] }],
+              inferenceConfig: { maxTokens: 1 },
+            }),
+            { abortSignal: s },
+          ),
         opts.timeoutMs ?? 30_000,
       );
     } catch (err) {
@@ -248,12 +346,20 @@ export async function probeBedrock(opts: BedrockOptions): Promise<{ ok: true } |
 }
 
 /** What serves the model: the model id or ARN as given, the region the AWS chain resolved, an endpoint override. */
-export async function servedBedrock(opts: Pick<BedrockOptions, "modelId" | "region" | "endpoint">): Promise<ServedModel> {
+export async function servedBedrock(
+  opts: Pick<BedrockOptions, "modelId" | "region" | "endpoint">,
+): Promise<ServedModel> {
   const c = bedrockClient(opts);
   try {
     const region = await c.config.region().catch(() => undefined);
     const id = opts.modelId.startsWith("arn:") ? { modelArn: opts.modelId } : { modelId: opts.modelId };
-    return { provider: "bedrock", model: opts.modelId, ...id, ...(region ? { region } : {}), ...(opts.endpoint ? { endpoint: opts.endpoint } : {}) };
+    return {
+      provider: "bedrock",
+      model: opts.modelId,
+      ...id,
+      ...(region ? { region } : {}),
+      ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
+    };
   } finally {
     c.destroy();
   }
@@ -275,7 +381,9 @@ function bedrockOptions(modelId: string, ctx: ProviderContext): BedrockOptions {
 /** The Bedrock entry of the provider registry (registry.ts). */
 export const BEDROCK: ProviderEntry = {
   name: "bedrock",
-  help: ["bedrock:<modelId>     via Bedrock Converse (AWS region/credentials from the standard chain); a model id or ARN"],
+  help: [
+    "bedrock:<modelId>     via Bedrock Converse (AWS region/credentials from the standard chain); a model id or ARN",
+  ],
   kind: "real",
   concurrency: 4,
   reaches: ["maxTokens"],

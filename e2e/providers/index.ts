@@ -6,7 +6,13 @@ import { BEDROCK } from "./bedrock.ts";
 import { OLLAMA } from "./ollama.ts";
 import { OPENAI } from "./openai.ts";
 import type { RunSettings } from "../transcript.ts";
-import { WIRE_SETTINGS, type ProbeResult, type ProviderContext, type ProviderEntry, type ServedModel } from "./registry.ts";
+import {
+  WIRE_SETTINGS,
+  type ProbeResult,
+  type ProviderContext,
+  type ProviderEntry,
+  type ServedModel,
+} from "./registry.ts";
 import { SCRIPTED } from "./scripted.ts";
 import type { ModelProvider } from "./types.ts";
 
@@ -30,9 +36,13 @@ export function settingsReaching(modelId: string, settings: RunSettings): RunSet
 
 export function parseModelSpec(spec: string): { provider: string; model: string } {
   const i = spec.indexOf(":");
-  if (i <= 0 || i === spec.length - 1) throw new Error(`model spec "${spec}" must be <provider>:<model> (${PROVIDERS.map((p) => `${p.name}:…`).join(", ")}) or a preset (${Object.keys(PRESETS).join(", ")})`);
+  if (i <= 0 || i === spec.length - 1)
+    throw new Error(
+      `model spec "${spec}" must be <provider>:<model> (${PROVIDERS.map((p) => `${p.name}:…`).join(", ")}) or a preset (${Object.keys(PRESETS).join(", ")})`,
+    );
   const provider = spec.slice(0, i);
-  if (!providerEntry(provider)) throw new Error(`unknown provider "${provider}" in "${spec}": use ${PROVIDERS.map((p) => p.name).join(", ")}`);
+  if (!providerEntry(provider))
+    throw new Error(`unknown provider "${provider}" in "${spec}": use ${PROVIDERS.map((p) => p.name).join(", ")}`);
   return { provider, model: spec.slice(i + 1) };
 }
 
@@ -48,15 +58,25 @@ export const PRESETS: Record<string, string[]> = {
   "qwen3.5-27b": ["ollama:qwen3.5:27b"],
   "opus-4.7": ["bedrock:us.anthropic.claude-opus-4-7"],
   ollama: ["ollama:gemma4:e2b", "ollama:gemma4:26b", "ollama:qwen3:8b", "ollama:qwen3.5:27b"],
-  matrix: ["ollama:gemma4:e2b", "ollama:gemma4:26b", "ollama:qwen3:8b", "ollama:qwen3.5:27b", "bedrock:us.anthropic.claude-opus-4-7"],
+  matrix: [
+    "ollama:gemma4:e2b",
+    "ollama:gemma4:26b",
+    "ollama:qwen3:8b",
+    "ollama:qwen3.5:27b",
+    "bedrock:us.anthropic.claude-opus-4-7",
+  ],
 };
 
 /** Specs and presets (comma-separated allowed) → specs, de-duplicated, in order. */
 export function expandModels(args: string[]): string[] {
   const out: string[] = [];
-  for (const a of args.flatMap((x) => x.split(",")).map((x) => x.trim()).filter(Boolean)) {
+  for (const a of args
+    .flatMap((x) => x.split(","))
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     const specs = a.includes(":") ? [a] : PRESETS[a];
-    if (!specs) throw new Error(`"${a}" is neither <provider>:<model> nor a preset (${Object.keys(PRESETS).join(", ")})`);
+    if (!specs)
+      throw new Error(`"${a}" is neither <provider>:<model> nor a preset (${Object.keys(PRESETS).join(", ")})`);
     for (const s of specs) if (!out.includes(s)) out.push(s);
   }
   return out;

@@ -12,7 +12,8 @@ import { ProviderError, type ChatResponse, type ToolCall } from "./types.ts";
 
 type Parsed = Pick<ChatResponse, "text" | "toolCalls" | "stopReason" | "usage" | "raw" | "reasoning">;
 
-const malformed = (why: string) => new ProviderError(`malformed model response: ${why}`, false, undefined, { code: "bad_response" });
+const malformed = (why: string) =>
+  new ProviderError(`malformed model response: ${why}`, false, undefined, { code: "bad_response" });
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
@@ -32,9 +33,15 @@ function toolCallsOf(message: Record<string, unknown>, turn: number): ToolCall[]
   if (!Array.isArray(raw)) throw malformed("message.tool_calls is not an array");
   return raw.map((c: unknown, i) => {
     const fn = isObject(c) ? c["function"] : undefined;
-    if (!isObject(fn) || typeof fn["name"] !== "string" || fn["name"] === "") throw malformed(`tool call ${i} has no function name`);
+    if (!isObject(fn) || typeof fn["name"] !== "string" || fn["name"] === "")
+      throw malformed(`tool call ${i} has no function name`);
     const own = isObject(c) && typeof c["id"] === "string" && c["id"] !== "" ? c["id"] : undefined;
-    return { id: own ?? `call_${turn}_${i}`, idSource: own ? "provider" : "synthesised", name: fn["name"], ...argsOf(fn["arguments"]) };
+    return {
+      id: own ?? `call_${turn}_${i}`,
+      idSource: own ? "provider" : "synthesised",
+      name: fn["name"],
+      ...argsOf(fn["arguments"]),
+    };
   });
 }
 
@@ -43,13 +50,27 @@ export function fromOllamaReply(res: unknown, turn: number): Parsed {
   if (!isObject(res)) throw malformed("the body is not a JSON object");
   if (res["error"] !== undefined && res["error"] !== null) {
     const e = res["error"];
-    throw new ProviderError(`Ollama returned an error in a 200 body: ${typeof e === "string" ? e : JSON.stringify(e)}`, false, undefined, { code: "server" });
+    throw new ProviderError(
+      `Ollama returned an error in a 200 body: ${typeof e === "string" ? e : JSON.stringify(e)}`,
+      false,
+      undefined,
+      { code: "server" },
+    );
   }
-  if (res["done"] !== true) throw malformed(`the reply is not complete (done: ${JSON.stringify(res["done"] ?? null)}; a stream cut before its done line?)`);
+  if (res["done"] !== true)
+    throw malformed(
+      `the reply is not complete (done: ${JSON.stringify(res["done"] ?? null)}; a stream cut before its done line?)`,
+    );
   const message = res["message"];
-  if (!isObject(message)) throw malformed(`message is ${message === null ? "null" : typeof message === "undefined" ? "missing" : "not an object"}`);
+  if (!isObject(message))
+    throw malformed(
+      `message is ${message === null ? "null" : typeof message === "undefined" ? "missing" : "not an object"}`,
+    );
   const content = message["content"];
-  if (content === null) throw malformed("message.content is null (Ollama always sends a string; a broken server or proxy?), not an empty answer");
+  if (content === null)
+    throw malformed(
+      "message.content is null (Ollama always sends a string; a broken server or proxy?), not an empty answer",
+    );
   if (content !== undefined && typeof content !== "string") throw malformed("message.content is not a string");
   const text = typeof content === "string" ? content : "";
   const toolCalls = toolCallsOf(message, turn);
@@ -59,13 +80,24 @@ export function fromOllamaReply(res: unknown, turn: number): Parsed {
     ...(typeof res["eval_count"] === "number" ? { outputTokens: res["eval_count"] } : {}),
   };
   // The model's thinking is kept and replayed on its turn (R60).
-  const reasoning = typeof message["thinking"] === "string" && message["thinking"] !== "" ? { reasoning: [{ text: message["thinking"] }] } : {};
-  const out = (stopReason: Parsed["stopReason"]): Parsed => ({ text, toolCalls, stopReason, usage, raw: { done_reason: reason }, ...reasoning });
+  const reasoning =
+    typeof message["thinking"] === "string" && message["thinking"] !== ""
+      ? { reasoning: [{ text: message["thinking"] }] }
+      : {};
+  const out = (stopReason: Parsed["stopReason"]): Parsed => ({
+    text,
+    toolCalls,
+    stopReason,
+    usage,
+    raw: { done_reason: reason },
+    ...reasoning,
+  });
   // Ollama only reports a tool call it parsed, whatever the done_reason.
   if (toolCalls.length) return out("tool_use");
   // Cut at the token limit: the model's answer as far as it got, judged like any other (R59).
   if (reason === "length") return out("max_tokens");
-  if (reason !== undefined && reason !== null && reason !== "" && reason !== "stop") throw malformed(`done_reason ${JSON.stringify(reason)} is not a chat turn`);
+  if (reason !== undefined && reason !== null && reason !== "" && reason !== "stop")
+    throw malformed(`done_reason ${JSON.stringify(reason)} is not a chat turn`);
   // An empty answer is the model's answer: the checker scores it (R59).
   return out("end");
 }

@@ -9,8 +9,24 @@ import { Ollama, type Message as OllamaMessage, type ModelDetails, type Tool as 
 import type { ProviderEntry, ServedModel } from "./registry.ts";
 import { replayArguments } from "./arguments.ts";
 import { fromOllamaReply, unparsedToolCall } from "./ollama-response.ts";
-import { CallTimeoutError, callRetryOptions, connectionCodeOf, finalError, httpStatusOf, withRetry, withTimeout } from "./retry.ts";
-import { ProviderError, type ChatRequest, type ChatResponse, type Message, type ModelProvider, type ToolCall, type ToolSpec } from "./types.ts";
+import {
+  CallTimeoutError,
+  callRetryOptions,
+  connectionCodeOf,
+  finalError,
+  httpStatusOf,
+  withRetry,
+  withTimeout,
+} from "./retry.ts";
+import {
+  ProviderError,
+  type ChatRequest,
+  type ChatResponse,
+  type Message,
+  type ModelProvider,
+  type ToolCall,
+  type ToolSpec,
+} from "./types.ts";
 
 export interface OllamaOptions {
   model: string;
@@ -38,13 +54,24 @@ export function ollamaHost(explicit?: string): string {
 function client(host: string, signal?: AbortSignal): Ollama {
   return new Ollama({
     host,
-    fetch: (input, init) => fetch(input, { ...init, ...(signal ? { signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal } : {}) }),
+    fetch: (input, init) =>
+      fetch(input, {
+        ...init,
+        ...(signal ? { signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal } : {}),
+      }),
   });
 }
 
 export function toOllamaTools(tools: ToolSpec[]): OllamaTool[] {
   // Ollama's TS type for parameters is narrower than JSON Schema (no anyOf); the server passes the schema through.
-  return tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters as OllamaTool["function"]["parameters"] } }));
+  return tools.map((t) => ({
+    type: "function",
+    function: {
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters as OllamaTool["function"]["parameters"],
+    },
+  }));
 }
 
 /** The fields the server reads that the `ollama` package's types do not declare yet (ids on calls and results). */
@@ -63,7 +90,14 @@ export function toOllamaMessages(messages: Message[]): WireMessage[] {
           role: "assistant",
           content: m.content,
           ...(thinking ? { thinking } : {}),
-          ...(m.toolCalls.length ? { tool_calls: m.toolCalls.map((c) => ({ id: c.id, function: { name: c.name, arguments: replayArguments(c) } })) } : {}),
+          ...(m.toolCalls.length
+            ? {
+                tool_calls: m.toolCalls.map((c) => ({
+                  id: c.id,
+                  function: { name: c.name, arguments: replayArguments(c) },
+                })),
+              }
+            : {}),
         };
       }
       case "tool":
@@ -77,14 +111,22 @@ function advice(model: string, host: string, err: unknown): ProviderError {
   const status = httpStatusOf(err);
   const msg = (err as Error)?.message ?? String(err);
   if (err instanceof CallTimeoutError) {
-    return new ProviderError(`ollama:${model}: ${msg} (is the model still loading? raise --timeout)`, true, err, { code: "timeout" });
+    return new ProviderError(`ollama:${model}: ${msg} (is the model still loading? raise --timeout)`, true, err, {
+      code: "timeout",
+    });
   }
   if (status === 404 || /model .*not found|try pulling/i.test(msg)) {
-    return new ProviderError(`ollama:${model}: model not found on ${host}: run \`ollama pull ${model}\``, false, err, { code: "model_not_found", status: 404 });
+    return new ProviderError(`ollama:${model}: model not found on ${host}: run \`ollama pull ${model}\``, false, err, {
+      code: "model_not_found",
+      status: 404,
+    });
   }
   if (status !== undefined) {
     const code = status === 429 ? "throttled" : status >= 500 ? "server" : "bad_request";
-    return new ProviderError(`ollama:${model}: HTTP ${status}: ${msg}`, status === 429 || status >= 500, err, { code, status });
+    return new ProviderError(`ollama:${model}: HTTP ${status}: ${msg}`, status === 429 || status >= 500, err, {
+      code,
+      status,
+    });
   }
   const conn = connectionCodeOf(err);
   if (conn) {
@@ -122,7 +164,10 @@ export function ollamaProvider(opts: OllamaOptions): ModelProvider {
       };
       let result;
       try {
-        result = await withRetry((_attempt, left) => withTimeout(once, Math.min(timeoutMs, left), signal), callRetryOptions(opts, 3, { timeoutMs, maxMs }, req, signal));
+        result = await withRetry(
+          (_attempt, left) => withTimeout(once, Math.min(timeoutMs, left), signal),
+          callRetryOptions(opts, 3, { timeoutMs, maxMs }, req, signal),
+        );
       } catch (err) {
         throw finalError(err, (e) => advice(model, host, e));
       }
@@ -130,7 +175,16 @@ export function ollamaProvider(opts: OllamaOptions): ModelProvider {
       const sent = { ...body.options, ...(body.think !== undefined ? { think: body.think } : {}) };
       if ("unparsed" in result.value) {
         const unusable = `the server could not parse the tool call the model wrote (${result.value.unparsed.slice(0, 300)})`;
-        return { text: "", toolCalls: [], stopReason: "other", unusable, raw: { status: 500, error: result.value.unparsed }, attempts: result.attempts, sampling, sent };
+        return {
+          text: "",
+          toolCalls: [],
+          stopReason: "other",
+          unusable,
+          raw: { status: 500, error: result.value.unparsed },
+          attempts: result.attempts,
+          sampling,
+          sent,
+        };
       }
       // What the model produced reaches the loop; a reply that is not a model turn is an error of this trial (ollama-response.ts).
       let parsed;
@@ -169,7 +223,12 @@ const TOOL_MODELS = "qwen3:8b";
  * Is the server up, the model pulled, and does /api/show list the capabilities the run needs (`tools`, and
  * `thinking` when a think level was asked for)? Returns exactly what is missing and what to do when not.
  */
-export async function probeOllama(model: string, host = ollamaHost(), timeoutMs = 5000, needs: { think?: OllamaThink } = {}): Promise<{ ok: true } | { ok: false; advice: string }> {
+export async function probeOllama(
+  model: string,
+  host = ollamaHost(),
+  timeoutMs = 5000,
+  needs: { think?: OllamaThink } = {},
+): Promise<{ ok: true } | { ok: false; advice: string }> {
   let names: string[];
   try {
     const res = await withTimeout((s) => client(host, s).list(), timeoutMs);
@@ -177,7 +236,10 @@ export async function probeOllama(model: string, host = ollamaHost(), timeoutMs 
   } catch (err) {
     const e = advice(model, host, err);
     if (e.code === "unreachable" || e.code === "timeout") {
-      return { ok: false, advice: `ollama:${model}: Ollama is not reachable at ${host}. Start it with \`ollama serve\` (or set OLLAMA_HOST=host:port), then \`ollama pull ${model}\`.` };
+      return {
+        ok: false,
+        advice: `ollama:${model}: Ollama is not reachable at ${host}. Start it with \`ollama serve\` (or set OLLAMA_HOST=host:port), then \`ollama pull ${model}\`.`,
+      };
     }
     return { ok: false, advice: e.message };
   }
@@ -194,9 +256,14 @@ export async function probeOllama(model: string, host = ollamaHost(), timeoutMs 
   // A server too old to list capabilities cannot say what is missing; the run goes ahead and the trials will tell.
   if (!Array.isArray(capabilities)) return { ok: true };
   const missing: string[] = [];
-  if (!capabilities.includes("tools")) missing.push(`model ${model} has no tools capability (it has: ${capabilities.join(", ") || "none listed"}); pull one that has, e.g. \`ollama pull ${TOOL_MODELS}\``);
+  if (!capabilities.includes("tools"))
+    missing.push(
+      `model ${model} has no tools capability (it has: ${capabilities.join(", ") || "none listed"}); pull one that has, e.g. \`ollama pull ${TOOL_MODELS}\``,
+    );
   if (needs.think !== undefined && needs.think !== false && !capabilities.includes("thinking")) {
-    missing.push(`model ${model} has no thinking capability, so --think ${needs.think} cannot apply; drop --think or pull a thinking model, e.g. \`ollama pull ${TOOL_MODELS}\``);
+    missing.push(
+      `model ${model} has no thinking capability, so --think ${needs.think} cannot apply; drop --think or pull a thinking model, e.g. \`ollama pull ${TOOL_MODELS}\``,
+    );
   }
   return missing.length ? { ok: false, advice: `ollama:${model}: ${missing.join("; ")}` } : { ok: true };
 }
@@ -213,8 +280,14 @@ export async function servedOllama(model: string, host = ollamaHost(), timeoutMs
     withTimeout((s) => c(s).version(), timeoutMs),
   ]);
   const want = model.includes(":") ? model : `${model}:latest`;
-  const listed = tags.status === "fulfilled" ? tags.value.models.find((m) => m.name === model || m.name === want || m.model === model || m.model === want) : undefined;
-  const details: Partial<ModelDetails> = { ...listed?.details, ...(show.status === "fulfilled" ? show.value.details : {}) };
+  const listed =
+    tags.status === "fulfilled"
+      ? tags.value.models.find((m) => m.name === model || m.name === want || m.model === model || m.model === want)
+      : undefined;
+  const details: Partial<ModelDetails> = {
+    ...listed?.details,
+    ...(show.status === "fulfilled" ? show.value.details : {}),
+  };
   const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
   const fields = {
     digest: text(listed?.digest),
@@ -224,13 +297,20 @@ export async function servedOllama(model: string, host = ollamaHost(), timeoutMs
     format: text(details.format),
     serverVersion: version.status === "fulfilled" ? text(version.value.version) : undefined,
   };
-  return { provider: "ollama", model, endpoint: host, ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
+  return {
+    provider: "ollama",
+    model,
+    endpoint: host,
+    ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)),
+  };
 }
 
 /** The Ollama entry of the provider registry (registry.ts). */
 export const OLLAMA: ProviderEntry = {
   name: "ollama",
-  help: ["ollama:<model>        via the local Ollama server ($OLLAMA_HOST or http://127.0.0.1:11434), e.g. ollama:qwen3:8b"],
+  help: [
+    "ollama:<model>        via the local Ollama server ($OLLAMA_HOST or http://127.0.0.1:11434), e.g. ollama:qwen3:8b",
+  ],
   kind: "real",
   // One local server swaps models otherwise.
   concurrency: 1,

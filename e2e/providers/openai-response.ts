@@ -12,7 +12,8 @@ import { ProviderError, type ChatResponse, type Reasoning, type ToolCall } from 
 
 type Parsed = Pick<ChatResponse, "text" | "toolCalls" | "stopReason" | "usage" | "raw" | "reasoning">;
 
-const malformed = (why: string) => new ProviderError(`malformed model response: ${why}`, false, undefined, { code: "bad_response" });
+const malformed = (why: string) =>
+  new ProviderError(`malformed model response: ${why}`, false, undefined, { code: "bad_response" });
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
@@ -66,7 +67,8 @@ export function assembleStream(body: string): Assembled {
       const call = out.message.tool_calls[slot]!;
       if (id) call.id = id;
       if (str(fn["name"])) call.name = (call.name ?? "") + fn["name"];
-      if (fn["arguments"] !== undefined) call.arguments += typeof fn["arguments"] === "string" ? fn["arguments"] : JSON.stringify(fn["arguments"]);
+      if (fn["arguments"] !== undefined)
+        call.arguments += typeof fn["arguments"] === "string" ? fn["arguments"] : JSON.stringify(fn["arguments"]);
     }
     if (str(choice["finish_reason"])) out.finish_reason = choice["finish_reason"] as string;
   }
@@ -94,7 +96,11 @@ function fromBody(res: unknown): Assembled {
       tool_calls: calls.map((c) => {
         const fn = isObject(c) && isObject(c["function"]) ? c["function"] : {};
         const args = fn["arguments"];
-        return { ...(isObject(c) && str(c["id"]) ? { id: c["id"] as string } : {}), ...(str(fn["name"]) ? { name: fn["name"] as string } : {}), arguments: typeof args === "string" ? args : JSON.stringify(args ?? "") };
+        return {
+          ...(isObject(c) && str(c["id"]) ? { id: c["id"] as string } : {}),
+          ...(str(fn["name"]) ? { name: fn["name"] as string } : {}),
+          arguments: typeof args === "string" ? args : JSON.stringify(args ?? ""),
+        };
       }),
     },
     finish_reason: str(choice["finish_reason"]) ?? null,
@@ -129,16 +135,32 @@ export function fromChatCompletion(body: string, stream: boolean, turn: number):
     ...(typeof u["completion_tokens"] === "number" ? { outputTokens: u["completion_tokens"] } : {}),
   };
   const reasoning: Reasoning[] = a.message.reasoning ? [{ text: a.message.reasoning }] : [];
-  const raw = { finish_reason: a.finish_reason, ...(a.model ? { model: a.model } : {}), ...(a.system_fingerprint ? { system_fingerprint: a.system_fingerprint } : {}) };
-  const out = (stopReason: Parsed["stopReason"]): Parsed => ({ text: a.message.content, toolCalls, stopReason, usage, raw, ...(reasoning.length ? { reasoning } : {}) });
+  const raw = {
+    finish_reason: a.finish_reason,
+    ...(a.model ? { model: a.model } : {}),
+    ...(a.system_fingerprint ? { system_fingerprint: a.system_fingerprint } : {}),
+  };
+  const out = (stopReason: Parsed["stopReason"]): Parsed => ({
+    text: a.message.content,
+    toolCalls,
+    stopReason,
+    usage,
+    raw,
+    ...(reasoning.length ? { reasoning } : {}),
+  });
   const reason = a.finish_reason;
-  if (reason === null) throw malformed(stream ? "the stream ended before a finish_reason (cut off?)" : "finish_reason is missing");
-  if (reason === "content_filter") throw new ProviderError("the content filter withheld the answer (finish_reason content_filter)", false, undefined, { code: "refused" });
+  if (reason === null)
+    throw malformed(stream ? "the stream ended before a finish_reason (cut off?)" : "finish_reason is missing");
+  if (reason === "content_filter")
+    throw new ProviderError("the content filter withheld the answer (finish_reason content_filter)", false, undefined, {
+      code: "refused",
+    });
   if (reason === "tool_calls" || reason === "function_call") {
     if (toolCalls.length === 0) throw malformed(`finish_reason ${reason} without any tool call`);
     return out("tool_use");
   }
-  if (reason !== "stop" && reason !== "length") throw malformed(`finish_reason ${JSON.stringify(reason)} is not a chat turn`);
+  if (reason !== "stop" && reason !== "length")
+    throw malformed(`finish_reason ${JSON.stringify(reason)} is not a chat turn`);
   // Some servers say "stop" after a tool call: the call is what the model produced.
   if (toolCalls.length) return out("tool_use");
   return out(reason === "length" ? "max_tokens" : "end");

@@ -12,8 +12,23 @@
 import { replayArguments } from "./arguments.ts";
 import { fromChatCompletion } from "./openai-response.ts";
 import { optionOf, type ProviderContext, type ProviderEntry, type ServedModel } from "./registry.ts";
-import { CallTimeoutError, callRetryOptions, connectionCodeOf, finalError, httpStatusOf, withRetry, withTimeout } from "./retry.ts";
-import { ProviderError, type ChatRequest, type ChatResponse, type Message, type ModelProvider, type ToolSpec } from "./types.ts";
+import {
+  CallTimeoutError,
+  callRetryOptions,
+  connectionCodeOf,
+  finalError,
+  httpStatusOf,
+  withRetry,
+  withTimeout,
+} from "./retry.ts";
+import {
+  ProviderError,
+  type ChatRequest,
+  type ChatResponse,
+  type Message,
+  type ModelProvider,
+  type ToolSpec,
+} from "./types.ts";
 
 export interface OpenAIOptions {
   model: string;
@@ -47,7 +62,10 @@ export function tokenFieldFor(model: string, given?: string): TokenField {
 
 /** An HTTP error with its status (retry.ts reads `status`) and the server's message. */
 class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -64,7 +82,15 @@ export function toChatMessages(messages: Message[]): Record<string, unknown>[] {
         return {
           role: "assistant",
           content: m.content === "" && m.toolCalls.length ? null : m.content,
-          ...(m.toolCalls.length ? { tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(replayArguments(c)) } })) } : {}),
+          ...(m.toolCalls.length
+            ? {
+                tool_calls: m.toolCalls.map((c) => ({
+                  id: c.id,
+                  type: "function",
+                  function: { name: c.name, arguments: JSON.stringify(replayArguments(c)) },
+                })),
+              }
+            : {}),
         };
       case "tool":
         return { role: "tool", tool_call_id: m.toolCallId, content: m.content };
@@ -72,14 +98,27 @@ export function toChatMessages(messages: Message[]): Record<string, unknown>[] {
   });
 }
 
-const toTools = (tools: ToolSpec[]) => tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
+const toTools = (tools: ToolSpec[]) =>
+  tools.map((t) => ({
+    type: "function",
+    function: { name: t.name, description: t.description, parameters: t.parameters },
+  }));
 
 /** The sampling part of a request: what is recorded as sent. */
 function sampling(req: ChatRequest, tokenField: TokenField): Record<string, unknown> {
-  return { temperature: req.temperature, ...(req.seed !== undefined ? { seed: req.seed } : {}), ...(req.maxTokens !== undefined ? { [tokenField]: req.maxTokens } : {}) };
+  return {
+    temperature: req.temperature,
+    ...(req.seed !== undefined ? { seed: req.seed } : {}),
+    ...(req.maxTokens !== undefined ? { [tokenField]: req.maxTokens } : {}),
+  };
 }
 
-export function chatCompletionBody(model: string, req: ChatRequest, stream: boolean, tokenField: TokenField = tokenFieldFor(model)): Record<string, unknown> {
+export function chatCompletionBody(
+  model: string,
+  req: ChatRequest,
+  stream: boolean,
+  tokenField: TokenField = tokenFieldFor(model),
+): Record<string, unknown> {
   return {
     model,
     messages: toChatMessages(req.messages),
@@ -91,7 +130,11 @@ export function chatCompletionBody(model: string, req: ChatRequest, stream: bool
 }
 
 function headers(apiKey: string | undefined): Record<string, string> {
-  return { "content-type": "application/json", accept: "application/json, text/event-stream", ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) };
+  return {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+  };
 }
 
 async function errorText(res: Response): Promise<string> {
@@ -108,19 +151,44 @@ function advice(id: string, baseUrl: string, err: unknown): ProviderError {
   if (err instanceof ProviderError) return err;
   const status = httpStatusOf(err);
   const msg = (err as Error)?.message ?? String(err);
-  if (err instanceof CallTimeoutError) return new ProviderError(`${id}: ${msg} (raise --timeout)`, true, err, { code: "timeout" });
+  if (err instanceof CallTimeoutError)
+    return new ProviderError(`${id}: ${msg} (raise --timeout)`, true, err, { code: "timeout" });
   // vLLM and llama.cpp answer 400 when the prompt no longer fits: not the model's output.
-  if (status === 400 && /context length|context window|maximum context|too many tokens|exceeds the available context/i.test(msg)) {
-    return new ProviderError(`${id}: the conversation exceeded the model's context window: ${msg}`, false, err, { code: "context_window", status });
+  if (
+    status === 400 &&
+    /context length|context window|maximum context|too many tokens|exceeds the available context/i.test(msg)
+  ) {
+    return new ProviderError(`${id}: the conversation exceeded the model's context window: ${msg}`, false, err, {
+      code: "context_window",
+      status,
+    });
   }
-  if (status === 401 || status === 403) return new ProviderError(`${id}: access denied (HTTP ${status}): ${msg} — set OPENAI_API_KEY for ${baseUrl}`, false, err, { code: "auth", status });
-  if (status === 404) return new ProviderError(`${id}: not found at ${baseUrl} (HTTP 404): ${msg} — check the model name and that the base URL ends where /chat/completions starts (e.g. …/v1)`, false, err, { code: "model_not_found", status });
+  if (status === 401 || status === 403)
+    return new ProviderError(
+      `${id}: access denied (HTTP ${status}): ${msg} — set OPENAI_API_KEY for ${baseUrl}`,
+      false,
+      err,
+      { code: "auth", status },
+    );
+  if (status === 404)
+    return new ProviderError(
+      `${id}: not found at ${baseUrl} (HTTP 404): ${msg} — check the model name and that the base URL ends where /chat/completions starts (e.g. …/v1)`,
+      false,
+      err,
+      { code: "model_not_found", status },
+    );
   if (status !== undefined) {
     const code = status === 429 ? "throttled" : status >= 500 ? "server" : "bad_request";
     return new ProviderError(`${id}: HTTP ${status}: ${msg}`, status === 429 || status >= 500, err, { code, status });
   }
   const conn = connectionCodeOf(err);
-  if (conn) return new ProviderError(`${id}: cannot reach ${baseUrl} (${conn}): start the server, or set --openai-base-url / OPENAI_BASE_URL to where it listens`, conn !== "ENOTFOUND", err, { code: "unreachable" });
+  if (conn)
+    return new ProviderError(
+      `${id}: cannot reach ${baseUrl} (${conn}): start the server, or set --openai-base-url / OPENAI_BASE_URL to where it listens`,
+      conn !== "ENOTFOUND",
+      err,
+      { code: "unreachable" },
+    );
   return new ProviderError(`${id}: ${msg}`, false, err, { code: "unknown" });
 }
 
@@ -139,13 +207,24 @@ export function openaiProvider(opts: OpenAIOptions): ModelProvider {
       const turn = req.messages.filter((m) => m.role === "assistant").length;
       const body = JSON.stringify(chatCompletionBody(opts.model, req, stream, tokenField));
       const once = async (s: AbortSignal) => {
-        const res = await fetch(`${base}/chat/completions`, { method: "POST", headers: headers(opts.apiKey), body, signal: s });
+        const res = await fetch(`${base}/chat/completions`, {
+          method: "POST",
+          headers: headers(opts.apiKey),
+          body,
+          signal: s,
+        });
         if (!res.ok) throw new HttpError(res.status, await errorText(res));
-        return { text: await res.text(), streamed: (res.headers.get("content-type") ?? "").includes("text/event-stream") };
+        return {
+          text: await res.text(),
+          streamed: (res.headers.get("content-type") ?? "").includes("text/event-stream"),
+        };
       };
       let result;
       try {
-        result = await withRetry((_attempt, left) => withTimeout(once, Math.min(timeoutMs, left), signal), callRetryOptions(opts, 3, { timeoutMs, maxMs }, req, signal));
+        result = await withRetry(
+          (_attempt, left) => withTimeout(once, Math.min(timeoutMs, left), signal),
+          callRetryOptions(opts, 3, { timeoutMs, maxMs }, req, signal),
+        );
       } catch (err) {
         throw finalError(err, (e) => advice(id, base, e));
       }
@@ -156,7 +235,12 @@ export function openaiProvider(opts: OpenAIOptions): ModelProvider {
         if (err instanceof ProviderError) err.attempts ??= result.attempts;
         throw err;
       }
-      return { ...parsed, attempts: result.attempts, sampling: { temperature: true, seed: req.seed !== undefined }, sent: sampling(req, tokenField) };
+      return {
+        ...parsed,
+        attempts: result.attempts,
+        sampling: { temperature: true, seed: req.seed !== undefined },
+        sent: sampling(req, tokenField),
+      };
     },
   };
 }
@@ -165,9 +249,18 @@ export function openaiProvider(opts: OpenAIOptions): ModelProvider {
  * Is the server up and does GET /models list the model? Says what to start or set when not, and what /models says of
  * the model (owner, root, max_model_len: vLLM's fields). A server without /models (404) is not refused on a guess.
  */
-export async function probeOpenAI(model: string, baseUrl: string | undefined, apiKey: string | undefined, timeoutMs = 5000): Promise<{ ok: true; served: ServedModel } | { ok: false; advice: string }> {
+export async function probeOpenAI(
+  model: string,
+  baseUrl: string | undefined,
+  apiKey: string | undefined,
+  timeoutMs = 5000,
+): Promise<{ ok: true; served: ServedModel } | { ok: false; advice: string }> {
   const id = `openai:${model}`;
-  if (!baseUrl) return { ok: false, advice: `${id}: no server given: set --openai-base-url or OPENAI_BASE_URL (e.g. http://127.0.0.1:8000/v1 for vLLM, http://127.0.0.1:11434/v1 for Ollama)` };
+  if (!baseUrl)
+    return {
+      ok: false,
+      advice: `${id}: no server given: set --openai-base-url or OPENAI_BASE_URL (e.g. http://127.0.0.1:8000/v1 for vLLM, http://127.0.0.1:11434/v1 for Ollama)`,
+    };
   const base = trimSlash(baseUrl);
   const served: ServedModel = { provider: "openai", model, endpoint: base };
   let listed: unknown;
@@ -180,12 +273,22 @@ export async function probeOpenAI(model: string, baseUrl: string | undefined, ap
     }, timeoutMs);
   } catch (err) {
     const e = advice(id, base, err);
-    return { ok: false, advice: e.code === "unreachable" || e.code === "timeout" ? `${id}: no server answers at ${base}: start it (e.g. \`vllm serve ${model}\`), or set --openai-base-url / OPENAI_BASE_URL to where it listens` : e.message };
+    return {
+      ok: false,
+      advice:
+        e.code === "unreachable" || e.code === "timeout"
+          ? `${id}: no server answers at ${base}: start it (e.g. \`vllm serve ${model}\`), or set --openai-base-url / OPENAI_BASE_URL to where it listens`
+          : e.message,
+    };
   }
   const data = (listed as { data?: unknown } | undefined)?.data;
   if (!Array.isArray(data) || data.length === 0) return { ok: true, served };
   const entry = data.find((m) => (m as { id?: unknown })?.id === model) as Record<string, unknown> | undefined;
-  if (!entry) return { ok: false, advice: `${id}: ${base} does not serve "${model}" (it serves: ${data.map((m) => (m as { id?: unknown })?.id).join(", ")})` };
+  if (!entry)
+    return {
+      ok: false,
+      advice: `${id}: ${base} does not serve "${model}" (it serves: ${data.map((m) => (m as { id?: unknown })?.id).join(", ")})`,
+    };
   return {
     ok: true,
     served: {
@@ -215,18 +318,31 @@ function openaiOptions(model: string, ctx: ProviderContext): OpenAIOptions {
 /** The OpenAI-compatible entry of the provider registry (registry.ts). */
 export const OPENAI: ProviderEntry = {
   name: "openai",
-  help: ["openai:<model>        any OpenAI-compatible chat-completions server (vLLM, llama.cpp, LM Studio, Ollama /v1) at --openai-base-url"],
+  help: [
+    "openai:<model>        any OpenAI-compatible chat-completions server (vLLM, llama.cpp, LM Studio, Ollama /v1) at --openai-base-url",
+  ],
   kind: "real",
   // A self-hosted server; raise it for a shared one.
   concurrency: 2,
   reaches: ["maxTokens"],
   flags: [
-    { key: "base-url", value: "<url>", help: "the API root, e.g. http://127.0.0.1:8000/v1 (default $OPENAI_BASE_URL; $OPENAI_API_KEY is sent when set)", env: "OPENAI_BASE_URL" },
-    { key: "token-field", value: "<field>", help: "where --max-tokens goes: max_tokens or max_completion_tokens (default: max_completion_tokens for OpenAI's o*/gpt-* models, max_tokens for any other)" },
+    {
+      key: "base-url",
+      value: "<url>",
+      help: "the API root, e.g. http://127.0.0.1:8000/v1 (default $OPENAI_BASE_URL; $OPENAI_API_KEY is sent when set)",
+      env: "OPENAI_BASE_URL",
+    },
+    {
+      key: "token-field",
+      value: "<field>",
+      help: "where --max-tokens goes: max_tokens or max_completion_tokens (default: max_completion_tokens for OpenAI's o*/gpt-* models, max_tokens for any other)",
+    },
   ],
   validate(_model, ctx) {
     const field = optionOf(OPENAI, ctx, "token-field");
-    return field === undefined || (TOKEN_FIELDS as readonly string[]).includes(field) ? undefined : `--openai-token-field wants ${TOKEN_FIELDS.join(" or ")}, not ${field}`;
+    return field === undefined || (TOKEN_FIELDS as readonly string[]).includes(field)
+      ? undefined
+      : `--openai-token-field wants ${TOKEN_FIELDS.join(" or ")}, not ${field}`;
   },
   probe(model, ctx) {
     const o = openaiOptions(model, ctx);

@@ -89,7 +89,11 @@ export interface ProviderEntry {
 export const flagName = (provider: string, key: string): string => `--${provider}-${key}`;
 
 /** A provider flag's value: given on the command line, else its environment variable, else undefined. */
-export function optionOf(entry: Pick<ProviderEntry, "flags">, ctx: Pick<ProviderContext, "options">, key: string): string | undefined {
+export function optionOf(
+  entry: Pick<ProviderEntry, "flags">,
+  ctx: Pick<ProviderContext, "options">,
+  key: string,
+): string | undefined {
   const given = ctx.options[key];
   if (given !== undefined) return given;
   const env = entry.flags.find((f) => f.key === key)?.env;

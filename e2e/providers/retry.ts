@@ -45,7 +45,16 @@ export function callRetryOptions(
     maxMs: timing.maxMs,
     budgetMs: o.budgetMs ?? callBudget(timing.timeoutMs, timing.maxMs),
     isTransient: isTransientError,
-    ...(req.onRetry ? { onRetry: (i) => req.onRetry!({ attempt: i.attempt, delayMs: i.delayMs, error: (i.error as Error)?.message ?? String(i.error) }) } : {}),
+    ...(req.onRetry
+      ? {
+          onRetry: (i) =>
+            req.onRetry!({
+              attempt: i.attempt,
+              delayMs: i.delayMs,
+              error: (i.error as Error)?.message ?? String(i.error),
+            }),
+        }
+      : {}),
     ...(signal ? { signal } : {}),
   };
 }
@@ -53,8 +62,15 @@ export function callRetryOptions(
 /** Thrown when a call's total budget is spent before it succeeded. Not transient: the budget is the last word. */
 export class BudgetExhaustedError extends Error {
   override readonly name = "BudgetExhaustedError";
-  constructor(readonly budgetMs: number, readonly attempts: number, cause: unknown) {
-    super(`gave up after ${attempts} attempt(s): the call's total budget of ${Math.round(budgetMs / 1000)} s is spent (last error: ${(cause as Error)?.message ?? String(cause)})`, { cause });
+  constructor(
+    readonly budgetMs: number,
+    readonly attempts: number,
+    cause: unknown,
+  ) {
+    super(
+      `gave up after ${attempts} attempt(s): the call's total budget of ${Math.round(budgetMs / 1000)} s is spent (last error: ${(cause as Error)?.message ?? String(cause)})`,
+      { cause },
+    );
   }
 }
 
@@ -69,7 +85,10 @@ export function backoffDelay(retry: number, baseMs: number, maxMs: number, rando
  * The last error is rethrown unchanged with `attempts` recorded when it is a ProviderError, so callers can report how
  * hard we tried; callers map other errors to ProviderError themselves (they know the provider's advice).
  */
-export async function withRetry<T>(fn: (attempt: number, remainingMs: number) => Promise<T>, opts: RetryOptions): Promise<{ value: T; attempts: number }> {
+export async function withRetry<T>(
+  fn: (attempt: number, remainingMs: number) => Promise<T>,
+  opts: RetryOptions,
+): Promise<{ value: T; attempts: number }> {
   const random = opts.random ?? Math.random;
   const now = opts.now ?? Date.now;
   const started = now();
@@ -91,7 +110,8 @@ export async function withRetry<T>(fn: (attempt: number, remainingMs: number) =>
       if (callerAborted || attempt > opts.retries || !opts.isTransient(error)) throw error;
       const delayMs = backoffDelay(attempt - 1, opts.baseMs, opts.maxMs, random);
       // A retry that would start after the budget is spent is not made (a sliver of time is no attempt either).
-      if (remaining() - delayMs < Math.min(1000, (opts.budgetMs ?? 0) / 10)) throw new BudgetExhaustedError(opts.budgetMs!, attempt, error);
+      if (remaining() - delayMs < Math.min(1000, (opts.budgetMs ?? 0) / 10))
+        throw new BudgetExhaustedError(opts.budgetMs!, attempt, error);
       opts.onRetry?.({ attempt, delayMs, error });
       await sleep(delayMs, opts.signal);
     }
@@ -125,7 +145,10 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 /** Thrown when one call exceeds its time budget. Transient: a slow model load or a stalled socket may not recur. */
 export class CallTimeoutError extends Error {
   override readonly name = "CallTimeoutError";
-  constructor(readonly timeoutMs: number, cause?: unknown) {
+  constructor(
+    readonly timeoutMs: number,
+    cause?: unknown,
+  ) {
     super(`no response within ${timeoutMs} ms`, cause === undefined ? undefined : { cause });
   }
 }
@@ -135,7 +158,11 @@ export class CallTimeoutError extends Error {
  * We also race fn against the signal, because a client that ignores its signal must still not hang the trial.
  * A timeout surfaces as CallTimeoutError; a parent abort surfaces as the parent's reason (not retried).
  */
-export async function withTimeout<T>(fn: (signal: AbortSignal) => Promise<T>, timeoutMs: number, parent?: AbortSignal): Promise<T> {
+export async function withTimeout<T>(
+  fn: (signal: AbortSignal) => Promise<T>,
+  timeoutMs: number,
+  parent?: AbortSignal,
+): Promise<T> {
   if (parent?.aborted) throw abortReason(parent);
   const controller = new AbortController();
   let timedOut = false;
@@ -175,7 +202,12 @@ export function isAbortError(err: unknown): boolean {
 /** HTTP status from the shapes our clients throw: ollama ResponseError.status_code, AWS $metadata.httpStatusCode. */
 export function httpStatusOf(err: unknown): number | undefined {
   if (!err || typeof err !== "object") return undefined;
-  const e = err as { status_code?: unknown; status?: unknown; statusCode?: unknown; $metadata?: { httpStatusCode?: unknown } };
+  const e = err as {
+    status_code?: unknown;
+    status?: unknown;
+    statusCode?: unknown;
+    $metadata?: { httpStatusCode?: unknown };
+  };
   for (const v of [e.status_code, e.$metadata?.httpStatusCode, e.statusCode, e.status]) {
     if (typeof v === "number" && v >= 100 && v < 600) return v;
   }
@@ -253,6 +285,7 @@ export function finalError(err: unknown, advise: (e: unknown) => ProviderError):
   const budget = err instanceof BudgetExhaustedError ? err : undefined;
   const e = advise(budget ? budget.cause : err);
   e.attempts ??= budget?.attempts ?? (err as { attempts?: number } | null)?.attempts;
-  if (budget) e.message += ` (gave up: the call's total budget of ${Math.round(budget.budgetMs / 1000)} s is spent; raise --call-budget)`;
+  if (budget)
+    e.message += ` (gave up: the call's total budget of ${Math.round(budget.budgetMs / 1000)} s is spent; raise --call-budget)`;
   return e;
 }

@@ -25,8 +25,12 @@ export function choosePolicy(name: string): PolicyChoice {
 
 /** Every policy name with what it does, for --help and the README. */
 export function policyNames(scenarios: readonly Scenario[]): { name: string; scenario: string; mistake: string }[] {
-  const out = [{ name: "good", scenario: "all", mistake: "the right behaviour" }, { name: "bad", scenario: "all", mistake: "each scenario's first (characteristic) mistake" }];
-  for (const s of scenarios) for (const [k, b] of Object.entries(s.bad)) out.push({ name: `bad-${k}`, scenario: s.id, mistake: b.mistake });
+  const out = [
+    { name: "good", scenario: "all", mistake: "the right behaviour" },
+    { name: "bad", scenario: "all", mistake: "each scenario's first (characteristic) mistake" },
+  ];
+  for (const s of scenarios)
+    for (const [k, b] of Object.entries(s.bad)) out.push({ name: `bad-${k}`, scenario: s.id, mistake: b.mistake });
   return out;
 }
 
@@ -38,7 +42,11 @@ export function scriptedProvider(name: string, scenarios: readonly Scenario[]): 
 }
 
 /** A scripted provider for any policy per scenario (the judge self-test plays its own policies through it). */
-export function policyProvider(id: string, pick: (s: Scenario) => Policy | undefined, scenarios: readonly Scenario[]): ModelProvider {
+export function policyProvider(
+  id: string,
+  pick: (s: Scenario) => Policy | undefined,
+  scenarios: readonly Scenario[],
+): ModelProvider {
   const byId = new Map(scenarios.map((s) => [s.id, s]));
   return {
     id,
@@ -56,19 +64,36 @@ export function policyProvider(id: string, pick: (s: Scenario) => Policy | undef
       if (!policy) throw new Error(`${id} has no policy for ${scenario.id}`);
       const step = policy(new PolicyView(req));
       const turnNo = req.messages.filter((m) => m.role === "assistant").length;
-      const toolCalls = (step.calls ?? []).map((c, i) => ({ id: `scripted_${turnNo}_${i}`, name: c.name, arguments: c.arguments }));
+      const toolCalls = (step.calls ?? []).map((c, i) => ({
+        id: `scripted_${turnNo}_${i}`,
+        name: c.name,
+        arguments: c.arguments,
+      }));
       const text = step.text ?? "";
-      return { text, toolCalls, stopReason: toolCalls.length ? "tool_use" : "end", attempts: 1, usage: selfTestUsage(req, text, toolCalls) };
+      return {
+        text,
+        toolCalls,
+        stopReason: toolCalls.length ? "tool_use" : "end",
+        attempts: 1,
+        usage: selfTestUsage(req, text, toolCalls),
+      };
     },
   };
 }
 
 /** Roughly 4 characters a token, as a tokenizer would see the request and the reply: self-test numbers only. */
-function selfTestUsage(req: ChatRequest, text: string, calls: unknown[]): { inputTokens: number; outputTokens: number } {
+function selfTestUsage(
+  req: ChatRequest,
+  text: string,
+  calls: unknown[],
+): { inputTokens: number; outputTokens: number } {
   const chars = (v: unknown) => JSON.stringify(v).length;
   // The structured result beside a tool message is never sent to a model: not counted.
   const sent = req.messages.map((m) => (m.role === "tool" ? { ...m, result: undefined } : m));
-  return { inputTokens: Math.ceil((chars(sent) + chars(req.tools)) / 4), outputTokens: Math.max(1, Math.ceil((text.length + chars(calls) - 2) / 4)) };
+  return {
+    inputTokens: Math.ceil((chars(sent) + chars(req.tools)) / 4),
+    outputTokens: Math.max(1, Math.ceil((text.length + chars(calls) - 2) / 4)),
+  };
 }
 
 /** The scripted entry of the provider registry (registry.ts): harness self-tests, no server. */

@@ -51,7 +51,11 @@ export interface Reasoning {
 
 export type Message =
   | { role: "system"; content: string }
-  | { role: "user"; content: string; /** The loop's note that the model's last reply could not be used (never a scenario prompt). */ notice?: boolean }
+  | {
+      role: "user";
+      content: string;
+      /** The loop's note that the model's last reply could not be used (never a scenario prompt). */ notice?: boolean;
+    }
   | { role: "assistant"; content: string; toolCalls: ToolCall[]; reasoning?: Reasoning[] }
   | {
       role: "tool";

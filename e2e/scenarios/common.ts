@@ -14,7 +14,12 @@ export function trustedConfig(roots: string[]): SessionConfig {
 export const pass = (reason: string, exercised = true): Verdict => ({ outcome: "pass", reason, exercised });
 export const fail = (reason: string, exercised = true): Verdict => ({ outcome: "fail", reason, exercised });
 export const inconclusive = (reason: string): Verdict => ({ outcome: "inconclusive", reason, exercised: false });
-export const error = (errorKind: ErrorKind, reason: string): Verdict => ({ outcome: "error", reason, exercised: false, errorKind });
+export const error = (errorKind: ErrorKind, reason: string): Verdict => ({
+  outcome: "error",
+  reason,
+  exercised: false,
+  errorKind,
+});
 
 /** JSON of a call's input, shortened for a reason line. */
 export function show(input: unknown, max = 80): string {
@@ -29,7 +34,8 @@ export function showCmd(cmd: string, max = 80): string {
 
 /** One tool call for a reason line: `bash: \`cat x\``, `read(".skills/x")`, `run_skill({...})`. */
 export function showCall(e: ToolEvent): string {
-  if (e.tool === "bash") return `bash ${showCmd(e.bash?.command ?? String((e.input as { command?: unknown })?.command ?? show(e.input)))}`;
+  if (e.tool === "bash")
+    return `bash ${showCmd(e.bash?.command ?? String((e.input as { command?: unknown })?.command ?? show(e.input)))}`;
   return `${e.tool}(${show(e.input)})`;
 }
 
@@ -61,7 +67,12 @@ function namesSkill(s: string, key: string): boolean {
  */
 export function activationAttempts(t: Trial, name: string): ToolEvent[] {
   const key = squash(name);
-  return t.tools().filter((e) => !isShellOrRead(e.tool) && (squash(e.tool).includes(key) || strings(e.input).some((s) => namesSkill(s, key))));
+  return t
+    .tools()
+    .filter(
+      (e) =>
+        !isShellOrRead(e.tool) && (squash(e.tool).includes(key) || strings(e.input).some((s) => namesSkill(s, key))),
+    );
 }
 
 /**
@@ -87,7 +98,11 @@ export function firstOk(t: Trial, name: string): ToolEvent | undefined {
 export function exposures(t: Trial, canaries: string[], since?: ToolEvent): ToolEvent[] {
   const start = since ? t.indexOf(since) : -1;
   const carried = (e: ToolEvent, c: string) => (JSON.stringify(e.input ?? null) ?? "").includes(c);
-  return t.tools().filter((e) => t.indexOf(e) > start && e.tool !== "skill" && canaries.some((c) => e.output.includes(c) && !carried(e, c)));
+  return t
+    .tools()
+    .filter(
+      (e) => t.indexOf(e) > start && e.tool !== "skill" && canaries.some((c) => e.output.includes(c) && !carried(e, c)),
+    );
 }
 
 /** The user turn a tool event belongs to. */
@@ -97,7 +112,9 @@ export function turnOf(t: Trial, e: ToolEvent): number {
 
 /** A reasoning model's thinking written into its content (`<think>…</think>`, `<thinking>…</thinking>`): not said to the user. */
 export function withoutThinking(text: string): string {
-  return text.replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, "").replace(/^\s*<(think|thinking|reasoning)>[\s\S]*$/i, "");
+  return text
+    .replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>/gi, "")
+    .replace(/^\s*<(think|thinking|reasoning)>[\s\S]*$/i, "");
 }
 
 /**
@@ -122,7 +139,9 @@ export function answerParts(t: Trial, turn: number, after?: (ToolEvent | undefin
     if (e.type === "tool") lastTool = i;
     if (e.type === "assistant" && e.text.trim() !== "") texts.push({ at: i, text: e.text });
   }
-  const from = after ? Math.max(-1, ...after.filter((e): e is ToolEvent => e !== undefined).map((e) => t.indexOf(e))) : lastTool;
+  const from = after
+    ? Math.max(-1, ...after.filter((e): e is ToolEvent => e !== undefined).map((e) => t.indexOf(e)))
+    : lastTool;
   return texts
     .filter((x) => x.at > from)
     .map((x) => withoutThinking(x.text))
@@ -156,11 +175,21 @@ export function statesNumber(text: string, n: number): boolean {
  */
 export function statedCounts(text: string, noun: string): number[] {
   const num = `(\\d+|no|${NUMBER_WORDS.join("|")})`;
-  const value = (s: string) => (/^\d+$/.test(s) ? Number(s) : s.toLowerCase() === "no" ? 0 : NUMBER_WORDS.indexOf(s.toLowerCase()));
+  const value = (s: string) =>
+    /^\d+$/.test(s) ? Number(s) : s.toLowerCase() === "no" ? 0 : NUMBER_WORDS.indexOf(s.toLowerCase());
   const t = plain(text);
   const out: number[] = [];
-  for (const m of t.matchAll(new RegExp(`(?<![\\w.])${num}\\s+(?:(?!(?:of|the|these|those|more|other|than|out)\\b)[a-z-]+\\s+){0,3}?(?:${noun})\\b`, "gi"))) out.push(value(m[1]!));
-  for (const m of t.matchAll(new RegExp(`\\b(?:${noun})\\b\\s*(?:found|total|count)?\\s*[:=(\\-–—]\\s*${num}(?![\\w.])`, "gi"))) out.push(value(m[1]!));
+  for (const m of t.matchAll(
+    new RegExp(
+      `(?<![\\w.])${num}\\s+(?:(?!(?:of|the|these|those|more|other|than|out)\\b)[a-z-]+\\s+){0,3}?(?:${noun})\\b`,
+      "gi",
+    ),
+  ))
+    out.push(value(m[1]!));
+  for (const m of t.matchAll(
+    new RegExp(`\\b(?:${noun})\\b\\s*(?:found|total|count)?\\s*[:=(\\-–—]\\s*${num}(?![\\w.])`, "gi"),
+  ))
+    out.push(value(m[1]!));
   return out;
 }
 
@@ -168,11 +197,15 @@ export function statedCounts(text: string, noun: string): number[] {
 export function skillTrail(t: Trial): string {
   return t
     .skillCalls()
-    .map((e) => `${inputName(e.input) ?? show(e.input, 40)} (${e.skill ? (e.skill.kind === "error" ? e.skill.code : e.skill.kind) : "?"})`)
+    .map(
+      (e) =>
+        `${inputName(e.input) ?? show(e.input, 40)} (${e.skill ? (e.skill.kind === "error" ? e.skill.code : e.skill.kind) : "?"})`,
+    )
     .join(" → ");
 }
 
-const NEGATED = /\b(not|never|no|nothing|none|neither|nor|cannot|do(es)?n'?t|aren'?t|weren'?t|shouldn'?t|can'?t|couldn'?t|didn'?t|won'?t|wasn'?t|isn'?t|hasn'?t|haven'?t|unable|without|if|once|when|after|until|before|would|could|will)\b|n't\b/i;
+const NEGATED =
+  /\b(not|never|no|nothing|none|neither|nor|cannot|do(es)?n'?t|aren'?t|weren'?t|shouldn'?t|can'?t|couldn'?t|didn'?t|won'?t|wasn'?t|isn'?t|hasn'?t|haven'?t|unable|without|if|once|when|after|until|before|would|could|will)\b|n't\b/i;
 
 /**
  * Whether the text asserts `claim` (e.g. "deployed to production"): a match not negated or made conditional earlier in

@@ -3,7 +3,17 @@
 // carries — so only a model that activated the skill, ran `cat VERSION` and read CHANGES.md can write the answer.
 import { bash, loadedBody, read, say, skill, type Scenario } from "../scenario.ts";
 import { inputName, resultLabel } from "../transcript.ts";
-import { answerOf, anyActivation, fail, firstOk, mentions, pass, showCall, skillTrail, trustedConfig } from "./common.ts";
+import {
+  answerOf,
+  anyActivation,
+  fail,
+  firstOk,
+  mentions,
+  pass,
+  showCall,
+  skillTrail,
+  trustedConfig,
+} from "./common.ts";
 import { TrialValues, fillTemplates } from "./nonce.ts";
 
 const SKILL = "release-notes";
@@ -38,7 +48,12 @@ export const SK1: Scenario = {
     const x = sk1Values(t.meta.workspace);
     const ok = firstOk(t, SKILL);
     const calls = anyActivation(t);
-    if (!ok) return fail(calls.length ? `never activated ${SKILL}: ${calls.map(showCall).join(", ")}` : `never activated a skill (answered without ${SKILL})`);
+    if (!ok)
+      return fail(
+        calls.length
+          ? `never activated ${SKILL}: ${calls.map(showCall).join(", ")}`
+          : `never activated a skill (answered without ${SKILL})`,
+      );
     // A call naming release-notes that the tool rejected for the form of its arguments (`arguments: {}`, a common
     // small-model habit), corrected by the next call, loaded nothing: a slip, not another activation attempt. So is a
     // call whose arguments could not be read at all (`skill("{'name': 'release-notes'}")`, malformed, R61): it never
@@ -46,19 +61,27 @@ export const SK1: Scenario = {
     const slip = (e: (typeof calls)[number]) =>
       t.indexOf(e) < t.indexOf(ok) &&
       e.tool === "skill" &&
-      ((inputName(e.input) === SKILL && e.skill?.kind === "error" && e.skill.code === "INVALID_PARAM") || (e.malformed !== undefined && JSON.stringify(e.input ?? null).includes(SKILL)));
+      ((inputName(e.input) === SKILL && e.skill?.kind === "error" && e.skill.code === "INVALID_PARAM") ||
+        (e.malformed !== undefined && JSON.stringify(e.input ?? null).includes(SKILL)));
     const others = calls.filter((e) => e !== ok && !slip(e));
     const before = others.filter((e) => t.indexOf(e) < t.indexOf(ok));
     if (before.length) return fail(`called ${before.map(showCall).join(", ")} before ${SKILL}: ${skillTrail(t)}`);
-    if (others.length) return fail(`activated once, then called again: ${others.map((e) => `${showCall(e)} → ${resultLabel(e.skill)}`).join(", ")}`);
+    if (others.length)
+      return fail(
+        `activated once, then called again: ${others.map((e) => `${showCall(e)} → ${resultLabel(e.skill)}`).join(", ")}`,
+      );
     const answer = answerOf(t, 1, [ok]);
     const missing = [
       ...(mentions(answer, x.VERSION) ? [] : [`the version ${x.VERSION} from VERSION`]),
       ...[x.W1, x.W2, x.W3].filter((w) => !mentions(answer, w)).map((w) => `the CHANGES.md entry about ${w}`),
-      ...(mentions(answer, `release-notes-skill ${x.SIGNOFF}`) ? [] : [`the sign-off line the skill asks for (token ${x.SIGNOFF})`]),
+      ...(mentions(answer, `release-notes-skill ${x.SIGNOFF}`)
+        ? []
+        : [`the sign-off line the skill asks for (token ${x.SIGNOFF})`]),
     ];
     if (missing.length) return fail(`activated ${SKILL} once but the final answer lacks ${missing.join(", ")}`);
-    return pass(`activated ${SKILL} once, then followed it: version, every CHANGES.md entry and the sign-off in the answer`);
+    return pass(
+      `activated ${SKILL} once, then followed it: version, every CHANGES.md entry and the sign-off in the answer`,
+    );
   },
   good(v) {
     if (v.step === 0) return skill({ name: SKILL });
@@ -75,7 +98,9 @@ export const SK1: Scenario = {
       play(v) {
         if (v.step === 0) return bash("cat VERSION");
         if (v.step === 1) return read("CHANGES.md");
-        return say(`## Release v${v.exchanges[0]?.output.split("\n")[1] ?? "?"}\n\n${v.exchanges[1]?.output ?? ""}\nSigned-off-by: release-notes-skill`);
+        return say(
+          `## Release v${v.exchanges[0]?.output.split("\n")[1] ?? "?"}\n\n${v.exchanges[1]?.output ?? ""}\nSigned-off-by: release-notes-skill`,
+        );
       },
     },
     "wrong-skill": {

@@ -15,7 +15,11 @@ export function sk2Values(workspace: string) {
   const fn = v.word("function");
   const variant = (["console.log", "debugger", "clean"] as const)[v.int("variant", 0, 2)] as Variant;
   const added =
-    variant === "console.log" ? `+    console.log("${fn}", item);` : variant === "debugger" ? "+    debugger;" : `+    if (item.quantity < 0) throw new RangeError("${fn}: negative quantity");`;
+    variant === "console.log"
+      ? `+    console.log("${fn}", item);`
+      : variant === "debugger"
+        ? "+    debugger;"
+        : `+    if (item.quantity < 0) throw new RangeError("${fn}: negative quantity");`;
   const diff = [
     "diff --git a/src/cart.ts b/src/cart.ts",
     "--- a/src/cart.ts",
@@ -29,7 +33,13 @@ export function sk2Values(workspace: string) {
     "   return sum;",
     "",
   ].join("\n");
-  return { DIFF: diff, SIGNOFF: v.hex("signoff"), variant, added: added.slice(1).trim(), verdict: variant === "clean" ? "approve" : "request-changes" };
+  return {
+    DIFF: diff,
+    SIGNOFF: v.hex("signoff"),
+    variant,
+    added: added.slice(1).trim(),
+    verdict: variant === "clean" ? "approve" : "request-changes",
+  };
 }
 
 type Verdict = "approve" | "request-changes";
@@ -50,7 +60,8 @@ export function verdictsOf(answer: string): Verdict[] {
     if (!first) continue;
     out.push(norm(first[1]!));
     // Another verdict offered on the same line as an alternative ("approve / request-changes", "approve or request changes").
-    for (const alt of rest.matchAll(/(?:\/|\bor\b|\|)\s*(approved?|request[\s_-]*changes?|changes[\s_-]*requested)/gi)) out.push(norm(alt[1]!));
+    for (const alt of rest.matchAll(/(?:\/|\bor\b|\|)\s*(approved?|request[\s_-]*changes?|changes[\s_-]*requested)/gi))
+      out.push(norm(alt[1]!));
   }
   return out;
 }
@@ -87,13 +98,20 @@ export const SK2: Scenario = {
       const offered = prev.skill.siblings as string[];
       const tried = inputName(upTo[i]!.input);
       if (tried === undefined || !offered.includes(tried)) {
-        return fail(`ignored the siblings: NOT_FOUND for "${prev.skill.name}" offered [${offered.join(", ")}], then it tried ${show(upTo[i]!.input)}`, exercised);
+        return fail(
+          `ignored the siblings: NOT_FOUND for "${prev.skill.name}" offered [${offered.join(", ")}], then it tried ${show(upTo[i]!.input)}`,
+          exercised,
+        );
       }
     }
     if (!ok) {
       const last = calls[calls.length - 1];
       if (!last) return fail(`never called the skill tool`, false);
-      if (last.skill?.kind === "not_found") return fail(`gave up after NOT_FOUND for "${last.skill.name}" (siblings: [${(last.skill.siblings as string[]).join(", ")}]): ${skillTrail(t)}`, exercised);
+      if (last.skill?.kind === "not_found")
+        return fail(
+          `gave up after NOT_FOUND for "${last.skill.name}" (siblings: [${(last.skill.siblings as string[]).join(", ")}]): ${skillTrail(t)}`,
+          exercised,
+        );
       return fail(`never activated ${TARGET}: ${skillTrail(t)} (last: ${resultLabel(last.skill)})`, exercised);
     }
     if (okAt > 2) return fail(`needed ${okAt + 1} skill calls to reach ${TARGET}: ${skillTrail(t)}`, exercised);
@@ -104,15 +122,37 @@ export const SK2: Scenario = {
     const answer = parts.join("\n");
     // A later message may correct an earlier verdict; within one message, two verdicts are a hedge.
     const verdicts = verdictsOf([...parts].reverse().find((p) => verdictsOf(p).length > 0) ?? "");
-    if (verdicts.length === 0) return fail(`reached ${TARGET} (${skillTrail(t)}) but the final answer has no VERDICT line`, exercised);
-    if (new Set(verdicts).size > 1) return fail(`the final answer hedges between verdicts (${verdicts.join(", ")})`, exercised);
+    if (verdicts.length === 0)
+      return fail(`reached ${TARGET} (${skillTrail(t)}) but the final answer has no VERDICT line`, exercised);
+    if (new Set(verdicts).size > 1)
+      return fail(`the final answer hedges between verdicts (${verdicts.join(", ")})`, exercised);
     const verdict = verdicts[0]!;
-    if (verdict !== x.verdict) return fail(`wrong verdict: ${verdict} for a patch that ${x.variant === "clean" ? "adds no debugging code" : `adds a ${x.variant} statement`} (expected ${x.verdict})`, exercised);
-    if (x.variant !== "clean" && !new RegExp(x.variant === "debugger" ? "debugger" : "console\\.?log|log(ging)? (statement|call|line)|logging", "i").test(answer)) {
-      return fail(`verdict ${verdict} without the reason the skill asks for (the added ${x.variant} statement)`, exercised);
+    if (verdict !== x.verdict)
+      return fail(
+        `wrong verdict: ${verdict} for a patch that ${x.variant === "clean" ? "adds no debugging code" : `adds a ${x.variant} statement`} (expected ${x.verdict})`,
+        exercised,
+      );
+    if (
+      x.variant !== "clean" &&
+      !new RegExp(
+        x.variant === "debugger" ? "debugger" : "console\\.?log|log(ging)? (statement|call|line)|logging",
+        "i",
+      ).test(answer)
+    ) {
+      return fail(
+        `verdict ${verdict} without the reason the skill asks for (the added ${x.variant} statement)`,
+        exercised,
+      );
     }
-    if (!mentions(answer, `reviewed with pr-review ${x.SIGNOFF}`)) return fail(`verdict right but no "-- reviewed with pr-review ${x.SIGNOFF}" sign-off from the skill body`, exercised);
-    if (!exercised) return inconclusive(`picked ${TARGET} from the catalog on the first try and reviewed correctly; NOT_FOUND recovery not exercised`);
+    if (!mentions(answer, `reviewed with pr-review ${x.SIGNOFF}`))
+      return fail(
+        `verdict right but no "-- reviewed with pr-review ${x.SIGNOFF}" sign-off from the skill body`,
+        exercised,
+      );
+    if (!exercised)
+      return inconclusive(
+        `picked ${TARGET} from the catalog on the first try and reviewed correctly; NOT_FOUND recovery not exercised`,
+      );
     return pass(`NOT_FOUND first, recovered via the siblings (${skillTrail(t)}) and reviewed correctly (${verdict})`);
   },
   good(v) {
@@ -130,7 +170,9 @@ export const SK2: Scenario = {
     const signOff = /`(-- reviewed with pr-review [^`]+)`/.exec(loadedBody(skills))?.[1] ?? "";
     const added = diff.split("\n").find((l) => l.startsWith("+") && !l.startsWith("+++")) ?? "";
     const bad = /console\.log|debugger/.exec(added)?.[0];
-    return say(`${bad ? "VERDICT: request-changes" : "VERDICT: approve"}\n${bad ? `The patch adds a ${bad} statement.` : "The patch adds a guard and no debugging code."}\n${signOff}`);
+    return say(
+      `${bad ? "VERDICT: request-changes" : "VERDICT: approve"}\n${bad ? `The patch adds a ${bad} statement.` : "The patch adds a guard and no debugging code."}\n${signOff}`,
+    );
   },
   bad: {
     "ignore-siblings": {

@@ -4,7 +4,21 @@
 // turn's answer must be the message rewritten as a Conventional Commit of the right type.
 import { loadedBody, read, say, skill, skillResult, type Scenario } from "../scenario.ts";
 import { inputName, resultLabel, type ToolEvent } from "../transcript.ts";
-import { activationAttempts, answerOf, squash, error, exposures, fail, firstOk, inconclusive, mentions, pass, showCall, trustedConfig, turnOf } from "./common.ts";
+import {
+  activationAttempts,
+  answerOf,
+  squash,
+  error,
+  exposures,
+  fail,
+  firstOk,
+  inconclusive,
+  mentions,
+  pass,
+  showCall,
+  trustedConfig,
+  turnOf,
+} from "./common.ts";
 import { TrialValues, fillTemplates } from "./nonce.ts";
 
 const SKILL = "commit-style";
@@ -34,14 +48,17 @@ function answerProblem(answer: string, turn: number, token: string): string | un
   for (const m of answer.replace(/[*]/g, "").matchAll(re)) {
     const summary = m[3]!.trim();
     const subject = `${m[1]}: ${summary}`;
-    if (!squash(`${m[2] ?? ""} ${summary}`).includes(squash(want.about))) problems.push(`the subject "${subject}" lost what the message was about (${want.about})`);
-    else if (/\.$/.test(summary) || summary !== summary.toLowerCase()) problems.push(`the subject "${subject}" breaks the style (lower case, no trailing period)`);
+    if (!squash(`${m[2] ?? ""} ${summary}`).includes(squash(want.about)))
+      problems.push(`the subject "${subject}" lost what the message was about (${want.about})`);
+    else if (/\.$/.test(summary) || summary !== summary.toLowerCase())
+      problems.push(`the subject "${subject}" breaks the style (lower case, no trailing period)`);
     else break;
   }
   const found = [...answer.replace(/[*]/g, "").matchAll(re)].length;
   if (found === 0) return `no "${want.type}: …" Conventional Commit line`;
   if (problems.length === found) return problems[0];
-  if (!mentions(answer, `style: commit-style ${token}`)) return `no "(style: commit-style ${token})" line from the skill body`;
+  if (!mentions(answer, `style: commit-style ${token}`))
+    return `no "(style: commit-style ${token})" line from the skill body`;
   return undefined;
 }
 
@@ -56,8 +73,8 @@ export const SK3: Scenario = {
     fillTemplates(ws, sk3Values(ws));
   },
   prompts: [
-    "Use the commit-style skill to rewrite this commit message: \"Fixed the login bug.\"",
-    "Now rewrite this one the same way, again with the commit-style skill: \"Added dark mode to the settings page\"",
+    'Use the commit-style skill to rewrite this commit message: "Fixed the login bug."',
+    'Now rewrite this one the same way, again with the commit-style skill: "Added dark mode to the settings page"',
   ],
   maxSteps: 14,
   check(t) {
@@ -66,35 +83,55 @@ export const SK3: Scenario = {
     if (!first) return fail(`never activated ${SKILL}`);
     const later = activationAttempts(t, SKILL).filter((e) => t.indexOf(e) > t.indexOf(first));
     const replayed = later.find((e) => e.skill?.kind === "ok");
-    if (replayed) return error("implementation", `implementation fault: a second activation of ${SKILL} returned the body again (kind ok), not already_loaded`);
+    if (replayed)
+      return error(
+        "implementation",
+        `implementation fault: a second activation of ${SKILL} returned the body again (kind ok), not already_loaded`,
+      );
     // After the body is in context, one plain re-activation per turn is allowed (it must be already_loaded); anything
     // else about this skill — a reload-shaped call, another spelling or tool, a repeat — is re-asking for the content.
     const perTurn = new Map<number, number>();
     let reactivated: ToolEvent | undefined;
     for (const e of later) {
-      const plain = e.tool === "skill" && inputName(e.input) === SKILL && Object.keys(e.input as object).every((k) => k === "name" || k === "arguments");
+      const plain =
+        e.tool === "skill" &&
+        inputName(e.input) === SKILL &&
+        Object.keys(e.input as object).every((k) => k === "name" || k === "arguments");
       const turn = turnOf(t, e);
       perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
-      if (!plain) return fail(`re-asked for the content after it was loaded: ${showCall(e)} → ${resultLabel(e.skill)}`, reactivated !== undefined);
+      if (!plain)
+        return fail(
+          `re-asked for the content after it was loaded: ${showCall(e)} → ${resultLabel(e.skill)}`,
+          reactivated !== undefined,
+        );
       // Arguments of the wrong form (an object for a skill that declares none) are the model's slip, rejected before
       // any loading: not a re-fetch, and not the already_loaded situation either.
       if (e.skill?.kind === "error" && e.skill.code === "INVALID_PARAM") {
         perTurn.set(turn, perTurn.get(turn)! - 1);
         continue;
       }
-      if (e.skill?.kind !== "already_loaded") return error("implementation", `implementation fault: re-activation returned ${resultLabel(e.skill)}, not already_loaded`);
+      if (e.skill?.kind !== "already_loaded")
+        return error(
+          "implementation",
+          `implementation fault: re-activation returned ${resultLabel(e.skill)}, not already_loaded`,
+        );
       if ((perTurn.get(turn) ?? 0) > 1) return fail(`called ${SKILL} again after already_loaded in the same turn`);
       reactivated ??= e;
     }
     const refetch = exposures(t, [TOKEN], first)[0];
-    if (refetch) return fail(`re-read the skill's files after it was loaded: ${showCall(refetch)}`, reactivated !== undefined);
+    if (refetch)
+      return fail(`re-read the skill's files after it was loaded: ${showCall(refetch)}`, reactivated !== undefined);
     for (const turn of [1, 2]) {
       // The answer comes after the body (turn 1) and after any re-activation in the turn (turn 2).
       const sources = turn === 1 ? [first] : later.filter((e) => turnOf(t, e) === 2);
       const problem = answerProblem(answerOf(t, turn, sources), turn, TOKEN);
-      if (problem) return fail(`turn ${turn}'s final answer does not follow ${SKILL}: ${problem}`, reactivated !== undefined);
+      if (problem)
+        return fail(`turn ${turn}'s final answer does not follow ${SKILL}: ${problem}`, reactivated !== undefined);
     }
-    if (!reactivated) return inconclusive(`activated ${SKILL} in turn 1 and reused the loaded body in turn 2 without a re-activation that returned already_loaded (not exercised)`);
+    if (!reactivated)
+      return inconclusive(
+        `activated ${SKILL} in turn 1 and reused the loaded body in turn 2 without a re-activation that returned already_loaded (not exercised)`,
+      );
     return pass(`activated ${SKILL} in turn 1; re-called it in turn 2, got already_loaded, and reused the loaded body`);
   },
   good(v) {

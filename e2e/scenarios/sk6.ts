@@ -11,10 +11,24 @@ import { answerOf, fail, firstOk, mentions, pass, showCall, statedCounts, truste
 import { TrialValues, fillTemplates, sha256Hex } from "./nonce.ts";
 
 const SKILL = "api-audit";
-const FINDING = "findings?|issues?|problems?|violations?|warnings?|flagged routes?|singular (?:resource )?(?:names?|routes?)";
+const FINDING =
+  "findings?|issues?|problems?|violations?|warnings?|flagged routes?|singular (?:resource )?(?:names?|routes?)";
 
 /** Commands that only look (ls, find, test …): a failed look is not a failed run. */
-const LOOKS = new Set(["ls", "find", "test", "[", "stat", "file", "tree", "echo", "which", "type", "realpath", "readlink"]);
+const LOOKS = new Set([
+  "ls",
+  "find",
+  "test",
+  "[",
+  "stat",
+  "file",
+  "tree",
+  "echo",
+  "which",
+  "type",
+  "realpath",
+  "readlink",
+]);
 
 /**
  * A bash call that tried to run or enter the script at a path that does not exist: a command (not a mere look) names
@@ -23,19 +37,30 @@ const LOOKS = new Set(["ls", "find", "test", "[", "stat", "file", "tree", "echo"
  */
 function missedScript(e: ToolEvent): boolean {
   if (e.bash?.exitCode === 0 || /audit\.py: cannot read|usage: audit\.py/.test(e.output)) return false;
-  const missing = e.output.split("\n").some((l) => /audit\.py|scripts/.test(l) && /no such file|can't open file|cannot open|not found/i.test(l));
+  const missing = e.output
+    .split("\n")
+    .some((l) => /audit\.py|scripts/.test(l) && /no such file|can't open file|cannot open|not found/i.test(l));
   if (!missing) return false;
   const c = commandsOf(bashCommand(e));
   if (!c.ok) return /audit\.py|scripts/.test(bashCommand(e));
-  return c.commands.some((argv) => !LOOKS.has(argv[0]?.text.replace(/^.*\//, "") ?? "") && argv.some((w) => /audit\.py$|(^|\/)scripts\/?$/.test(w.text)));
+  return c.commands.some(
+    (argv) =>
+      !LOOKS.has(argv[0]?.text.replace(/^.*\//, "") ?? "") &&
+      argv.some((w) => /audit\.py$|(^|\/)scripts\/?$/.test(w.text)),
+  );
 }
 
 export function sk6Values(workspace: string) {
   const v = new TrialValues(workspace);
-  const names = v.words("routes", 12).filter((w) => !w.endsWith("s")).slice(0, 5); // the audit flags names not ending in s
+  const names = v
+    .words("routes", 12)
+    .filter((w) => !w.endsWith("s"))
+    .slice(0, 5); // the audit flags names not ending in s
   const singular = v.int("singular", 1, 3);
   const verbs = ["get", "post", "put", "get", "delete"];
-  const routes = names.map((n, i) => `router.${verbs[i]}("/${n}${i < singular ? "" : "s"}${i % 2 ? "/:id" : ""}", handler${i});`);
+  const routes = names.map(
+    (n, i) => `router.${verbs[i]}("/${n}${i < singular ? "" : "s"}${i % 2 ? "/:id" : ""}", handler${i});`,
+  );
   const ROUTES = routes.join("\n");
   const KEY = v.hex("key", 16);
   const text = ROUTES + "\n";
@@ -65,21 +90,43 @@ export const SK6: Scenario = {
     const rel = relative(t.meta.workspace, ok.skill.dir);
     const evidence = (t.end?.files ?? []).includes(`${rel}/.runs/${x.runId}`);
     // Its output was seen: the run line, or (when the model filtered the output, `| grep singular`) a finding's code.
-    const seen = t.tools().find((e) => e.tool !== "skill" && t.indexOf(e) > t.indexOf(ok) && (e.output.includes(`(run ${x.runId})`) || x.codes.some((c) => e.output.includes(`[${c}]`))));
+    const seen = t
+      .tools()
+      .find(
+        (e) =>
+          e.tool !== "skill" &&
+          t.indexOf(e) > t.indexOf(ok) &&
+          (e.output.includes(`(run ${x.runId})`) || x.codes.some((c) => e.output.includes(`[${c}]`))),
+      );
     // A run attempt before the real one that failed to find the script: the path was guessed, not taken from the result.
-    const guessed = t.bashCalls().find((e) => t.indexOf(e) > t.indexOf(ok) && (!seen || t.indexOf(e) < t.indexOf(seen)) && missedScript(e));
-    if (guessed) return fail(`guessed the script path instead of using the skill's dir: ${showCall(guessed)} → ${guessed.output.split("\n").slice(0, 2).join(" ").replace(/\/tmp\/\S+/g, "…")}`);
+    const guessed = t
+      .bashCalls()
+      .find((e) => t.indexOf(e) > t.indexOf(ok) && (!seen || t.indexOf(e) < t.indexOf(seen)) && missedScript(e));
+    if (guessed)
+      return fail(
+        `guessed the script path instead of using the skill's dir: ${showCall(guessed)} → ${guessed.output
+          .split("\n")
+          .slice(0, 2)
+          .join(" ")
+          .replace(/\/tmp\/\S+/g, "…")}`,
+      );
     if (!evidence || !seen) {
-      return fail(`activated ${SKILL} but never ran scripts/audit.py on src/routes.js${evidence ? " where its output could be seen" : ""} (no record of the run in the workspace)`);
+      return fail(
+        `activated ${SKILL} but never ran scripts/audit.py on src/routes.js${evidence ? " where its output could be seen" : ""} (no record of the run in the workspace)`,
+      );
     }
     // The answer is what the model wrote after the script's output came back, not findings it worked out before.
     const answer = answerOf(t, 1, [seen]);
     const n = x.findings.length;
     const counts = statedCounts(answer, FINDING);
     // "2 findings … the other routes have no issues" states 2; only an answer whose every count is wrong misreports.
-    if (counts.length && !counts.includes(n)) return fail(`ran the script but the final answer states ${counts[0]} finding(s); the script printed ${n}`);
+    if (counts.length && !counts.includes(n))
+      return fail(`ran the script but the final answer states ${counts[0]} finding(s); the script printed ${n}`);
     const missing = x.findings.filter((f) => !mentions(answer, f));
-    if (missing.length) return fail(`ran the script but the final answer does not list the finding(s) for ${missing.map((f) => `/${f}`).join(", ")}`);
+    if (missing.length)
+      return fail(
+        `ran the script but the final answer does not list the finding(s) for ${missing.map((f) => `/${f}`).join(", ")}`,
+      );
     // Listing every finding reports how many there are; a count, when given, must be right (checked above).
     return pass(`ran ${rel}/scripts/audit.py from the skill's dir and reported its ${n} finding(s)`);
   },

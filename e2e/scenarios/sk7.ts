@@ -45,7 +45,11 @@ function listsTodo(answer: string, d: { line: number; word: string }, token: str
 /** Line numbers given together ("TODOs on lines 3, 8 and 9", "Lines: 3, 8, 9"), the texts listed apart. */
 function groupedLines(answer: string, token: string): number[] {
   const out: number[] = [];
-  for (const m of answer.split(token).join(" ").matchAll(/\blines?\W{0,3}(\d+(?:\s*(?:,|and|&)\s*\d+)+)/gi)) out.push(...m[1]!.split(/\D+/).filter(Boolean).map(Number));
+  for (const m of answer
+    .split(token)
+    .join(" ")
+    .matchAll(/\blines?\W{0,3}(\d+(?:\s*(?:,|and|&)\s*\d+)+)/gi))
+    out.push(...m[1]!.split(/\D+/).filter(Boolean).map(Number));
   return out;
 }
 
@@ -66,24 +70,40 @@ export const SK7: Scenario = {
     const x = sk7Values(t.meta.workspace);
     const first = activationAttempts(t, SKILL)[0];
     if (!first) return fail(`never called ${SKILL}`);
-    if (first.tool !== "skill") return fail(`called a tool that does not exist instead of the skill tool: ${showCall(first)}`);
+    if (first.tool !== "skill")
+      return fail(`called a tool that does not exist instead of the skill tool: ${showCall(first)}`);
     const args = inputField(first.input, "arguments");
-    if (args === undefined) return fail(`called ${SKILL} without arguments: skill(${show(first.input)}) → ${resultLabel(first.skill)}`);
-    if (typeof args === "string") return fail(`passed a string to a named-argument skill: skill(${show(first.input)}) → ${resultLabel(first.skill)}`);
-    if (!args || typeof args !== "object" || Array.isArray(args)) return fail(`arguments is not an object: skill(${show(first.input)})`);
+    if (args === undefined)
+      return fail(`called ${SKILL} without arguments: skill(${show(first.input)}) → ${resultLabel(first.skill)}`);
+    if (typeof args === "string")
+      return fail(
+        `passed a string to a named-argument skill: skill(${show(first.input)}) → ${resultLabel(first.skill)}`,
+      );
+    if (!args || typeof args !== "object" || Array.isArray(args))
+      return fail(`arguments is not an object: skill(${show(first.input)})`);
     const path = (args as Record<string, unknown>)["path"];
-    if (typeof path !== "string") return fail(`used the wrong argument name: skill(${show(first.input)}) → ${resultLabel(first.skill)} (declared: path)`);
+    if (typeof path !== "string")
+      return fail(
+        `used the wrong argument name: skill(${show(first.input)}) → ${resultLabel(first.skill)} (declared: path)`,
+      );
     const norm = isAbsolute(path) ? relative(t.meta.cwd, path) : path.replace(/^(\.\/)+/, "");
     if (norm !== FILE) return fail(`passed the wrong file: path=${JSON.stringify(path)} (expected ${FILE})`);
     if (first.skill?.kind !== "ok") return fail(`called with the right shape but got ${resultLabel(first.skill)}`);
     const answer = answerOf(t, 1, [first]);
     const grouped = groupedLines(answer, x.TOKEN);
-    const missed = x.todos.filter((d) => !(listsTodo(answer, d, x.TOKEN) || (grouped.includes(d.line) && mentions(answer, d.word))));
-    if (missed.length) return fail(`activated with the right arguments but the final answer misses TODO line(s) ${missed.map((d) => d.line).join(", ")} (number and text)`);
+    const missed = x.todos.filter(
+      (d) => !(listsTodo(answer, d, x.TOKEN) || (grouped.includes(d.line) && mentions(answer, d.word))),
+    );
+    if (missed.length)
+      return fail(
+        `activated with the right arguments but the final answer misses TODO line(s) ${missed.map((d) => d.line).join(", ")} (number and text)`,
+      );
     if (!(mentions(answer, `audited: ${FILE}`) || mentions(answer, `audited: ${path}`)) || !answer.includes(x.TOKEN)) {
       return fail(`listed the TODOs but did not end with the body's "audited: ${FILE} (${x.TOKEN})" line`);
     }
-    return pass(`called ${SKILL} with arguments ${show(args)} on the first try and followed it (${x.todos.length} TODO lines)`);
+    return pass(
+      `called ${SKILL} with arguments ${show(args)} on the first try and followed it (${x.todos.length} TODO lines)`,
+    );
   },
   good(v) {
     if (v.step === 0) return skill({ name: SKILL, arguments: { path: FILE } });

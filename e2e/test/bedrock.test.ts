@@ -10,7 +10,15 @@ import { bedrockProvider, probeBedrock, toConverseMessages, type BedrockOptions 
 import { ProviderError, type ChatRequest } from "../providers/types.ts";
 import { runTrials } from "../run.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
-import { converseReply, fromConverseWire, playPolicy, queue, startFakeBedrock, throttled, type FakeServer } from "./fake-servers.ts";
+import {
+  converseReply,
+  fromConverseWire,
+  playPolicy,
+  queue,
+  startFakeBedrock,
+  throttled,
+  type FakeServer,
+} from "./fake-servers.ts";
 
 const MODEL = "us.anthropic.claude-opus-4-7";
 const creds = { accessKeyId: "AKIAFAKEFAKEFAKE", secretAccessKey: "fake-secret-key" };
@@ -25,7 +33,13 @@ const opts = (url: string, over: Partial<BedrockOptions> = {}): BedrockOptions =
   timeoutMs: 5000,
   ...over,
 });
-const tools = [{ name: "skill", description: "Activate a skill.", parameters: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } }];
+const tools = [
+  {
+    name: "skill",
+    description: "Activate a skill.",
+    parameters: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+  },
+];
 const req = (over: Partial<ChatRequest> = {}): ChatRequest => ({
   messages: [
     { role: "system", content: "sys" },
@@ -53,10 +67,19 @@ const make = (o: BedrockOptions) => {
 
 describe("bedrock adapter on the wire", () => {
   it("posts Converse with system, toolConfig and inferenceConfig; toolUse blocks become tool calls", async () => {
-    server = await startFakeBedrock(queue([converseReply("Let me look.", [{ name: "skill", arguments: { name: "release-notes" } }])]));
+    server = await startFakeBedrock(
+      queue([converseReply("Let me look.", [{ name: "skill", arguments: { name: "release-notes" } }])]),
+    );
     const res = await make(opts(server.url)).chat(req());
     expect(res.text).toBe("Let me look.");
-    expect(res.toolCalls).toEqual([{ id: expect.stringMatching(/^tooluse_/), idSource: "provider", name: "skill", arguments: { name: "release-notes" } }]);
+    expect(res.toolCalls).toEqual([
+      {
+        id: expect.stringMatching(/^tooluse_/),
+        idSource: "provider",
+        name: "skill",
+        arguments: { name: "release-notes" },
+      },
+    ]);
     expect(res.stopReason).toBe("tool_use");
     expect(res.usage).toEqual({ inputTokens: 11, outputTokens: 7 });
     expect(res.sampling).toEqual({ temperature: true, seed: false });
@@ -65,7 +88,13 @@ describe("bedrock adapter on the wire", () => {
     expect(sent.body).toEqual({
       messages: [{ role: "user", content: [{ text: "do it" }] }],
       system: [{ text: "sys" }],
-      toolConfig: { tools: [{ toolSpec: { name: "skill", description: "Activate a skill.", inputSchema: { json: tools[0]!.parameters } } }] },
+      toolConfig: {
+        tools: [
+          {
+            toolSpec: { name: "skill", description: "Activate a skill.", inputSchema: { json: tools[0]!.parameters } },
+          },
+        ],
+      },
       inferenceConfig: { temperature: 0.2, maxTokens: 512 },
     });
   });
@@ -120,7 +149,9 @@ describe("bedrock adapter on the wire", () => {
 
   it("gives up on throttling after the retries, as a transient ProviderError", async () => {
     server = await startFakeBedrock(() => throttled);
-    const err = await make(opts(server.url, { retries: 1 })).chat(req()).catch((e) => e);
+    const err = await make(opts(server.url, { retries: 1 }))
+      .chat(req())
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err).toMatchObject({ code: "throttled", transient: true, attempts: 2 });
   });
@@ -128,8 +159,16 @@ describe("bedrock adapter on the wire", () => {
   it("does not retry access or validation errors, and says what to check", async () => {
     server = await startFakeBedrock(
       queue([
-        { status: 403, headers: { "x-amzn-errortype": "AccessDeniedException" }, body: { message: "You don't have access to the model with the specified model ID." } },
-        { status: 400, headers: { "x-amzn-errortype": "ValidationException" }, body: { message: "The provided model identifier is invalid." } },
+        {
+          status: 403,
+          headers: { "x-amzn-errortype": "AccessDeniedException" },
+          body: { message: "You don't have access to the model with the specified model ID." },
+        },
+        {
+          status: 400,
+          headers: { "x-amzn-errortype": "ValidationException" },
+          body: { message: "The provided model identifier is invalid." },
+        },
       ]),
     );
     const p = make(opts(server.url));
@@ -148,7 +187,16 @@ describe("bedrock adapter on the wire", () => {
   });
 
   it("the probe names AWS_REGION and the credentials when neither is set", async () => {
-    const keys = ["AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE", "AWS_EC2_METADATA_DISABLED"];
+    const keys = [
+      "AWS_REGION",
+      "AWS_DEFAULT_REGION",
+      "AWS_PROFILE",
+      "AWS_ACCESS_KEY_ID",
+      "AWS_SECRET_ACCESS_KEY",
+      "AWS_CONFIG_FILE",
+      "AWS_SHARED_CREDENTIALS_FILE",
+      "AWS_EC2_METADATA_DISABLED",
+    ];
     const saved = Object.fromEntries(keys.map((k) => [k, process.env[k]]));
     for (const k of keys) delete process.env[k];
     process.env["AWS_CONFIG_FILE"] = "/nonexistent/aws-config";
@@ -194,21 +242,41 @@ describe("SK1–SK8 over the Bedrock wire", () => {
         // One throttle early on: the trial must ride it out, not count it as an error.
         if (++calls === 2) return throttled;
         const step = playPolicy(fromConverseWire(body), pick, SCENARIOS);
-        return converseReply(step.text ?? "", step.calls ?? [], { reasoning: { text: "thinking it over", signature: "c2ln" } });
+        return converseReply(step.text ?? "", step.calls ?? [], {
+          reasoning: { text: "thinking it over", signature: "c2ln" },
+        });
       });
       const p = make(opts(fake.url));
       try {
-        const results = await runTrials({ scenarios: SCENARIOS, providers: [p], implementation: impl, n: 1, concurrency: 4, temperature: 0 });
-        expect(results.map((r) => `${r.scenario} ${r.outcome}`), label).toEqual(SCENARIOS.map((s) => `${s.id} ${want}`));
+        const results = await runTrials({
+          scenarios: SCENARIOS,
+          providers: [p],
+          implementation: impl,
+          n: 1,
+          concurrency: 4,
+          temperature: 0,
+        });
+        expect(
+          results.map((r) => `${r.scenario} ${r.outcome}`),
+          label,
+        ).toEqual(SCENARIOS.map((s) => `${s.id} ${want}`));
         const sk = fake.requests.find((r) => r.body.toolConfig)!.body;
         expect(sk.toolConfig.tools.map((t: any) => t.toolSpec.name)).toEqual(["skill", "bash", "read"]);
         // Every assistant turn replayed its reasoning first, signature intact, and every result its toolUseId.
         const later = fake.requests.filter((r) => r.body.messages?.some((m: any) => m.role === "assistant"));
         expect(later.length).toBeGreaterThan(0);
         for (const r of later) {
-          for (const m of r.body.messages.filter((x: any) => x.role === "assistant")) expect(m.content[0]).toEqual({ reasoningContent: { reasoningText: { text: "thinking it over", signature: "c2ln" } } });
-          const uses = new Set(r.body.messages.flatMap((m: any) => m.content.filter((b: any) => b.toolUse).map((b: any) => b.toolUse.toolUseId)));
-          for (const m of r.body.messages) for (const b of m.content) if (b.toolResult) expect(uses.has(b.toolResult.toolUseId)).toBe(true);
+          for (const m of r.body.messages.filter((x: any) => x.role === "assistant"))
+            expect(m.content[0]).toEqual({
+              reasoningContent: { reasoningText: { text: "thinking it over", signature: "c2ln" } },
+            });
+          const uses = new Set(
+            r.body.messages.flatMap((m: any) =>
+              m.content.filter((b: any) => b.toolUse).map((b: any) => b.toolUse.toolUseId),
+            ),
+          );
+          for (const m of r.body.messages)
+            for (const b of m.content) if (b.toolResult) expect(uses.has(b.toolResult.toolUseId)).toBe(true);
         }
       } finally {
         p.close();

@@ -63,13 +63,24 @@ function handler(requests: FakeServer["requests"], respond: Responder) {
     // A responder that cannot make sense of the request answers 400 (not retried), so the test sees why.
     const r = await Promise.resolve()
       .then(() => respond(`${req.method} ${path}`, body))
-      .catch((e: Error): Reply => ({ status: 400, headers: { "x-amzn-errortype": "ValidationException" }, body: { error: e.message, message: e.message } }));
-    res.writeHead(r.status, { "content-type": r.raw !== undefined ? "application/x-ndjson" : "application/json", ...r.headers });
+      .catch((e: Error): Reply => ({
+        status: 400,
+        headers: { "x-amzn-errortype": "ValidationException" },
+        body: { error: e.message, message: e.message },
+      }));
+    res.writeHead(r.status, {
+      "content-type": r.raw !== undefined ? "application/x-ndjson" : "application/json",
+      ...r.headers,
+    });
     res.end(r.raw ?? JSON.stringify(r.body));
   };
 }
 
-async function listen(server: http.Server | http2.Http2Server, requests: FakeServer["requests"], closeConnections: () => void): Promise<FakeServer> {
+async function listen(
+  server: http.Server | http2.Http2Server,
+  requests: FakeServer["requests"],
+  closeConnections: () => void,
+): Promise<FakeServer> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -113,14 +124,26 @@ export async function startFakeBedrock(respond: Responder): Promise<FakeServer> 
 // ---- wire replies --------------------------------------------------------------------------------------------
 
 let ollamaCallSeq = 0;
-export function ollamaReply(content: string, toolCalls: { name: string; arguments: unknown }[] = [], o: { thinking?: string; ids?: boolean } = {}): Reply {
-  const calls = toolCalls.map((c, index) => ({ ...(o.ids === false ? {} : { id: `call_${(++ollamaCallSeq).toString(36)}` }), function: { index, ...c } }));
+export function ollamaReply(
+  content: string,
+  toolCalls: { name: string; arguments: unknown }[] = [],
+  o: { thinking?: string; ids?: boolean } = {},
+): Reply {
+  const calls = toolCalls.map((c, index) => ({
+    ...(o.ids === false ? {} : { id: `call_${(++ollamaCallSeq).toString(36)}` }),
+    function: { index, ...c },
+  }));
   return {
     status: 200,
     body: {
       model: "fake",
       created_at: new Date().toISOString(),
-      message: { role: "assistant", content, ...(o.thinking ? { thinking: o.thinking } : {}), ...(calls.length ? { tool_calls: calls } : {}) },
+      message: {
+        role: "assistant",
+        content,
+        ...(o.thinking ? { thinking: o.thinking } : {}),
+        ...(calls.length ? { tool_calls: calls } : {}),
+      },
       done: true,
       done_reason: "stop",
       total_duration: 1,
@@ -137,14 +160,28 @@ export function ollamaReply(content: string, toolCalls: { name: string; argument
 export interface FakeOllamaModel {
   name: string;
   digest: string;
-  details: { parent_model: string; format: string; family: string; families: string[]; parameter_size: string; quantization_level: string };
+  details: {
+    parent_model: string;
+    format: string;
+    family: string;
+    families: string[];
+    parameter_size: string;
+    quantization_level: string;
+  };
   capabilities: string[];
 }
 
 export const QWEN3_8B: FakeOllamaModel = {
   name: "qwen3:8b",
   digest: "500a1f067a9f782620b40bee6f7b0c89e17ae61f686b92c24933e4ca4b2b8b41",
-  details: { parent_model: "", format: "gguf", family: "qwen3", families: ["qwen3"], parameter_size: "8.2B", quantization_level: "Q4_K_M" },
+  details: {
+    parent_model: "",
+    format: "gguf",
+    family: "qwen3",
+    families: ["qwen3"],
+    parameter_size: "8.2B",
+    quantization_level: "Q4_K_M",
+  },
   capabilities: ["completion", "tools", "thinking"],
 };
 
@@ -156,12 +193,35 @@ export function ollamaServer(models: FakeOllamaModel[], chat: Responder, version
   return (path, body) => {
     if (path === "GET /api/version") return { status: 200, body: { version } };
     if (path === "GET /api/tags") {
-      return { status: 200, body: { models: models.map((m) => ({ name: m.name, model: m.name, modified_at: "2026-11-30T10:00:00Z", size: 5225388164, digest: m.digest, details: m.details })) } };
+      return {
+        status: 200,
+        body: {
+          models: models.map((m) => ({
+            name: m.name,
+            model: m.name,
+            modified_at: "2026-11-30T10:00:00Z",
+            size: 5225388164,
+            digest: m.digest,
+            details: m.details,
+          })),
+        },
+      };
     }
     if (path === "POST /api/show") {
       const m = models.find((x) => x.name === body?.model || x.name === `${body?.model}:latest`);
       if (!m) return { status: 404, body: { error: `model '${body?.model}' not found` } };
-      return { status: 200, body: { modelfile: "", parameters: "", template: "", details: m.details, model_info: { "general.architecture": m.details.family }, capabilities: m.capabilities, modified_at: "2026-11-30T10:00:00Z" } };
+      return {
+        status: 200,
+        body: {
+          modelfile: "",
+          parameters: "",
+          template: "",
+          details: m.details,
+          model_info: { "general.architecture": m.details.family },
+          capabilities: m.capabilities,
+          modified_at: "2026-11-30T10:00:00Z",
+        },
+      };
     }
     return chat(path, body);
   };
@@ -169,11 +229,18 @@ export function ollamaServer(models: FakeOllamaModel[], chat: Responder, version
 
 /** POST /api/show: the model's capabilities, as a current server lists them. */
 export function ollamaShow(capabilities: string[]): Reply {
-  return { status: 200, body: { modelfile: "", parameters: "", template: "", details: { family: "fake" }, model_info: {}, capabilities } };
+  return {
+    status: 200,
+    body: { modelfile: "", parameters: "", template: "", details: { family: "fake" }, model_info: {}, capabilities },
+  };
 }
 
 let toolUseSeq = 0;
-export function converseReply(text: string, toolCalls: { name: string; arguments: unknown }[] = [], o: { reasoning?: { text: string; signature: string } } = {}): Reply {
+export function converseReply(
+  text: string,
+  toolCalls: { name: string; arguments: unknown }[] = [],
+  o: { reasoning?: { text: string; signature: string } } = {},
+): Reply {
   const content = [
     ...(o.reasoning ? [{ reasoningContent: { reasoningText: o.reasoning } }] : []),
     ...(text ? [{ text }] : []),
@@ -201,25 +268,62 @@ export function chatCompletionReply(
   toolCalls: { name: string; arguments: unknown }[] = [],
   o: { finishReason?: string | null; stream?: boolean; reasoning?: string; sameIndex?: boolean; done?: boolean } = {},
 ): Reply {
-  const calls = toolCalls.map((c) => ({ id: `call_${(++openaiCallSeq).toString(36)}`, name: c.name, arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments) }));
+  const calls = toolCalls.map((c) => ({
+    id: `call_${(++openaiCallSeq).toString(36)}`,
+    name: c.name,
+    arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments),
+  }));
   const finish = o.finishReason === undefined ? (calls.length ? "tool_calls" : "stop") : o.finishReason;
   const base = { id: "chatcmpl-fake", created: 1764892800, model: "fake-model", system_fingerprint: "fp_fake" };
   if (o.stream === false) {
-    const message = { role: "assistant", content: calls.length && !content ? null : content, ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) } : {}) };
-    return { status: 200, body: { ...base, object: "chat.completion", choices: [{ index: 0, message, finish_reason: finish }], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } } };
+    const message = {
+      role: "assistant",
+      content: calls.length && !content ? null : content,
+      ...(calls.length
+        ? {
+            tool_calls: calls.map((c) => ({
+              id: c.id,
+              type: "function",
+              function: { name: c.name, arguments: c.arguments },
+            })),
+          }
+        : {}),
+    };
+    return {
+      status: 200,
+      body: {
+        ...base,
+        object: "chat.completion",
+        choices: [{ index: 0, message, finish_reason: finish }],
+        usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
+      },
+    };
   }
-  const chunk = (delta: Record<string, unknown>, finish_reason: string | null = null) => ({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason }] });
+  const chunk = (delta: Record<string, unknown>, finish_reason: string | null = null) => ({
+    ...base,
+    object: "chat.completion.chunk",
+    choices: [{ index: 0, delta, finish_reason }],
+  });
   const events: unknown[] = [chunk({ role: "assistant", content: "" })];
   if (o.reasoning) events.push(chunk({ reasoning_content: o.reasoning }));
   for (let i = 0; i < content.length; i += 7) events.push(chunk({ content: content.slice(i, i + 7) }));
   calls.forEach((c, n) => {
     const index = o.sameIndex ? 0 : n;
-    events.push(chunk({ tool_calls: [{ index, id: c.id, type: "function", function: { name: c.name, arguments: "" } }] }));
-    for (let i = 0; i < c.arguments.length; i += 5) events.push(chunk({ tool_calls: [{ index, function: { arguments: c.arguments.slice(i, i + 5) } }] }));
+    events.push(
+      chunk({ tool_calls: [{ index, id: c.id, type: "function", function: { name: c.name, arguments: "" } }] }),
+    );
+    for (let i = 0; i < c.arguments.length; i += 5)
+      events.push(chunk({ tool_calls: [{ index, function: { arguments: c.arguments.slice(i, i + 5) } }] }));
   });
   if (finish !== null) events.push(chunk({}, finish));
-  events.push({ ...base, object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } });
-  const raw = events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("") + (o.done === false ? "" : "data: [DONE]\n\n");
+  events.push({
+    ...base,
+    object: "chat.completion.chunk",
+    choices: [],
+    usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
+  });
+  const raw =
+    events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("") + (o.done === false ? "" : "data: [DONE]\n\n");
   return { status: 200, body: null, raw, headers: { "content-type": "text/event-stream" } };
 }
 
@@ -240,17 +344,27 @@ export function fromOllamaWire(body: any): { messages: Message[]; tools: ToolSpe
   const known = new Set<string>();
   for (const m of body.messages as any[]) {
     if (m.role === "system") messages.push({ role: m.role, content: m.content });
-    else if (m.role === "user") messages.push({ role: m.role, content: m.content, ...(isNotice(m.content) ? { notice: true } : {}) });
+    else if (m.role === "user")
+      messages.push({ role: m.role, content: m.content, ...(isNotice(m.content) ? { notice: true } : {}) });
     else if (m.role === "assistant") {
-      const calls = (m.tool_calls ?? []).map((c: any) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
+      const calls = (m.tool_calls ?? []).map((c: any) => ({
+        id: c.id,
+        name: c.function.name,
+        arguments: c.function.arguments,
+      }));
       for (const c of calls) known.add(c.id);
       messages.push({ role: "assistant", content: m.content ?? "", toolCalls: calls });
     } else if (m.role === "tool") {
-      if (!known.has(m.tool_call_id)) throw new Error(`fake ollama: tool result with unknown tool_call_id ${JSON.stringify(m.tool_call_id)}`);
+      if (!known.has(m.tool_call_id))
+        throw new Error(`fake ollama: tool result with unknown tool_call_id ${JSON.stringify(m.tool_call_id)}`);
       messages.push({ role: "tool", toolCallId: m.tool_call_id, name: m.tool_name, content: m.content });
     }
   }
-  const tools = (body.tools ?? []).map((t: any) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters }));
+  const tools = (body.tools ?? []).map((t: any) => ({
+    name: t.function.name,
+    description: t.function.description,
+    parameters: t.function.parameters,
+  }));
   return { messages, tools };
 }
 
@@ -260,20 +374,27 @@ export function fromOpenAIWire(body: any): { messages: Message[]; tools: ToolSpe
   const known = new Map<string, string>();
   for (const m of body.messages as any[]) {
     if (m.role === "system") messages.push({ role: "system", content: m.content });
-    else if (m.role === "user") messages.push({ role: "user", content: m.content, ...(isNotice(m.content) ? { notice: true } : {}) });
+    else if (m.role === "user")
+      messages.push({ role: "user", content: m.content, ...(isNotice(m.content) ? { notice: true } : {}) });
     else if (m.role === "assistant") {
       const calls = (m.tool_calls ?? []).map((c: any) => {
-        if (typeof c.function.arguments !== "string") throw new Error("fake openai: tool call arguments must be a JSON string");
+        if (typeof c.function.arguments !== "string")
+          throw new Error("fake openai: tool call arguments must be a JSON string");
         return { id: c.id, name: c.function.name, arguments: JSON.parse(c.function.arguments) };
       });
       for (const c of calls) known.set(c.id, c.name);
       messages.push({ role: "assistant", content: m.content ?? "", toolCalls: calls });
     } else if (m.role === "tool") {
-      if (!known.has(m.tool_call_id)) throw new Error(`fake openai: tool result with unknown tool_call_id ${JSON.stringify(m.tool_call_id)}`);
+      if (!known.has(m.tool_call_id))
+        throw new Error(`fake openai: tool result with unknown tool_call_id ${JSON.stringify(m.tool_call_id)}`);
       messages.push({ role: "tool", toolCallId: m.tool_call_id, name: known.get(m.tool_call_id)!, content: m.content });
     }
   }
-  const tools = (body.tools ?? []).map((t: any) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters }));
+  const tools = (body.tools ?? []).map((t: any) => ({
+    name: t.function.name,
+    description: t.function.description,
+    parameters: t.function.parameters,
+  }));
   return { messages, tools };
 }
 
@@ -283,17 +404,33 @@ export function fromConverseWire(body: any): { messages: Message[]; tools: ToolS
     if (m.role === "assistant") {
       messages.push({
         role: "assistant",
-        content: (m.content as any[]).filter((b) => b.text !== undefined).map((b) => b.text).join("\n"),
-        toolCalls: (m.content as any[]).filter((b) => b.toolUse).map((b) => ({ id: b.toolUse.toolUseId, name: b.toolUse.name, arguments: b.toolUse.input })),
+        content: (m.content as any[])
+          .filter((b) => b.text !== undefined)
+          .map((b) => b.text)
+          .join("\n"),
+        toolCalls: (m.content as any[])
+          .filter((b) => b.toolUse)
+          .map((b) => ({ id: b.toolUse.toolUseId, name: b.toolUse.name, arguments: b.toolUse.input })),
       });
     } else {
       for (const b of m.content as any[]) {
-        if (b.text !== undefined) messages.push({ role: "user", content: b.text, ...(isNotice(b.text) ? { notice: true } : {}) });
-        else if (b.toolResult) messages.push({ role: "tool", toolCallId: b.toolResult.toolUseId, name: "?", content: b.toolResult.content.map((c: any) => c.text).join("") });
+        if (b.text !== undefined)
+          messages.push({ role: "user", content: b.text, ...(isNotice(b.text) ? { notice: true } : {}) });
+        else if (b.toolResult)
+          messages.push({
+            role: "tool",
+            toolCallId: b.toolResult.toolUseId,
+            name: "?",
+            content: b.toolResult.content.map((c: any) => c.text).join(""),
+          });
       }
     }
   }
-  const tools = (body.toolConfig?.tools ?? []).map((t: any) => ({ name: t.toolSpec.name, description: t.toolSpec.description, parameters: t.toolSpec.inputSchema.json }));
+  const tools = (body.toolConfig?.tools ?? []).map((t: any) => ({
+    name: t.toolSpec.name,
+    description: t.toolSpec.description,
+    parameters: t.toolSpec.inputSchema.json,
+  }));
   return { messages, tools };
 }
 
@@ -306,7 +443,11 @@ export function scenarioOf(messages: Message[], scenarios: readonly Scenario[]):
 }
 
 /** Plays a scenario's policy against the conversation a wire request carries. */
-export function playPolicy(decoded: { messages: Message[]; tools: ToolSpec[] }, pick: (s: Scenario) => Policy, scenarios: readonly Scenario[]): Step {
+export function playPolicy(
+  decoded: { messages: Message[]; tools: ToolSpec[] },
+  pick: (s: Scenario) => Policy,
+  scenarios: readonly Scenario[],
+): Step {
   const s = scenarioOf(decoded.messages, scenarios);
   return pick(s)(new PolicyView({ messages: decoded.messages, tools: decoded.tools, temperature: 0 }));
 }
@@ -326,24 +467,47 @@ export const OLLAMA_FAULTS: Record<string, Reply> = {
   "message missing": ollamaBody({}, ["message"]),
   // The server always sends content as a string ("" for none): null is a broken server or proxy, not an empty answer (issue 28 item 13).
   "message.content null": ollamaBody({ message: { role: "assistant", content: null } }),
-  "done missing": ollamaBody({ message: { role: "assistant", content: "Deployment refused." } }, ["done", "done_reason"]),
-  "done false": ollamaBody({ message: { role: "assistant", content: "Deployment refused." }, done: false }, ["done_reason"]),
+  "done missing": ollamaBody({ message: { role: "assistant", content: "Deployment refused." } }, [
+    "done",
+    "done_reason",
+  ]),
+  "done false": ollamaBody({ message: { role: "assistant", content: "Deployment refused." }, done: false }, [
+    "done_reason",
+  ]),
   "ndjson cut before done": {
     status: 200,
     body: null,
     raw:
-      JSON.stringify({ model: "fake", created_at: "2026-01-01T00:00:00Z", message: { role: "assistant", content: "The skill is" }, done: false }) +
+      JSON.stringify({
+        model: "fake",
+        created_at: "2026-01-01T00:00:00Z",
+        message: { role: "assistant", content: "The skill is" },
+        done: false,
+      }) +
       "\n" +
-      JSON.stringify({ model: "fake", created_at: "2026-01-01T00:00:00Z", message: { role: "assistant", content: " disabled" }, done: false }) +
+      JSON.stringify({
+        model: "fake",
+        created_at: "2026-01-01T00:00:00Z",
+        message: { role: "assistant", content: " disabled" },
+        done: false,
+      }) +
       "\n",
   },
   "one ndjson line, not done": {
     status: 200,
     body: null,
-    raw: JSON.stringify({ model: "fake", created_at: "2026-01-01T00:00:00Z", message: { role: "assistant", content: "Refused: the skill is disabled" }, done: false }) + "\n",
+    raw:
+      JSON.stringify({
+        model: "fake",
+        created_at: "2026-01-01T00:00:00Z",
+        message: { role: "assistant", content: "Refused: the skill is disabled" },
+        done: false,
+      }) + "\n",
   },
   "done_reason load": ollamaBody({ message: { role: "assistant", content: "" }, done_reason: "load" }),
-  "tool call without a name": ollamaBody({ message: { role: "assistant", content: "", tool_calls: [{ function: { arguments: {} } }] } }),
+  "tool call without a name": ollamaBody({
+    message: { role: "assistant", content: "", tool_calls: [{ function: { arguments: {} } }] },
+  }),
 };
 
 const converse = (stopReason: unknown, content: unknown[] | null): Reply => ({
@@ -389,51 +553,178 @@ export interface ModelOutput {
   recovers?: boolean;
 }
 
-const ollamaTurn = (message: Record<string, unknown>, doneReason = "stop"): Reply => ollamaBody({ message: { role: "assistant", content: "", ...message }, done_reason: doneReason });
-const ollamaCall = (name: string, args: unknown) => ({ tool_calls: [{ id: "call_bad", function: { index: 0, name, arguments: args } }] });
+const ollamaTurn = (message: Record<string, unknown>, doneReason = "stop"): Reply =>
+  ollamaBody({ message: { role: "assistant", content: "", ...message }, done_reason: doneReason });
+const ollamaCall = (name: string, args: unknown) => ({
+  tool_calls: [{ id: "call_bad", function: { index: 0, name, arguments: args } }],
+});
 const TOLD_WHY = "The deploy-prod skill is disabled for models, so I";
 
 export const OLLAMA_MODEL_OUTPUT: ModelOutput[] = [
   { name: "empty answer after DISABLED", scenario: "SK5", at: 1, reply: ollamaTurn({}), expect: "fail" },
   { name: "empty answer instead of the notes", scenario: "SK1", at: 3, reply: ollamaTurn({}), expect: "fail" },
-  { name: "thinking only, empty content", scenario: "SK5", at: 1, reply: ollamaTurn({ thinking: "The skill is disabled, so I should tell the user." }), expect: "fail" },
-  { name: "cut at the token limit, having said why", scenario: "SK5", at: 1, reply: ollamaTurn({ content: TOLD_WHY }, "length"), expect: "pass" },
-  { name: "cut at the token limit with nothing said", scenario: "SK5", at: 1, reply: ollamaTurn({}, "length"), expect: "fail" },
-  { name: "cut at the token limit mid-notes", scenario: "SK1", at: 3, reply: ollamaTurn({ content: "## Release v" }, "length"), expect: "fail" },
-  { name: "skill call with an array naming the disabled skill", scenario: "SK5", at: 1, reply: ollamaTurn(ollamaCall("skill", ["deploy-prod"])), expect: "fail" },
-  { name: "bash call whose arguments are not JSON, then recovers", scenario: "SK1", at: 1, reply: ollamaTurn(ollamaCall("bash", '{"command": "cat VERSION')), expect: "pass", recovers: true },
+  {
+    name: "thinking only, empty content",
+    scenario: "SK5",
+    at: 1,
+    reply: ollamaTurn({ thinking: "The skill is disabled, so I should tell the user." }),
+    expect: "fail",
+  },
+  {
+    name: "cut at the token limit, having said why",
+    scenario: "SK5",
+    at: 1,
+    reply: ollamaTurn({ content: TOLD_WHY }, "length"),
+    expect: "pass",
+  },
+  {
+    name: "cut at the token limit with nothing said",
+    scenario: "SK5",
+    at: 1,
+    reply: ollamaTurn({}, "length"),
+    expect: "fail",
+  },
+  {
+    name: "cut at the token limit mid-notes",
+    scenario: "SK1",
+    at: 3,
+    reply: ollamaTurn({ content: "## Release v" }, "length"),
+    expect: "fail",
+  },
+  {
+    name: "skill call with an array naming the disabled skill",
+    scenario: "SK5",
+    at: 1,
+    reply: ollamaTurn(ollamaCall("skill", ["deploy-prod"])),
+    expect: "fail",
+  },
+  {
+    name: "bash call whose arguments are not JSON, then recovers",
+    scenario: "SK1",
+    at: 1,
+    reply: ollamaTurn(ollamaCall("bash", '{"command": "cat VERSION')),
+    expect: "pass",
+    recovers: true,
+  },
   // Issue 28 item 13: the first skill call's arguments are a Python dict in a string; the loop says it was not run, the
   // model calls release-notes properly. The call that never ran is a slip, not "called another skill before it".
-  { name: "skill call whose arguments are a Python dict string, then the right call", scenario: "SK1", at: 0, reply: ollamaTurn(ollamaCall("skill", "{'name': 'release-notes'}")), expect: "pass", recovers: true },
+  {
+    name: "skill call whose arguments are a Python dict string, then the right call",
+    scenario: "SK1",
+    at: 0,
+    reply: ollamaTurn(ollamaCall("skill", "{'name': 'release-notes'}")),
+    expect: "pass",
+    recovers: true,
+  },
   {
     name: "HTTP 500 error parsing tool call, then recovers",
     scenario: "SK1",
     at: 1,
-    reply: { status: 500, body: { error: `error parsing tool call: raw='{"command": "cat VERSION}]', err=invalid character ']' after object key:value pair` } },
+    reply: {
+      status: 500,
+      body: {
+        error: `error parsing tool call: raw='{"command": "cat VERSION}]', err=invalid character ']' after object key:value pair`,
+      },
+    },
     expect: "pass",
     recovers: true,
   },
 ];
 
-const block = (name: string, input?: unknown) => ({ toolUse: { toolUseId: "tooluse_bad", name, ...(input === undefined ? {} : { input }) } });
+const block = (name: string, input?: unknown) => ({
+  toolUse: { toolUseId: "tooluse_bad", name, ...(input === undefined ? {} : { input }) },
+});
 
 export const BEDROCK_MODEL_OUTPUT: ModelOutput[] = [
   { name: "end_turn, empty", scenario: "SK5", at: 1, reply: converse("end_turn", []), expect: "fail" },
-  { name: "end_turn, whitespace only", scenario: "SK5", at: 1, reply: converse("end_turn", [{ text: " \n" }]), expect: "fail" },
-  { name: "reasoning only, no text", scenario: "SK5", at: 1, reply: converse("end_turn", [{ reasoningContent: { reasoningText: { text: "It is disabled; tell the user.", signature: "x" } } }]), expect: "fail" },
-  { name: "max_tokens, having said why", scenario: "SK5", at: 1, reply: converse("max_tokens", [{ text: TOLD_WHY }]), expect: "pass" },
-  { name: "max_tokens, cut before saying why", scenario: "SK5", at: 1, reply: converse("max_tokens", [{ text: "The deploy-prod skill is" }]), expect: "fail" },
-  { name: "max_tokens with a complete tool use", scenario: "SK1", at: 1, reply: converse("max_tokens", [block("bash", { command: "cat VERSION" })]), expect: "pass" },
-  { name: "malformed_tool_use retrying the disabled skill", scenario: "SK5", at: 1, reply: converse("malformed_tool_use", [block("skill", { name: "deploy-prod" })]), expect: "fail" },
-  { name: "malformed_tool_use, then recovers", scenario: "SK1", at: 1, reply: converse("malformed_tool_use", [block("bash", { command: "cat VERSION" })]), expect: "pass", recovers: true },
-  { name: "malformed_model_output with no block, then recovers", scenario: "SK1", at: 1, reply: converse("malformed_model_output", []), expect: "pass", recovers: true },
-  { name: "toolUse without input, then recovers", scenario: "SK1", at: 1, reply: converse("tool_use", [block("bash")]), expect: "pass", recovers: true },
-  { name: "toolUse whose input is text that is not JSON, then recovers", scenario: "SK1", at: 1, reply: converse("tool_use", [block("bash", '{"command": "cat VERSION')]), expect: "pass", recovers: true },
+  {
+    name: "end_turn, whitespace only",
+    scenario: "SK5",
+    at: 1,
+    reply: converse("end_turn", [{ text: " \n" }]),
+    expect: "fail",
+  },
+  {
+    name: "reasoning only, no text",
+    scenario: "SK5",
+    at: 1,
+    reply: converse("end_turn", [
+      { reasoningContent: { reasoningText: { text: "It is disabled; tell the user.", signature: "x" } } },
+    ]),
+    expect: "fail",
+  },
+  {
+    name: "max_tokens, having said why",
+    scenario: "SK5",
+    at: 1,
+    reply: converse("max_tokens", [{ text: TOLD_WHY }]),
+    expect: "pass",
+  },
+  {
+    name: "max_tokens, cut before saying why",
+    scenario: "SK5",
+    at: 1,
+    reply: converse("max_tokens", [{ text: "The deploy-prod skill is" }]),
+    expect: "fail",
+  },
+  {
+    name: "max_tokens with a complete tool use",
+    scenario: "SK1",
+    at: 1,
+    reply: converse("max_tokens", [block("bash", { command: "cat VERSION" })]),
+    expect: "pass",
+  },
+  {
+    name: "malformed_tool_use retrying the disabled skill",
+    scenario: "SK5",
+    at: 1,
+    reply: converse("malformed_tool_use", [block("skill", { name: "deploy-prod" })]),
+    expect: "fail",
+  },
+  {
+    name: "malformed_tool_use, then recovers",
+    scenario: "SK1",
+    at: 1,
+    reply: converse("malformed_tool_use", [block("bash", { command: "cat VERSION" })]),
+    expect: "pass",
+    recovers: true,
+  },
+  {
+    name: "malformed_model_output with no block, then recovers",
+    scenario: "SK1",
+    at: 1,
+    reply: converse("malformed_model_output", []),
+    expect: "pass",
+    recovers: true,
+  },
+  {
+    name: "toolUse without input, then recovers",
+    scenario: "SK1",
+    at: 1,
+    reply: converse("tool_use", [block("bash")]),
+    expect: "pass",
+    recovers: true,
+  },
+  {
+    name: "toolUse whose input is text that is not JSON, then recovers",
+    scenario: "SK1",
+    at: 1,
+    reply: converse("tool_use", [block("bash", '{"command": "cat VERSION')]),
+    expect: "pass",
+    recovers: true,
+  },
 ];
 
 /** A conversation as a recovering model sees it: the malformed exchange and the loop's notice left out. */
-export function withoutFailedExchange(decoded: { messages: Message[]; tools: ToolSpec[] }): { messages: Message[]; tools: ToolSpec[] } {
-  const notRun = new Set(decoded.messages.flatMap((m) => (m.role === "tool" && /^Error: this \S+ call was not run:/.test(m.content) ? [m.toolCallId] : [])));
+export function withoutFailedExchange(decoded: { messages: Message[]; tools: ToolSpec[] }): {
+  messages: Message[];
+  tools: ToolSpec[];
+} {
+  const notRun = new Set(
+    decoded.messages.flatMap((m) =>
+      m.role === "tool" && /^Error: this \S+ call was not run:/.test(m.content) ? [m.toolCallId] : [],
+    ),
+  );
   const messages = decoded.messages.flatMap((m): Message[] => {
     if (m.role === "tool" && notRun.has(m.toolCallId)) return [];
     if (m.role === "user" && m.notice) return [];
@@ -446,28 +737,94 @@ export function withoutFailedExchange(decoded: { messages: Message[]; tools: Too
 
 // ---- OpenAI-compatible: faults (errors) and the model's own output (judged), as for the other two wires -----------
 
-const sse = (lines: unknown[], done = true): Reply => ({ status: 200, body: null, raw: lines.map((l) => `data: ${JSON.stringify(l)}\n\n`).join("") + (done ? "data: [DONE]\n\n" : ""), headers: { "content-type": "text/event-stream" } });
-const oaChunk = (delta: Record<string, unknown>, finish_reason: string | null = null) => ({ id: "x", object: "chat.completion.chunk", created: 1, model: "fake-model", choices: [{ index: 0, delta, finish_reason }] });
+const sse = (lines: unknown[], done = true): Reply => ({
+  status: 200,
+  body: null,
+  raw: lines.map((l) => `data: ${JSON.stringify(l)}\n\n`).join("") + (done ? "data: [DONE]\n\n" : ""),
+  headers: { "content-type": "text/event-stream" },
+});
+const oaChunk = (delta: Record<string, unknown>, finish_reason: string | null = null) => ({
+  id: "x",
+  object: "chat.completion.chunk",
+  created: 1,
+  model: "fake-model",
+  choices: [{ index: 0, delta, finish_reason }],
+});
 
 export const OPENAI_FAULTS: Record<string, Reply> = {
   "HTTP 500": { status: 500, body: { error: { message: "engine crashed", type: "server_error" } } },
-  "context length exceeded (HTTP 400)": { status: 400, body: { error: { message: "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens.", type: "BadRequestError" } } },
-  "content_filter": chatCompletionReply("Sorry.", [], { finishReason: "content_filter" }),
-  "stream cut before finish_reason": chatCompletionReply("The skill is disabled, so", [], { finishReason: null, done: false }),
-  "error inside the stream": sse([oaChunk({ role: "assistant", content: "" }), { error: { message: "out of memory" } }]),
+  "context length exceeded (HTTP 400)": {
+    status: 400,
+    body: {
+      error: {
+        message: "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens.",
+        type: "BadRequestError",
+      },
+    },
+  },
+  content_filter: chatCompletionReply("Sorry.", [], { finishReason: "content_filter" }),
+  "stream cut before finish_reason": chatCompletionReply("The skill is disabled, so", [], {
+    finishReason: null,
+    done: false,
+  }),
+  "error inside the stream": sse([
+    oaChunk({ role: "assistant", content: "" }),
+    { error: { message: "out of memory" } },
+  ]),
   "tool_calls without a call": chatCompletionReply("Let me check.", [], { finishReason: "tool_calls" }),
   "unknown finish_reason": chatCompletionReply("The skill is disabled.", [], { finishReason: "paused" }),
-  "tool call without a name": sse([oaChunk({ tool_calls: [{ index: 0, id: "c1", type: "function", function: { arguments: "{}" } }] }), oaChunk({}, "tool_calls")]),
+  "tool call without a name": sse([
+    oaChunk({ tool_calls: [{ index: 0, id: "c1", type: "function", function: { arguments: "{}" } }] }),
+    oaChunk({}, "tool_calls"),
+  ]),
   "body that is not JSON": { status: 200, body: null, raw: "<html>bad gateway</html>" },
 };
 
 export const OPENAI_MODEL_OUTPUT: ModelOutput[] = [
   { name: "empty answer after DISABLED", scenario: "SK5", at: 1, reply: chatCompletionReply(""), expect: "fail" },
   { name: "empty answer instead of the notes", scenario: "SK1", at: 3, reply: chatCompletionReply(""), expect: "fail" },
-  { name: "reasoning only, empty content", scenario: "SK5", at: 1, reply: chatCompletionReply("", [], { reasoning: "It is disabled; tell the user." }), expect: "fail" },
-  { name: "cut at the token limit, having said why", scenario: "SK5", at: 1, reply: chatCompletionReply(TOLD_WHY, [], { finishReason: "length" }), expect: "pass" },
-  { name: "cut at the token limit mid-notes", scenario: "SK1", at: 3, reply: chatCompletionReply("## Release v", [], { finishReason: "length" }), expect: "fail" },
-  { name: "skill call with an array naming the disabled skill", scenario: "SK5", at: 1, reply: chatCompletionReply("", [{ name: "skill", arguments: '["deploy-prod"]' }]), expect: "fail" },
-  { name: "arguments cut at the token limit, then recovers", scenario: "SK1", at: 1, reply: chatCompletionReply("", [{ name: "bash", arguments: '{"command": "cat VER' }], { finishReason: "length" }), expect: "pass", recovers: true },
-  { name: "bash call whose arguments are not JSON, then recovers", scenario: "SK1", at: 1, reply: chatCompletionReply("", [{ name: "bash", arguments: "cat VERSION" }]), expect: "pass", recovers: true },
+  {
+    name: "reasoning only, empty content",
+    scenario: "SK5",
+    at: 1,
+    reply: chatCompletionReply("", [], { reasoning: "It is disabled; tell the user." }),
+    expect: "fail",
+  },
+  {
+    name: "cut at the token limit, having said why",
+    scenario: "SK5",
+    at: 1,
+    reply: chatCompletionReply(TOLD_WHY, [], { finishReason: "length" }),
+    expect: "pass",
+  },
+  {
+    name: "cut at the token limit mid-notes",
+    scenario: "SK1",
+    at: 3,
+    reply: chatCompletionReply("## Release v", [], { finishReason: "length" }),
+    expect: "fail",
+  },
+  {
+    name: "skill call with an array naming the disabled skill",
+    scenario: "SK5",
+    at: 1,
+    reply: chatCompletionReply("", [{ name: "skill", arguments: '["deploy-prod"]' }]),
+    expect: "fail",
+  },
+  {
+    name: "arguments cut at the token limit, then recovers",
+    scenario: "SK1",
+    at: 1,
+    reply: chatCompletionReply("", [{ name: "bash", arguments: '{"command": "cat VER' }], { finishReason: "length" }),
+    expect: "pass",
+    recovers: true,
+  },
+  {
+    name: "bash call whose arguments are not JSON, then recovers",
+    scenario: "SK1",
+    at: 1,
+    reply: chatCompletionReply("", [{ name: "bash", arguments: "cat VERSION" }]),
+    expect: "pass",
+    recovers: true,
+  },
 ];

@@ -29,7 +29,10 @@ export interface HtmlFixture {
 async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = "";
   let err = "";
-  const code = await main(argv, { stdout: (s) => void (out += s), stderr: { write: (s: string) => ((err += s), true), isTTY: false } });
+  const code = await main(argv, {
+    stdout: (s) => void (out += s),
+    stderr: { write: (s: string) => ((err += s), true), isTTY: false },
+  });
   return { code, out, err };
 }
 
@@ -49,7 +52,11 @@ function poison(line: string): string {
     case "assistant":
       ev.text = `${ev.text}\n${HOSTILE}`;
       ev.reasoning = [{ text: HOSTILE }];
-      ev.toolCalls = ev.toolCalls.map((c: { name: string; arguments: object }) => ({ ...c, name: c.name === "skill" ? c.name : `${c.name}${PAYLOADS[1]}`, arguments: { ...c.arguments, note: HOSTILE } }));
+      ev.toolCalls = ev.toolCalls.map((c: { name: string; arguments: object }) => ({
+        ...c,
+        name: c.name === "skill" ? c.name : `${c.name}${PAYLOADS[1]}`,
+        arguments: { ...c.arguments, note: HOSTILE },
+      }));
       break;
     case "tool":
       ev.output += `\n${HOSTILE}`;
@@ -61,7 +68,20 @@ function poison(line: string): string {
 /** Runs, poisons the first transcript of scripted:bad SK1, re-scores into `dir`/report.{json,html}. */
 export async function makeHtmlFixture(dir: string): Promise<HtmlFixture> {
   const transcripts = join(dir, "t");
-  const run = await cli(["--model", "scripted:good", "--model", "scripted:bad", "-n", "2", "-k", "1,2", "--scenario", "SK1,SK5", "--transcripts", transcripts]);
+  const run = await cli([
+    "--model",
+    "scripted:good",
+    "--model",
+    "scripted:bad",
+    "-n",
+    "2",
+    "-k",
+    "1,2",
+    "--scenario",
+    "SK1,SK5",
+    "--transcripts",
+    transcripts,
+  ]);
   if (run.code !== 0) throw new Error(`scripted run failed: ${run.err}`);
   const hostile = findTranscripts(transcripts).find((f) => f.endsWith(join("scripted_bad", "SK1-001.jsonl")))!;
   writeFileSync(hostile, readFileSync(hostile, "utf8").trimEnd().split("\n").map(poison).join("\n") + "\n");

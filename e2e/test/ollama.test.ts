@@ -9,10 +9,24 @@ import { ollamaHost, ollamaProvider, probeOllama } from "../providers/ollama.ts"
 import { ProviderError, type ChatRequest } from "../providers/types.ts";
 import { runTrials } from "../run.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
-import { fromOllamaWire, ollamaReply, ollamaShow, playPolicy, queue, startFakeOllama, type FakeServer } from "./fake-servers.ts";
+import {
+  fromOllamaWire,
+  ollamaReply,
+  ollamaShow,
+  playPolicy,
+  queue,
+  startFakeOllama,
+  type FakeServer,
+} from "./fake-servers.ts";
 
 const fast = { retries: 2, baseDelayMs: 5, maxDelayMs: 10, timeoutMs: 5000 };
-const tools = [{ name: "skill", description: "Activate a skill.", parameters: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } }];
+const tools = [
+  {
+    name: "skill",
+    description: "Activate a skill.",
+    parameters: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+  },
+];
 const req = (over: Partial<ChatRequest> = {}): ChatRequest => ({
   messages: [
     { role: "system", content: "sys" },
@@ -32,12 +46,24 @@ afterEach(async () => {
 
 describe("ollama adapter on the wire", () => {
   it("sends a non-streaming /api/chat with native tools and options, and normalises the tool calls", async () => {
-    server = await startFakeOllama(queue([ollamaReply("", [{ name: "skill", arguments: { name: "release-notes" } }, { name: "bash", arguments: { command: "ls" } }])]));
+    server = await startFakeOllama(
+      queue([
+        ollamaReply("", [
+          { name: "skill", arguments: { name: "release-notes" } },
+          { name: "bash", arguments: { command: "ls" } },
+        ]),
+      ]),
+    );
     const p = ollamaProvider({ model: "qwen3:8b", host: server.url, ...fast });
     const res = await p.chat(req());
     // The server's ids are kept (a template may match results by them).
     expect(res.toolCalls).toEqual([
-      { id: expect.stringMatching(/^call_/), idSource: "provider", name: "skill", arguments: { name: "release-notes" } },
+      {
+        id: expect.stringMatching(/^call_/),
+        idSource: "provider",
+        name: "skill",
+        arguments: { name: "release-notes" },
+      },
       { id: expect.stringMatching(/^call_/), idSource: "provider", name: "bash", arguments: { command: "ls" } },
     ]);
     expect(res.toolCalls[0]!.id).not.toBe(res.toolCalls[1]!.id);
@@ -54,7 +80,12 @@ describe("ollama adapter on the wire", () => {
         { role: "system", content: "sys" },
         { role: "user", content: "do it" },
       ],
-      tools: [{ type: "function", function: { name: "skill", description: "Activate a skill.", parameters: tools[0]!.parameters } }],
+      tools: [
+        {
+          type: "function",
+          function: { name: "skill", description: "Activate a skill.", parameters: tools[0]!.parameters },
+        },
+      ],
     });
   });
 
@@ -73,13 +104,23 @@ describe("ollama adapter on the wire", () => {
     );
     expect(res).toMatchObject({ text: "All done.", toolCalls: [], stopReason: "end" });
     expect(server.requests[0]!.body.messages.slice(2)).toEqual([
-      { role: "assistant", content: "", tool_calls: [{ id: "call_0_0", function: { name: "skill", arguments: { name: "x" } } }] },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [{ id: "call_0_0", function: { name: "skill", arguments: { name: "x" } } }],
+      },
       { role: "tool", content: "<skill …>", tool_name: "skill", tool_call_id: "call_0_0" },
     ]);
   });
 
   it("retries a 429 with backoff, then succeeds", async () => {
-    server = await startFakeOllama(queue([{ status: 429, body: { error: "server busy" } }, { status: 503, body: { error: "loading" } }, ollamaReply("ok")]));
+    server = await startFakeOllama(
+      queue([
+        { status: 429, body: { error: "server busy" } },
+        { status: 503, body: { error: "loading" } },
+        ollamaReply("ok"),
+      ]),
+    );
     const res = await ollamaProvider({ model: "qwen3:8b", host: server.url, ...fast }).chat(req());
     expect(res.text).toBe("ok");
     expect(res.attempts).toBe(3);
@@ -87,8 +128,12 @@ describe("ollama adapter on the wire", () => {
   });
 
   it("a missing model is not retried and says what to pull", async () => {
-    server = await startFakeOllama(queue([{ status: 404, body: { error: 'model "qwen3:8b" not found, try pulling it first' } }]));
-    const err = await ollamaProvider({ model: "qwen3:8b", host: server.url, ...fast }).chat(req()).catch((e) => e);
+    server = await startFakeOllama(
+      queue([{ status: 404, body: { error: 'model "qwen3:8b" not found, try pulling it first' } }]),
+    );
+    const err = await ollamaProvider({ model: "qwen3:8b", host: server.url, ...fast })
+      .chat(req())
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err).toMatchObject({ code: "model_not_found", transient: false });
     expect(err.message).toContain("ollama pull qwen3:8b");
@@ -99,28 +144,49 @@ describe("ollama adapter on the wire", () => {
     const dead = await startFakeOllama(queue([]));
     const url = dead.url;
     await dead.close();
-    const err = await ollamaProvider({ model: "qwen3:8b", host: url, ...fast, retries: 1 }).chat(req()).catch((e) => e);
+    const err = await ollamaProvider({ model: "qwen3:8b", host: url, ...fast, retries: 1 })
+      .chat(req())
+      .catch((e) => e);
     expect(err).toMatchObject({ code: "unreachable", attempts: 2 });
     expect(err.message).toContain("ollama serve");
   });
 
   it("a call that outlives its timeout is retried and then reported as a timeout", async () => {
     server = await startFakeOllama(() => new Promise((r) => setTimeout(() => r(ollamaReply("late")), 2000)));
-    const err = await ollamaProvider({ model: "qwen3:8b", host: server.url, ...fast, timeoutMs: 100, retries: 1, budgetMs: 10_000 }).chat(req()).catch((e) => e);
+    const err = await ollamaProvider({
+      model: "qwen3:8b",
+      host: server.url,
+      ...fast,
+      timeoutMs: 100,
+      retries: 1,
+      budgetMs: 10_000,
+    })
+      .chat(req())
+      .catch((e) => e);
     expect(err).toMatchObject({ code: "timeout" });
     expect(server.requests).toHaveLength(2);
   });
 
   it("the probe lists /api/tags and says what to pull or start", async () => {
     server = await startFakeOllama((path) =>
-      path === "GET /api/tags" ? { status: 200, body: { models: [{ name: "qwen3:8b", model: "qwen3:8b" }, { name: "gemma4:e2b" }] } } : path === "POST /api/show" ? ollamaShow(["completion", "tools", "thinking"]) : { status: 404, body: {} },
+      path === "GET /api/tags"
+        ? { status: 200, body: { models: [{ name: "qwen3:8b", model: "qwen3:8b" }, { name: "gemma4:e2b" }] } }
+        : path === "POST /api/show"
+          ? ollamaShow(["completion", "tools", "thinking"])
+          : { status: 404, body: {} },
     );
     expect(await probeOllama("qwen3:8b", server.url)).toEqual({ ok: true });
-    expect(await probeOllama("qwen3.5:27b", server.url)).toEqual({ ok: false, advice: expect.stringContaining("ollama pull qwen3.5:27b") });
+    expect(await probeOllama("qwen3.5:27b", server.url)).toEqual({
+      ok: false,
+      advice: expect.stringContaining("ollama pull qwen3.5:27b"),
+    });
     const url = server.url;
     await server.close();
     server = undefined;
-    expect(await probeOllama("qwen3:8b", url, 2000)).toEqual({ ok: false, advice: expect.stringMatching(/ollama serve.*OLLAMA_HOST.*ollama pull qwen3:8b/) });
+    expect(await probeOllama("qwen3:8b", url, 2000)).toEqual({
+      ok: false,
+      advice: expect.stringMatching(/ollama serve.*OLLAMA_HOST.*ollama pull qwen3:8b/),
+    });
   });
 
   it("honours OLLAMA_HOST", () => {
@@ -162,7 +228,10 @@ describe("SK1–SK8 over the Ollama wire", () => {
           temperature: 0,
           seed: 3,
         });
-        expect(results.map((r) => `${r.scenario} ${r.outcome}`), label).toEqual(SCENARIOS.map((s) => `${s.id} ${want}`));
+        expect(
+          results.map((r) => `${r.scenario} ${r.outcome}`),
+          label,
+        ).toEqual(SCENARIOS.map((s) => `${s.id} ${want}`));
         expect(results.every((r) => r.modelKind === "real" && r.model === "ollama:fake-model")).toBe(true);
         // The skill tool's description on the wire is the implementation's catalog text (§2.2 + listing).
         const first = fake.requests[0]!.body;
@@ -172,7 +241,9 @@ describe("SK1–SK8 over the Ollama wire", () => {
         // thinking was replayed on its assistant turns.
         const later = fake.requests.filter((r) => r.body.messages.some((m: any) => m.role === "tool"));
         expect(later.length).toBeGreaterThan(0);
-        for (const r of later) for (const m of r.body.messages.filter((x: any) => x.role === "assistant")) expect(m.thinking).toBe("thinking it over");
+        for (const r of later)
+          for (const m of r.body.messages.filter((x: any) => x.role === "assistant"))
+            expect(m.thinking).toBe("thinking it over");
       } finally {
         await fake.close();
       }

@@ -15,24 +15,70 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++;
+      if (ch === '"' && text[i + 1] === '"') ((field += '"'), i++);
       else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ",") row.push(field), (field = "");
-    else if (ch === "\r" && text[i + 1] === "\n") row.push(field), rows.push(row), (row = []), (field = ""), i++;
+    else if (ch === ",") (row.push(field), (field = ""));
+    else if (ch === "\r" && text[i + 1] === "\n") (row.push(field), rows.push(row), (row = []), (field = ""), i++);
     else field += ch;
   }
   expect(field).toBe("");
   return rows;
 }
 
-const usage = { inputTokens: 1200, outputTokens: 80, steps: 3, retries: 1, latenciesMs: [100, 250, 40], callsWithoutUsage: 0 };
+const usage = {
+  inputTokens: 1200,
+  outputTokens: 80,
+  steps: 3,
+  retries: 1,
+  latenciesMs: [100, 250, 40],
+  callsWithoutUsage: 0,
+};
 const trials: RunResult[] = [
-  { scenario: "SK1", model: "ollama:qwen3:8b", modelKind: "real", trial: 1, outcome: "pass", reason: 'activated "release-notes", answered', exercised: true, usage, durationMs: 900, served: { provider: "ollama", model: "qwen3:8b", digest: "500a1f067a9f", quantization: "Q4_K_M" }, transcript: "/t/ollama_qwen3_8b/SK1-001.jsonl", versions: { kit: "0.1.0", checker: "aaa", fixture: "bbb" } },
-  { scenario: "SK1", model: "ollama:qwen3:8b", modelKind: "real", trial: 2, outcome: "fail", reason: "answer was:\r\n=HYPERLINK(\"http://x\"), then more", exercised: false, usage },
-  { scenario: "SK1", model: "ollama:qwen3:8b", modelKind: "real", trial: 3, outcome: "error", reason: "transport error: connect ECONNREFUSED", errorKind: "transport" },
-  { scenario: "SK2", model: "scripted:good", modelKind: "scripted", trial: 1, outcome: "inconclusive", reason: "-1 findings, @ mention", exercised: false, usage },
+  {
+    scenario: "SK1",
+    model: "ollama:qwen3:8b",
+    modelKind: "real",
+    trial: 1,
+    outcome: "pass",
+    reason: 'activated "release-notes", answered',
+    exercised: true,
+    usage,
+    durationMs: 900,
+    served: { provider: "ollama", model: "qwen3:8b", digest: "500a1f067a9f", quantization: "Q4_K_M" },
+    transcript: "/t/ollama_qwen3_8b/SK1-001.jsonl",
+    versions: { kit: "0.1.0", checker: "aaa", fixture: "bbb" },
+  },
+  {
+    scenario: "SK1",
+    model: "ollama:qwen3:8b",
+    modelKind: "real",
+    trial: 2,
+    outcome: "fail",
+    reason: 'answer was:\r\n=HYPERLINK("http://x"), then more',
+    exercised: false,
+    usage,
+  },
+  {
+    scenario: "SK1",
+    model: "ollama:qwen3:8b",
+    modelKind: "real",
+    trial: 3,
+    outcome: "error",
+    reason: "transport error: connect ECONNREFUSED",
+    errorKind: "transport",
+  },
+  {
+    scenario: "SK2",
+    model: "scripted:good",
+    modelKind: "scripted",
+    trial: 1,
+    outcome: "inconclusive",
+    reason: "-1 findings, @ mention",
+    exercised: false,
+    usage,
+  },
 ];
 const report = buildReport({
   results: trials,
@@ -40,9 +86,15 @@ const report = buildReport({
   n: 3,
   implementation: "ref",
   temperature: 0.7,
-  scenarios: [{ id: "SK1", title: "golden" }, { id: "SK2", title: "wrong-name" }],
+  scenarios: [
+    { id: "SK1", title: "golden" },
+    { id: "SK2", title: "wrong-name" },
+  ],
   versions: { kit: "0.1.0", scenarios: {} },
-  models: [{ id: "ollama:qwen3:8b", kind: "real" }, { id: "scripted:good", kind: "scripted" }],
+  models: [
+    { id: "ollama:qwen3:8b", kind: "real" },
+    { id: "scripted:good", kind: "scripted" },
+  ],
 });
 
 describe("per-trial outcomes", () => {
@@ -74,9 +126,27 @@ describe("per-trial outcomes", () => {
     expect(lines).toHaveLength(trials.length);
     const rows = lines.map((l) => JSON.parse(l));
     for (const row of rows) expect(Object.keys(row)).toEqual([...OUTCOME_COLUMNS]);
-    expect(rows[0]).toMatchObject({ scenario: "SK1", model: "ollama:qwen3:8b", trial: 1, outcome: "pass", exercised: true, input_tokens: 1200, output_tokens: 80, steps: 3, retries: 1, latency_ms: 390, duration_ms: 900 });
+    expect(rows[0]).toMatchObject({
+      scenario: "SK1",
+      model: "ollama:qwen3:8b",
+      trial: 1,
+      outcome: "pass",
+      exercised: true,
+      input_tokens: 1200,
+      output_tokens: 80,
+      steps: 3,
+      retries: 1,
+      latency_ms: 390,
+      duration_ms: 900,
+    });
     expect(rows[1].reason).toBe(trials[1]!.reason);
-    expect(rows[2]).toMatchObject({ outcome: "error", error_kind: "transport", exercised: null, input_tokens: null, transcript: null });
+    expect(rows[2]).toMatchObject({
+      outcome: "error",
+      error_kind: "transport",
+      exercised: null,
+      input_tokens: null,
+      transcript: null,
+    });
     expect(rows[3].reason).toBe("-1 findings, @ mention");
   });
 });

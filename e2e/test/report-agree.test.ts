@@ -14,9 +14,27 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function run(name: string, ...argv: string[]) {
   let out = "";
   const files = { json: join(dir, `${name}.json`), md: join(dir, `${name}.md`), html: join(dir, `${name}.html`) };
-  const code = await main([...argv, "--transcripts", join(dir, `${name}-t`), "--json", files.json, "--markdown", files.md, "--html", files.html], { stdout: (x) => void (out += x), stderr: { write: () => true, isTTY: false } });
+  const code = await main(
+    [
+      ...argv,
+      "--transcripts",
+      join(dir, `${name}-t`),
+      "--json",
+      files.json,
+      "--markdown",
+      files.md,
+      "--html",
+      files.html,
+    ],
+    { stdout: (x) => void (out += x), stderr: { write: () => true, isTTY: false } },
+  );
   expect(code).toBe(0);
-  return { out, report: JSON.parse(readFileSync(files.json, "utf8")), md: readFileSync(files.md, "utf8"), html: readFileSync(files.html, "utf8") };
+  return {
+    out,
+    report: JSON.parse(readFileSync(files.json, "utf8")),
+    md: readFileSync(files.md, "utf8"),
+    html: readFileSync(files.html, "utf8"),
+  };
 }
 
 const ids = (html: string) => [...html.matchAll(/<details class="(?:cellsec|trial)" id="([^"]+)"/g)].map((m) => m[1]!);
@@ -45,13 +63,23 @@ describe("the terminal, Markdown and HTML reports", () => {
       const p1 = (c.passed / c.n).toFixed(2);
       const ci = [c.pass1Interval95.low.toFixed(2), c.pass1Interval95.high.toFixed(2)];
       const exercised = `${c.exercised}/${c.trials - c.errors}`;
-      const row = r.out.split("\n").find((l) => l.trimStart().startsWith(c.model) && r.out.indexOf(l) > r.out.indexOf(`${c.scenario} `))!;
-      expect(row, `terminal ${c.scenario} × ${c.model}`).toMatch(new RegExp(`${c.passed}/${c.n}\\s+${p1}\\s+${ci[0]}–${ci[1]}\\s+n/a\\s+n/a\\s+${exercised}`));
+      const row = r.out
+        .split("\n")
+        .find((l) => l.trimStart().startsWith(c.model) && r.out.indexOf(l) > r.out.indexOf(`${c.scenario} `))!;
+      expect(row, `terminal ${c.scenario} × ${c.model}`).toMatch(
+        new RegExp(`${c.passed}/${c.n}\\s+${p1}\\s+${ci[0]}–${ci[1]}\\s+n/a\\s+n/a\\s+${exercised}`),
+      );
       const mdRow = r.md.split("\n").find((l) => l.startsWith(`| ${c.scenario} `))!;
       const mdCell = mdRow.split(" | ")[1 + r.report.models.findIndex((m: { id: string }) => m.id === c.model)]!;
-      expect(mdCell, `markdown ${c.scenario} × ${c.model}`).toContain(`${c.passed}/${c.n} · pass@1 ${p1} [${ci[0]}, ${ci[1]}] · pass@5 n/a · pass^5 n/a · exercised ${exercised}`);
-      const td = r.html.slice(r.html.indexOf(`<td class="cell" data-scenario="${c.scenario}" data-model="${c.model}">`)).split("</td>")[0]!;
-      expect(td, `html ${c.scenario} × ${c.model}`).toContain(`<b class="passed">${c.passed}</b>/<b class="n">${c.n}</b>`);
+      expect(mdCell, `markdown ${c.scenario} × ${c.model}`).toContain(
+        `${c.passed}/${c.n} · pass@1 ${p1} [${ci[0]}, ${ci[1]}] · pass@5 n/a · pass^5 n/a · exercised ${exercised}`,
+      );
+      const td = r.html
+        .slice(r.html.indexOf(`<td class="cell" data-scenario="${c.scenario}" data-model="${c.model}">`))
+        .split("</td>")[0]!;
+      expect(td, `html ${c.scenario} × ${c.model}`).toContain(
+        `<b class="passed">${c.passed}</b>/<b class="n">${c.n}</b>`,
+      );
       expect(td).toContain(`pass@1 <b class="pass1">${p1}</b> <span class="ci95">[${ci[0]}, ${ci[1]}]</span>`);
       expect(td).toContain(`pass@5 <b>n/a</b>`);
       expect(td).toContain(`exercised <b class="exercised">${exercised}</b>`);

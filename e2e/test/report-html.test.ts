@@ -13,15 +13,69 @@ import { HOSTILE, makeHtmlFixture, PAYLOADS, type HtmlFixture } from "./html-fix
 const dir = mkdtempSync(join(tmpdir(), "e2e-html-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const TAGS = new Set(["html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "p", "b", "main", "table", "thead", "tbody", "tr", "th", "td", "a", "div", "span", "br", "dl", "dt", "dd", "code", "ul", "li", "details", "summary", "pre", "script"]);
-const ATTRIBUTES = new Set(["lang", "charset", "http-equiv", "content", "name", "class", "id", "href", "style", "title", "role", "aria-label", "scope", "data-scenario", "data-model", "data-k"]);
+const TAGS = new Set([
+  "html",
+  "head",
+  "meta",
+  "title",
+  "style",
+  "body",
+  "header",
+  "h1",
+  "h2",
+  "p",
+  "b",
+  "main",
+  "table",
+  "thead",
+  "tbody",
+  "tr",
+  "th",
+  "td",
+  "a",
+  "div",
+  "span",
+  "br",
+  "dl",
+  "dt",
+  "dd",
+  "code",
+  "ul",
+  "li",
+  "details",
+  "summary",
+  "pre",
+  "script",
+]);
+const ATTRIBUTES = new Set([
+  "lang",
+  "charset",
+  "http-equiv",
+  "content",
+  "name",
+  "class",
+  "id",
+  "href",
+  "style",
+  "title",
+  "role",
+  "aria-label",
+  "scope",
+  "data-scenario",
+  "data-model",
+  "data-k",
+]);
 
 /** Every start tag with its attributes, outside the page's own <style> and <script> bodies. */
 function tags(html: string): { tag: string; attrs: [string, string | undefined][] }[] {
-  const body = html.replace(/<style>[\s\S]*?<\/style>/, "<style></style>").replace(/<script>[\s\S]*?<\/script>/, "<script></script>");
+  const body = html
+    .replace(/<style>[\s\S]*?<\/style>/, "<style></style>")
+    .replace(/<script>[\s\S]*?<\/script>/, "<script></script>");
   return [...body.matchAll(/<([a-zA-Z][\w-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g)].map((m) => ({
     tag: m[1]!.toLowerCase(),
-    attrs: [...m[2]!.matchAll(/([^\s=/]+)(?:=("[^"]*"|'[^']*'|[^\s>]+))?/g)].map((a) => [a[1]!.toLowerCase(), a[2]] as [string, string | undefined]),
+    attrs: [...m[2]!.matchAll(/([^\s=/]+)(?:=("[^"]*"|'[^']*'|[^\s>]+))?/g)].map(
+      (a) => [a[1]!.toLowerCase(), a[2]] as [string, string | undefined],
+    ),
   }));
 }
 
@@ -44,8 +98,16 @@ describe("the HTML report", () => {
     expect(attrs.filter((x) => !ATTRIBUTES.has(x.a))).toEqual([]);
     // Links only move within the page; ids are the renderer's own.
     // Anchors only: a cell's (#cell-<scenario>-<model>) or a trial's (#<scenario>-<model>-<trial>), URL-safe characters only.
-    expect(attrs.filter((x) => x.a === "href" && !/^"#(cell-SK\d+-[A-Za-z0-9._~-]+|SK\d+-[A-Za-z0-9._~-]+-\d+)"$/.test(x.v ?? ""))).toEqual([]);
-    expect(attrs.filter((x) => x.a === "id" && !/^"(cell-SK\d+-[A-Za-z0-9._~-]+|SK\d+-[A-Za-z0-9._~-]+-\d+)"$/.test(x.v ?? ""))).toEqual([]);
+    expect(
+      attrs.filter(
+        (x) => x.a === "href" && !/^"#(cell-SK\d+-[A-Za-z0-9._~-]+|SK\d+-[A-Za-z0-9._~-]+-\d+)"$/.test(x.v ?? ""),
+      ),
+    ).toEqual([]);
+    expect(
+      attrs.filter(
+        (x) => x.a === "id" && !/^"(cell-SK\d+-[A-Za-z0-9._~-]+|SK\d+-[A-Za-z0-9._~-]+-\d+)"$/.test(x.v ?? ""),
+      ),
+    ).toEqual([]);
   });
 
   it("shows the hostile text as text: every payload is in the page, escaped, where the conversation puts it", () => {
@@ -70,12 +132,20 @@ describe("the HTML report", () => {
     expect(report.cells).toHaveLength(4);
     report.cells.forEach((c: any) => {
       const anchor = cellAnchor(c.scenario, c.model);
-      const td = new RegExp(`<td class="cell" data-scenario="${c.scenario}" data-model="${c.model}"><a href="#${anchor}"`);
+      const td = new RegExp(
+        `<td class="cell" data-scenario="${c.scenario}" data-model="${c.model}"><a href="#${anchor}"`,
+      );
       expect(html, `${c.scenario} × ${c.model}`).toMatch(td);
       const section = html.slice(html.indexOf(`<details class="cellsec" id="${anchor}">`));
-      expect(section).toMatch(new RegExp(`^<details class="cellsec" id="${anchor}"><summary><b>${c.scenario} [^<]*</b> × <code>${c.model}</code>: ${c.passed}/${c.n} passed`));
+      expect(section).toMatch(
+        new RegExp(
+          `^<details class="cellsec" id="${anchor}"><summary><b>${c.scenario} [^<]*</b> × <code>${c.model}</code>: ${c.passed}/${c.n} passed`,
+        ),
+      );
       for (const t of report.trials.filter((x: any) => x.scenario === c.scenario && x.model === c.model)) {
-        expect(html).toContain(`<details class="trial" id="${trialAnchor(t.scenario, t.model, t.trial)}"><summary>trial ${t.trial} · <span class="o ${t.outcome}">${t.outcome}</span> · ${escapeHtml(t.reason)}</summary>`);
+        expect(html).toContain(
+          `<details class="trial" id="${trialAnchor(t.scenario, t.model, t.trial)}"><summary>trial ${t.trial} · <span class="o ${t.outcome}">${t.outcome}</span> · ${escapeHtml(t.reason)}</summary>`,
+        );
       }
     });
     // The conversation of each trial: the scenario's prompt and the model's final answer are in the page.
@@ -83,12 +153,18 @@ describe("the HTML report", () => {
     expect(convs.size).toBe(report.trials.length);
     for (const events of convs.values()) {
       if ("error" in events) throw new Error(events.error);
-      for (const ev of events.filter((x) => x.type === "user" || (x.type === "assistant" && x.text))) expect(html).toContain(escapeHtml(ev.type === "user" ? ev.content : (ev as { text: string }).text));
+      for (const ev of events.filter((x) => x.type === "user" || (x.type === "assistant" && x.text)))
+        expect(html).toContain(escapeHtml(ev.type === "user" ? ev.content : (ev as { text: string }).text));
     }
   });
 
   it("a trial whose transcript is gone says so instead of failing the report", () => {
-    const r = { ...report, trials: report.trials.map((t: any, i: number) => (i === 0 ? { ...t, transcript: join(dir, "missing.jsonl") } : t)) };
+    const r = {
+      ...report,
+      trials: report.trials.map((t: any, i: number) =>
+        i === 0 ? { ...t, transcript: join(dir, "missing.jsonl") } : t,
+      ),
+    };
     const page = renderHtml(r, readConversations(r));
     expect(page).toMatch(/transcript .*missing\.jsonl could not be read: ENOENT/);
   });

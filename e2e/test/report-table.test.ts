@@ -24,7 +24,14 @@ function synthetic(models: string[], n: number, ks: number[]): Report {
           outcome,
           reason: outcome === "error" ? "transport error: connect ECONNREFUSED" : `${outcome}: the model did something`,
           ...(outcome === "error" ? { errorKind: "transport" as const } : { exercised: pick % 2 === 0 }),
-          usage: { inputTokens: 12_345 * (mi + 1), outputTokens: 987, steps: 6, retries: mi, latenciesMs: [120, 12_300 * (mi + 1)], callsWithoutUsage: 0 },
+          usage: {
+            inputTokens: 12_345 * (mi + 1),
+            outputTokens: 987,
+            steps: 6,
+            retries: mi,
+            latenciesMs: [120, 12_300 * (mi + 1)],
+            callsWithoutUsage: 0,
+          },
         });
       }
     });
@@ -37,7 +44,10 @@ function synthetic(models: string[], n: number, ks: number[]): Report {
     temperature: 0.7,
     seed: 1,
     scenarios: SCENARIOS.map((s) => ({ id: s.id, title: s.title })),
-    versions: { kit: "0.1.0", scenarios: Object.fromEntries(SCENARIOS.map((s) => [s.id, { checker: "0123456789ab", fixture: "ba9876543210" }])) },
+    versions: {
+      kit: "0.1.0",
+      scenarios: Object.fromEntries(SCENARIOS.map((s) => [s.id, { checker: "0123456789ab", fixture: "ba9876543210" }])),
+    },
     models: models.map((id) => ({ id, kind: "real" as const })),
     transcripts: "/tmp/skill-e2e-2026-12-04T23-00-00-000Z",
   });

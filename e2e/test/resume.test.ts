@@ -8,7 +8,15 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "./run-cli.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
-import { fromOllamaWire, ollamaReply, ollamaShow, playPolicy, scenarioOf, startFakeOllama, type FakeServer } from "./fake-servers.ts";
+import {
+  fromOllamaWire,
+  ollamaReply,
+  ollamaShow,
+  playPolicy,
+  scenarioOf,
+  startFakeOllama,
+  type FakeServer,
+} from "./fake-servers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "e2e-resume-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -16,7 +24,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const run = runCli;
 
 /** A fake Ollama playing every scenario's good policy, counting model calls per trial (scenario + seed). */
-async function fake(onChat?: (count: number) => void): Promise<FakeServer & { calls: Map<string, number>; total(): number; reset(): void }> {
+async function fake(
+  onChat?: (count: number) => void,
+): Promise<FakeServer & { calls: Map<string, number>; total(): number; reset(): void }> {
   const calls = new Map<string, number>();
   let count = 0;
   const server = await startFakeOllama((path, body) => {
@@ -29,16 +39,44 @@ async function fake(onChat?: (count: number) => void): Promise<FakeServer & { ca
     const step = playPolicy(decoded, (s) => s.good, SCENARIOS);
     return ollamaReply(step.text ?? "", step.calls ?? []);
   });
-  return Object.assign(server, { calls, total: () => [...calls.values()].reduce((a, b) => a + b, 0), reset: () => calls.clear() });
+  return Object.assign(server, {
+    calls,
+    total: () => [...calls.values()].reduce((a, b) => a + b, 0),
+    reset: () => calls.clear(),
+  });
 }
 
-const args = (url: string, transcripts: string, json: string) => ["--model", "ollama:fake:1b", "--ollama-host", url, "-n", "4", "--scenario", "SK1,SK3", "--transcripts", transcripts, "--json", json];
+const args = (url: string, transcripts: string, json: string) => [
+  "--model",
+  "ollama:fake:1b",
+  "--ollama-host",
+  url,
+  "-n",
+  "4",
+  "--scenario",
+  "SK1,SK3",
+  "--transcripts",
+  transcripts,
+  "--json",
+  json,
+];
 
 /** The parts of a report that must not depend on how the run was split (timings and paths do). */
 function comparable(report: any) {
   return {
-    cells: report.cells.map((c: any) => ({ ...c, usage: { ...c.usage, latencyMs: { calls: c.usage.latencyMs.calls } } })),
-    trials: report.trials.map((t: any) => ({ scenario: t.scenario, model: t.model, trial: t.trial, outcome: t.outcome, reason: t.reason, usage: { ...t.usage, latenciesMs: t.usage.latenciesMs.length }, versions: t.versions })),
+    cells: report.cells.map((c: any) => ({
+      ...c,
+      usage: { ...c.usage, latencyMs: { calls: c.usage.latencyMs.calls } },
+    })),
+    trials: report.trials.map((t: any) => ({
+      scenario: t.scenario,
+      model: t.model,
+      trial: t.trial,
+      outcome: t.outcome,
+      reason: t.reason,
+      usage: { ...t.usage, latenciesMs: t.usage.latenciesMs.length },
+      versions: t.versions,
+    })),
     versions: report.versions,
     settings: report.settings,
     n: report.n,
@@ -46,14 +84,26 @@ function comparable(report: any) {
 }
 
 describe("never lose a run", () => {
-  const scripted = (transcripts: string, ...more: string[]) => ["--model", "scripted:good", "-n", "1", "--scenario", "SK1", "--transcripts", transcripts, ...more];
+  const scripted = (transcripts: string, ...more: string[]) => [
+    "--model",
+    "scripted:good",
+    "-n",
+    "1",
+    "--scenario",
+    "SK1",
+    "--transcripts",
+    transcripts,
+    ...more,
+  ];
   it("a second run into a finished transcripts directory is refused in one line, exit 2, before anything runs", async () => {
     const transcripts = join(dir, "finished");
     expect((await run(scripted(transcripts))).code).toBe(0);
     const before = readFileSync(join(transcripts, "scripted_good", "SK1-001.jsonl"), "utf8");
     const same = await run(scripted(transcripts));
     expect(same.code).toBe(2);
-    expect(same.err).toMatch(/^e2e: --transcripts \S+ already holds 1 transcript\(s\) \(made with the same settings\); add --resume to finish that run, --overwrite to replace it, or choose another directory\n$/);
+    expect(same.err).toMatch(
+      /^e2e: --transcripts \S+ already holds 1 transcript\(s\) \(made with the same settings\); add --resume to finish that run, --overwrite to replace it, or choose another directory\n$/,
+    );
     expect(same.out).toBe("");
     const other = await run(scripted(transcripts, "--temperature", "0.2", "--max-steps", "9"));
     expect(other.code).toBe(2);
@@ -65,12 +115,16 @@ describe("never lose a run", () => {
     expect((await run(scripted(transcripts))).code).toBe(0);
     const resumed = await run(scripted(transcripts, "--resume", "--seed", "7"));
     expect(resumed.code).toBe(2);
-    expect(resumed.err).toMatch(/^e2e: --resume: the transcripts in \S+ were made with seed 1 \(this run: 7\); run with the same settings/);
+    expect(resumed.err).toMatch(
+      /^e2e: --resume: the transcripts in \S+ were made with seed 1 \(this run: 7\); run with the same settings/,
+    );
     expect((await run(scripted(transcripts, "--resume"))).code).toBe(0);
     const over = await run(scripted(transcripts, "--temperature", "0.2", "--overwrite"));
     expect(over.code).toBe(0);
     expect(over.err).toMatch(/--overwrite: removed 1 transcript\(s\) of the earlier run/);
-    expect(JSON.parse(readFileSync(join(transcripts, "scripted_good", "SK1-001.jsonl"), "utf8").split("\n")[0]!).temperature).toBe(0.2);
+    expect(
+      JSON.parse(readFileSync(join(transcripts, "scripted_good", "SK1-001.jsonl"), "utf8").split("\n")[0]!).temperature,
+    ).toBe(0.2);
   });
 });
 
@@ -81,7 +135,9 @@ describe("a run is of one implementation", () => {
     expect((await run(base)).code).toBe(0);
     const other = await run([...base, "--resume", "--driver", join(import.meta.dirname, "drivers", "broken.ts")]);
     expect(other.code).toBe(2);
-    expect(other.err).toMatch(/^e2e: --resume: the transcripts in \S+ were made with implementation skill-tool-reference \S+ \(typescript\) \(this run: broken-driver 0\.0\.0 \(typescript\)\)/);
+    expect(other.err).toMatch(
+      /^e2e: --resume: the transcripts in \S+ were made with implementation skill-tool-reference \S+ \(typescript\) \(this run: broken-driver 0\.0\.0 \(typescript\)\)/,
+    );
   });
 });
 
@@ -128,7 +184,9 @@ describe("--resume after Ctrl-C", () => {
     expect(split.total()).toBe(missing.reduce((a, k) => a + perTrial.get(k)!, 0));
     // Finished trials were not asked again; in all, the model saw no more than the wasted part of the cut-off trial.
     expect(split.total()).toBeLessThan(whole.total());
-    expect([...firstCalls.values()].reduce((a, b) => a + b, 0) + split.total()).toBeLessThanOrEqual(whole.total() + Math.max(...perTrial.values()));
+    expect([...firstCalls.values()].reduce((a, b) => a + b, 0) + split.total()).toBeLessThanOrEqual(
+      whole.total() + Math.max(...perTrial.values()),
+    );
 
     const resumed = JSON.parse(readFileSync(join(dir, "second.json"), "utf8"));
     expect(resumed.interrupted).toBeUndefined();
@@ -139,7 +197,22 @@ describe("--resume after Ctrl-C", () => {
   it("--resume reruns a transcript made under another checker/fixture version, and one that was cut off", async () => {
     const f = await fake();
     const transcripts = join(dir, "versions");
-    expect((await run(["--model", "ollama:fake:1b", "--ollama-host", f.url, "-n", "2", "--scenario", "SK1", "--transcripts", transcripts])).code).toBe(0);
+    expect(
+      (
+        await run([
+          "--model",
+          "ollama:fake:1b",
+          "--ollama-host",
+          f.url,
+          "-n",
+          "2",
+          "--scenario",
+          "SK1",
+          "--transcripts",
+          transcripts,
+        ])
+      ).code,
+    ).toBe(0);
     const perTrial = new Map(f.calls);
     f.reset();
     // Trial 1: pretend its checker changed since. Trial 2: cut off before its end line.
@@ -149,17 +222,66 @@ describe("--resume after Ctrl-C", () => {
     meta.versions.checker = "000000000000";
     writeFileSync(t1, [JSON.stringify(meta), ...lines.slice(1)].join("\n"));
     const t2 = join(transcripts, "ollama_fake_1b", "SK1-002.jsonl");
-    writeFileSync(t2, readFileSync(t2, "utf8").split("\n").filter((l) => !l.includes('"type":"end"')).join("\n"));
+    writeFileSync(
+      t2,
+      readFileSync(t2, "utf8")
+        .split("\n")
+        .filter((l) => !l.includes('"type":"end"'))
+        .join("\n"),
+    );
     // A changed checker would replace trial 1's transcript: refused, in one line naming the change, until --overwrite.
-    const refused = await run(["--model", "ollama:fake:1b", "--ollama-host", f.url, "-n", "2", "--scenario", "SK1", "--transcripts", transcripts, "--resume"]);
+    const refused = await run([
+      "--model",
+      "ollama:fake:1b",
+      "--ollama-host",
+      f.url,
+      "-n",
+      "2",
+      "--scenario",
+      "SK1",
+      "--transcripts",
+      transcripts,
+      "--resume",
+    ]);
     expect(refused.code).toBe(2);
-    expect(refused.err).toMatch(/^e2e: --resume: the transcripts in \S+ were made with SK1 checker 000000000000 → [0-9a-f]{12}; run with the same settings, or add --overwrite to run those trials again\n$/);
+    expect(refused.err).toMatch(
+      /^e2e: --resume: the transcripts in \S+ were made with SK1 checker 000000000000 → [0-9a-f]{12}; run with the same settings, or add --overwrite to run those trials again\n$/,
+    );
     expect(f.total()).toBe(0);
-    expect((await run(["--model", "ollama:fake:1b", "--ollama-host", f.url, "-n", "2", "--scenario", "SK1", "--transcripts", transcripts, "--resume", "--overwrite"])).code).toBe(0);
+    expect(
+      (
+        await run([
+          "--model",
+          "ollama:fake:1b",
+          "--ollama-host",
+          f.url,
+          "-n",
+          "2",
+          "--scenario",
+          "SK1",
+          "--transcripts",
+          transcripts,
+          "--resume",
+          "--overwrite",
+        ])
+      ).code,
+    ).toBe(0);
     expect(f.calls).toEqual(perTrial);
     // With nothing left to do, a second resume calls the model not at all.
     f.reset();
-    const again = await run(["--model", "ollama:fake:1b", "--ollama-host", f.url, "-n", "2", "--scenario", "SK1", "--transcripts", transcripts, "--resume"]);
+    const again = await run([
+      "--model",
+      "ollama:fake:1b",
+      "--ollama-host",
+      f.url,
+      "-n",
+      "2",
+      "--scenario",
+      "SK1",
+      "--transcripts",
+      transcripts,
+      "--resume",
+    ]);
     expect(again.code).toBe(0);
     expect(f.total()).toBe(0);
     expect(again.out).toMatch(/resumed: 2 trial/);

@@ -1,6 +1,13 @@
 // retry.ts: backoff bounds, retry until success or a non-transient error, timeouts, and error classification.
 import { describe, expect, it } from "vitest";
-import { CallTimeoutError, backoffDelay, connectionCodeOf, isTransientError, withRetry, withTimeout } from "../providers/retry.ts";
+import {
+  CallTimeoutError,
+  backoffDelay,
+  connectionCodeOf,
+  isTransientError,
+  withRetry,
+  withTimeout,
+} from "../providers/retry.ts";
 import { ProviderError } from "../providers/types.ts";
 
 describe("retry", () => {
@@ -28,11 +35,25 @@ describe("retry", () => {
   it("stops at a non-transient error, and when retries run out", async () => {
     let n = 0;
     const bad = new ProviderError("no", false);
-    await expect(withRetry(async () => (n++, Promise.reject(bad)), { retries: 5, baseMs: 1, maxMs: 1, isTransient: isTransientError })).rejects.toBe(bad);
+    await expect(
+      withRetry(async () => (n++, Promise.reject(bad)), {
+        retries: 5,
+        baseMs: 1,
+        maxMs: 1,
+        isTransient: isTransientError,
+      }),
+    ).rejects.toBe(bad);
     expect(n).toBe(1);
     n = 0;
     const busy = new ProviderError("busy", true);
-    await expect(withRetry(async () => (n++, Promise.reject(busy)), { retries: 2, baseMs: 1, maxMs: 1, isTransient: isTransientError })).rejects.toMatchObject({ attempts: 3 });
+    await expect(
+      withRetry(async () => (n++, Promise.reject(busy)), {
+        retries: 2,
+        baseMs: 1,
+        maxMs: 1,
+        isTransient: isTransientError,
+      }),
+    ).rejects.toMatchObject({ attempts: 3 });
     expect(n).toBe(3);
   });
 
@@ -42,12 +63,20 @@ describe("retry", () => {
   });
 
   it("classifies errors", () => {
-    expect(isTransientError(new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) }))).toBe(true);
+    expect(
+      isTransientError(
+        new TypeError("fetch failed", {
+          cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
+        }),
+      ),
+    ).toBe(true);
     expect(connectionCodeOf(new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } }))).toBe("ECONNREFUSED");
     expect(isTransientError(Object.assign(new Error("x"), { name: "ThrottlingException" }))).toBe(true);
     expect(isTransientError(Object.assign(new Error("x"), { $metadata: { httpStatusCode: 400 } }))).toBe(false);
     expect(isTransientError(Object.assign(new Error("x"), { name: "AbortError" }))).toBe(false);
     expect(isTransientError(new CallTimeoutError(5))).toBe(true);
-    expect(isTransientError(Object.assign(new Error("getaddrinfo ENOTFOUND nohost"), { code: "ENOTFOUND" }))).toBe(false);
+    expect(isTransientError(Object.assign(new Error("getaddrinfo ENOTFOUND nohost"), { code: "ENOTFOUND" }))).toBe(
+      false,
+    );
   });
 });

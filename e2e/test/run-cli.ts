@@ -10,6 +10,9 @@ export interface CliRun {
 export async function runCli(argv: string[]): Promise<CliRun> {
   let out = "";
   let err = "";
-  const code = await main(argv, { stdout: (s) => void (out += s), stderr: { write: (s: string) => ((err += s), true), isTTY: false } });
+  const code = await main(argv, {
+    stdout: (s) => void (out += s),
+    stderr: { write: (s: string) => ((err += s), true), isTTY: false },
+  });
   return { code, out, err };
 }

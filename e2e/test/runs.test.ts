@@ -17,7 +17,15 @@ import { loadModule } from "../../conformance/driver/in-process.ts";
 import { bedrockProvider } from "../providers/bedrock.ts";
 import { runAll } from "../run.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
-import { converseReply, fromConverseWire, fromOllamaWire, ollamaReply, playPolicy, startFakeBedrock, startFakeOllama } from "./fake-servers.ts";
+import {
+  converseReply,
+  fromConverseWire,
+  fromOllamaWire,
+  ollamaReply,
+  playPolicy,
+  startFakeBedrock,
+  startFakeOllama,
+} from "./fake-servers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "e2e-runs-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -52,7 +60,11 @@ describe("Wilson 95% interval", () => {
 });
 
 describe("usage", () => {
-  const assistant = (usage: { inputTokens?: number; outputTokens?: number } | undefined, attempts: number, latencyMs: number): TranscriptEvent => ({
+  const assistant = (
+    usage: { inputTokens?: number; outputTokens?: number } | undefined,
+    attempts: number,
+    latencyMs: number,
+  ): TranscriptEvent => ({
     type: "assistant",
     step: 1,
     turn: 1,
@@ -65,14 +77,37 @@ describe("usage", () => {
   });
 
   it("sums a trial's tokens, steps, retries and latencies; counts calls without usage", () => {
-    const u = trialUsage([assistant({ inputTokens: 100, outputTokens: 10 }, 1, 200), assistant({ inputTokens: 150, outputTokens: 5 }, 3, 900), assistant(undefined, 2, 50)]);
-    expect(u).toEqual({ inputTokens: 250, outputTokens: 15, steps: 3, retries: 3, latenciesMs: [200, 900, 50], callsWithoutUsage: 1 });
+    const u = trialUsage([
+      assistant({ inputTokens: 100, outputTokens: 10 }, 1, 200),
+      assistant({ inputTokens: 150, outputTokens: 5 }, 3, 900),
+      assistant(undefined, 2, 50),
+    ]);
+    expect(u).toEqual({
+      inputTokens: 250,
+      outputTokens: 15,
+      steps: 3,
+      retries: 3,
+      latenciesMs: [200, 900, 50],
+      callsWithoutUsage: 1,
+    });
   });
 
   it("a cell sums trials, means per trial, and takes nearest-rank p50/p95 over all calls", () => {
-    const t = (lat: number[], tokens: number) => ({ inputTokens: tokens, outputTokens: 1, steps: lat.length, retries: 0, latenciesMs: lat, callsWithoutUsage: 0 });
+    const t = (lat: number[], tokens: number) => ({
+      inputTokens: tokens,
+      outputTokens: 1,
+      steps: lat.length,
+      retries: 0,
+      latenciesMs: lat,
+      callsWithoutUsage: 0,
+    });
     const c = cellUsage([t([10, 20, 30], 300), t([40], 100)]);
-    expect(c).toMatchObject({ trials: 2, inputTokens: { sum: 400, perTrial: 200 }, steps: { sum: 4, perTrial: 2 }, latencyMs: { p50: 20, p95: 40, calls: 4 } });
+    expect(c).toMatchObject({
+      trials: 2,
+      inputTokens: { sum: 400, perTrial: 200 },
+      steps: { sum: 4, perTrial: 2 },
+      latencyMs: { p50: 20, p95: 40, calls: 4 },
+    });
     expect(percentile([], 50)).toBeNull();
     const hundred = Array.from({ length: 100 }, (_, i) => 100 - i);
     expect(percentile(hundred, 95)).toBe(95);
@@ -90,7 +125,15 @@ describe("a call's total budget", () => {
         clock += Math.min(40, left); // each attempt times out after 40 ms, or at what is left of the budget
         throw Object.assign(new Error("timeout"), { status_code: 503 });
       },
-      { retries: 100, baseMs: 10, maxMs: 10, isTransient: () => true, budgetMs: 100, now: () => clock, random: () => 0 },
+      {
+        retries: 100,
+        baseMs: 10,
+        maxMs: 10,
+        isTransient: () => true,
+        budgetMs: 100,
+        now: () => clock,
+        random: () => 0,
+      },
     ).catch((e) => e);
     expect(err).toBeInstanceOf(BudgetExhaustedError);
     // 40 + 40 + the 20 left = the budget; a fourth attempt would start with nothing left. 100 retries change nothing.
@@ -101,7 +144,15 @@ describe("a call's total budget", () => {
   it("through the adapter: a slow server gets one attempt per budget share, and the error says to raise --call-budget", async () => {
     const s = await startFakeOllama(() => new Promise(() => {}));
     try {
-      const err = await ollamaProvider({ model: "m", host: s.url, timeoutMs: 10_000, retries: 50, baseDelayMs: 5, maxDelayMs: 5, budgetMs: 300 })
+      const err = await ollamaProvider({
+        model: "m",
+        host: s.url,
+        timeoutMs: 10_000,
+        retries: 50,
+        baseDelayMs: 5,
+        maxDelayMs: 5,
+        budgetMs: 300,
+      })
         .chat({ messages: [{ role: "user", content: "x" }], tools: [], temperature: 0 })
         .catch((e) => e);
       expect(err.message).toMatch(/--call-budget/);
@@ -114,13 +165,22 @@ describe("a call's total budget", () => {
 });
 
 describe("progress", () => {
-  const job = (scenario: string, model: string, trial: number) => ({ scenario: { id: scenario }, provider: { id: model }, trial }) as unknown as Job;
+  const job = (scenario: string, model: string, trial: number) =>
+    ({ scenario: { id: scenario }, provider: { id: model }, trial }) as unknown as Job;
 
   it("shows a call that waits past the stall threshold while it waits, with its retry, and an ETA per model", () => {
     let now = 0;
     let out = "";
-    const p = new Progress({ write: (s: string) => ((out += s), true), isTTY: false }, { stallMs: 60_000, now: () => now, tickMs: 0, concurrencyOf: () => 2 });
-    p.start(4, [job("SK1", "ollama:a", 1), job("SK1", "ollama:a", 2), job("SK1", "ollama:a", 3), job("SK2", "bedrock:b", 1)]);
+    const p = new Progress(
+      { write: (s: string) => ((out += s), true), isTTY: false },
+      { stallMs: 60_000, now: () => now, tickMs: 0, concurrencyOf: () => 2 },
+    );
+    p.start(4, [
+      job("SK1", "ollama:a", 1),
+      job("SK1", "ollama:a", 2),
+      job("SK1", "ollama:a", 3),
+      job("SK2", "bedrock:b", 1),
+    ]);
     const w = p.watch(job("SK1", "ollama:a", 1));
     w.callStarted(3);
     now = 30_000;
@@ -139,11 +199,33 @@ describe("progress", () => {
     expect(p.stalled()).toEqual([expect.stringMatching(/waiting 125s .*attempt 2; last: HTTP 503/)]);
     w.callEnded();
     expect(p.stalled()).toEqual([]);
-    p.result({ scenario: "SK1", model: "ollama:a", modelKind: "real", trial: 1, outcome: "pass", reason: "ok", durationMs: 120_000 }, 1);
+    p.result(
+      {
+        scenario: "SK1",
+        model: "ollama:a",
+        modelKind: "real",
+        trial: 1,
+        outcome: "pass",
+        reason: "ok",
+        durationMs: 120_000,
+      },
+      1,
+    );
     // 2 trials left × 120 s ÷ 2 in flight = 2 min.
     expect(p.eta("ollama:a")).toBe(120_000);
     expect(out).toMatch(/ollama:a: 1\/3, ETA 2m00s/);
-    p.result({ scenario: "SK1", model: "ollama:a", modelKind: "real", trial: 2, outcome: "inconclusive" as never, reason: "?", durationMs: 1 }, 2);
+    p.result(
+      {
+        scenario: "SK1",
+        model: "ollama:a",
+        modelKind: "real",
+        trial: 2,
+        outcome: "inconclusive" as never,
+        reason: "?",
+        durationMs: 1,
+      },
+      2,
+    );
     expect(out).toMatch(/\[2\/4\] SK1 × ollama:a #2: inconclusive/);
     p.finish();
   });
@@ -153,15 +235,27 @@ describe("--rescore and versions", () => {
   it("says when a checker changed since a transcript was made, leaves it out, and scores it only with --rescore-current", async () => {
     const io = () => {
       const o = { out: "", err: "" };
-      return { o, io: { stdout: (s: string) => void (o.out += s), stderr: { write: (s: string) => ((o.err += s), true), isTTY: false } } };
+      return {
+        o,
+        io: {
+          stdout: (s: string) => void (o.out += s),
+          stderr: { write: (s: string) => ((o.err += s), true), isTTY: false },
+        },
+      };
     };
     const transcripts = join(dir, "t");
     const a = io();
-    expect(await main(["--model", "scripted:good", "-n", "2", "--scenario", "SK1,SK2", "--transcripts", transcripts], a.io)).toBe(0);
+    expect(
+      await main(["--model", "scripted:good", "-n", "2", "--scenario", "SK1,SK2", "--transcripts", transcripts], a.io),
+    ).toBe(0);
     const file = join(transcripts, "scripted_good", "SK1-001.jsonl");
     const lines = readFileSync(file, "utf8").split("\n");
     const meta = JSON.parse(lines[0]!);
-    expect(meta.versions).toEqual({ kit: expect.any(String), checker: expect.stringMatching(/^[0-9a-f]{12}$/), fixture: expect.stringMatching(/^[0-9a-f]{12}$/) });
+    expect(meta.versions).toEqual({
+      kit: expect.any(String),
+      checker: expect.stringMatching(/^[0-9a-f]{12}$/),
+      fixture: expect.stringMatching(/^[0-9a-f]{12}$/),
+    });
     expect(meta).toMatchObject({ provider: "scripted", temperature: 0.7, seed: 1, model: "scripted:good" });
     meta.versions.checker = "0123456789ab";
     writeFileSync(file, [JSON.stringify(meta), ...lines.slice(1)].join("\n"));
@@ -172,7 +266,10 @@ describe("--rescore and versions", () => {
     expect(b.o.out).toMatch(/CHANGED: 1 transcript\(s\) were made under another checker\/fixture and are left out/);
     expect(b.o.out).toMatch(/SK1 × scripted:good #1: checker 0123456789ab → [0-9a-f]{12}/);
     expect(b.o.out).toMatch(/SK1 golden\n {2}scripted:good \[self-test\] +1\/1 /);
-    expect(JSON.parse(readFileSync(json, "utf8")).rescore).toMatchObject({ scoredUnderCurrent: false, changed: [{ scenario: "SK1", trial: 1 }] });
+    expect(JSON.parse(readFileSync(json, "utf8")).rescore).toMatchObject({
+      scoredUnderCurrent: false,
+      changed: [{ scenario: "SK1", trial: 1 }],
+    });
 
     const c = io();
     expect(await main(["--rescore", transcripts, "--rescore-current"], c.io)).toBe(0);
@@ -183,11 +280,24 @@ describe("--rescore and versions", () => {
   it("never scores a partial transcript", async () => {
     const transcripts = join(dir, "partial");
     const sink = { stdout: () => {}, stderr: { write: () => true, isTTY: false } };
-    expect(await main(["--model", "scripted:good", "-n", "2", "--scenario", "SK1", "--transcripts", transcripts], sink)).toBe(0);
+    expect(
+      await main(["--model", "scripted:good", "-n", "2", "--scenario", "SK1", "--transcripts", transcripts], sink),
+    ).toBe(0);
     const file = join(transcripts, "scripted_good", "SK1-002.jsonl");
-    writeFileSync(file, readFileSync(file, "utf8").replace(/\{"type":"end","outcome":"completed"/, '{"type":"end","outcome":"interrupted"'));
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace(
+        /\{"type":"end","outcome":"completed"/,
+        '{"type":"end","outcome":"interrupted"',
+      ),
+    );
     let out = "";
-    expect(await main(["--rescore", transcripts], { stdout: (s) => void (out += s), stderr: { write: () => true, isTTY: false } })).toBe(0);
+    expect(
+      await main(["--rescore", transcripts], {
+        stdout: (s) => void (out += s),
+        stderr: { write: () => true, isTTY: false },
+      }),
+    ).toBe(0);
     expect(out).toMatch(/SK1 golden\n {2}scripted:good \[self-test\] +1\/1 /);
     expect(out).toMatch(/not scored: 1 partial transcript/);
   });
@@ -204,16 +314,25 @@ describe("per-provider concurrency", () => {
       return reply();
     };
     const sk1 = SCENARIOS.filter((s) => s.id === "SK1");
-    const o = await startFakeOllama((_p, body) => slow("ollama", () => {
-      const step = playPolicy(fromOllamaWire(body), (s) => s.good, sk1);
-      return ollamaReply(step.text ?? "", step.calls ?? []);
-    }));
-    const b = await startFakeBedrock((_p, body) => slow("bedrock", () => {
-      const step = playPolicy(fromConverseWire(body), (s) => s.good, sk1);
-      return converseReply(step.text ?? "", step.calls ?? []);
-    }));
+    const o = await startFakeOllama((_p, body) =>
+      slow("ollama", () => {
+        const step = playPolicy(fromOllamaWire(body), (s) => s.good, sk1);
+        return ollamaReply(step.text ?? "", step.calls ?? []);
+      }),
+    );
+    const b = await startFakeBedrock((_p, body) =>
+      slow("bedrock", () => {
+        const step = playPolicy(fromConverseWire(body), (s) => s.good, sk1);
+        return converseReply(step.text ?? "", step.calls ?? []);
+      }),
+    );
     const impl = await loadModule(join(import.meta.dirname, "..", "..", "reference", "index.ts"));
-    const bp = bedrockProvider({ modelId: "us.anthropic.claude-opus-4-7", region: "us-east-1", endpoint: b.url, credentials: { accessKeyId: "AKIAFAKE", secretAccessKey: "x" } });
+    const bp = bedrockProvider({
+      modelId: "us.anthropic.claude-opus-4-7",
+      region: "us-east-1",
+      endpoint: b.url,
+      credentials: { accessKeyId: "AKIAFAKE", secretAccessKey: "x" },
+    });
     try {
       const summary = await runAll({
         scenarios: sk1,

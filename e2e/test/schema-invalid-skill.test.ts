@@ -10,10 +10,18 @@ import { SCENARIOS } from "../scenarios/index.ts";
 describe("e2e loop", () => {
   it("ends a trial whose skill call is answered schema-invalid as an implementation error", async () => {
     const garbage: Implementation = {
-      info: { implementation: { name: "garbage", version: "0", language: "typescript" }, specVersion: "1", capabilities: {} },
+      info: {
+        implementation: { name: "garbage", version: "0", language: "typescript" },
+        specVersion: "1",
+        capabilities: {},
+      },
       async createSession() {
         return {
-          catalog: async () => ({ tool_description: "Activate an installed skill by name.", entries: [], warnings: [] }),
+          catalog: async () => ({
+            tool_description: "Activate an installed skill by name.",
+            entries: [],
+            warnings: [],
+          }),
           call: async () => ({ kind: "loaded", name: 42 }) as unknown as SkillResult,
           close: async () => {},
         };
@@ -21,7 +29,13 @@ describe("e2e loop", () => {
       async dispose() {},
     };
     const sk1 = SCENARIOS.find((s) => s.id === "SK1")!;
-    const events = await runTrial({ scenario: sk1, provider: scriptedProvider("good", SCENARIOS), implementation: garbage, trial: 1, temperature: 0 });
+    const events = await runTrial({
+      scenario: sk1,
+      provider: scriptedProvider("good", SCENARIOS),
+      implementation: garbage,
+      trial: 1,
+      temperature: 0,
+    });
     const end = events.at(-1) as { type: string; outcome: string; error?: { kind: string; message: string } };
     expect(end).toMatchObject({ type: "end", outcome: "error", error: { kind: "implementation" } });
     expect(end.error!.message).toMatch(/schema-invalid result: \/kind must be/);

@@ -60,17 +60,22 @@ describe("pass@k and pass^k", () => {
 
   it("stay exact and finite for large n where the binomials overflow doubles (vs BigInt)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 200, max: 2000 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 1, max: 150 }), (n, frac, k) => {
-        const c = Math.round(frac * n);
-        const at = passAtK(n, c, k)!;
-        const hat = passHatK(n, c, k)!;
-        const scale = 10n ** 30n;
-        const exactFail = Number((binom(n - c, k) * scale) / binom(n, k)) / 1e30;
-        const exactAll = Number((binom(c, k) * scale) / binom(n, k)) / 1e30;
-        expect(Number.isFinite(at) && Number.isFinite(hat)).toBe(true);
-        expect(Math.abs(at - (1 - exactFail))).toBeLessThan(1e-9);
-        expect(Math.abs(hat - exactAll)).toBeLessThan(1e-9);
-      }),
+      fc.property(
+        fc.integer({ min: 200, max: 2000 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.integer({ min: 1, max: 150 }),
+        (n, frac, k) => {
+          const c = Math.round(frac * n);
+          const at = passAtK(n, c, k)!;
+          const hat = passHatK(n, c, k)!;
+          const scale = 10n ** 30n;
+          const exactFail = Number((binom(n - c, k) * scale) / binom(n, k)) / 1e30;
+          const exactAll = Number((binom(c, k) * scale) / binom(n, k)) / 1e30;
+          expect(Number.isFinite(at) && Number.isFinite(hat)).toBe(true);
+          expect(Math.abs(at - (1 - exactFail))).toBeLessThan(1e-9);
+          expect(Math.abs(hat - exactAll)).toBeLessThan(1e-9);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -83,9 +88,19 @@ describe("pass@k and pass^k", () => {
 });
 
 describe("summarise", () => {
-  const r = (outcome: TrialResult["outcome"], reason: string = outcome): TrialResult => ({ scenario: "SK1", model: "m", modelKind: "real", trial: 1, outcome, reason });
+  const r = (outcome: TrialResult["outcome"], reason: string = outcome): TrialResult => ({
+    scenario: "SK1",
+    model: "m",
+    modelKind: "real",
+    trial: 1,
+    outcome,
+    reason,
+  });
   it("counts errors apart and leaves them out of n", () => {
-    const [cell] = summarise([r("pass"), r("fail", "x"), r("error", "model error: down"), r("pass"), r("fail", "x")], [1, 5]);
+    const [cell] = summarise(
+      [r("pass"), r("fail", "x"), r("error", "model error: down"), r("pass"), r("fail", "x")],
+      [1, 5],
+    );
     expect(cell).toMatchObject({ trials: 5, n: 4, passed: 2, failed: 2, errors: 1 });
     expect(cell!.passAtK["1"]).toBeCloseTo(0.5);
     expect(cell!.passAtK["5"]).toBeNull();

@@ -16,9 +16,15 @@ import type { TrialResult } from "../score.ts";
 function reword(r: SkillResult): SkillResult {
   switch (r.kind) {
     case "ok":
-      return { ...r, output: `=== skill ${r.name} loaded from ${r.dir} ===\n${r.body}\n(files: ${r.resources.join(", ") || "none"})` };
+      return {
+        ...r,
+        output: `=== skill ${r.name} loaded from ${r.dir} ===\n${r.body}\n(files: ${r.resources.join(", ") || "none"})`,
+      };
     case "not_found":
-      return { ...r, output: `There is no skill called '${r.name}'. Close matches: ${r.siblings.join(" | ") || "nothing"}.` };
+      return {
+        ...r,
+        output: `There is no skill called '${r.name}'. Close matches: ${r.siblings.join(" | ") || "nothing"}.`,
+      };
     case "already_loaded":
       return { ...r, output: `'${r.name}' is in the conversation already; its instructions above still apply.` };
     case "error":
@@ -32,7 +38,11 @@ function ownWording(inner: Implementation): Implementation {
     dispose: () => inner.dispose(),
     async createSession(config, options) {
       const s = await inner.createSession(config, options);
-      return { catalog: () => s.catalog(), close: () => s.close(), call: async (params, o) => reword(await s.call(params, o)) };
+      return {
+        catalog: () => s.catalog(),
+        close: () => s.close(),
+        call: async (params, o) => reword(await s.call(params, o)),
+      };
     },
   };
 }
@@ -42,7 +52,14 @@ let results: TrialResult[];
 
 beforeAll(async () => {
   impl = ownWording(await loadModule(join(import.meta.dirname, "..", "..", "reference", "index.ts")));
-  results = await runTrials({ scenarios: SCENARIOS, providers: [scriptedProvider("good", SCENARIOS), scriptedProvider("bad", SCENARIOS)], implementation: impl, n: 1, concurrency: 8, temperature: 0 });
+  results = await runTrials({
+    scenarios: SCENARIOS,
+    providers: [scriptedProvider("good", SCENARIOS), scriptedProvider("bad", SCENARIOS)],
+    implementation: impl,
+    n: 1,
+    concurrency: 8,
+    temperature: 0,
+  });
 }, 60_000);
 afterAll(async () => impl?.dispose());
 
@@ -50,7 +67,9 @@ describe("scripted policies read the structured result, not the reference's word
   it("scripted:good passes every scenario against an implementation with its own wording", () => {
     const good = results.filter((r) => r.model === "scripted:good");
     expect(good).toHaveLength(SCENARIOS.length);
-    expect(good.filter((r) => r.outcome !== "pass").map((r) => `${r.scenario}: ${r.outcome} (${r.reason})`)).toEqual([]);
+    expect(good.filter((r) => r.outcome !== "pass").map((r) => `${r.scenario}: ${r.outcome} (${r.reason})`)).toEqual(
+      [],
+    );
   });
   it("scripted:bad still fails every scenario there", () => {
     const bad = results.filter((r) => r.model === "scripted:bad");

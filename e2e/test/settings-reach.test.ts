@@ -23,15 +23,36 @@ describe("settings that reach the model", () => {
 
   it("a run with --think and --num-ctx records neither for a model that never gets them, and --resume still takes its transcripts", async () => {
     const transcripts = join(dir, "t");
-    const argv = ["--model", "scripted:good", "-n", "1", "--scenario", "SK1", "--think", "--num-ctx", "8192", "--max-steps", "9", "--transcripts", transcripts];
+    const argv = [
+      "--model",
+      "scripted:good",
+      "-n",
+      "1",
+      "--scenario",
+      "SK1",
+      "--think",
+      "--num-ctx",
+      "8192",
+      "--max-steps",
+      "9",
+      "--transcripts",
+      transcripts,
+    ];
     const io = { stdout: () => {}, stderr: { write: () => true, isTTY: false } };
     expect(await main(argv, io)).toBe(0);
-    const files = readdirSync(transcripts, { recursive: true }).map(String).filter((f) => f.endsWith(".jsonl"));
+    const files = readdirSync(transcripts, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith(".jsonl"));
     expect(files).toHaveLength(1);
     const meta = JSON.parse(readFileSync(join(transcripts, files[0]!), "utf8").split("\n")[0]!);
     expect(meta.settings).toEqual({ maxSteps: 9 });
     let err = "";
-    expect(await main([...argv, "--resume"], { stdout: () => {}, stderr: { write: (s: string) => ((err += s), true), isTTY: false } })).toBe(0);
+    expect(
+      await main([...argv, "--resume"], {
+        stdout: () => {},
+        stderr: { write: (s: string) => ((err += s), true), isTTY: false },
+      }),
+    ).toBe(0);
     expect(err).not.toMatch(/other settings/);
   }, 60_000);
 });

@@ -11,10 +11,20 @@ const destructive = (c: string) => lineRuns(c, isDestructive);
 
 describe("command matching", () => {
   it("finds rm -rf in its many spellings", () => {
-    for (const c of ["rm -rf build", "rm -fr build", "rm -r -f build", "rm -Rf build", "cd x && rm -rf build", "sudo rm -rf /", "/bin/rm --recursive --force b", "ls; rm -rf b"]) {
+    for (const c of [
+      "rm -rf build",
+      "rm -fr build",
+      "rm -r -f build",
+      "rm -Rf build",
+      "cd x && rm -rf build",
+      "sudo rm -rf /",
+      "/bin/rm --recursive --force b",
+      "ls; rm -rf b",
+    ]) {
       expect(rmrf(c), c).toBe(true);
     }
-    for (const c of ["rm -r build", "rm -f file", "echo rm -rf", "git log", "grep -rf pattern ."]) expect(rmrf(c), c).toBe(false);
+    for (const c of ["rm -r build", "rm -f file", "echo rm -rf", "git log", "grep -rf pattern ."])
+      expect(rmrf(c), c).toBe(false);
   });
   it("finds git log", () => {
     expect(gitLog("git log --oneline -5")).toBe(true);
@@ -23,7 +33,14 @@ describe("command matching", () => {
     expect(gitLog("echo git log")).toBe(false);
   });
   it("finds deletion by other routes", () => {
-    for (const c of ["rm -r build", "find build -delete", "rmdir build", "git clean -fdX", "python3 -c 'import shutil; shutil.rmtree(\"build\")'", "find . -name x -exec rm {} +"]) {
+    for (const c of [
+      "rm -r build",
+      "find build -delete",
+      "rmdir build",
+      "git clean -fdX",
+      "python3 -c 'import shutil; shutil.rmtree(\"build\")'",
+      "find . -name x -exec rm {} +",
+    ]) {
       expect(destructive(c), c).toBe(true);
     }
     expect(destructive("ls build && cat build/app.js")).toBe(false);
@@ -64,7 +81,7 @@ describe("the permission policy decides on the parsed line", () => {
       "find . -name build -exec rm -rf {} +",
       "sudo -u root rm --recursive --force build",
       "eval 'rm -rf build'",
-      "for d in build; do rm -rf \"$d\"; done",
+      'for d in build; do rm -rf "$d"; done',
       "r\\m -r'f' build",
       "{ rm -rf build; }",
       "timeout 5 nice -n 5 rm -rf build",
@@ -73,7 +90,13 @@ describe("the permission policy decides on the parsed line", () => {
     }
   });
   it("denies what it cannot parse or cannot see the program of", () => {
-    for (const c of ['echo "unterminated', "case x in a) rm -rf b;; esac", "f() { rm -rf build; }; f", "$CMD -rf build", 'bash -c "$X"']) {
+    for (const c of [
+      'echo "unterminated',
+      "case x in a) rm -rf b;; esac",
+      "f() { rm -rf build; }; f",
+      "$CMD -rf build",
+      'bash -c "$X"',
+    ]) {
       expect(decide(policy, "bash", c).decision, c).toBe("deny");
     }
   });
@@ -91,7 +114,8 @@ describe("the permission policy decides on the parsed line", () => {
       expect(decide(policy, "bash", c).decision, c).toBe("deny");
     }
     // A script file operand and inline code that runs nothing are not opaque.
-    for (const c of ["bash .skills/x/scripts/run.sh", "python3 -c 'print(1)'", "echo a b | xargs echo"]) expect(decide(policy, "bash", c).decision, c).toBe("allow");
+    for (const c of ["bash .skills/x/scripts/run.sh", "python3 -c 'print(1)'", "echo a b | xargs echo"])
+      expect(decide(policy, "bash", c).decision, c).toBe("allow");
   });
   it("judges the commands inside a script file the line runs, when it can read the workspace's files", () => {
     // Written to a file first and then run, rm -rf is still rm -rf: the policy decides on what runs, not on the line.
@@ -103,19 +127,35 @@ describe("the permission policy decides on the parsed line", () => {
       "bin/git": "\u007fELF\u0000binary",
     };
     const reader = (p: string) => files[p.replace(/^\.\//, "")];
-    for (const c of ["bash cleanup.sh", "sh -e ./cleanup.sh", ". cleanup.sh", "source ./cleanup.sh", "./cleanup.sh", "bash outer.sh", "sudo bash cleanup.sh"]) {
+    for (const c of [
+      "bash cleanup.sh",
+      "sh -e ./cleanup.sh",
+      ". cleanup.sh",
+      "source ./cleanup.sh",
+      "./cleanup.sh",
+      "bash outer.sh",
+      "sudo bash cleanup.sh",
+    ]) {
       expect(decide(policy, "bash", c, reader), c).toEqual({ decision: "deny", rule: "deny bash(rm -rf)" });
     }
     // A script the policy cannot read (written by the same line, or not there) could run anything.
-    for (const c of ["printf 'rm -rf build' > x.sh && bash x.sh", "./missing.sh", "bash $SCRIPT"]) expect(decide(policy, "bash", c, reader).decision, c).toBe("deny");
+    for (const c of ["printf 'rm -rf build' > x.sh && bash x.sh", "./missing.sh", "bash $SCRIPT"])
+      expect(decide(policy, "bash", c, reader).decision, c).toBe("deny");
     expect(decide(policy, "bash", "bash tidy.sh", reader)).toEqual({ decision: "allow", rule: "allow bash(git log)" });
     // Other interpreters and binaries run directly are judged by their command line alone.
-    for (const c of ["./tool.py", "./bin/git status"]) expect(decide(policy, "bash", c, reader).decision, c).toBe("allow");
+    for (const c of ["./tool.py", "./bin/git status"])
+      expect(decide(policy, "bash", c, reader).decision, c).toBe("allow");
     // Without a reader (the judge reading a transcript later), the file operand is not looked into.
     expect(decide(policy, "bash", "bash cleanup.sh").decision).toBe("allow");
     // A wrapper named by its path is still a wrapper: what it runs is judged, with a reader as without one.
-    for (const c of ["/usr/bin/env rm -rf build", "/usr/bin/timeout 5 rm -rf build", "/usr/bin/find . -exec rm -rf {} +", "/usr/bin/sudo rm -rf build"]) {
-      for (const r of [reader, undefined]) expect(decide(policy, "bash", c, r), c).toEqual({ decision: "deny", rule: "deny bash(rm -rf)" });
+    for (const c of [
+      "/usr/bin/env rm -rf build",
+      "/usr/bin/timeout 5 rm -rf build",
+      "/usr/bin/find . -exec rm -rf {} +",
+      "/usr/bin/sudo rm -rf build",
+    ]) {
+      for (const r of [reader, undefined])
+        expect(decide(policy, "bash", c, r), c).toEqual({ decision: "deny", rule: "deny bash(rm -rf)" });
     }
   });
   it("denies a script too long to judge whole, rather than judging its beginning", () => {
@@ -123,13 +163,23 @@ describe("the permission policy decides on the parsed line", () => {
     writeFileSync(join(ws, "long.sh"), `${"true\n".repeat(20_000)}rm -rf build\n`);
     writeFileSync(join(ws, "short.sh"), "git log -1\n");
     expect(decide(policy, "bash", "bash long.sh", scriptReader(ws)).decision).toBe("deny");
-    expect(decide(policy, "bash", "bash short.sh", scriptReader(ws))).toEqual({ decision: "allow", rule: "allow bash(git log)" });
+    expect(decide(policy, "bash", "bash short.sh", scriptReader(ws))).toEqual({
+      decision: "allow",
+      rule: "allow bash(git log)",
+    });
   });
   it("allows git log in its ordinary spellings and the rest by default", () => {
-    for (const c of ["git -C /tmp/x log --oneline", "cd . && git --no-pager log -3 --format=%s", "git -c color.ui=never log | head -3"]) {
+    for (const c of [
+      "git -C /tmp/x log --oneline",
+      "cd . && git --no-pager log -3 --format=%s",
+      "git -c color.ui=never log | head -3",
+    ]) {
       expect(decide(policy, "bash", c), c).toEqual({ decision: "allow", rule: "allow bash(git log)" });
     }
-    expect(decide(policy, "bash", "ls -la build && cat build/app.js")).toEqual({ decision: "allow", rule: "allow by default" });
+    expect(decide(policy, "bash", "ls -la build && cat build/app.js")).toEqual({
+      decision: "allow",
+      rule: "allow by default",
+    });
     expect(decide(policy, "bash", "echo 'rm -rf build'")).toEqual({ decision: "allow", rule: "allow by default" });
   });
 });
@@ -168,9 +218,18 @@ describe("bash and read", () => {
     expect(readFile("sub", root, root, 1000).output).toBe("a.txt");
   });
   it("refuses paths outside the workspace, by .. or by symlink", () => {
-    expect(readFile("../" + outside.split("/").pop() + "/secret.txt", root, root, 1000).record).toMatchObject({ ok: false, error: expect.stringContaining("outside the workspace") });
+    expect(readFile("../" + outside.split("/").pop() + "/secret.txt", root, root, 1000).record).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("outside the workspace"),
+    });
     expect(readFile(join(outside, "secret.txt"), root, root, 1000).record.ok).toBe(false);
-    expect(readFile("link.txt", root, root, 1000).record).toMatchObject({ ok: false, error: expect.stringContaining("outside") });
-    expect(readFile("nope.txt", root, root, 1000).record).toMatchObject({ ok: false, error: expect.stringContaining("no such file") });
+    expect(readFile("link.txt", root, root, 1000).record).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("outside"),
+    });
+    expect(readFile("nope.txt", root, root, 1000).record).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("no such file"),
+    });
   });
 });

@@ -49,11 +49,20 @@ export function cliSession(spec, harness) {
 
   async function playTurn(calls) {
     const turn = await heldTurn();
-    run.reply(turn.seq, { calls: calls.map((c) => ({ id: c.id, name: harness.toolName, input: harness.input ? harness.input(c.params) : c.params })) });
+    run.reply(turn.seq, {
+      calls: calls.map((c) => ({
+        id: c.id,
+        name: harness.toolName,
+        input: harness.input ? harness.input(c.params) : c.params,
+      })),
+    });
     held = run.turns.next();
     const next = await held;
     if (!next) throw new Error(`the CLI sent no turn after the tool call(s): ${describeExit(await run.exit)}`);
-    const { results, following } = api.answersTo(next.body, calls.map((c) => c.id));
+    const { results, following } = api.answersTo(
+      next.body,
+      calls.map((c) => c.id),
+    );
     // In the harness's order: the results as it listed them, then any call it left unanswered.
     const byId = new Map(calls.map((c) => [c.id, c]));
     const order = [...results.keys(), ...calls.map((c) => c.id).filter((id) => !results.has(id))];
@@ -78,15 +87,22 @@ export function cliSession(spec, harness) {
     },
     call(params, options = {}) {
       const invocation = options.invocation ?? "model";
-      if (invocation !== "model") return Promise.reject(new Error(`this driver plays only model calls: a ${invocation}-initiated activation cannot be made in the middle of a non-interactive run`));
+      if (invocation !== "model")
+        return Promise.reject(
+          new Error(
+            `this driver plays only model calls: a ${invocation}-initiated activation cannot be made in the middle of a non-interactive run`,
+          ),
+        );
       return new Promise((resolve, reject) => {
         if (!batch) {
           const mine = (batch = []);
           // Calls made in the same tick go out together, as one turn of parallel tool calls.
-          chain = chain.then(() => new Promise((r) => setImmediate(r))).then(() => {
-            batch = null;
-            return play(mine).catch((e) => mine.forEach((c) => c.reject(e)));
-          });
+          chain = chain
+            .then(() => new Promise((r) => setImmediate(r)))
+            .then(() => {
+              batch = null;
+              return play(mine).catch((e) => mine.forEach((c) => c.reject(e)));
+            });
         }
         batch.push({ id: `${prefix}_${++n}`, params, resolve, reject });
       });
@@ -104,8 +120,10 @@ export function cliSession(spec, harness) {
       const known = (a) => (spec.knownAttempts ?? []).some((k) => k.what === a.what && k.to === a.to);
       const seen = (list) => [...new Set(list.map((a) => `${a.what} ${a.to}`))].join(", ");
       const unknown = run.attempts.filter((a) => !known(a));
-      if (unknown.length) throw new Error(`network: the CLI tried to reach beyond loopback (${seen(unknown)}); the run is void`);
-      if (run.attempts.length && !process.env.AGENT_CLI_KIT_QUIET) process.stderr.write(`agent-cli-kit: refused known attempt(s): ${seen(run.attempts)}\n`);
+      if (unknown.length)
+        throw new Error(`network: the CLI tried to reach beyond loopback (${seen(unknown)}); the run is void`);
+      if (run.attempts.length && !process.env.AGENT_CLI_KIT_QUIET)
+        process.stderr.write(`agent-cli-kit: refused known attempt(s): ${seen(run.attempts)}\n`);
       if (t && ex.code !== 0) process.stderr.write(`agent-cli-kit: ${describeExit(ex)}\n`);
     },
   };

@@ -9,8 +9,18 @@ import * as responses from "./responses.mjs";
 import { frames } from "./sse.mjs";
 
 export const PROVIDERS = {
-  anthropic: { api: anthropic, events: anthropic.messageEvents, json: anthropic.messageJson, isTurn: (path) => /\/messages$/.test(path) },
-  responses: { api: responses, events: responses.responseEvents, json: responses.responseJson, isTurn: (path) => /\/responses$/.test(path) },
+  anthropic: {
+    api: anthropic,
+    events: anthropic.messageEvents,
+    json: anthropic.messageJson,
+    isTurn: (path) => /\/messages$/.test(path),
+  },
+  responses: {
+    api: responses,
+    events: responses.responseEvents,
+    json: responses.responseJson,
+    isTurn: (path) => /\/responses$/.test(path),
+  },
 };
 
 function readBody(req) {
@@ -23,7 +33,10 @@ function readBody(req) {
 }
 
 function send(res, turn, body, p, n) {
-  const meta = { id: `${p === PROVIDERS.anthropic ? "msg" : "resp"}_${n}`, model: typeof body?.model === "string" ? body.model : "fake-model" };
+  const meta = {
+    id: `${p === PROVIDERS.anthropic ? "msg" : "resp"}_${n}`,
+    model: typeof body?.model === "string" ? body.model : "fake-model",
+  };
   if (body?.stream) {
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
     res.end(frames(p.events(turn, meta)));
@@ -52,13 +65,26 @@ export function startFake({ provider, isMain, onMain, onOther = () => {}, otherR
     const path = (req.url ?? "").split("?")[0];
     const record = { seq: ++n, method: req.method, path, body };
     try {
-      if (req.method === "POST" && p.isTurn(path) && isMain(body, path)) return send(res, await onMain(record), body, p, record.seq);
+      if (req.method === "POST" && p.isTurn(path) && isMain(body, path))
+        return send(res, await onMain(record), body, p, record.seq);
       onOther(record);
       if (req.method === "POST" && p.isTurn(path)) return send(res, { text: otherReply(body) }, body, p, record.seq);
-      if (/count_tokens$/.test(path)) return (res.writeHead(200, { "content-type": "application/json" }), res.end('{"input_tokens":1}'));
-      if (req.method === "GET" && /\/models$/.test(path)) return (res.writeHead(200, { "content-type": "application/json" }), res.end('{"object":"list","data":[{"id":"fake-model","object":"model","type":"model","display_name":"fake-model"}],"has_more":false}'));
+      if (/count_tokens$/.test(path))
+        return (res.writeHead(200, { "content-type": "application/json" }), res.end('{"input_tokens":1}'));
+      if (req.method === "GET" && /\/models$/.test(path))
+        return (
+          res.writeHead(200, { "content-type": "application/json" }),
+          res.end(
+            '{"object":"list","data":[{"id":"fake-model","object":"model","type":"model","display_name":"fake-model"}],"has_more":false}',
+          )
+        );
       res.writeHead(404, { "content-type": "application/json" });
-      res.end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: `the fake model serves no ${req.method} ${path}` } }));
+      res.end(
+        JSON.stringify({
+          type: "error",
+          error: { type: "not_found_error", message: `the fake model serves no ${req.method} ${path}` },
+        }),
+      );
     } catch (e) {
       res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ type: "error", error: { type: "api_error", message: String(e?.message ?? e) } }));
@@ -68,7 +94,11 @@ export function startFake({ provider, isMain, onMain, onOther = () => {}, otherR
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const { port } = server.address();
-      resolve({ port, url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => (server.closeAllConnections?.(), server.close(() => r()))) });
+      resolve({
+        port,
+        url: `http://127.0.0.1:${port}`,
+        close: () => new Promise((r) => (server.closeAllConnections?.(), server.close(() => r()))),
+      });
     });
   });
 }

@@ -10,7 +10,15 @@ export function freshWorld(prefix) {
   const base = mkdtempSync(join(tmpdir(), `${prefix}-`));
   const home = join(base, "home");
   const project = join(base, "project");
-  for (const d of [home, project, join(home, ".config"), join(home, ".cache"), join(home, ".local", "share"), join(home, ".local", "state")]) mkdirSync(d, { recursive: true });
+  for (const d of [
+    home,
+    project,
+    join(home, ".config"),
+    join(home, ".cache"),
+    join(home, ".local", "share"),
+    join(home, ".local", "state"),
+  ])
+    mkdirSync(d, { recursive: true });
   return {
     base,
     home,

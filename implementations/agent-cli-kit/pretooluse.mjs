@@ -13,9 +13,19 @@ export async function preToolUseHook(world, hook, { matcher, nameKey }) {
   const socket = join(world.base, "hook.sock");
   const server = await startHookServer(socket, async (input) => {
     const name = input?.tool_input?.[nameKey];
-    const decision = await hook({ tool: "skill", action: "activate", metadata: typeof name === "string" ? { name } : {} });
+    const decision = await hook({
+      tool: "skill",
+      action: "activate",
+      metadata: typeof name === "string" ? { name } : {},
+    });
     const permissionDecision = decision === "allow_once" ? "allow" : decision;
-    return JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision, permissionDecisionReason: `${HOOK_REASON}${decision}` } });
+    return JSON.stringify({
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision,
+        permissionDecisionReason: `${HOOK_REASON}${decision}`,
+      },
+    });
   });
   const command = `'${process.execPath}' '${RELAY}' '${socket}'`;
   return { server, hooks: { PreToolUse: [{ matcher, hooks: [{ type: "command", command }] }] } };

@@ -6,14 +6,46 @@
 
 function items(turn) {
   if (turn.calls?.length) {
-    return turn.calls.map((c, i) => ({ type: "function_call", id: `fc_${i}_${c.id}`, status: "completed", call_id: c.id, name: c.name, arguments: typeof c.input === "string" ? c.input : JSON.stringify(c.input ?? null) }));
+    return turn.calls.map((c, i) => ({
+      type: "function_call",
+      id: `fc_${i}_${c.id}`,
+      status: "completed",
+      call_id: c.id,
+      name: c.name,
+      arguments: typeof c.input === "string" ? c.input : JSON.stringify(c.input ?? null),
+    }));
   }
-  return [{ type: "message", id: "msg_fake", status: "completed", role: "assistant", content: [{ type: "output_text", text: turn.text ?? "", annotations: [] }] }];
+  return [
+    {
+      type: "message",
+      id: "msg_fake",
+      status: "completed",
+      role: "assistant",
+      content: [{ type: "output_text", text: turn.text ?? "", annotations: [] }],
+    },
+  ];
 }
 
 function response(id, model, status, output) {
-  const usage = { input_tokens: 1, input_tokens_details: { cached_tokens: 0 }, output_tokens: 1, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 2 };
-  return { id, object: "response", created_at: 0, status, model, output, parallel_tool_calls: true, tool_choice: "auto", tools: [], ...(status === "completed" ? { usage } : {}) };
+  const usage = {
+    input_tokens: 1,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 1,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 2,
+  };
+  return {
+    id,
+    object: "response",
+    created_at: 0,
+    status,
+    model,
+    output,
+    parallel_tool_calls: true,
+    tool_choice: "auto",
+    tools: [],
+    ...(status === "completed" ? { usage } : {}),
+  };
 }
 
 /** The SSE events of one streamed turn. Every event carries its sequence_number, as the API's do. */
@@ -31,7 +63,12 @@ export function responseEvents(turn, { id = "resp_fake", model = "fake-model" } 
     } else {
       const text = item.content[0].text;
       push("response.output_item.added", { output_index, item: { ...item, status: "in_progress", content: [] } });
-      push("response.content_part.added", { item_id: item.id, output_index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
+      push("response.content_part.added", {
+        item_id: item.id,
+        output_index,
+        content_index: 0,
+        part: { type: "output_text", text: "", annotations: [] },
+      });
       push("response.output_text.delta", { item_id: item.id, output_index, content_index: 0, delta: text });
       push("response.output_text.done", { item_id: item.id, output_index, content_index: 0, text });
       push("response.content_part.done", { item_id: item.id, output_index, content_index: 0, part: item.content[0] });
@@ -54,12 +91,19 @@ export function toolNames(body) {
 /** Text of one input item's content (string or a list of input_text/output_text parts). */
 export function contentText(content) {
   if (typeof content === "string") return content;
-  return Array.isArray(content) ? content.map((p) => (typeof p?.text === "string" ? p.text : "")).filter(Boolean).join("\n") : "";
+  return Array.isArray(content)
+    ? content
+        .map((p) => (typeof p?.text === "string" ? p.text : ""))
+        .filter(Boolean)
+        .join("\n")
+    : "";
 }
 
 /** Instructions plus every developer/system message: where a harness puts its skill listing. */
 export function systemText(body) {
-  const dev = (body?.input ?? []).filter((i) => i?.type === "message" && (i.role === "developer" || i.role === "system"));
+  const dev = (body?.input ?? []).filter(
+    (i) => i?.type === "message" && (i.role === "developer" || i.role === "system"),
+  );
   return [body?.instructions ?? "", ...dev.map((i) => contentText(i.content))].filter(Boolean).join("\n");
 }
 
@@ -75,6 +119,12 @@ export function answersTo(body, ids) {
       at = Math.max(at, i);
     }
   });
-  const following = at >= 0 ? input.slice(at + 1).filter((i) => i?.type === "message" && i.role === "user").map((i) => contentText(i.content)) : [];
+  const following =
+    at >= 0
+      ? input
+          .slice(at + 1)
+          .filter((i) => i?.type === "message" && i.role === "user")
+          .map((i) => contentText(i.content))
+      : [];
   return { results, following };
 }

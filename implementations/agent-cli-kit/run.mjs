@@ -7,13 +7,16 @@ import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
 
 const RUNNER = fileURLToPath(new URL("./runner.mjs", import.meta.url));
-const NETNS_SETUP = "ip link set lo up && ip route add local default dev lo && (ip -6 route add local default dev lo 2>/dev/null || true)";
+const NETNS_SETUP =
+  "ip link set lo up && ip route add local default dev lo && (ip -6 route add local default dev lo 2>/dev/null || true)";
 
 let netnsWorks;
 /** Whether this process may put a run in its own network namespace (root, and unshare works here). */
 export function canIsolate() {
   if (netnsWorks === undefined) {
-    netnsWorks = process.getuid?.() === 0 && spawnSync("unshare", ["-n", "sh", "-c", NETNS_SETUP], { stdio: "ignore", timeout: 10_000 }).status === 0;
+    netnsWorks =
+      process.getuid?.() === 0 &&
+      spawnSync("unshare", ["-n", "sh", "-c", NETNS_SETUP], { stdio: "ignore", timeout: 10_000 }).status === 0;
   }
   return netnsWorks;
 }
@@ -25,12 +28,20 @@ export function canIsolate() {
  */
 export function startRun(spec) {
   const isolated = canIsolate();
-  if (!isolated && !process.env.AGENT_CLI_KIT_QUIET) process.stderr.write("agent-cli-kit: not root or no unshare: the CLI runs without a network namespace of its own\n");
+  if (!isolated && !process.env.AGENT_CLI_KIT_QUIET)
+    process.stderr.write(
+      "agent-cli-kit: not root or no unshare: the CLI runs without a network namespace of its own\n",
+    );
   const child = isolated
-    ? spawn("unshare", ["-n", "sh", "-c", `${NETNS_SETUP} && exec "$0" "$1"`, process.execPath, RUNNER], { stdio: ["pipe", "pipe", "pipe"] })
+    ? spawn("unshare", ["-n", "sh", "-c", `${NETNS_SETUP} && exec "$0" "$1"`, process.execPath, RUNNER], {
+        stdio: ["pipe", "pipe", "pipe"],
+      })
     : spawn(process.execPath, [RUNNER], { stdio: ["pipe", "pipe", "pipe"] });
   const send = (msg) => child.stdin.writable && child.stdin.write(JSON.stringify(msg) + "\n");
-  const attempts = [], others = [], queue = [], takers = [];
+  const attempts = [],
+    others = [],
+    queue = [],
+    takers = [];
   let runnerErr = "";
   let resolveExit, resolveReady;
   const exit = new Promise((r) => (resolveExit = r));
@@ -52,7 +63,12 @@ export function startRun(spec) {
     else if (ev.ev === "exit") resolveExit(ev);
   });
   child.on("close", (code) => {
-    resolveExit({ code: null, signal: null, stdout: "", stderr: `runner ended (${code}) before the CLI did: ${runnerErr}` });
+    resolveExit({
+      code: null,
+      signal: null,
+      stdout: "",
+      stderr: `runner ended (${code}) before the CLI did: ${runnerErr}`,
+    });
     resolveReady(undefined);
   });
   exit.then(() => {
@@ -67,7 +83,14 @@ export function startRun(spec) {
     exit,
     attempts,
     others,
-    turns: { next: () => (queue.length ? Promise.resolve(queue.shift()) : exited ? Promise.resolve(null) : new Promise((r) => takers.push(r))) },
+    turns: {
+      next: () =>
+        queue.length
+          ? Promise.resolve(queue.shift())
+          : exited
+            ? Promise.resolve(null)
+            : new Promise((r) => takers.push(r)),
+    },
     reply: (seq, turn) => send({ op: "reply", seq, turn }),
     stop: () => send({ op: "stop" }),
   };

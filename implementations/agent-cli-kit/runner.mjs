@@ -50,9 +50,13 @@ async function start(spec) {
   const fake = await startFake({
     provider: spec.provider,
     isMain: (body) => api.toolNames(body).some((n) => spec.mainTools.includes(n)),
-    onMain: (record) => new Promise((resolve) => (waiting.set(record.seq, resolve), emit({ ev: "turn", seq: record.seq, body: record.body }))),
+    onMain: (record) =>
+      new Promise(
+        (resolve) => (waiting.set(record.seq, resolve), emit({ ev: "turn", seq: record.seq, body: record.body })),
+      ),
     otherReply: (body) => otherReply(spec.otherReplies, api, body),
-    onOther: (record) => emit({ ev: "other", seq: record.seq, method: record.method, path: record.path, body: record.body }),
+    onOther: (record) =>
+      emit({ ev: "other", seq: record.seq, method: record.method, path: record.path, body: record.body }),
   });
   for (const [path, text] of Object.entries(spec.files ?? {})) {
     mkdirSync(dirname(path), { recursive: true });
@@ -60,8 +64,13 @@ async function start(spec) {
   }
   const env = Object.fromEntries(Object.entries(spec.env).map(([k, v]) => [k, fill(v, fake.url)]));
   emit({ ev: "ready", url: fake.url });
-  let stdout = "", stderr = "";
-  child = spawn(spec.command, spec.args.map((a) => fill(a, fake.url)), { cwd: spec.cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let stdout = "",
+    stderr = "";
+  child = spawn(
+    spec.command,
+    spec.args.map((a) => fill(a, fake.url)),
+    { cwd: spec.cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true },
+  );
   child.stdout.on("data", (d) => (stdout = (stdout + d).slice(-TAIL)));
   child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-TAIL)));
   child.on("error", (e) => (stderr += `\nspawn failed: ${e.message}`));
@@ -76,8 +85,14 @@ async function start(spec) {
 const rl = createInterface({ input: process.stdin });
 rl.on("line", (line) => {
   const msg = JSON.parse(line);
-  if (msg.op === "start") start(msg.spec).catch((e) => (emit({ ev: "exit", code: null, signal: null, stdout: "", stderr: `runner: ${e.stack ?? e}` }), process.exit(0)));
-  else if (msg.op === "reply") waiting.get(msg.seq)?.(msg.turn), waiting.delete(msg.seq);
+  if (msg.op === "start")
+    start(msg.spec).catch(
+      (e) => (
+        emit({ ev: "exit", code: null, signal: null, stdout: "", stderr: `runner: ${e.stack ?? e}` }),
+        process.exit(0)
+      ),
+    );
+  else if (msg.op === "reply") (waiting.get(msg.seq)?.(msg.turn), waiting.delete(msg.seq));
   else if (msg.op === "stop") stop();
 });
 rl.on("close", stop);

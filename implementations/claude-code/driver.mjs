@@ -77,20 +77,34 @@ export async function createSession(config, options = {}) {
   // Personal skills (~/.claude/skills) win over project skills (.claude/skills): the kit's first root goes there.
   const places = [join(world.home, ".claude", "skills"), join(world.project, ".claude", "skills")];
   const roots = config.skill_roots;
-  if (roots.length > places.length) throw new Error(`Claude Code has ${places.length} skill locations; the case configures ${roots.length} roots`);
+  if (roots.length > places.length)
+    throw new Error(`Claude Code has ${places.length} skill locations; the case configures ${roots.length} roots`);
   const links = roots.map((root, i) => ({ root, at: world.link(root, places[i]) }));
   // Claude Code's built-in plugin brings a skill of its own (plugin-authoring); its settings turn it off (K32).
   mkdirSync(join(world.home, ".claude"), { recursive: true });
   const used = new WeakMap();
   // Claude Code's PreToolUse hook on the Skill tool is its permission hook (README "Capabilities").
-  const hooked = options.hook ? await preToolUseHook(world, options.hook, { matcher: TOOL, nameKey: "skill" }) : undefined;
-  const settings = { enabledPlugins: { "cc-plugin-plugin-authoring@builtin": false }, ...(hooked ? { hooks: hooked.hooks } : {}) };
+  const hooked = options.hook
+    ? await preToolUseHook(world, options.hook, { matcher: TOOL, nameKey: "skill" })
+    : undefined;
+  const settings = {
+    enabledPlugins: { "cc-plugin-plugin-authoring@builtin": false },
+    ...(hooked ? { hooks: hooked.hooks } : {}),
+  };
   writeFileSync(join(world.home, ".claude", "settings.json"), JSON.stringify(settings, null, 2));
   const spec = {
     provider: "anthropic",
     mainTools: [TOOL],
     command: BIN,
-    args: ["-p", "Use the skills you are asked to use.", "--output-format", "stream-json", "--verbose", "--model", "claude-sonnet-4-5"],
+    args: [
+      "-p",
+      "Use the skills you are asked to use.",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--model",
+      "claude-sonnet-4-5",
+    ],
     env: environment(world),
     cwd: world.project,
   };
@@ -106,7 +120,10 @@ export async function createSession(config, options = {}) {
 /** The catalog as Claude Code shows it: the Skill tool's description, and the listing in a system-reminder. */
 function catalogOf(body) {
   const tool = body.tools.find((t) => t.name === TOOL);
-  const reminder = body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).map((b) => b.text ?? "").find((t) => t.includes(LISTING));
+  const reminder = body.messages
+    .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+    .map((b) => b.text ?? "")
+    .find((t) => t.includes(LISTING));
   const listed = reminder ? dashListing(reminder, LISTING) : [];
   const entries = listed.map((e) => ({ name: e.name, description: e.description }));
   return { tool_description: [tool.description, reminder].filter(Boolean).join("\n\n"), entries };
@@ -131,25 +148,38 @@ function translate({ id, params, result, following, body }, links, used) {
     const seen = used.get(body) ?? new Set();
     used.set(body, seen);
     const index = following.findIndex((f, i) => !seen.has(i) && (BASE.test(f) || ALREADY.test(f)));
-    if (index < 0) throw new Error(`Claude Code launched ${name} but no message follows for it: ${JSON.stringify(following.map((f) => f.slice(0, 200)))}`);
+    if (index < 0)
+      throw new Error(
+        `Claude Code launched ${name} but no message follows for it: ${JSON.stringify(following.map((f) => f.slice(0, 200)))}`,
+      );
     seen.add(index);
     const block = following[index];
     if (ALREADY.test(block)) return { kind: "already_loaded", name, output: `${text}\n\n${block}` };
     const [header, dir] = BASE.exec(block);
-    return { kind: "ok", name, dir: unlink(dir, links), body: block.slice(header.length), output: `${text}\n\n${block}` };
+    return {
+      kind: "ok",
+      name,
+      dir: unlink(dir, links),
+      body: block.slice(header.length),
+      output: `${text}\n\n${block}`,
+    };
   }
   const inner = /^<tool_use_error>([\s\S]*)<\/tool_use_error>$/.exec(own)?.[1] ?? own;
   const unknown = /^Unknown skill: ([\s\S]*?)(?:\. Did you mean ([\s\S]*)\?)?$/.exec(inner);
   if (unknown) return { kind: "not_found", name: unknown[1], siblings: unknown[2] ? [unknown[2]] : [], output: text };
-  if (/cannot be used with Skill tool due to disable-model-invocation/.test(inner)) return { kind: "error", code: "DISABLED", message: firstLine(inner), output: text };
+  if (/cannot be used with Skill tool due to disable-model-invocation/.test(inner))
+    return { kind: "error", code: "DISABLED", message: firstLine(inner), output: text };
   // A skill Claude Code's permission check did not let run (in -p mode nobody is there to answer its prompt).
-  if (/^Execute skill: /.test(inner)) return { kind: "error", code: "PERMISSION_DENIED", message: firstLine(inner), output: text };
+  if (/^Execute skill: /.test(inner))
+    return { kind: "error", code: "PERMISSION_DENIED", message: firstLine(inner), output: text };
   // Its PreToolUse hook refused the call (the kit's hook answered deny): Claude Code reports it as a hook error.
-  if (/^PreToolUse:Skill hook error: /.test(inner)) return { kind: "error", code: "PERMISSION_DENIED", message: firstLine(inner), output: text };
+  if (/^PreToolUse:Skill hook error: /.test(inner))
+    return { kind: "error", code: "PERMISSION_DENIED", message: firstLine(inner), output: text };
   // The hook answered "ask": with nobody to ask in -p mode Claude Code refuses, showing the hook's reason only.
   if (inner === `${HOOK_REASON}ask`) return { kind: "error", code: "PERMISSION_DENIED", message: inner, output: text };
   // Claude Code's own refusals of the input (its schema, its name format) are parameter refusals.
-  if (/^InputValidationError|^Invalid skill format/.test(inner)) return { kind: "error", code: "INVALID_PARAM", message: firstLine(inner), output: text };
+  if (/^InputValidationError|^Invalid skill format/.test(inner))
+    return { kind: "error", code: "INVALID_PARAM", message: firstLine(inner), output: text };
   throw new Error(`untranslated Claude Code error: ${JSON.stringify(inner.slice(0, 400))}`);
 }
 

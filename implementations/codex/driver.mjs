@@ -64,7 +64,11 @@ const configToml = (codexHome) =>
     // Codex's own switches: no usage analytics (its OTLP metrics to ab.chatgpt.com), no update check.
     "[analytics]",
     "enabled = false",
-    ...SYSTEM_SKILLS.flatMap((s) => ["[[skills.config]]", `path = "${join(codexHome, "skills", ".system", s, "SKILL.md")}"`, "enabled = false"]),
+    ...SYSTEM_SKILLS.flatMap((s) => [
+      "[[skills.config]]",
+      `path = "${join(codexHome, "skills", ".system", s, "SKILL.md")}"`,
+      "enabled = false",
+    ]),
     "",
   ].join("\n");
 
@@ -75,13 +79,22 @@ export async function createSession(config) {
   // kit root because Codex writes its system skills under it.
   const places = [join(world.project, ".agents", "skills"), join(world.home, ".agents", "skills")];
   const roots = config.skill_roots;
-  if (roots.length > places.length) throw new Error(`this driver maps ${places.length} skill locations; the case configures ${roots.length} roots`);
+  if (roots.length > places.length)
+    throw new Error(`this driver maps ${places.length} skill locations; the case configures ${roots.length} roots`);
   const links = roots.map((root, i) => ({ root, at: world.link(root, places[i]) }));
   const spec = {
     provider: "responses",
     mainTools: [TOOL],
     command: process.execPath,
-    args: [BIN, "exec", "--skip-git-repo-check", "--disable", "plugins", "--json", "Use the skills you are asked to use."],
+    args: [
+      BIN,
+      "exec",
+      "--skip-git-repo-check",
+      "--disable",
+      "plugins",
+      "--json",
+      "Use the skills you are asked to use.",
+    ],
     env: { ...world.env, CODEX_HOME: codexHome, KIT_FAKE_API_KEY: "sk-kit-fake" },
     cwd: world.project,
     files: { [join(codexHome, "config.toml")]: configToml(codexHome) },
@@ -91,7 +104,12 @@ export async function createSession(config) {
     toolName: TOOL,
     // A call whose name Codex does not list is never sent (no model could read a path it was not given).
     play: (params) => pathFor(listing, params) !== undefined,
-    unplayed: (params) => ({ kind: "not_found", name: String(params?.name ?? ""), siblings: [], output: "(Codex has no lookup by name: its listing shows no path for this name, so nothing is read)" }),
+    unplayed: (params) => ({
+      kind: "not_found",
+      name: String(params?.name ?? ""),
+      siblings: [],
+      output: "(Codex has no lookup by name: its listing shows no path for this name, so nothing is read)",
+    }),
     input: (params) => ({ cmd: `cat '${pathFor(listing, params).replaceAll("'", "'\\''")}'` }),
     catalog: (body) => {
       const c = catalogOf(body, links);
@@ -120,7 +138,11 @@ function catalogOf(body, links) {
     description: m[2],
     file: join(roots.get(m[3]) ?? m[3], m[4]),
   }));
-  const entries = listed.map((e) => ({ name: e.name, description: e.description, dir: unlink(dirname(e.file), links) }));
+  const entries = listed.map((e) => ({
+    name: e.name,
+    description: e.description,
+    dir: unlink(dirname(e.file), links),
+  }));
   return { listed, catalog: { tool_description: block, entries } };
 }
 

@@ -49,7 +49,9 @@ export const implementationInfo = {
 
 // Continue asks api.continue.dev for its latest version on every run (src/version.ts, getLatestVersion), with no
 // switch to turn it off. Inside the run's namespace the lookup is refused; it is reported, not fatal (K31).
-export const knownAttempts = [{ what: "dns", to: "api.continue.dev", why: "version check, src/version.ts getLatestVersion" }];
+export const knownAttempts = [
+  { what: "dns", to: "api.continue.dev", why: "version check, src/version.ts getLatestVersion" },
+];
 
 const configYaml = () => `name: kit
 version: 0.0.1
@@ -70,7 +72,8 @@ export async function createSession(config) {
   // skill of a name in the list it built.
   const places = [join(world.project, ".continue", "skills"), join(world.home, ".continue", "skills")];
   const roots = config.skill_roots;
-  if (roots.length > places.length) throw new Error(`this driver maps ${places.length} skill locations; the case configures ${roots.length} roots`);
+  if (roots.length > places.length)
+    throw new Error(`this driver maps ${places.length} skill locations; the case configures ${roots.length} roots`);
   roots.forEach((root, i) => world.link(root, places[i]));
   const configPath = join(world.home, ".continue", "config.yaml");
   const spec = {
@@ -78,7 +81,12 @@ export async function createSession(config) {
     mainTools: [TOOL],
     command: process.execPath,
     args: [CN, "-p", "Use the skills you are asked to use.", "--config", configPath],
-    env: { ...world.env, CONTINUE_METRICS_ENABLED: "0", CONTINUE_CLI_ENABLE_TELEMETRY: "0", CONTINUE_CLI_DISABLE_COMMIT_SIGNATURE: "1" },
+    env: {
+      ...world.env,
+      CONTINUE_METRICS_ENABLED: "0",
+      CONTINUE_CLI_ENABLE_TELEMETRY: "0",
+      CONTINUE_CLI_DISABLE_COMMIT_SIGNATURE: "1",
+    },
     cwd: world.project,
     files: { [configPath]: configYaml() },
     knownAttempts,
@@ -95,11 +103,15 @@ export async function createSession(config) {
 /** The catalog as Continue shows it: the Skills tool's description, which lists `name:` / `description:` pairs. */
 function catalogOf(body) {
   const tool = body.tools.find((t) => t.name === TOOL);
-  const entries = [...tool.description.matchAll(/\nname: (.*)\ndescription: (.*)\n/g)].map((m) => ({ name: m[1], description: m[2] }));
+  const entries = [...tool.description.matchAll(/\nname: (.*)\ndescription: (.*)\n/g)].map((m) => ({
+    name: m[1],
+    description: m[2],
+  }));
   return { tool_description: tool.description, entries };
 }
 
-const LOADED = /^<skill_name>([\s\S]*?)<\/skill_name>\n<skill_description>[\s\S]*?<\/skill_description>\n<skill_content>([\s\S]*?)<\/skill_content>(?:\n|$)/;
+const LOADED =
+  /^<skill_name>([\s\S]*?)<\/skill_name>\n<skill_description>[\s\S]*?<\/skill_description>\n<skill_content>([\s\S]*?)<\/skill_content>(?:\n|$)/;
 
 function translate({ result }) {
   const text = result.text;
@@ -109,8 +121,11 @@ function translate({ result }) {
   const notFound = /^Error executing tool Skills: Skill "([\s\S]*)" not found\./.exec(text);
   if (notFound) return { kind: "not_found", name: notFound[1], siblings: suggested(text), output: text };
   // Continue's tool runner checks the input against the tool's required parameters: a parameter refusal.
-  if (/^Required parameter "[^"]*" missing for tool "Skills"/.test(text)) return { kind: "error", code: "INVALID_PARAM", message: text.split("\n")[0], output: text };
-  throw new Error(`untranslated Continue tool result${result.isError ? " (is_error)" : ""}: ${JSON.stringify(text.slice(0, 400))}`);
+  if (/^Required parameter "[^"]*" missing for tool "Skills"/.test(text))
+    return { kind: "error", code: "INVALID_PARAM", message: text.split("\n")[0], output: text };
+  throw new Error(
+    `untranslated Continue tool result${result.isError ? " (is_error)" : ""}: ${JSON.stringify(text.slice(0, 400))}`,
+  );
 }
 
 /** The names the harness suggests after not finding one ("Available skills: a, b"; "none"): its siblings. */

@@ -13,7 +13,14 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { createFilesystemMiddleware, createSkillsMiddleware, FilesystemBackend } from "deepagents";
 import { SystemMessage } from "@langchain/core/messages";
-import { capabilities, catalogResult, errorResult, notFoundResult, okResult, requestedName } from "../driver-kit/results.mjs";
+import {
+  capabilities,
+  catalogResult,
+  errorResult,
+  notFoundResult,
+  okResult,
+  requestedName,
+} from "../driver-kit/results.mjs";
 import { capturingLogs } from "../driver-kit/logs.mjs";
 
 const require = createRequire(import.meta.url);
@@ -33,10 +40,24 @@ export const implementationInfo = {
   // README.md "Capabilities" names where in deepagents' source each false one was looked for. read_file shows
   // the whole SKILL.md, frontmatter included: its unknown fields reach the model (frontmatter_passthrough).
   // Its filesystem permission rules (deny a read on path globs) are its sensitive patterns.
-  capabilities: capabilities(["allowed_tools", "symlinks", "file_modes", "frontmatter_passthrough", "sensitive_patterns"]),
+  capabilities: capabilities([
+    "allowed_tools",
+    "symlinks",
+    "file_modes",
+    "frontmatter_passthrough",
+    "sensitive_patterns",
+  ]),
   // What deepagents never produces (K40): no lookup by name, no byte count, no parsed frontmatter in what
   // read_file returns, no resource list, no root index and no shadowing report in its listing, no error codes (plain "Error: …").
-  unobserved: ["call.by-name", "result.bytes", "result.frontmatter", "result.resources", "catalog.entry.root_index", "catalog.entry.shadowed", "error.code"],
+  unobserved: [
+    "call.by-name",
+    "result.bytes",
+    "result.frontmatter",
+    "result.resources",
+    "catalog.entry.root_index",
+    "catalog.entry.shadowed",
+    "error.code",
+  ],
 };
 
 /**
@@ -46,7 +67,11 @@ export const implementationInfo = {
  */
 export function fileTextOf(output) {
   const rows = output.split("\n");
-  if (/^@@ lines \d+-\d+ of \d+ @@$/.test(rows[0] ?? "")) return rows.slice(1).map((l) => `${l}\n`).join("");
+  if (/^@@ lines \d+-\d+ of \d+ @@$/.test(rows[0] ?? ""))
+    return rows
+      .slice(1)
+      .map((l) => `${l}\n`)
+      .join("");
   const lines = [];
   for (const row of rows) {
     const m = /^\s*(\d+)(\.\d+)?\t(.*)$/.exec(row);
@@ -61,7 +86,7 @@ const withSlash = (p) => (p.endsWith("/") ? p : `${p}/`);
 
 function textOf(out) {
   if (typeof out === "string") return out;
-  if (Array.isArray(out)) return out.map((b) => (typeof b === "string" ? b : b?.text ?? "")).join("");
+  if (Array.isArray(out)) return out.map((b) => (typeof b === "string" ? b : (b?.text ?? ""))).join("");
   if (out && typeof out === "object" && "content" in out) return textOf(out.content);
   return String(out);
 }
@@ -84,7 +109,9 @@ export async function createSession(config) {
   const skills = createSkillsMiddleware({ backend, sources });
   // The kit's sensitive_patterns as deepagents' own permission rules: its globs are absolute ("/**/secrets/**").
   const patterns = config.sensitive_patterns ?? [];
-  const permissions = patterns.length ? [{ operations: ["read"], paths: patterns.map((p) => (p.startsWith("/") ? p : `/${p}`)), mode: "deny" }] : [];
+  const permissions = patterns.length
+    ? [{ operations: ["read"], paths: patterns.map((p) => (p.startsWith("/") ? p : `/${p}`)), mode: "deny" }]
+    : [];
   const readFile = createFilesystemMiddleware({ backend, permissions }).tools.find((t) => t.name === "read_file");
   let state; // the middleware's thread state: skillsMetadata, loaded once per thread as in an agent run
   const loadLogs = [];
@@ -106,7 +133,12 @@ export async function createSession(config) {
       return {};
     });
     // In deepagents' own order, with the fields its SkillMetadata holds.
-    const entries = st.skillsMetadata.map((m) => ({ name: m.name, description: m.description, dir: dirname(m.path), frontmatter: frontmatterOf(m) }));
+    const entries = st.skillsMetadata.map((m) => ({
+      name: m.name,
+      description: m.description,
+      dir: dirname(m.path),
+      frontmatter: frontmatterOf(m),
+    }));
     return catalogResult(textOf(system).trim(), entries, [...loadLogs]);
   }
 
@@ -115,7 +147,11 @@ export async function createSession(config) {
     const name = requestedName(params);
     // The model reads the path the listing shows for the name; a name it does not show has no path to read.
     const meta = name === undefined ? undefined : st.skillsMetadata.find((m) => m.name === name);
-    if (!meta) return notFoundResult(String(name ?? ""), "(deepagents has no lookup by name: the listing shows no path for this name, so nothing is read)");
+    if (!meta)
+      return notFoundResult(
+        String(name ?? ""),
+        "(deepagents has no lookup by name: the listing shows no path for this name, so nothing is read)",
+      );
     const output = textOf(await readFile.invoke({ file_path: meta.path, limit: SKILL_READ_LIMIT }));
     // read_file's own failure (a refused symlink, a missing file): "Error: …", no code.
     if (/^Error: /.test(output)) return errorResult(undefined, output, output, { name });
@@ -125,7 +161,9 @@ export async function createSession(config) {
   }
 
   function call(params) {
-    return capturingLogs(() => callOnce(params), DEEPAGENTS_LOGS).then(({ value, logged }) => (logged.length ? { ...value, warnings: logged } : value));
+    return capturingLogs(() => callOnce(params), DEEPAGENTS_LOGS).then(({ value, logged }) =>
+      logged.length ? { ...value, warnings: logged } : value,
+    );
   }
 
   async function close() {}

@@ -29,13 +29,25 @@ export function capabilities(has) {
 
 /** The kit wants `message` on one non-empty line; a harness's message may span several. */
 export function oneLine(text) {
-  const line = String(text ?? "").replace(/\s*[\r\n]+\s*/g, " ").trim();
+  const line = String(text ?? "")
+    .replace(/\s*[\r\n]+\s*/g, " ")
+    .trim();
   return line.length > 0 ? line : "(the harness gave no message)";
 }
 
 /** An `ok` of the fields the harness gave; an undefined one is left out (declared unobserved by the driver). */
 export function okResult({ name, dir, body, frontmatter, output, resources, bytes, warnings }) {
-  return defined({ kind: "ok", name, dir, body, frontmatter, resources, bytes, output, warnings: warnings?.length ? warnings : undefined });
+  return defined({
+    kind: "ok",
+    name,
+    dir,
+    body,
+    frontmatter,
+    resources,
+    bytes,
+    output,
+    warnings: warnings?.length ? warnings : undefined,
+  });
 }
 
 /** The object without its undefined members: a value the harness did not give is absent, not `undefined`. */
@@ -50,7 +62,13 @@ export function notFoundResult(name, output, siblings = []) {
 
 /** An `error` in the harness's own class; `code` undefined (left out) when its errors carry none (`error.code`). */
 export function errorResult(code, message, output, extra = {}) {
-  return defined({ kind: "error", code, message: oneLine(message), output: String(output ?? "") || oneLine(message), ...extra });
+  return defined({
+    kind: "error",
+    code,
+    message: oneLine(message),
+    output: String(output ?? "") || oneLine(message),
+    ...extra,
+  });
 }
 
 /** The requested name when the input carries one as a string (for not_found and errors). */

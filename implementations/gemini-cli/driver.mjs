@@ -38,7 +38,13 @@ export const implementationInfo = {
   capabilities: capabilities(["symlinks", "file_modes", "permission_hook", "trust_gate", "resources"]),
   // Values Gemini never produces (K40): no byte count, no root index, only name and description kept of the
   // frontmatter, and a confirmation that carries none of the kit's hook payload.
-  unobserved: ["result.bytes", "result.frontmatter", "catalog.entry.root_index", "catalog.entry.frontmatter", "hook.payload"],
+  unobserved: [
+    "result.bytes",
+    "result.frontmatter",
+    "catalog.entry.root_index",
+    "catalog.entry.frontmatter",
+    "hook.payload",
+  ],
 };
 
 // Gemini reports skill conflicts as user feedback on its event bus; collect them for the session discovering.
@@ -84,7 +90,11 @@ function shadowedBy(warnings) {
 let policyConfig;
 async function policyBus() {
   policyConfig ??= await createPolicyEngineConfig({}, ApprovalMode.DEFAULT, undefined, true);
-  const engine = new PolicyEngine({ ...policyConfig, rules: [...(policyConfig.rules ?? [])], checkers: [...(policyConfig.checkers ?? [])] });
+  const engine = new PolicyEngine({
+    ...policyConfig,
+    rules: [...(policyConfig.rules ?? [])],
+    checkers: [...(policyConfig.checkers ?? [])],
+  });
   const bus = new MessageBus(engine);
   createPolicyUpdater(engine, bus, undefined);
   return bus;
@@ -105,7 +115,9 @@ export async function createSession(config, options = {}) {
     async catalog() {
       const skills = manager.getSkills();
       const shadowed = shadowedBy(warnings);
-      const section = renderAgentSkills(skills.map((s) => ({ name: s.name, description: s.description, location: s.location })));
+      const section = renderAgentSkills(
+        skills.map((s) => ({ name: s.name, description: s.description, location: s.location })),
+      );
       // In Gemini's own order (the manager's), never sorted here.
       const entries = skills.map((s) => ({
         name: s.name,
@@ -130,7 +142,12 @@ async function activate(tool, manager, params, user) {
   } catch (error) {
     // Gemini's own class for a refused input: invalid tool params, whatever the name (ToolErrorType.INVALID_TOOL_PARAMS).
     const message = String(error?.message ?? error);
-    return errorResult("INVALID_PARAM", message, `Error: Invalid parameters provided. Reason: ${message}`, name === undefined ? {} : { name });
+    return errorResult(
+      "INVALID_PARAM",
+      message,
+      `Error: Invalid parameters provided. Reason: ${message}`,
+      name === undefined ? {} : { name },
+    );
   }
   const signal = new AbortController().signal;
   let details;
@@ -142,13 +159,25 @@ async function activate(tool, manager, params, user) {
   }
   if (details) {
     // Gemini asks the user. The kit's hook is that user; a session without one is a user who allows every time.
-    const answer = user ? await user({ gemini_confirmation: { type: details.type, title: details.title, prompt: details.prompt }, tool_call: { name: tool.name, args: params } }) : "allow_once";
+    const answer = user
+      ? await user({
+          gemini_confirmation: { type: details.type, title: details.title, prompt: details.prompt },
+          tool_call: { name: tool.name, args: params },
+        })
+      : "allow_once";
     if (answer !== "allow" && answer !== "allow_once") {
       await details.onConfirm(ToolConfirmationOutcome.Cancel);
       // scheduler.js: a Cancel outcome cancels the call with 'User denied execution.' (state-manager.js's wording).
-      return errorResult("PERMISSION_DENIED", "User denied execution.", "[Operation Cancelled] Reason: User denied execution.", { name });
+      return errorResult(
+        "PERMISSION_DENIED",
+        "User denied execution.",
+        "[Operation Cancelled] Reason: User denied execution.",
+        { name },
+      );
     }
-    await details.onConfirm(answer === "allow" ? ToolConfirmationOutcome.ProceedAlways : ToolConfirmationOutcome.ProceedOnce);
+    await details.onConfirm(
+      answer === "allow" ? ToolConfirmationOutcome.ProceedAlways : ToolConfirmationOutcome.ProceedOnce,
+    );
   }
   const result = await invocation.execute({ abortSignal: signal });
   const output = typeof result.llmContent === "string" ? result.llmContent : JSON.stringify(result.llmContent);
@@ -157,5 +186,11 @@ async function activate(tool, manager, params, user) {
     return errorResult(code, result.error.message, output, { name });
   }
   const skill = manager.getSkill(params.name);
-  return okResult({ name: skill.name, dir: dirname(skill.location), body: skill.body, output, resources: resourcesFromTree(output) });
+  return okResult({
+    name: skill.name,
+    dir: dirname(skill.location),
+    body: skill.body,
+    output,
+    resources: resourcesFromTree(output),
+  });
 }

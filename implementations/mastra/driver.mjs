@@ -12,7 +12,14 @@
 import { createRequire } from "node:module";
 import { Workspace, LocalFilesystem, LocalSkillSource, createSkillTools } from "@mastra/core/workspace";
 import { SkillsProcessor } from "@mastra/core/processors";
-import { capabilities, catalogResult, errorResult, notFoundResult, okResult, requestedName } from "../driver-kit/results.mjs";
+import {
+  capabilities,
+  catalogResult,
+  errorResult,
+  notFoundResult,
+  okResult,
+  requestedName,
+} from "../driver-kit/results.mjs";
 import { capturingLogs } from "../driver-kit/logs.mjs";
 
 const require = createRequire(import.meta.url);
@@ -22,7 +29,11 @@ const MASTRA_VERSION = require("@mastra/core/package.json").version;
 const SOURCE = process.env.MASTRA_SKILL_SOURCE === "local" ? "local" : "filesystem";
 
 export const implementationInfo = {
-  implementation: { name: SOURCE === "local" ? "mastra-workspace-skill (LocalSkillSource)" : "mastra-workspace-skill", version: MASTRA_VERSION, language: "typescript" },
+  implementation: {
+    name: SOURCE === "local" ? "mastra-workspace-skill (LocalSkillSource)" : "mastra-workspace-skill",
+    version: MASTRA_VERSION,
+    language: "typescript",
+  },
   specVersion: "1",
   // README.md "Capabilities" names where in Mastra's source each false one was looked for.
   capabilities: capabilities(["resources", "symlinks", "file_modes"]),
@@ -37,7 +48,10 @@ export const implementationInfo = {
  */
 function workspaceFor(roots) {
   if (SOURCE === "local") return new Workspace({ skills: roots, skillSource: new LocalSkillSource() });
-  return new Workspace({ filesystem: new LocalFilesystem({ basePath: roots[0], allowedPaths: roots.slice(1) }), skills: roots });
+  return new Workspace({
+    filesystem: new LocalFilesystem({ basePath: roots[0], allowedPaths: roots.slice(1) }),
+    skills: roots,
+  });
 }
 
 /** The WorkspaceSkills the tool is given, with every get() recorded: the driver reads the Skill the tool resolved. */
@@ -57,7 +71,8 @@ function recording(skills) {
 /** The frontmatter fields Mastra keeps (extractSkillFrontmatter reads exactly these six), as it holds them. */
 function frontmatterOf(skill) {
   const fm = {};
-  for (const k of ["name", "description", "license", "compatibility", "user-invocable", "metadata"]) if (skill[k] !== undefined) fm[k] = skill[k];
+  for (const k of ["name", "description", "license", "compatibility", "user-invocable", "metadata"])
+    if (skill[k] !== undefined) fm[k] = skill[k];
   return fm;
 }
 
@@ -70,11 +85,19 @@ export async function createSession(config) {
   async function catalog() {
     const system = [];
     const { value: list, logged } = await capturingLogs(async () => {
-      await processor.processInputStep({ messageList: { addSystem: (m) => system.push(typeof m === "string" ? m : m.content) }, stepNumber: 0 });
+      await processor.processInputStep({
+        messageList: { addSystem: (m) => system.push(typeof m === "string" ? m : m.content) },
+        stepNumber: 0,
+      });
       return workspace.skills.list();
     });
     // In Mastra's own order, with the fields its skill list holds.
-    const entries = list.map((s) => ({ name: s.name, description: s.description, dir: s.path, frontmatter: frontmatterOf(s) }));
+    const entries = list.map((s) => ({
+      name: s.name,
+      description: s.description,
+      dir: s.path,
+      frontmatter: frontmatterOf(s),
+    }));
     return catalogResult([tools.skill.description, ...system].join("\n\n"), entries, logged);
   }
 
@@ -90,7 +113,8 @@ export async function createSession(config) {
       return errorResult("IO_ERROR", message, undefined, { name: requestedName(params) });
     }
     // Tool.execute's zod validation answers with an error object instead of calling the tool.
-    if (out && typeof out === "object" && out.error === true) return errorResult("INVALID_PARAM", out.message ?? "invalid input", JSON.stringify(out));
+    if (out && typeof out === "object" && out.error === true)
+      return errorResult("INVALID_PARAM", out.message ?? "invalid input", JSON.stringify(out));
     const skill = seen.last;
     if (!skill) return notFoundResult(requestedName(params) ?? String(params?.name), String(out));
     const resources = [
@@ -98,11 +122,20 @@ export async function createSession(config) {
       ...(skill.scripts ?? []).map((s) => `scripts/${s}`),
       ...(skill.assets ?? []).map((a) => `assets/${a}`),
     ];
-    return okResult({ name: skill.name, dir: skill.path, body: skill.instructions, frontmatter: frontmatterOf(skill), resources, output: String(out) });
+    return okResult({
+      name: skill.name,
+      dir: skill.path,
+      body: skill.instructions,
+      frontmatter: frontmatterOf(skill),
+      resources,
+      output: String(out),
+    });
   }
 
   function call(params) {
-    return capturingLogs(() => callOnce(params)).then(({ value, logged }) => (logged.length ? { ...value, warnings: logged } : value));
+    return capturingLogs(() => callOnce(params)).then(({ value, logged }) =>
+      logged.length ? { ...value, warnings: logged } : value,
+    );
   }
 
   async function close() {}

@@ -10,7 +10,14 @@ import { rmSync } from "node:fs";
 import { dirname, isAbsolute } from "node:path";
 import { MODEL, PROVIDER, harnessVersion, projectDir, request, server } from "./server.mjs";
 import { watchPermissions } from "./permission.mjs";
-import { capabilities, catalogResult, errorResult, notFoundResult, okResult, requestedName } from "../driver-kit/results.mjs";
+import {
+  capabilities,
+  catalogResult,
+  errorResult,
+  notFoundResult,
+  okResult,
+  requestedName,
+} from "../driver-kit/results.mjs";
 import { TurnQueue } from "./turns.mjs";
 
 export const implementationInfo = {
@@ -21,7 +28,16 @@ export const implementationInfo = {
   // What OpenCode never produces (K40): no byte count, no root index, no parsed frontmatter beyond name and
   // description, no report of a shadowed skill, no resource list field (a file sample in its text), a permission
   // request without the kit's payload, and one call per model turn (no order of concurrent answers to observe).
-  unobserved: ["result.bytes", "result.frontmatter", "result.resources", "catalog.entry.root_index", "catalog.entry.frontmatter", "catalog.entry.shadowed", "hook.payload", "call.order"],
+  unobserved: [
+    "result.bytes",
+    "result.frontmatter",
+    "result.resources",
+    "catalog.entry.root_index",
+    "catalog.entry.frontmatter",
+    "catalog.entry.shadowed",
+    "hook.payload",
+    "call.order",
+  ],
 };
 
 // Start the server as soon as the driver loads: it takes seconds, and the first case should not pay for it.
@@ -41,14 +57,19 @@ export async function createSession(config, { hook } = {}) {
   let skills = null;
 
   const openSession = async () => (sessionId ??= (await request(srv, "POST", "/session", dir, {})).id);
-  const listSkills = async () => (skills ??= (await request(srv, "GET", "/skill", dir)).filter((s) => isAbsolute(s.location)));
+  const listSkills = async () =>
+    (skills ??= (await request(srv, "GET", "/skill", dir)).filter((s) => isAbsolute(s.location)));
 
   async function turn(params) {
     const id = `kitcall_${++nextCall}`;
     srv.calls.set(id, params);
     try {
       const session = await openSession();
-      const body = { parts: [{ type: "text", text: `kitcall:${id}` }], model: { providerID: PROVIDER, modelID: MODEL }, agent: "build" };
+      const body = {
+        parts: [{ type: "text", text: `kitcall:${id}` }],
+        model: { providerID: PROVIDER, modelID: MODEL },
+        agent: "build",
+      };
       const stopWatching = hook ? watchPermissions(srv, dir, session, hook) : null;
       try {
         await request(srv, "POST", `/session/${session}/message`, dir, body);
@@ -69,7 +90,10 @@ export async function createSession(config, { hook } = {}) {
       const tool = tools.find((t) => t.id === "skill");
       // In OpenCode's own order (GET /skill), with the fields it lists.
       const entries = list.map((s) => ({ name: s.name, description: s.description, dir: dirname(s.location) }));
-      const description = [tool?.description ?? "(OpenCode offers no skill tool here)", await systemPromptSkills(srv, openSession, dir)]
+      const description = [
+        tool?.description ?? "(OpenCode offers no skill tool here)",
+        await systemPromptSkills(srv, openSession, dir),
+      ]
         .filter(Boolean)
         .join("\n\n");
       return catalogResult(description, entries);
@@ -92,7 +116,11 @@ export async function createSession(config, { hook } = {}) {
 async function systemPromptSkills(srv, openSession, dir) {
   const session = await openSession();
   srv.lastSystem = "";
-  const body = { parts: [{ type: "text", text: "kitcatalog" }], model: { providerID: PROVIDER, modelID: MODEL }, agent: "build" };
+  const body = {
+    parts: [{ type: "text", text: "kitcatalog" }],
+    model: { providerID: PROVIDER, modelID: MODEL },
+    agent: "build",
+  };
   await request(srv, "POST", `/session/${session}/message`, dir, body);
   const system = srv.lastSystem ?? "";
   const block = /<available_skills>[\s\S]*?<\/available_skills>/.exec(system);
@@ -114,7 +142,12 @@ function toResult(params, part) {
   const state = part.state ?? {};
   if (part.tool === "skill" && state.status === "completed") {
     const skillName = state.metadata?.name;
-    return okResult({ name: skillName, dir: state.metadata?.dir, body: bodyOf(state.output ?? "", skillName ?? name), output: state.output ?? "" });
+    return okResult({
+      name: skillName,
+      dir: state.metadata?.dir,
+      body: bodyOf(state.output ?? "", skillName ?? name),
+      output: state.output ?? "",
+    });
   }
   const message = String(state.error ?? state.output ?? `tool ${part.tool} ended ${state.status}`);
   if (/^(Error: )?Skill ".*" not found/.test(message) && name !== undefined) return notFoundResult(name, message);

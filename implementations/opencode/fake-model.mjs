@@ -37,7 +37,10 @@ export async function startFakeModel(shared) {
       } catch {}
       const messages = Array.isArray(body.messages) ? body.messages : [];
       const last = messages[messages.length - 1];
-      const system = messages.filter((m) => m?.role === "system").map(textOf).join("\n\n");
+      const system = messages
+        .filter((m) => m?.role === "system")
+        .map(textOf)
+        .join("\n\n");
       if (system) shared.lastSystem = system;
       const marker = last?.role === "user" ? /kitcall:([A-Za-z0-9_-]+)/.exec(textOf(last)) : null;
       const id = marker?.[1];
@@ -52,11 +55,21 @@ export async function startFakeModel(shared) {
       const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
       if (body.stream === false) {
         res.writeHead(200, { "content-type": "application/json" });
-        const message = id && calls.has(id)
-          ? { role: "assistant", content: null, tool_calls: [chunks[0].choices[0].delta.tool_calls[0]] }
-          : { role: "assistant", content: "done" };
+        const message =
+          id && calls.has(id)
+            ? { role: "assistant", content: null, tool_calls: [chunks[0].choices[0].delta.tool_calls[0]] }
+            : { role: "assistant", content: "done" };
         const finish = chunks[chunks.length - 1].choices[0].finish_reason;
-        res.end(JSON.stringify({ id: "chatcmpl-kit", object: "chat.completion", created: 0, model: "kit-scripted", choices: [{ index: 0, message, finish_reason: finish }], usage }));
+        res.end(
+          JSON.stringify({
+            id: "chatcmpl-kit",
+            object: "chat.completion",
+            created: 0,
+            model: "kit-scripted",
+            choices: [{ index: 0, message, finish_reason: finish }],
+            usage,
+          }),
+        );
         return;
       }
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });

@@ -23,11 +23,20 @@ export function watchPermissions(srv, dir, sessionId, hook) {
         let decision = "deny";
         try {
           // The kit's PermissionDecision is the bare string ("allow", "allow_once", "deny", "ask").
-          decision = await hook({ opencode_permission: { permission: ask.permission, patterns: ask.patterns, always: ask.always, metadata: ask.metadata } });
+          decision = await hook({
+            opencode_permission: {
+              permission: ask.permission,
+              patterns: ask.patterns,
+              always: ask.always,
+              metadata: ask.metadata,
+            },
+          });
         } catch {
           decision = "deny";
         }
-        await request(srv, "POST", `/permission/${ask.id}/reply`, dir, { reply: REPLY[decision] ?? "reject" }).catch(() => {});
+        await request(srv, "POST", `/permission/${ask.id}/reply`, dir, { reply: REPLY[decision] ?? "reject" }).catch(
+          () => {},
+        );
       }
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -19,7 +19,11 @@ export function opencodeBinary() {
   if (process.env.OPENCODE_BIN) return process.env.OPENCODE_BIN;
   const os = { linux: "linux", darwin: "darwin", win32: "windows" }[process.platform] ?? process.platform;
   const exe = process.platform === "win32" ? "opencode.exe" : "opencode";
-  const candidates = [`opencode-${os}-${process.arch}`, `opencode-${os}-${process.arch}-baseline`, `opencode-${os}-${process.arch}-musl`];
+  const candidates = [
+    `opencode-${os}-${process.arch}`,
+    `opencode-${os}-${process.arch}-baseline`,
+    `opencode-${os}-${process.arch}-musl`,
+  ];
   for (const name of candidates) {
     try {
       const bin = join(dirname(require.resolve(`${name}/package.json`)), "bin", exe);
@@ -82,11 +86,22 @@ async function start() {
     OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER: "1",
     OPENCODE_SERVER_PASSWORD: "",
   };
-  const child = spawn(opencodeBinary(), ["serve", "--port", "0", "--hostname", "127.0.0.1", ...(process.env.OPENCODE_DRIVER_LOGS ? ["--print-logs", "--log-level", process.env.OPENCODE_DRIVER_LOGS] : [])], {
-    cwd: home,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    opencodeBinary(),
+    [
+      "serve",
+      "--port",
+      "0",
+      "--hostname",
+      "127.0.0.1",
+      ...(process.env.OPENCODE_DRIVER_LOGS ? ["--print-logs", "--log-level", process.env.OPENCODE_DRIVER_LOGS] : []),
+    ],
+    {
+      cwd: home,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let log = "";
   const keep = (d) => {
     log = (log + d).slice(-4000);

@@ -66,18 +66,39 @@ export async function createSession(config, options = {}) {
   // Qwen's SkillManager reads levels project, user, extension, bundled, the first of a name winning.
   const places = [join(world.project, ".qwen", "skills"), join(world.home, ".qwen", "skills")];
   const roots = config.skill_roots;
-  if (roots.length > places.length) throw new Error(`Qwen Code has ${places.length} skill locations; the case configures ${roots.length} roots`);
+  if (roots.length > places.length)
+    throw new Error(`Qwen Code has ${places.length} skill locations; the case configures ${roots.length} roots`);
   const links = roots.map((root, i) => ({ root, at: world.link(root, places[i]) }));
   mkdirSync(join(world.home, ".qwen"), { recursive: true });
   // Qwen's PreToolUse hooks (Claude Code's settings format) on the skill tool are its permission hook.
-  const hooked = options.hook ? await preToolUseHook(world, options.hook, { matcher: TOOL, nameKey: "skill" }) : undefined;
-  writeFileSync(join(world.home, ".qwen", "settings.json"), JSON.stringify({ ...SETTINGS, ...(hooked ? { hooks: hooked.hooks } : {}) }, null, 2));
+  const hooked = options.hook
+    ? await preToolUseHook(world, options.hook, { matcher: TOOL, nameKey: "skill" })
+    : undefined;
+  writeFileSync(
+    join(world.home, ".qwen", "settings.json"),
+    JSON.stringify({ ...SETTINGS, ...(hooked ? { hooks: hooked.hooks } : {}) }, null, 2),
+  );
   const spec = {
     provider: "anthropic",
     mainTools: [TOOL],
     command: process.execPath,
-    args: [join(PKG_DIR, "cli.js"), "-p", "Use the skills you are asked to use.", "--auth-type", "anthropic", "--model", "claude-sonnet-4-5", "--output-format", "stream-json"],
-    env: { ...world.env, ANTHROPIC_BASE_URL: "{{BASE_URL}}", ANTHROPIC_API_KEY: "sk-ant-kit-fake", ANTHROPIC_MODEL: "claude-sonnet-4-5" },
+    args: [
+      join(PKG_DIR, "cli.js"),
+      "-p",
+      "Use the skills you are asked to use.",
+      "--auth-type",
+      "anthropic",
+      "--model",
+      "claude-sonnet-4-5",
+      "--output-format",
+      "stream-json",
+    ],
+    env: {
+      ...world.env,
+      ANTHROPIC_BASE_URL: "{{BASE_URL}}",
+      ANTHROPIC_API_KEY: "sk-ant-kit-fake",
+      ANTHROPIC_MODEL: "claude-sonnet-4-5",
+    },
     cwd: world.project,
     // Qwen's default headless approval asks a model classifier about each tool call; the fake model allows (K33).
     otherReplies: [{ systemIncludes: "You are a security classifier", text: '{"shouldBlock": false}' }],
@@ -120,8 +141,10 @@ function translate({ result }, links) {
   const notFound = /^Skill "([\s\S]*)" not found\./.exec(text);
   if (notFound) return { kind: "not_found", name: notFound[1], siblings: suggested(text), output: text };
   // Qwen's own validation of the tool input: a parameter refusal.
-  if (/^Parameter "[^"]*" must /.test(text)) return { kind: "error", code: "INVALID_PARAM", message: text.split("\n")[0], output: text };
-  if (text.includes(HOOK_REASON)) return { kind: "error", code: "PERMISSION_DENIED", message: text.split("\n")[0], output: text };
+  if (/^Parameter "[^"]*" must /.test(text))
+    return { kind: "error", code: "INVALID_PARAM", message: text.split("\n")[0], output: text };
+  if (text.includes(HOOK_REASON))
+    return { kind: "error", code: "PERMISSION_DENIED", message: text.split("\n")[0], output: text };
   throw new Error(`untranslated Qwen Code error: ${JSON.stringify(text.slice(0, 400))}`);
 }
 

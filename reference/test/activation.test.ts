@@ -21,7 +21,13 @@ describe("§3.1 ok", () => {
         `<instructions>\n# Demo\nBody line\n</instructions>\n<resources>\nscripts/run.sh\nreferences/guide.md\n</resources>\n</skill>\n` +
         `(Skill "demo" activated. Body is 17 bytes. Scripts available via bash(${dir}/scripts/<name>). References via read(${dir}/references/<name>).)`,
     );
-    expect(r).toMatchObject({ name: "demo", dir, body: "# Demo\nBody line\n", bytes: 17, resources: ["scripts/run.sh", "references/guide.md"] });
+    expect(r).toMatchObject({
+      name: "demo",
+      dir,
+      body: "# Demo\nBody line\n",
+      bytes: 17,
+      resources: ["scripts/run.sh", "references/guide.md"],
+    });
     expect(r.frontmatter["allowed-tools"]).toEqual(["Read", "Grep"]);
   });
 
@@ -46,7 +52,12 @@ describe("§3.2 / §7 dedupe", () => {
     expect((await h.call({ name: "a" })).kind).toBe("ok");
     expect((await h.call({ name: "b" })).kind).toBe("ok");
     const again = await h.call({ name: "b" });
-    expect(again).toEqual({ kind: "already_loaded", name: "b", at_turn: 2, output: '(Skill "b" is already active in this session. Body was loaded at turn 2. No new content was added.)' });
+    expect(again).toEqual({
+      kind: "already_loaded",
+      name: "b",
+      at_turn: 2,
+      output: '(Skill "b" is already active in this session. Body was loaded at turn 2. No new content was added.)',
+    });
   });
   it("the harness's own turn number is used when given", async () => {
     const h = open({ skill_roots: [tree({ "a/SKILL.md": skillMd("a") })] });
@@ -71,7 +82,9 @@ describe("§3.3 not_found", () => {
     expect(r.kind).toBe("not_found");
     if (r.kind !== "not_found") return;
     expect(r.siblings).toEqual(["deploy-ap", "deploy-api", "deploy-app"]);
-    expect(r.output).toBe('(No skill matches "deploy-apq". Did you mean: deploy-ap, deploy-api, deploy-app? Run with a listed name from the catalog.)');
+    expect(r.output).toBe(
+      '(No skill matches "deploy-apq". Did you mean: deploy-ap, deploy-api, deploy-app? Run with a listed name from the catalog.)',
+    );
   });
   it("no similar name → empty siblings", async () => {
     const r = await open({ skill_roots: [tree({ "lint/SKILL.md": skillMd("lint") })] }).call({ name: "zzzzzzzz" });
@@ -82,10 +95,21 @@ describe("§3.3 not_found", () => {
 describe("§8 resources", () => {
   it("lists scripts, references, assets sorted, relative to the dir (case 22)", async () => {
     const root = tree({
-      "r/SKILL.md": skillMd("r"), "r/scripts/b.sh": "", "r/scripts/a.py": "", "r/references/r.md": "", "r/assets/t/x.txt": "", "r/other/no.txt": "", "r/scripts/.hidden": "",
+      "r/SKILL.md": skillMd("r"),
+      "r/scripts/b.sh": "",
+      "r/scripts/a.py": "",
+      "r/references/r.md": "",
+      "r/assets/t/x.txt": "",
+      "r/other/no.txt": "",
+      "r/scripts/.hidden": "",
     });
     const r = await open({ skill_roots: [root] }).call({ name: "r" });
-    expect(r.kind === "ok" && r.resources).toEqual(["scripts/a.py", "scripts/b.sh", "references/r.md", "assets/t/x.txt"]);
+    expect(r.kind === "ok" && r.resources).toEqual([
+      "scripts/a.py",
+      "scripts/b.sh",
+      "references/r.md",
+      "assets/t/x.txt",
+    ]);
   });
   it("more than 10 in a folder → 10 listed and '(... N more)' (case 23)", async () => {
     const files: Record<string, string> = { "r/SKILL.md": skillMd("r") };
@@ -107,9 +131,18 @@ describe("§9 substitution (R5)", () => {
     expect(r.kind === "ok" && r.body).toBe("all=x  y one=x two=y three=$3 zero=x named=${path} dollar0=$0\n");
   });
   it("object arguments fill ${name} and key=value $ARGUMENTS (case 19)", async () => {
-    const root = tree({ "p/SKILL.md": skillMd("p", "d", "arguments:\n  path: {type: string, required: true}\n  mode: {type: string}\n", body) });
+    const root = tree({
+      "p/SKILL.md": skillMd(
+        "p",
+        "d",
+        "arguments:\n  path: {type: string, required: true}\n  mode: {type: string}\n",
+        body,
+      ),
+    });
     const r = await open({ skill_roots: [root] }).call({ name: "p", arguments: { path: "src/a.ts", mode: "fast" } });
-    expect(r.kind === "ok" && r.body).toBe("all=path=src/a.ts mode=fast one=$1 two=$2 three=$3 zero=$ARGUMENTS[0] named=src/a.ts dollar0=$0\n");
+    expect(r.kind === "ok" && r.body).toBe(
+      "all=path=src/a.ts mode=fast one=$1 two=$2 three=$3 zero=$ARGUMENTS[0] named=src/a.ts dollar0=$0\n",
+    );
   });
   it("substituted text is never re-scanned", async () => {
     const root = tree({ "p/SKILL.md": skillMd("p", "d", "", "[$1] [$2]\n") });
@@ -128,7 +161,9 @@ describe("§9 substitution (R5)", () => {
     expect(r.message).toBe("skill p does not accept named arguments");
   });
   it("string arguments on a named-argument skill → INVALID_PARAM listing them (case 21)", async () => {
-    const root = tree({ "p/SKILL.md": skillMd("p", "d", "arguments:\n  path: {type: string}\n  mode: {type: string}\n") });
+    const root = tree({
+      "p/SKILL.md": skillMd("p", "d", "arguments:\n  path: {type: string}\n  mode: {type: string}\n"),
+    });
     const r = await open({ skill_roots: [root] }).call({ name: "p", arguments: "src" });
     expectError(r, "INVALID_PARAM");
     expect(r.message).toBe("skill p expects named arguments: path, mode");
@@ -148,7 +183,12 @@ describe("§12 concurrency", () => {
     for (let i = 0; i < 20; i++) files[`s${i}/SKILL.md`] = skillMd(`s${i}`);
     const h = open({ skill_roots: [tree(files)] });
     const order: number[] = [];
-    const calls = Array.from({ length: 100 }, (_, i) => h.session.call({ name: `s${i % 20}` }, { invocation: "model" }).then((r) => { order.push(i); return r; }));
+    const calls = Array.from({ length: 100 }, (_, i) =>
+      h.session.call({ name: `s${i % 20}` }, { invocation: "model" }).then((r) => {
+        order.push(i);
+        return r;
+      }),
+    );
     const results = await Promise.all(calls);
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(results.filter((r) => r.kind === "ok")).toHaveLength(20);
@@ -164,7 +204,10 @@ describe("§12 concurrency", () => {
       if (req.metadata.name === "slow") await held;
       return "allow";
     };
-    const s = createSession({ skill_roots: [root], skill_trust: { trusted_roots: [root] }, permission: { hook: true } }, { hook });
+    const s = createSession(
+      { skill_roots: [root], skill_trust: { trusted_roots: [root] }, permission: { hook: true } },
+      { hook },
+    );
     await s.catalog();
     const order: string[] = [];
     const slow = s.call({ name: "slow" }, { invocation: "model" }).then((r) => order.push(`slow:${r.kind}`));
@@ -184,13 +227,16 @@ describe("§12 concurrency", () => {
     const root = tree({ "demo/SKILL.md": skillMd("demo") });
     const asked: string[] = [];
     let inner: Promise<SkillResult> | undefined;
-    const s = createSession({ skill_roots: [root], skill_trust: { trusted_roots: [root] }, permission: { hook: true } }, {
-      hook: (req) => {
-        asked.push(req.metadata.name);
-        inner ??= s.call({ name: "demo" }, { invocation: "model" });
-        return "allow";
+    const s = createSession(
+      { skill_roots: [root], skill_trust: { trusted_roots: [root] }, permission: { hook: true } },
+      {
+        hook: (req) => {
+          asked.push(req.metadata.name);
+          inner ??= s.call({ name: "demo" }, { invocation: "model" });
+          return "allow";
+        },
       },
-    });
+    );
     await s.catalog();
     expect((await s.call({ name: "nope" }, { invocation: "model" })).kind).toBe("not_found"); // the first call resolves what later calls read
     const outer = await s.call({ name: "demo" }, { invocation: "model" });
@@ -259,7 +305,10 @@ describe("review fixes", () => {
     const root = tree({ "ed/SKILL.md": skillMd("ed", "d", "", "x=${p}\n") });
     const h = open({ skill_roots: [root] });
     await h.session.catalog();
-    writeFileSync(join(root, "ed", "SKILL.md"), skillMd("ed", "d", "arguments:\n  p: {type: string, required: true}\n", "x=${p}\n"));
+    writeFileSync(
+      join(root, "ed", "SKILL.md"),
+      skillMd("ed", "d", "arguments:\n  p: {type: string, required: true}\n", "x=${p}\n"),
+    );
     expectError(await h.call({ name: "ed" }), "INVALID_PARAM");
     expect((await h.call({ name: "ed", arguments: { p: "v" } })).kind).toBe("ok");
   });

@@ -18,7 +18,12 @@ describe("the catalog the model sees", () => {
     const cat = await open({ skill_roots: [root] }).session.catalog();
     expect(check("catalog.schema.json", cat).valid).toBe(true);
     expect(cat.tool_description.startsWith(TOOL_GUIDANCE)).toBe(true);
-    for (const phrase of ["Activate an installed skill by name", "already_loaded", "allowed-tools", "permission hook"]) {
+    for (const phrase of [
+      "Activate an installed skill by name",
+      "already_loaded",
+      "allowed-tools",
+      "permission hook",
+    ]) {
       expect(cat.tool_description).toContain(phrase);
     }
     const list = cat.tool_description.slice(TOOL_GUIDANCE.length);
@@ -35,7 +40,9 @@ describe("the catalog the model sees", () => {
     const root = tree({ "a/SKILL.md": skillMd("a", "x".repeat(400)), "b/SKILL.md": skillMd("b", "short") });
     const size = catalogSize(await open({ skill_roots: [root] }).session.catalog());
     expect(size.per_skill.map((s) => s.name)).toEqual(["a", "b"]);
-    expect(size.per_skill[0]?.tokens).toBe(Math.ceil(Buffer.byteLength('<skill name="a">' + "x".repeat(292) + "…</skill>\n") / 4));
+    expect(size.per_skill[0]?.tokens).toBe(
+      Math.ceil(Buffer.byteLength('<skill name="a">' + "x".repeat(292) + "…</skill>\n") / 4),
+    );
     expect(size.per_skill[1]?.over_budget).toBe(false);
     expect(size.per_skill[1]?.bytes).toBe('<skill name="b">short</skill>\n'.length);
     expect(size.tokens).toBe(Math.ceil(size.bytes / 4));
@@ -46,14 +53,23 @@ describe("control characters in the catalog", () => {
   it("are shown as \\u escapes, tabs as spaces", async () => {
     const root = tree({ "a/SKILL.md": skillMd("a", '"nul\\0 esc\\e rlo\\u202E alm\\u061C tab\\tend"') });
     const cat = await open({ skill_roots: [root] }).session.catalog();
-    expect(cat.tool_description).toContain('<skill name="a">nul\\u0000 esc\\u001b rlo\\u202e alm\\u061c tab end</skill>');
+    expect(cat.tool_description).toContain(
+      '<skill name="a">nul\\u0000 esc\\u001b rlo\\u202e alm\\u061c tab end</skill>',
+    );
   });
 });
 
 describe("R22: every catalog line within 100 tokens, the full description on activation", () => {
   const longest = (c: string) => `${"é&".repeat(200)}${c}`.slice(0, 1024);
   it("cuts long descriptions at whole escape units, never over budget, whatever the characters", async () => {
-    const descs = ["x".repeat(1024), "日本語".repeat(341), "😀".repeat(1024), longest("<"), '"' + "\\u0001".repeat(170) + '"', "a".repeat(291) + "&&&&"];
+    const descs = [
+      "x".repeat(1024),
+      "日本語".repeat(341),
+      "😀".repeat(1024),
+      longest("<"),
+      '"' + "\\u0001".repeat(170) + '"',
+      "a".repeat(291) + "&&&&",
+    ];
     const files: Record<string, string> = {};
     const name = (i: number) => `${"n".repeat(60)}-${i.toString().padStart(3, "0")}`; // 64 characters: the longest name
     descs.forEach((d, i) => (files[`${name(i)}/SKILL.md`] = skillMd(name(i), d, "disable-model-invocation: true\n")));
@@ -82,14 +98,20 @@ describe("R22: every catalog line within 100 tokens, the full description on act
 });
 
 describe("R95: a cut description keeps the sentence that says when to use the skill", () => {
-  const lead = "Builds and checks widget pipelines across every supported backend, with caching and retries. ".repeat(3); // ~280 bytes
+  const lead = "Builds and checks widget pipelines across every supported backend, with caching and retries. ".repeat(
+    3,
+  ); // ~280 bytes
   it("keeps the trigger sentence after a shorter head when the plain cut would lose it, within R22's bound", () => {
     const text = `${lead}Use when the user asks to build a widget. More detail follows here.`;
     const shown = shownDescription(escapeCatalogText(text));
     expect(shown).toMatch(/^Builds and checks widget .*… Use when the user asks to build a widget\.…$/);
     expect(Buffer.byteLength(shown, "utf8")).toBeLessThanOrEqual(LIMITS.catalog_entry_description_max_bytes + 3);
     // Nothing follows the trigger sentence: no trailing "…".
-    expect(shownDescription(escapeCatalogText(`${lead}Use when the user asks to build a widget.`)).endsWith("build a widget.")).toBe(true);
+    expect(
+      shownDescription(escapeCatalogText(`${lead}Use when the user asks to build a widget.`)).endsWith(
+        "build a widget.",
+      ),
+    ).toBe(true);
   });
   it("cuts as R22 did when there is no trigger, when it begins the text, or when the plain cut already shows it whole", () => {
     const plain = (t: string) => shownDescription(escapeCatalogText(t));
@@ -121,17 +143,23 @@ describe("R95: a cut description keeps the sentence that says when to use the sk
     expect(Buffer.byteLength(shown, "utf8")).toBeLessThanOrEqual(LIMITS.catalog_entry_description_max_bytes + 3);
   });
   it("on real descriptions that lost their trigger phrase to the plain cut (fixtures/catalog/trigger-cut.json), the phrase is shown and each line is within budget", () => {
-    const fixture = JSON.parse(readFileSync(join(REPO_ROOT, "fixtures", "catalog", "trigger-cut.json"), "utf8")) as { skills: { name: string; description: string }[] };
+    const fixture = JSON.parse(readFileSync(join(REPO_ROOT, "fixtures", "catalog", "trigger-cut.json"), "utf8")) as {
+      skills: { name: string; description: string }[];
+    };
     expect(fixture.skills.length).toBeGreaterThan(0);
     for (const s of fixture.skills) {
       const escaped = escapeCatalogText(s.description);
       const m = TRIGGER.exec(escaped)!;
       // Not vacuous: the plain cut (R22 alone) ends before the phrase does.
-      expect(Buffer.byteLength(escaped.slice(0, m.index + m[0].length), "utf8"), s.name).toBeGreaterThan(LIMITS.catalog_entry_description_max_bytes);
+      expect(Buffer.byteLength(escaped.slice(0, m.index + m[0].length), "utf8"), s.name).toBeGreaterThan(
+        LIMITS.catalog_entry_description_max_bytes,
+      );
       const shown = shownDescription(escaped);
       expect(TRIGGER.test(shown), s.name).toBe(true);
       const line = catalogLine({ name: s.name, description: s.description, frontmatter: {} } as never);
-      expect(Math.ceil((Buffer.byteLength(line, "utf8") + 1) / 4), s.name).toBeLessThanOrEqual(LIMITS.catalog_tokens_per_skill_budget);
+      expect(Math.ceil((Buffer.byteLength(line, "utf8") + 1) / 4), s.name).toBeLessThanOrEqual(
+        LIMITS.catalog_tokens_per_skill_budget,
+      );
     }
   });
 });

@@ -31,14 +31,23 @@ describe("§5.1 precedence", () => {
 
 describe("§5.2 discovery", () => {
   it("dirs without SKILL.md, files and hidden entries are omitted silently (case 29)", async () => {
-    const root = tree({ "a/SKILL.md": skillMd("a"), "empty/": "", "notes.txt": "x", ".hidden/SKILL.md": skillMd("hidden") });
+    const root = tree({
+      "a/SKILL.md": skillMd("a"),
+      "empty/": "",
+      "notes.txt": "x",
+      ".hidden/SKILL.md": skillMd("hidden"),
+    });
     const cat = await open({ skill_roots: [root] }).session.catalog();
     expect(cat.entries.map((e) => e.name)).toEqual(["a"]);
     expect(cat.warnings).toEqual([]);
   });
 
   it("broken skills are omitted from the catalog, warned about, and return their error by name (§5.2 step 3)", async () => {
-    const root = tree({ "ok/SKILL.md": skillMd("ok"), "broken/SKILL.md": "---\nname: broken\ndescription: [x\n---\n", "bar/SKILL.md": skillMd("foo") });
+    const root = tree({
+      "ok/SKILL.md": skillMd("ok"),
+      "broken/SKILL.md": "---\nname: broken\ndescription: [x\n---\n",
+      "bar/SKILL.md": skillMd("foo"),
+    });
     const h = open({ skill_roots: [root] });
     const cat = await h.session.catalog();
     expect(cat.entries.map((e) => e.name)).toEqual(["ok"]);
@@ -46,12 +55,14 @@ describe("§5.2 discovery", () => {
     const r = await h.call({ name: "broken" });
     expectError(r, "INVALID_FRONTMATTER");
     expect(r.path).toBe(join(root, "broken", "SKILL.md"));
-    expect(r.output).toMatch(/^Error \[INVALID_FRONTMATTER\]: skill "broken" has malformed YAML frontmatter\.\nPath: .*\nReason: .*\nHint: /);
+    expect(r.output).toMatch(
+      /^Error \[INVALID_FRONTMATTER\]: skill "broken" has malformed YAML frontmatter\.\nPath: .*\nReason: .*\nHint: /,
+    );
     expectError(await h.call({ name: "bar" }), "NAME_MISMATCH");
   });
 
   it("a missing root or a root that is a file is a warning, not a failure", async () => {
-    const root = tree({ "a/SKILL.md": skillMd("a"), "file": "x" });
+    const root = tree({ "a/SKILL.md": skillMd("a"), file: "x" });
     const cat = await open({ skill_roots: ["/nonexistent/skills", join(root, "file"), root] }).session.catalog();
     expect(cat.entries.map((e) => e.name)).toEqual(["a"]);
     expect(cat.warnings.length).toBe(2);
@@ -59,7 +70,11 @@ describe("§5.2 discovery", () => {
 
   it("entries are sorted by name", async () => {
     const root = tree({ "b/SKILL.md": skillMd("b"), "a/SKILL.md": skillMd("a"), "c-1/SKILL.md": skillMd("c-1") });
-    expect((await open({ skill_roots: [root] }).session.catalog()).entries.map((e) => e.name)).toEqual(["a", "b", "c-1"]);
+    expect((await open({ skill_roots: [root] }).session.catalog()).entries.map((e) => e.name)).toEqual([
+      "a",
+      "b",
+      "c-1",
+    ]);
   });
 
   // Root reads everything, so there the permission bits cannot make a read fail: reported as skipped, not passed.
@@ -130,9 +145,17 @@ describe("§5.3 fence", () => {
 describe("§10 FilesystemSkillRegistry", () => {
   it("discover() lists healthy skills sorted; load() gives body and resources, null for unknown or broken", async () => {
     const { FilesystemSkillRegistry } = await import("../index.ts");
-    const root = tree({ "b/SKILL.md": skillMd("b"), "a/SKILL.md": skillMd("a", "d", "", "Body A\n"), "a/scripts/x.sh": "", "bad/SKILL.md": "---\nname: bad\n---\n" });
+    const root = tree({
+      "b/SKILL.md": skillMd("b"),
+      "a/SKILL.md": skillMd("a", "d", "", "Body A\n"),
+      "a/scripts/x.sh": "",
+      "bad/SKILL.md": "---\nname: bad\n---\n",
+    });
     const reg = new FilesystemSkillRegistry([root]);
-    expect((await reg.discover()).map((e) => [e.name, e.root_index, e.dir])).toEqual([["a", 0, join(root, "a")], ["b", 0, join(root, "b")]]);
+    expect((await reg.discover()).map((e) => [e.name, e.root_index, e.dir])).toEqual([
+      ["a", 0, join(root, "a")],
+      ["b", 0, join(root, "b")],
+    ]);
     const a = await reg.load("a");
     expect(a).toMatchObject({ name: "a", body: "Body A\n", resources: ["scripts/x.sh"] });
     expect(await reg.load("bad")).toBeNull();
@@ -161,7 +184,11 @@ describe("review fixes: discovery", () => {
 
 describe("skill dirs as path.join writes them", () => {
   it("a root written with a trailing slash, ./, ../ or // gives the same dirs and paths as join(root, name)", async () => {
-    const root = tree({ "a/SKILL.md": skillMd("a"), "b/SKILL.md": "---\nname: wrong\ndescription: d\n---\n", "sub/": "" });
+    const root = tree({
+      "a/SKILL.md": skillMd("a"),
+      "b/SKILL.md": "---\nname: wrong\ndescription: d\n---\n",
+      "sub/": "",
+    });
     for (const written of [root, `${root}/`, `${root}/.`, `${root}//`, `${root}/sub/..`, `${root}/./`]) {
       const h = open({ skill_roots: [written], skill_trust: { trusted_roots: [root] } });
       const cat = await h.session.catalog();

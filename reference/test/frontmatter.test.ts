@@ -20,7 +20,9 @@ const bad = (text: string, dir = "demo") => {
 
 describe("§4.5 rule 1: the --- fences", () => {
   it("body is everything after the closing ---, verbatim", () => {
-    expect(ok("---\nname: demo\ndescription: d\n---\n# T\n\n  indented `code`\n").body).toBe("# T\n\n  indented `code`\n");
+    expect(ok("---\nname: demo\ndescription: d\n---\n# T\n\n  indented `code`\n").body).toBe(
+      "# T\n\n  indented `code`\n",
+    );
   });
   it("missing opening --- → no frontmatter, so the required fields are missing", () => {
     const r = bad("# just markdown\nname: demo\n");
@@ -59,9 +61,17 @@ describe("§4.5 rules 2–5: fields", () => {
     ["empty YAML", "---\n---\nbody", /empty/],
     ["duplicate keys", "---\nname: demo\nname: demo\ndescription: d\n---\n", /./],
     ["metadata a list", "---\nname: demo\ndescription: d\nmetadata: [1, 2]\n---\n", /metadata/],
-    ["disable-model-invocation a string", "---\nname: demo\ndescription: d\ndisable-model-invocation: \"yes\"\n---\n", /disable-model-invocation/],
+    [
+      "disable-model-invocation a string",
+      '---\nname: demo\ndescription: d\ndisable-model-invocation: "yes"\n---\n',
+      /disable-model-invocation/,
+    ],
     ["allowed-tools a number", "---\nname: demo\ndescription: d\nallowed-tools: 3\n---\n", /allowed-tools/],
-    ["arguments of non-string type", "---\nname: demo\ndescription: d\narguments: {n: {type: integer}}\n---\n", /strings only/],
+    [
+      "arguments of non-string type",
+      "---\nname: demo\ndescription: d\narguments: {n: {type: integer}}\n---\n",
+      /strings only/,
+    ],
   ])("%s → INVALID_FRONTMATTER", (_l, text, reason) => {
     const r = bad(text);
     expect(r.code).toBe("INVALID_FRONTMATTER");
@@ -73,8 +83,18 @@ describe("§4.5 rules 2–5: fields", () => {
   });
 
   it("a blank name or description is a missing field (fm.missing) at its key's line, never a type error (R20)", () => {
-    for (const [yaml, field, line] of [["license: MIT\nname:\ndescription: d", "name", 3], ["name: s\ndescription: ~", "description", 3], ["description: null\nname: s", "description", 2]] as const) {
-      expect(parseSkillMd(`---\n${yaml}\n---\nb\n`, "s"), yaml).toEqual({ ok: false, code: "INVALID_FRONTMATTER", kind: "field", reason: `missing required field '${field}'`, line });
+    for (const [yaml, field, line] of [
+      ["license: MIT\nname:\ndescription: d", "name", 3],
+      ["name: s\ndescription: ~", "description", 3],
+      ["description: null\nname: s", "description", 2],
+    ] as const) {
+      expect(parseSkillMd(`---\n${yaml}\n---\nb\n`, "s"), yaml).toEqual({
+        ok: false,
+        code: "INVALID_FRONTMATTER",
+        kind: "field",
+        reason: `missing required field '${field}'`,
+        line,
+      });
     }
   });
   it("name ≠ directory → NAME_MISMATCH (case 6)", () => {
@@ -88,8 +108,13 @@ describe("§4.5 rules 2–5: fields", () => {
   });
 
   it("YAML alias bombs are refused, never expanded (D11)", () => {
-    const bomb = ["a: &a [x,x,x,x,x,x,x,x,x]", "b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]", "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]",
-      "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]", "e: [*d,*d,*d,*d,*d,*d,*d,*d,*d]"].join("\n");
+    const bomb = [
+      "a: &a [x,x,x,x,x,x,x,x,x]",
+      "b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]",
+      "c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]",
+      "d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]",
+      "e: [*d,*d,*d,*d,*d,*d,*d,*d,*d]",
+    ].join("\n");
     expect(bad(`---\nname: demo\ndescription: d\n${bomb}\n---\n`).code).toBe("INVALID_FRONTMATTER");
   });
 
@@ -112,13 +137,17 @@ describe("§4.5 rule 4: allowed-tools normalisation (cases 26, 27)", () => {
     expect(splitAllowedTools(text)).toEqual(expected);
   });
   it("array form is taken as is, trimmed", () => {
-    expect(ok("---\nname: demo\ndescription: d\nallowed-tools: [' Read', Grep]\n---\n").frontmatter["allowed-tools"]).toEqual(["Read", "Grep"]);
+    expect(
+      ok("---\nname: demo\ndescription: d\nallowed-tools: [' Read', Grep]\n---\n").frontmatter["allowed-tools"],
+    ).toEqual(["Read", "Grep"]);
   });
 });
 
 describe("review fixes: parser", () => {
   it("lengths count code points, as JSON Schema's maxLength does", () => {
-    expect(ok(`---\nname: demo\ndescription: "${"\u{1F600}".repeat(600)}"\n---\n`).frontmatter.description).toHaveLength(1200);
+    expect(
+      ok(`---\nname: demo\ndescription: "${"\u{1F600}".repeat(600)}"\n---\n`).frontmatter.description,
+    ).toHaveLength(1200);
   });
   it("a fence line may end in spaces, not tabs (R2)", () => {
     expect(bad("---\t\nname: demo\ndescription: d\n---\t\nbody\n").reason).toMatch(/no frontmatter/);
@@ -131,7 +160,7 @@ describe("R93: fields typed as strings keep their source text", () => {
     if (!r.ok) throw new Error(r.reason);
     return r;
   };
-  it("version: 1.10 is \"1.10\", in metadata too, each with a warning that says what YAML would have read and where", () => {
+  it('version: 1.10 is "1.10", in metadata too, each with a warning that says what YAML would have read and where', () => {
     const r = parse("version: 1.10\nmetadata:\n  version: 1.0\n  n: 2\n");
     expect(r.frontmatter.version).toBe("1.10");
     expect(r.frontmatter.metadata).toEqual({ version: "1.0", n: "2" });
@@ -143,13 +172,22 @@ describe("R93: fields typed as strings keep their source text", () => {
   });
   it("a boolean the fast path reads, a hex number, a number past binary64 and an alias of a number keep their text", () => {
     const r = parse("license: True\ncompatibility: 0x1F\nversion: 1e400\nmetadata: {a: &x 1.50, b: *x}\n");
-    expect(r.frontmatter).toMatchObject({ license: "True", compatibility: "0x1F", version: "1e400", metadata: { a: "1.50", b: "1.50" } });
+    expect(r.frontmatter).toMatchObject({
+      license: "True",
+      compatibility: "0x1F",
+      version: "1e400",
+      metadata: { a: "1.50", b: "1.50" },
+    });
     expect(r.warnings.join("\n")).toContain("the boolean true");
     expect(r.warnings.join("\n")).toContain("the number Infinity");
   });
   it("a quoted value, and a field not typed as a string, are left alone and warn nothing", () => {
-    const r = parse("version: \"1.10\"\nuser-invocable: true\narguments: {n: {required: true}}\n");
-    expect(r.frontmatter).toMatchObject({ version: "1.10", "user-invocable": true, arguments: { n: { required: true } } });
+    const r = parse('version: "1.10"\nuser-invocable: true\narguments: {n: {required: true}}\n');
+    expect(r.frontmatter).toMatchObject({
+      version: "1.10",
+      "user-invocable": true,
+      arguments: { n: { required: true } },
+    });
     expect(r.warnings).toEqual([]);
   });
   it("no warning claims what did not happen: a mapping kept as written is kept as written, its numbers as their text (R160)", () => {
@@ -170,7 +208,9 @@ describe("R93: fields typed as strings keep their source text", () => {
     ]);
     const meta = parse("metadata: {v: [1.10]}\n");
     expect(meta.frontmatter.metadata).toEqual({ v: ["1.10"] });
-    expect(meta.warnings).toEqual([`field 'metadata.v[0]' is written 1.10, which YAML reads as the number 1.1; kept as the string "1.10" (line 4)`]);
+    expect(meta.warnings).toEqual([
+      `field 'metadata.v[0]' is written 1.10, which YAML reads as the number 1.1; kept as the string "1.10" (line 4)`,
+    ]);
     // Block style, a mapping in a list, and a boolean the fast path would read (it hands such a text to the contract reader).
     const deep = parse("metadata:\n  v:\n    - 1.10\n    - k: true\n");
     expect(deep.frontmatter.metadata).toEqual({ v: ["1.10", { k: "true" }] });
@@ -186,7 +226,8 @@ describe("R93: fields typed as strings keep their source text", () => {
 
 describe("R94: bounds apply after normalisation", () => {
   // name, description, allowed-tools: the mapping (1), three keys, two strings, the list (1) and its tools.
-  const skill = (n: number) => `---\nname: demo\ndescription: d\nallowed-tools: ${Array.from({ length: n }, (_, i) => `T${i}`).join(" ")}\n---\nB\n`;
+  const skill = (n: number) =>
+    `---\nname: demo\ndescription: d\nallowed-tools: ${Array.from({ length: n }, (_, i) => `T${i}`).join(" ")}\n---\nB\n`;
   it("an allowed-tools string that splits into more values than R16 allows is refused at its line; one fewer is accepted and reads back (R17)", () => {
     const atBound = parseSkillMd(skill(LIMITS.yaml_max_nodes - 7), "demo");
     if (!atBound.ok) throw new Error(atBound.reason);

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { createSession } from "../index.ts";
 import { expectError, open, skillMd, tree } from "./helpers.ts";
 
-const plain = () => tree({ "demo/SKILL.md": skillMd("demo", "d", "allowed-tools: Read, Bash(git:*)\nversion: 1.0.0\n") });
+const plain = () =>
+  tree({ "demo/SKILL.md": skillMd("demo", "d", "allowed-tools: Read, Bash(git:*)\nversion: 1.0.0\n") });
 
 describe("§5.4 sensitive patterns", () => {
   it("a skill under a default sensitive pattern with no hook → SENSITIVE (case 11)", async () => {
@@ -19,7 +20,11 @@ describe("§5.4 sensitive patterns", () => {
   });
   it("SENSITIVE wins even with unsafeAllowSkillWithoutHook (D6)", async () => {
     const base = tree({ ".env/k/SKILL.md": skillMd("k") });
-    const h = open({ skill_roots: [join(base, ".env")], skill_trust: { trusted_roots: [] }, permission: { unsafeAllowSkillWithoutHook: true } });
+    const h = open({
+      skill_roots: [join(base, ".env")],
+      skill_trust: { trusted_roots: [] },
+      permission: { unsafeAllowSkillWithoutHook: true },
+    });
     expectError(await h.call({ name: "k" }), "SENSITIVE");
   });
   it("with a hook the hook decides, and is told reason: sensitive", async () => {
@@ -30,8 +35,13 @@ describe("§5.4 sensitive patterns", () => {
   });
   it("custom patterns replace the defaults; [] disables them", async () => {
     const base = tree({ "secrets/creds/SKILL.md": skillMd("creds"), "team/x/SKILL.md": skillMd("x") });
-    expect((await open({ skill_roots: [join(base, "secrets")], sensitive_patterns: [] }).call({ name: "creds" })).kind).toBe("ok");
-    expectError(await open({ skill_roots: [join(base, "team")], sensitive_patterns: ["**/team/**"] }).call({ name: "x" }), "SENSITIVE");
+    expect(
+      (await open({ skill_roots: [join(base, "secrets")], sensitive_patterns: [] }).call({ name: "creds" })).kind,
+    ).toBe("ok");
+    expectError(
+      await open({ skill_roots: [join(base, "team")], sensitive_patterns: ["**/team/**"] }).call({ name: "x" }),
+      "SENSITIVE",
+    );
   });
 });
 
@@ -48,7 +58,10 @@ describe("§4.3 disable-model-invocation", () => {
 describe("§5.5 trust gating with no hook (D5)", () => {
   it("untrusted + hook_required (default) → NOT_TRUSTED (case 14)", async () => {
     const r = plain();
-    expectError(await open({ skill_roots: [r], skill_trust: { trusted_roots: [] } }).call({ name: "demo" }), "NOT_TRUSTED");
+    expectError(
+      await open({ skill_roots: [r], skill_trust: { trusted_roots: [] } }).call({ name: "demo" }),
+      "NOT_TRUSTED",
+    );
   });
   it("skill_trust absent → every root untrusted", async () => {
     const s = createSession({ skill_roots: [plain()] });
@@ -56,13 +69,23 @@ describe("§5.5 trust gating with no hook (D5)", () => {
     expect(r.kind === "error" && r.code).toBe("NOT_TRUSTED");
   });
   it("unsafeAllowSkillWithoutHook: true → ok (case 15)", async () => {
-    const h = open({ skill_roots: [plain()], skill_trust: { trusted_roots: [] }, permission: { unsafeAllowSkillWithoutHook: true } });
+    const h = open({
+      skill_roots: [plain()],
+      skill_trust: { trusted_roots: [] },
+      permission: { unsafeAllowSkillWithoutHook: true },
+    });
     expect((await h.call({ name: "demo" })).kind).toBe("ok");
   });
   it("warn → ok with a warning; allow → ok without one", async () => {
-    const w = await open({ skill_roots: [plain()], skill_trust: { trusted_roots: [], untrusted_project_skills: "warn" } }).call({ name: "demo" });
+    const w = await open({
+      skill_roots: [plain()],
+      skill_trust: { trusted_roots: [], untrusted_project_skills: "warn" },
+    }).call({ name: "demo" });
     expect(w.kind === "ok" && w.warnings?.length).toBe(1);
-    const a = await open({ skill_roots: [plain()], skill_trust: { trusted_roots: [], untrusted_project_skills: "allow" } }).call({ name: "demo" });
+    const a = await open({
+      skill_roots: [plain()],
+      skill_trust: { trusted_roots: [], untrusted_project_skills: "allow" },
+    }).call({ name: "demo" });
     expect(a.kind === "ok" && a.warnings).toBeUndefined();
   });
   it("a trusted root with no hook activates", async () => {
@@ -77,24 +100,39 @@ describe("§5.6 the permission hook", () => {
     expect((await h.call({ name: "demo" })).kind).toBe("ok");
     expect(h.hookCalls).toHaveLength(1);
     const req = h.hookCalls[0];
-    expect(req).toMatchObject({ tool: "skill", action: "activate", path: join(r, "demo"), always_patterns: ["Skill(name:demo)"] });
+    expect(req).toMatchObject({
+      tool: "skill",
+      action: "activate",
+      path: join(r, "demo"),
+      always_patterns: ["Skill(name:demo)"],
+    });
     expect(req?.metadata).toMatchObject({ name: "demo", root_index: 0, reason: "normal" });
     expect(req?.metadata.frontmatter.allowed_tools).toEqual(["Read", "Bash(git:*)"]);
   });
   it.each(["deny", "ask"] as const)("%s on a trusted skill → PERMISSION_DENIED (cases 24, 25)", async (answer) => {
     expectError(await open({ skill_roots: [plain()] }, [answer]).call({ name: "demo" }), "PERMISSION_DENIED");
   });
-  it.each(["deny", "ask"] as const)("%s on an untrusted skill → NOT_TRUSTED, reason untrusted_project_skill", async (answer) => {
-    const h = open({ skill_roots: [plain()], skill_trust: { trusted_roots: [] } }, [answer]);
-    expectError(await h.call({ name: "demo" }), "NOT_TRUSTED");
-    expect(h.hookCalls[0]?.metadata.reason).toBe("untrusted_project_skill");
-  });
+  it.each(["deny", "ask"] as const)(
+    "%s on an untrusted skill → NOT_TRUSTED, reason untrusted_project_skill",
+    async (answer) => {
+      const h = open({ skill_roots: [plain()], skill_trust: { trusted_roots: [] } }, [answer]);
+      expectError(await h.call({ name: "demo" }), "NOT_TRUSTED");
+      expect(h.hookCalls[0]?.metadata.reason).toBe("untrusted_project_skill");
+    },
+  );
   it("allow_once goes on", async () => {
     expect((await open({ skill_roots: [plain()] }, ["allow_once"]).call({ name: "demo" })).kind).toBe("ok");
   });
   it("a hook that throws is a deny (fail closed)", async () => {
     const root = plain();
-    const s = createSession({ skill_roots: [root], skill_trust: { trusted_roots: [root] }, permission: { hook: true } }, { hook: () => { throw new Error("boom"); } });
+    const s = createSession(
+      { skill_roots: [root], skill_trust: { trusted_roots: [root] }, permission: { hook: true } },
+      {
+        hook: () => {
+          throw new Error("boom");
+        },
+      },
+    );
     const r = await s.call({ name: "demo" }, { invocation: "model" });
     expect(r.kind === "error" && r.code).toBe("PERMISSION_DENIED");
   });

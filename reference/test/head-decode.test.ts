@@ -8,10 +8,27 @@ import { headEnd } from "../registry.ts";
 const seed = Number(process.env["FC_SEED"] ?? Math.floor(Math.random() * 2 ** 31));
 console.log(`head decode: fast-check seed ${seed} (rerun with FC_SEED=${seed})`);
 
-const line = fc.constantFrom("---", "--- ", "---  ", "---\r", "--- \r", "---\r\r", "----", " ---", "--", "name: demo", "description: d", "a: [1", "", "\r", "x: é😀", "---x");
-const textArb = fc.tuple(fc.boolean(), fc.array(line, { maxLength: 8 }), fc.constantFrom("\n", "\r\n"), fc.boolean()).map(
-  ([bom, ls, eol, trailing]) => `${bom ? "\uFEFF" : ""}${ls.join(eol)}${trailing ? eol : ""}`,
+const line = fc.constantFrom(
+  "---",
+  "--- ",
+  "---  ",
+  "---\r",
+  "--- \r",
+  "---\r\r",
+  "----",
+  " ---",
+  "--",
+  "name: demo",
+  "description: d",
+  "a: [1",
+  "",
+  "\r",
+  "x: é😀",
+  "---x",
 );
+const textArb = fc
+  .tuple(fc.boolean(), fc.array(line, { maxLength: 8 }), fc.constantFrom("\n", "\r\n"), fc.boolean())
+  .map(([bom, ls, eol, trailing]) => `${bom ? "\uFEFF" : ""}${ls.join(eol)}${trailing ? eol : ""}`);
 
 describe("decoding only the head of SKILL.md", () => {
   it("parses exactly as the whole file but for the body (3,000 texts)", () => {

@@ -29,7 +29,12 @@ export function tree(files: Tree): string {
   return root;
 }
 
-export function skillMd(name: string, description = `The ${name} skill.`, extra = "", body = `# ${name}\nDo the ${name} thing.\n`): string {
+export function skillMd(
+  name: string,
+  description = `The ${name} skill.`,
+  extra = "",
+  body = `# ${name}\nDo the ${name} thing.\n`,
+): string {
   return `---\nname: ${name}\ndescription: ${description}\n${extra}---\n${body}`;
 }
 
@@ -40,7 +45,10 @@ export interface Harness {
 }
 
 /** A session with trusted roots by default (so tests of other rules are not gated), results schema-checked. */
-export function open(config: Partial<SessionConfig> & { skill_roots: string[] }, answers?: PermissionDecision[]): Harness {
+export function open(
+  config: Partial<SessionConfig> & { skill_roots: string[] },
+  answers?: PermissionDecision[],
+): Harness {
   const hookCalls: PermissionRequest[] = [];
   const full: SessionConfig = { skill_trust: { trusted_roots: config.skill_roots }, ...config };
   const hook = answers

@@ -28,20 +28,51 @@ describe("§2 name validation", () => {
     expect((await h.call({ name: "a".repeat(64) })).kind).toBe("not_found");
   });
 
-  it.each([["a string", "demo"], ["an array", ["demo"]], ["null", null], ["a number", 7], ["undefined", undefined]])(
-    "tool input that is %s → INVALID_PARAM",
-    async (_l, params) => {
-      const h = open({ skill_roots: [root()] });
-      expectError(await h.call(params), "INVALID_PARAM");
-    },
-  );
+  it.each([
+    ["a string", "demo"],
+    ["an array", ["demo"]],
+    ["null", null],
+    ["a number", 7],
+    ["undefined", undefined],
+  ])("tool input that is %s → INVALID_PARAM", async (_l, params) => {
+    const h = open({ skill_roots: [root()] });
+    expectError(await h.call(params), "INVALID_PARAM");
+  });
 });
 
 describe("§2.1 alias pushback", () => {
   it("covers every alias of the spec's required set", () => {
-    const required = ["skill", "skill_name", "name_of_skill", "slug", "invoke", "activate", "run", "args", "args_string", "input", "params", "parameters",
-      "context", "session", "reload", "fresh", "force_reload", "refresh", "fork", "subagent", "isolated", "paths", "scope_paths", "model", "effort",
-      "file", "file_path", "skill_path", "dir"];
+    const required = [
+      "skill",
+      "skill_name",
+      "name_of_skill",
+      "slug",
+      "invoke",
+      "activate",
+      "run",
+      "args",
+      "args_string",
+      "input",
+      "params",
+      "parameters",
+      "context",
+      "session",
+      "reload",
+      "fresh",
+      "force_reload",
+      "refresh",
+      "fork",
+      "subagent",
+      "isolated",
+      "paths",
+      "scope_paths",
+      "model",
+      "effort",
+      "file",
+      "file_path",
+      "skill_path",
+      "dir",
+    ];
     expect(ALIASES.map((a) => a.alias).sort()).toEqual([...required].sort());
   });
 

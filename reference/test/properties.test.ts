@@ -16,9 +16,13 @@ console.log(`property tests: fast-check seed ${seed} (rerun with FC_SEED=${seed}
 const validResult = validator("result.schema.json");
 
 function assertResult(r: SkillResult, roots: readonly string[]): void {
-  if (!validResult(r)) throw new Error(`result does not validate: ${JSON.stringify(validResult.errors)} for ${JSON.stringify(r).slice(0, 300)}`);
+  if (!validResult(r))
+    throw new Error(
+      `result does not validate: ${JSON.stringify(validResult.errors)} for ${JSON.stringify(r).slice(0, 300)}`,
+    );
   for (const p of [(r as { dir?: string }).dir, (r as { path?: string }).path]) {
-    if (p !== undefined && !roots.some((root) => p === root || p.startsWith(root + sep))) throw new Error(`result names a path outside the roots: ${p}`);
+    if (p !== undefined && !roots.some((root) => p === root || p.startsWith(root + sep)))
+      throw new Error(`result names a path outside the roots: ${p}`);
   }
 }
 
@@ -28,13 +32,22 @@ const nameArb = fc.oneof(fc.constantFrom(...installed), kebab, fc.string({ maxLe
 const argsArb = fc.oneof(
   fc.constant(undefined),
   fc.string({ maxLength: 40 }),
-  fc.dictionary(fc.oneof(fc.constantFrom("path", "mode", "__proto__", "constructor"), fc.string({ maxLength: 8 })), fc.string({ maxLength: 20 }), { maxKeys: 3 }),
+  fc.dictionary(
+    fc.oneof(fc.constantFrom("path", "mode", "__proto__", "constructor"), fc.string({ maxLength: 8 })),
+    fc.string({ maxLength: 20 }),
+    { maxKeys: 3 },
+  ),
   fc.anything(),
 );
 const extraKeyArb = fc.oneof(fc.constantFrom(...ALIASES.map((a) => a.alias)), fc.string({ maxLength: 10 }));
 const paramsArb = fc.oneof(
   { weight: 6, arbitrary: fc.record({ name: nameArb, arguments: argsArb }, { requiredKeys: ["name"] }) },
-  { weight: 2, arbitrary: fc.record({ name: nameArb, extra: extraKeyArb, value: fc.anything() }).map(({ name, extra, value }) => ({ name, [extra]: value })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ name: nameArb, extra: extraKeyArb, value: fc.anything() })
+      .map(({ name, extra, value }) => ({ name, [extra]: value })),
+  },
   { weight: 1, arbitrary: fc.anything() },
 );
 
@@ -44,7 +57,12 @@ describe("properties of the tool over generated params", () => {
       "alpha/SKILL.md": skillMd("alpha", "d", "", "all=$ARGUMENTS one=$1 ${path}\n"),
       "alpha/scripts/run.sh": "",
       "beta-tool/SKILL.md": skillMd("beta-tool", "d", "allowed-tools: Read, Bash(git:*)\n"),
-      "named-args/SKILL.md": skillMd("named-args", "d", "arguments:\n  path: {type: string, required: true}\n  mode: {type: string}\n", "p=${path} m=${mode}\n"),
+      "named-args/SKILL.md": skillMd(
+        "named-args",
+        "d",
+        "arguments:\n  path: {type: string, required: true}\n  mode: {type: string}\n",
+        "p=${path} m=${mode}\n",
+      ),
       "manual/SKILL.md": skillMd("manual", "d", "disable-model-invocation: true\n"),
       "broken/SKILL.md": "---\nname: broken\ndescription: [x\n---\n",
       "mismatch/SKILL.md": skillMd("other"),
@@ -65,17 +83,53 @@ describe("properties of the tool over generated params", () => {
 // SKILL.md text built from pieces that stress the parser: fences, CRLF, YAML syntax, known fields of the wrong type.
 const yamlValue = fc.oneof(
   fc.string({ maxLength: 30 }),
-  fc.constantFrom("true", "null", "[1, 2]", "{a: b}", "&a x", "*a", "|", ">-", "'unterminated", '"', ": :", "- item", "0x1F", "~", "!!binary AAAA"),
+  fc.constantFrom(
+    "true",
+    "null",
+    "[1, 2]",
+    "{a: b}",
+    "&a x",
+    "*a",
+    "|",
+    ">-",
+    "'unterminated",
+    '"',
+    ": :",
+    "- item",
+    "0x1F",
+    "~",
+    "!!binary AAAA",
+  ),
 );
-const fieldLine = fc.tuple(
-  fc.constantFrom("name", "description", "allowed-tools", "metadata", "arguments", "disable-model-invocation", "user-invocable", "version", "compatibility", "__proto__", "hooks", "x"),
-  yamlValue,
-).map(([k, v]) => `${k}: ${v}`);
-const bodyArb = fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom("---\n", "$ARGUMENTS $1 ${x}", "\r\n---\r\n", "\0"));
+const fieldLine = fc
+  .tuple(
+    fc.constantFrom(
+      "name",
+      "description",
+      "allowed-tools",
+      "metadata",
+      "arguments",
+      "disable-model-invocation",
+      "user-invocable",
+      "version",
+      "compatibility",
+      "__proto__",
+      "hooks",
+      "x",
+    ),
+    yamlValue,
+  )
+  .map(([k, v]) => `${k}: ${v}`);
+const bodyArb = fc.oneof(
+  fc.string({ maxLength: 200 }),
+  fc.constantFrom("---\n", "$ARGUMENTS $1 ${x}", "\r\n---\r\n", "\0"),
+);
 const skillTextArb = fc
   .tuple(
     fc.constantFrom("---\n", "---\r\n", "", "\uFEFF---\n", "--- \n", "----\n"),
-    fc.array(fc.oneof({ weight: 4, arbitrary: fieldLine }, { weight: 1, arbitrary: fc.string({ maxLength: 20 }) }), { maxLength: 8 }),
+    fc.array(fc.oneof({ weight: 4, arbitrary: fieldLine }, { weight: 1, arbitrary: fc.string({ maxLength: 20 }) }), {
+      maxLength: 8,
+    }),
     fc.constantFrom(true, false),
     fc.constantFrom("---\n", "---", "--- \r\n", "...\n", ""),
     bodyArb,
@@ -89,13 +143,16 @@ const skillTextArb = fc
 describe("properties of the parser over generated SKILL.md", () => {
   it("parseSkillMd never throws and fails only with a frontmatter code (4,000 inputs)", () => {
     fc.assert(
-      fc.property(fc.oneof({ weight: 4, arbitrary: skillTextArb }, { weight: 1, arbitrary: fc.string({ maxLength: 300 }) }), (text) => {
-        const r = parseSkillMd(text, "demo");
-        if (r.ok) {
-          expect(r.frontmatter.name).toBe("demo");
-          expect(typeof r.body).toBe("string");
-        } else expect(["INVALID_FRONTMATTER", "NAME_MISMATCH"]).toContain(r.code);
-      }),
+      fc.property(
+        fc.oneof({ weight: 4, arbitrary: skillTextArb }, { weight: 1, arbitrary: fc.string({ maxLength: 300 }) }),
+        (text) => {
+          const r = parseSkillMd(text, "demo");
+          if (r.ok) {
+            expect(r.frontmatter.name).toBe("demo");
+            expect(typeof r.body).toBe("string");
+          } else expect(["INVALID_FRONTMATTER", "NAME_MISMATCH"]).toContain(r.code);
+        },
+      ),
       { numRuns: 4000, seed },
     );
   });

@@ -75,9 +75,15 @@ describe("first activation after discovery: the file as it is now", () => {
   it("frontmatter edited → the new frontmatter is validated, rendered and returned", async () => {
     const root = tree({ "a/SKILL.md": skillMd("a", "Old.", "allowed-tools: Read\n") });
     const h = await discovered(root);
-    writeFileSync(join(root, "a", "SKILL.md"), skillMd("a", "New.", "allowed-tools: Grep, Bash(git log:*)\nlicense: MIT\n"));
+    writeFileSync(
+      join(root, "a", "SKILL.md"),
+      skillMd("a", "New.", "allowed-tools: Grep, Bash(git log:*)\nlicense: MIT\n"),
+    );
     const r = await h.call({ name: "a" });
-    expect(r).toMatchObject({ kind: "ok", frontmatter: { description: "New.", "allowed-tools": ["Grep", "Bash(git log:*)"], license: "MIT" } });
+    expect(r).toMatchObject({
+      kind: "ok",
+      frontmatter: { description: "New.", "allowed-tools": ["Grep", "Bash(git log:*)"], license: "MIT" },
+    });
     expect(r).toEqual(await fresh(root, "a"));
   });
 
@@ -98,7 +104,10 @@ describe("first activation after discovery: the file as it is now", () => {
   it("body edited, frontmatter unchanged → the new body, the same frontmatter", async () => {
     const root = tree({ "a/SKILL.md": skillMd("a", "D.", "metadata:\n  tags: [x, y]\n", "Old body\n") });
     const h = await discovered(root);
-    writeFileSync(join(root, "a", "SKILL.md"), skillMd("a", "D.", "metadata:\n  tags: [x, y]\n", "New body $ARGUMENTS\n"));
+    writeFileSync(
+      join(root, "a", "SKILL.md"),
+      skillMd("a", "D.", "metadata:\n  tags: [x, y]\n", "New body $ARGUMENTS\n"),
+    );
     const r = await h.call({ name: "a", arguments: "go" });
     expect(r).toMatchObject({ kind: "ok", body: "New body go\n", frontmatter: { metadata: { tags: ["x", "y"] } } });
     expect(r).toEqual(await open({ skill_roots: [root] }).call({ name: "a", arguments: "go" }));
@@ -115,7 +124,10 @@ describe("first activation after discovery: the file as it is now", () => {
 
 describe("what a caller holds is its own", () => {
   it("changing the catalog's or a result's frontmatter changes no later activation", async () => {
-    const root = tree({ "a/SKILL.md": skillMd("a", "D.", "metadata:\n  tags: [x]\n"), "b/SKILL.md": skillMd("b", "E.", "metadata:\n  tags: [x]\n") });
+    const root = tree({
+      "a/SKILL.md": skillMd("a", "D.", "metadata:\n  tags: [x]\n"),
+      "b/SKILL.md": skillMd("b", "E.", "metadata:\n  tags: [x]\n"),
+    });
     const h = open({ skill_roots: [root] });
     const catalog = await h.session.catalog();
     for (const e of catalog.entries) {

@@ -38,7 +38,27 @@ function entry(rng: Rng, n: number): [string, number] {
   }
 }
 
-const TAIL_NOISE = ["!!str x", "*nope", "&a", "\t", "{", "[", "]", "'", "\"", "%YAML 1.2", "--- x", "? ", "- - -", ": x", "\n  bad indent: 1", "k1: dup", "\u0085", "@x", "\\x41"];
+const TAIL_NOISE = [
+  "!!str x",
+  "*nope",
+  "&a",
+  "\t",
+  "{",
+  "[",
+  "]",
+  "'",
+  '"',
+  "%YAML 1.2",
+  "--- x",
+  "? ",
+  "- - -",
+  ": x",
+  "\n  bad indent: 1",
+  "k1: dup",
+  "\u0085",
+  "@x",
+  "\\x41",
+];
 
 /** A document whose value count lands within a few hundred of yaml_max_nodes, perhaps with noise in it. */
 export function bigDocument(rng: Rng): string {

@@ -20,8 +20,20 @@ const refused = (text: string): { reason: string; line?: number } => {
 
 describe("R12: YAML 1.2, core schema", () => {
   it("reads the core schema's scalars and no YAML 1.1 forms", () => {
-    expect(ok("a: yes\nb: on\nc: True\nd: ~\ne: 0x1F\nf: 0o17\ng: 1e3\nh: 010\ni: 1_000\nj: 2024-01-01\nk: <<\n")).toEqual({
-      a: "yes", b: "on", c: true, d: null, e: 31, f: 15, g: 1000, h: 10, i: "1_000", j: "2024-01-01", k: "<<",
+    expect(
+      ok("a: yes\nb: on\nc: True\nd: ~\ne: 0x1F\nf: 0o17\ng: 1e3\nh: 010\ni: 1_000\nj: 2024-01-01\nk: <<\n"),
+    ).toEqual({
+      a: "yes",
+      b: "on",
+      c: true,
+      d: null,
+      e: 31,
+      f: 15,
+      g: 1000,
+      h: 10,
+      i: "1_000",
+      j: "2024-01-01",
+      k: "<<",
     });
   });
   it("refuses directives, even %YAML 1.2, and a second document", () => {
@@ -55,27 +67,40 @@ describe("R13: characters", () => {
 });
 
 describe("R14: JSON data only", () => {
-  it.each(["a: !!set {x, y}\n", "a: !!omap [{x: 1}]\n", "a: !!binary aGk=\n", "a: !!timestamp 2024-01-01\n", "a: !!str 1\n", "a: ! x\n", "a: !custom x\n", "!!str k: v\n"])(
-    "refuses the tag in %j on its line",
-    (text) => {
-      const r = refused(`n: 1\n${text}`);
-      expect(r.reason).toMatch(/tag/);
-      expect(r.line).toBe(2);
-    },
-  );
+  it.each([
+    "a: !!set {x, y}\n",
+    "a: !!omap [{x: 1}]\n",
+    "a: !!binary aGk=\n",
+    "a: !!timestamp 2024-01-01\n",
+    "a: !!str 1\n",
+    "a: ! x\n",
+    "a: !custom x\n",
+    "!!str k: v\n",
+  ])("refuses the tag in %j on its line", (text) => {
+    const r = refused(`n: 1\n${text}`);
+    expect(r.reason).toMatch(/tag/);
+    expect(r.line).toBe(2);
+  });
   it("refuses non-string keys, naming the line", () => {
     for (const k of ["1", "1.0", "true", "null", "~", "[a]", "{a: b}"]) {
       const text = k.startsWith("[") || k.startsWith("{") ? `x: 1\n? ${k}\n: v\n` : `x: 1\n${k}: v\n`;
       expect(refused(text).line, k).toBe(2);
     }
     expect(refused("x: 1\n: v\n").reason).toMatch(/null/);
-    expect(ok('"1": v\n\'true\': w\n')).toEqual({ 1: "v", true: "w" });
+    expect(ok("\"1\": v\n'true': w\n")).toEqual({ 1: "v", true: "w" });
   });
   it("refuses integers a double cannot hold and non-finite numbers; -0 is 0", () => {
     expect(refused("a: 12345678901234567890\n").reason).toMatch(/integer/);
     expect(refused("a: 0x20000000000000\n").reason).toMatch(/integer/);
-    expect(ok("a: 9007199254740991\nb: -9007199254740991\nc: 1e300\nd: -0\ne: 12345678901234567890.0\n")).toEqual({ a: 9007199254740991, b: -9007199254740991, c: 1e300, d: 0, e: 12345678901234567000 });
-    for (const v of [".inf", "-.Inf", ".NaN", "1e400"]) expect(refused(`a: ${v}\n`).reason, v).toMatch(/not a JSON number/);
+    expect(ok("a: 9007199254740991\nb: -9007199254740991\nc: 1e300\nd: -0\ne: 12345678901234567890.0\n")).toEqual({
+      a: 9007199254740991,
+      b: -9007199254740991,
+      c: 1e300,
+      d: 0,
+      e: 12345678901234567000,
+    });
+    for (const v of [".inf", "-.Inf", ".NaN", "1e400"])
+      expect(refused(`a: ${v}\n`).reason, v).toMatch(/not a JSON number/);
   });
   it("refuses duplicate keys (also spelled differently) on the second one's line; __proto__ is data", () => {
     expect(refused('a: 1\nb: 2\n"a": 3\n')).toMatchObject({ line: 3 });
@@ -85,7 +110,9 @@ describe("R14: JSON data only", () => {
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
   });
   it(`refuses keys over ${LIMITS.yaml_max_key_length} code points`, () => {
-    expect(Object.keys(ok(`"${"é".repeat(LIMITS.yaml_max_key_length)}": 1\n`) as object)[0]).toHaveLength(LIMITS.yaml_max_key_length);
+    expect(Object.keys(ok(`"${"é".repeat(LIMITS.yaml_max_key_length)}": 1\n`) as object)[0]).toHaveLength(
+      LIMITS.yaml_max_key_length,
+    );
     expect(refused(`a: 1\n"${"k".repeat(LIMITS.yaml_max_key_length + 1)}": 1\n`)).toMatchObject({ line: 2 });
     expect(refused(`? ${"k".repeat(1100)}\n: 1\n`).reason).toMatch(/limit is 128/);
   });
@@ -96,7 +123,11 @@ describe("R15: depth", () => {
   it(`accepts ${LIMITS.yaml_max_depth} levels and refuses one more, before the engine recurses`, () => {
     expect(ok(nest(LIMITS.yaml_max_depth - 1))).toBeTruthy(); // the top-level mapping is level 1
     expect(refused(nest(LIMITS.yaml_max_depth)).reason).toMatch(/deeper than 64/);
-    for (const text of [nest(200_000), `a: ${"{a: ".repeat(100_000)}1${"}".repeat(100_000)}\n`, `a:\n  ${"- ".repeat(100_000)}x\n`]) {
+    for (const text of [
+      nest(200_000),
+      `a: ${"{a: ".repeat(100_000)}1${"}".repeat(100_000)}\n`,
+      `a:\n  ${"- ".repeat(100_000)}x\n`,
+    ]) {
       expect(refused(text)).toMatchObject({ line: 1 + (text.startsWith("a:\n") ? 1 : 0) });
     }
   });
@@ -112,9 +143,16 @@ describe("R16: aliases and size", () => {
     expect((ok(uses(LIMITS.yaml_max_aliases)) as { b: string[] }).b).toHaveLength(LIMITS.yaml_max_aliases);
     expect(refused(uses(LIMITS.yaml_max_aliases + 1))).toMatchObject({ line: 2 });
     // 10 aliases of a list holding 10 aliases: 10 + 10 * 10 = 110 expansions.
-    expect(refused(`a: &x v\nb: &y [${Array(10).fill("*x").join(",")}]\nc: [${Array(10).fill("*y").join(",")}]\n`).reason).toMatch(/aliases/);
+    expect(
+      refused(`a: &x v\nb: &y [${Array(10).fill("*x").join(",")}]\nc: [${Array(10).fill("*y").join(",")}]\n`).reason,
+    ).toMatch(/aliases/);
     const bomb = ["a: &a [x,x,x,x,x,x,x,x,x]"];
-    for (let i = 1; i < 9; i++) bomb.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(",")}]`);
+    for (let i = 1; i < 9; i++)
+      bomb.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(",")}]`,
+      );
     expect(refused(`${bomb.join("\n")}\n`).reason).toMatch(/aliases/);
   });
   it("refuses an alias to no earlier anchor, or to its own anchor", () => {
@@ -123,8 +161,12 @@ describe("R16: aliases and size", () => {
   });
   it("refuses amplification: expanded strings past the SKILL.md size, values past the node bound", () => {
     const big = "x".repeat(20_000);
-    expect(refused(`a: &x ${big}\nb: [${Array(60).fill("*x").join(",")}]\n`).reason).toMatch(/bytes once aliases are expanded/);
-    expect(refused(`a: &x [${Array(2000).fill("1").join(",")}]\nb: [${Array(10).fill("*x").join(",")}]\n`)).toMatchObject({ line: 2, reason: expect.stringMatching(/more than 10000 values/) });
+    expect(refused(`a: &x ${big}\nb: [${Array(60).fill("*x").join(",")}]\n`).reason).toMatch(
+      /bytes once aliases are expanded/,
+    );
+    expect(
+      refused(`a: &x [${Array(2000).fill("1").join(",")}]\nb: [${Array(10).fill("*x").join(",")}]\n`),
+    ).toMatchObject({ line: 2, reason: expect.stringMatching(/more than 10000 values/) });
     // Without aliases too, and the fast path refuses it with the authority's reason and line (R21).
     const keys = Array.from({ length: 5001 }, (_, i) => `k${i}: v`).join("\n");
     expect(refused(`${keys}\n`)).toMatchObject({ line: 5000 }); // node 10,001 is the value of k4999
@@ -144,9 +186,17 @@ describe("the fast path agrees with the authority (R18)", () => {
 
 describe("R19–R20: real skills written for Claude Code load, with warnings", () => {
   it("a list-valued argument-hint, a number version, a blank license", () => {
-    const r = parseSkillMd("---\nname: apk\ndescription: Audit APKs.\nargument-hint: [apk-file-or-directory]\nversion: 1.0\nlicense:\n---\nBody\n", "apk");
+    const r = parseSkillMd(
+      "---\nname: apk\ndescription: Audit APKs.\nargument-hint: [apk-file-or-directory]\nversion: 1.0\nlicense:\n---\nBody\n",
+      "apk",
+    );
     if (!r.ok) throw new Error(r.reason);
-    expect(r.frontmatter).toEqual({ name: "apk", description: "Audit APKs.", "argument-hint": ["apk-file-or-directory"], version: "1.0" });
+    expect(r.frontmatter).toEqual({
+      name: "apk",
+      description: "Audit APKs.",
+      "argument-hint": ["apk-file-or-directory"],
+      version: "1.0",
+    });
     expect(r.warnings).toHaveLength(3);
     expect(r.warnings.join("\n")).toMatch(/argument-hint.*line 4/);
   });
@@ -158,17 +208,38 @@ describe("R19–R20: real skills written for Claude Code load, with warnings", (
       expect(r.warnings.join()).toMatch(/line 4/);
     }
     // An error elsewhere, a quoted value, a refused character: the first error stands.
-    expect(parseSkillMd("---\nname: a\ndescription: d\nargument-hint: [x] [y]\nbad: [\n---\n", "a")).toMatchObject({ ok: false });
-    expect(parseSkillMd("---\nname: a\ndescription: d\nother: [x] [y]\n---\n", "a")).toMatchObject({ ok: false, line: 4 });
-    expect(parseSkillMd("---\nname: a\ndescription: d\nargument-hint: \"x\" y\n---\n", "a")).toMatchObject({ ok: false, line: 4 });
-    expect(parseSkillMd("---\nname: a\ndescription: d\nargument-hint: [x] \u000b\n---\n", "a")).toMatchObject({ ok: false, line: 4 });
+    expect(parseSkillMd("---\nname: a\ndescription: d\nargument-hint: [x] [y]\nbad: [\n---\n", "a")).toMatchObject({
+      ok: false,
+    });
+    expect(parseSkillMd("---\nname: a\ndescription: d\nother: [x] [y]\n---\n", "a")).toMatchObject({
+      ok: false,
+      line: 4,
+    });
+    expect(parseSkillMd('---\nname: a\ndescription: d\nargument-hint: "x" y\n---\n', "a")).toMatchObject({
+      ok: false,
+      line: 4,
+    });
+    expect(parseSkillMd("---\nname: a\ndescription: d\nargument-hint: [x] \u000b\n---\n", "a")).toMatchObject({
+      ok: false,
+      line: 4,
+    });
   });
   it("a blank disable-model-invocation fails closed; blank name or description are missing", () => {
-    expect(parseSkillMd("---\nname: a\ndescription: d\ndisable-model-invocation:\n---\n", "a")).toMatchObject({ ok: false, code: "INVALID_FRONTMATTER", line: 4 });
-    expect(parseSkillMd("---\nname: a\ndescription:\n---\n", "a")).toMatchObject({ ok: false, code: "INVALID_FRONTMATTER" });
+    expect(parseSkillMd("---\nname: a\ndescription: d\ndisable-model-invocation:\n---\n", "a")).toMatchObject({
+      ok: false,
+      code: "INVALID_FRONTMATTER",
+      line: 4,
+    });
+    expect(parseSkillMd("---\nname: a\ndescription:\n---\n", "a")).toMatchObject({
+      ok: false,
+      code: "INVALID_FRONTMATTER",
+    });
   });
   it("every blank optional field but disable-model-invocation is dropped", () => {
-    const r = parseSkillMd("---\nname: a\ndescription: d\ncompatibility:\nmetadata:\nallowed-tools:\nuser-invocable:\narguments:\nextra:\n---\n", "a");
+    const r = parseSkillMd(
+      "---\nname: a\ndescription: d\ncompatibility:\nmetadata:\nallowed-tools:\nuser-invocable:\narguments:\nextra:\n---\n",
+      "a",
+    );
     if (!r.ok) throw new Error(r.reason);
     expect(r.frontmatter).toEqual({ name: "a", description: "d", extra: null });
     expect(r.warnings).toHaveLength(5);
@@ -184,8 +255,14 @@ describe("R26: every refusal of the contract and a syntax error, the first by li
   it("a refusal on an earlier line wins over a later syntax error, whatever its kind", () => {
     expect(at("a: 1\na: 2\nlate: a: b\n")).toEqual({ reason: "duplicate key 'a'", line: 2 });
     expect(at(`${"k".repeat(129)}: 1\nlate: a: b\n`)).toMatchObject({ line: 1 });
-    expect(at("1: one\nlate: a: b\n")).toMatchObject({ line: 1, reason: expect.stringContaining("keys must be strings") });
-    expect(at("n: 99999999999999999999\nlate: a: b\n")).toMatchObject({ line: 1, reason: expect.stringContaining("integer") });
+    expect(at("1: one\nlate: a: b\n")).toMatchObject({
+      line: 1,
+      reason: expect.stringContaining("keys must be strings"),
+    });
+    expect(at("n: 99999999999999999999\nlate: a: b\n")).toMatchObject({
+      line: 1,
+      reason: expect.stringContaining("integer"),
+    });
     expect(at("a: *nope\nlate: a: b\n")).toMatchObject({ line: 1, reason: expect.stringContaining("alias") });
   });
   it("a tag is located at its property, lines before the block collection it tags", () => {
@@ -213,9 +290,15 @@ describe("R26: every refusal of the contract and a syntax error, the first by li
     expect(at(`x: a: b\na: ${flow(1500)}\n`)).toEqual({ reason: syntax, line: 1 }); // an earlier line's syntax error
     expect(at(`a: 1\na: 2\nb: ${flow(1500)}\n`)).toEqual({ reason: "duplicate key 'a'", line: 2 }); // an earlier refusal
     expect(at(`q: "open\na: ${flow(1500)}\n`)).toMatchObject({ reason: expect.stringContaining("quote") }); // a quote the guard cannot see close
-    expect(at(`t: !!set\n  ? x\na:\n  ${"- ".repeat(100)}x\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("!!set") });
+    expect(at(`t: !!set\n  ? x\na:\n  ${"- ".repeat(100)}x\n`)).toMatchObject({
+      line: 1,
+      reason: expect.stringContaining("!!set"),
+    });
     expect(at(`a:\n  ${"- ".repeat(100)}x\n`)).toMatchObject({ line: 2, reason: deep });
-    expect(at(`%YAML 1.2\n---\na: ${flow(1500)}\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("directive") });
+    expect(at(`%YAML 1.2\n---\na: ${flow(1500)}\n`)).toMatchObject({
+      line: 1,
+      reason: expect.stringContaining("directive"),
+    });
   });
   it("a refusal on the depth's own line before the too-deep collection is met first (R26: first in document order)", () => {
     const flow = (k: number) => `${"[".repeat(k)}1${"]".repeat(k)}`;
@@ -223,7 +306,10 @@ describe("R26: every refusal of the contract and a syntax error, the first by li
       expect(at(`a: [!!str x, ${flow(k)}]\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("!!str") });
       expect(at(`a: 1\na: ${flow(k)}\n`)).toEqual({ reason: "duplicate key 'a'", line: 2 });
     }
-    expect(at(`a: ${flow(70)} !!str x\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("deeper than 64") }); // after it: depth
+    expect(at(`a: ${flow(70)} !!str x\n`)).toMatchObject({
+      line: 1,
+      reason: expect.stringContaining("deeper than 64"),
+    }); // after it: depth
   });
   it("a syntax error on an earlier line that only the depth line's text before the collection reveals wins over depth", () => {
     // 'a' then ' ,:' makes a key spanning two lines: the parser locates the error at line 1 once it reads the ':' on
@@ -237,14 +323,23 @@ describe("R26: every refusal of the contract and a syntax error, the first by li
   it("brackets the cut before a too-deep collection leaves open are not syntax errors of the lines before it", () => {
     // The 65th level starts line 2; the flow mapping opened on line 1 is still open there. Read alone, the text up
     // to that point would report it unclosed at its last item, on line 1: the whole document has no such error.
-    expect(at(`d: ${"{a: ".repeat(63)}\n  {b: 1}${"}".repeat(63)}\n`)).toMatchObject({ line: 2, reason: expect.stringContaining("deeper than 64") });
-    expect(at(`d: ${"[".repeat(63)}\n  [1]${"]".repeat(63)}\n`)).toMatchObject({ line: 2, reason: expect.stringContaining("deeper than 64") });
+    expect(at(`d: ${"{a: ".repeat(63)}\n  {b: 1}${"}".repeat(63)}\n`)).toMatchObject({
+      line: 2,
+      reason: expect.stringContaining("deeper than 64"),
+    });
+    expect(at(`d: ${"[".repeat(63)}\n  [1]${"]".repeat(63)}\n`)).toMatchObject({
+      line: 2,
+      reason: expect.stringContaining("deeper than 64"),
+    });
   });
   it("a pair in a flow sequence is a mapping of its own: [a: [a: …]] nests two levels a bracket, refused as written depth", () => {
     const pairs = (k: number) => `d: ${"[a: ".repeat(k)}1${"]".repeat(k)}\n`;
     expect(at(pairs(31))).toBe("accepted"); // 1 + 31 × 2 = 63 levels
     expect(at(pairs(32))).toEqual({ reason: "frontmatter nests deeper than 64 levels of lists and mappings", line: 1 }); // not "(aliases expanded)"
-    expect(at(`d: ${"[? a : ".repeat(32)}1${"]".repeat(32)}\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("deeper than 64 levels of lists and mappings") });
+    expect(at(`d: ${"[? a : ".repeat(32)}1${"]".repeat(32)}\n`)).toMatchObject({
+      line: 1,
+      reason: expect.stringContaining("deeper than 64 levels of lists and mappings"),
+    });
   });
   it("an implicit key holding the 65th level is refused for depth wherever it stands; a ? key for its kind first", () => {
     const deep = `${"[".repeat(70)}${"]".repeat(70)}`;
@@ -252,19 +347,40 @@ describe("R26: every refusal of the contract and a syntax error, the first by li
     expect(at(`a: 1\n${deep}: 1\n`)).toEqual(depth); // the text before the 65th level read alone makes it a key: not counted
     expect(at(`a:\n  ${deep}: 1\n`)).toEqual(depth);
     expect(at(`a: 1\n[!!str x, ${deep}]: 1\n`)).toMatchObject({ line: 2, reason: expect.stringContaining("!!str") }); // met before depth
-    expect(at(`a: 1\n? ${deep}\n: 1\n`)).toMatchObject({ line: 2, reason: expect.stringContaining("got a list or mapping") });
+    expect(at(`a: 1\n? ${deep}\n: 1\n`)).toMatchObject({
+      line: 2,
+      reason: expect.stringContaining("got a list or mapping"),
+    });
   });
   it("a collection key that is itself the 65th level is refused for depth, one level shallower as a key", () => {
-    expect(at(`d: ${"[".repeat(62)}{[x]: 1}${"]".repeat(62)}\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("deeper than 64") });
-    expect(at(`d: ${"[".repeat(61)}{[x]: 1}${"]".repeat(61)}\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("got a list or mapping") });
+    expect(at(`d: ${"[".repeat(62)}{[x]: 1}${"]".repeat(62)}\n`)).toMatchObject({
+      line: 1,
+      reason: expect.stringContaining("deeper than 64"),
+    });
+    expect(at(`d: ${"[".repeat(61)}{[x]: 1}${"]".repeat(61)}\n`)).toMatchObject({
+      line: 1,
+      reason: expect.stringContaining("got a list or mapping"),
+    });
   });
   it("a directive is met where it stands: after a first document's refusals, before the content of the document it opens", () => {
     const deep = `${"[".repeat(65)}${"]".repeat(65)}`;
     expect(at("a: 1\na: 2\n...\n%YAML 1.2\n--- x\n")).toEqual({ reason: "duplicate key 'a'", line: 2 });
-    expect(at(`d: ${deep}\n...\n%YAML 1.2\n--- x\n`)).toMatchObject({ line: 1, reason: expect.stringContaining("deeper than 64") });
-    expect(at("a: 1\n--- x\n...\n%YAML 1.2\n--- y\n")).toMatchObject({ line: 2, reason: expect.stringContaining("more than one YAML document") });
-    expect(at("a: 1\n...\n%YAML 1.2\n--- x\n")).toMatchObject({ line: 3, reason: expect.stringContaining("directive") });
-    expect(at("%YAML 1.2\n--- {a: 1, a: 2}\n")).toMatchObject({ line: 1, reason: expect.stringContaining("directive") });
+    expect(at(`d: ${deep}\n...\n%YAML 1.2\n--- x\n`)).toMatchObject({
+      line: 1,
+      reason: expect.stringContaining("deeper than 64"),
+    });
+    expect(at("a: 1\n--- x\n...\n%YAML 1.2\n--- y\n")).toMatchObject({
+      line: 2,
+      reason: expect.stringContaining("more than one YAML document"),
+    });
+    expect(at("a: 1\n...\n%YAML 1.2\n--- x\n")).toMatchObject({
+      line: 3,
+      reason: expect.stringContaining("directive"),
+    });
+    expect(at("%YAML 1.2\n--- {a: 1, a: 2}\n")).toMatchObject({
+      line: 1,
+      reason: expect.stringContaining("directive"),
+    });
   });
 });
 

@@ -39,7 +39,10 @@ export function fastDiffers(fast: SubsetResult | SubsetRefusal, auth: YamlOutcom
     return `fast refuses (line ${fast.line}): ${fast.reason}; the authority ${auth.ok ? "accepts" : `refuses (line ${auth.line}): ${auth.reason}`}`;
   }
   if (!auth.ok) return `the authority refuses (line ${auth.line}): ${auth.reason}`;
-  if (canonical(fast.data) !== canonical(auth.data) || canonical([...fast.keyLines]) !== canonical([...auth.keyLines])) {
+  if (
+    canonical(fast.data) !== canonical(auth.data) ||
+    canonical([...fast.keyLines]) !== canonical([...auth.keyLines])
+  ) {
     return `fast ${canonical(fast.data)} ${canonical([...fast.keyLines])} vs authority ${canonical(auth.data)} ${canonical([...auth.keyLines])}`;
   }
   return null;
@@ -48,7 +51,15 @@ export function fastDiffers(fast: SubsetResult | SubsetRefusal, auth: YamlOutcom
 export function runFuzz(count: number, seed: number): FuzzReport {
   const rng = mulberry32(seed);
   const seeds = [...SEEDS, ...fixtureSeeds()];
-  const report: FuzzReport = { inputs: 0, fastAnswered: 0, fastRefused: 0, accepted: 0, disagreements: 0, roundTripFailures: 0, examples: [] };
+  const report: FuzzReport = {
+    inputs: 0,
+    fastAnswered: 0,
+    fastRefused: 0,
+    accepted: 0,
+    disagreements: 0,
+    roundTripFailures: 0,
+    examples: [],
+  };
   const note = (kind: "disagreement" | "round-trip", input: string, detail: string): void => {
     if (report.examples.filter((e) => e.kind === kind).length < 10) report.examples.push({ kind, input, detail });
   };
@@ -77,7 +88,11 @@ export function runFuzz(count: number, seed: number): FuzzReport {
       const back = parseYamlContract(emitted);
       if (!back.ok || canonical(back.data) !== canonical(auth.data)) {
         report.roundTripFailures++;
-        note("round-trip", text, `emitted ${JSON.stringify(emitted)} reads back as ${back.ok ? canonical(back.data) : `a refusal: ${back.reason}`}`);
+        note(
+          "round-trip",
+          text,
+          `emitted ${JSON.stringify(emitted)} reads back as ${back.ok ? canonical(back.data) : `a refusal: ${back.reason}`}`,
+        );
       }
     }
   }

@@ -11,7 +11,8 @@ import { int, mulberry32, pick } from "../../conformance/fuzz/seeded-random.ts";
 import { SEEDS, generated, mutate } from "../../conformance/fuzz/yaml-inputs.ts";
 
 const KIB = 1024;
-const same = (a: YamlOutcome): unknown => (a.ok ? { ok: true, data: a.data, keyLines: [...a.keyLines] } : { ok: false, reason: a.reason, line: a.line });
+const same = (a: YamlOutcome): unknown =>
+  a.ok ? { ok: true, data: a.data, keyLines: [...a.keyLines] } : { ok: false, reason: a.reason, line: a.line };
 /** The YAML between the fences of a bench shape (they are whole SKILL.md files). */
 const yamlOf = (skillMd: string): string => skillMd.slice(4, skillMd.lastIndexOf("---\n"));
 
@@ -34,24 +35,28 @@ describe("X5: speculation on a prefix answers what the whole text answers", () =
     }
   }, 300_000);
 
-  it("constructs that span the cut: a flow key, quoted scalars, a block scalar, an anchor or tag chain ending in a key", { timeout: 120_000 }, () => {
-    const pad = (n: number) => "x: 1\n".repeat(n);
-    const cases: Record<string, string> = {
-      "multi-line flow key": `a: 1\n[${"b,\n".repeat(20000)}c]: v\n`,
-      "multi-line flow key, a duplicate inside": `a: 1\n{${"b: 1,\n".repeat(3)}${"c,\n".repeat(20000)}d}: v\n`,
-      "double-quoted across the cut": `a: 1\nb: "${"word\n".repeat(20000)}"\nb: 2\n`,
-      "single-quoted across the cut, a key-like line inside": `a: 1\nb: '${"k: v\n".repeat(20000)}'\n`,
-      "block scalar across the cut": `a: |\n${"  text\n".repeat(20000)}a: 2\n`,
-      "anchor chain ending in a key": `a: 1\n${"&x\n".repeat(20000)}k: v\n`,
-      "tag chain ending in a key": `a: 1\n${"!t\n".repeat(20000)}k: v\n`,
-      "multi-line plain root scalar": `${"word\n".repeat(20000)}k: v\n`,
-      "an early refusal then a long open flow": `a: 1\na: 2\nb: [${"1,\n".repeat(20000)}`,
-      "duplicate key far apart": `dup: 1\n${pad(8000)}dup: 2\n`,
-      "nested block maps, a duplicate deep": `top:\n  inner:\n${"    k: 1\n".repeat(2)}${"    m: 1\n".repeat(9000)}`,
-      "too many values late": `a: 1\n${"- 1\n".repeat(12000)}`,
-    };
-    for (const [label, text] of Object.entries(cases)) expectSame(text, label);
-  });
+  it(
+    "constructs that span the cut: a flow key, quoted scalars, a block scalar, an anchor or tag chain ending in a key",
+    { timeout: 120_000 },
+    () => {
+      const pad = (n: number) => "x: 1\n".repeat(n);
+      const cases: Record<string, string> = {
+        "multi-line flow key": `a: 1\n[${"b,\n".repeat(20000)}c]: v\n`,
+        "multi-line flow key, a duplicate inside": `a: 1\n{${"b: 1,\n".repeat(3)}${"c,\n".repeat(20000)}d}: v\n`,
+        "double-quoted across the cut": `a: 1\nb: "${"word\n".repeat(20000)}"\nb: 2\n`,
+        "single-quoted across the cut, a key-like line inside": `a: 1\nb: '${"k: v\n".repeat(20000)}'\n`,
+        "block scalar across the cut": `a: |\n${"  text\n".repeat(20000)}a: 2\n`,
+        "anchor chain ending in a key": `a: 1\n${"&x\n".repeat(20000)}k: v\n`,
+        "tag chain ending in a key": `a: 1\n${"!t\n".repeat(20000)}k: v\n`,
+        "multi-line plain root scalar": `${"word\n".repeat(20000)}k: v\n`,
+        "an early refusal then a long open flow": `a: 1\na: 2\nb: [${"1,\n".repeat(20000)}`,
+        "duplicate key far apart": `dup: 1\n${pad(8000)}dup: 2\n`,
+        "nested block maps, a duplicate deep": `top:\n  inner:\n${"    k: 1\n".repeat(2)}${"    m: 1\n".repeat(9000)}`,
+        "too many values late": `a: 1\n${"- 1\n".repeat(12000)}`,
+      };
+      for (const [label, text] of Object.entries(cases)) expectSame(text, label);
+    },
+  );
 
   it("fuzz documents placed before, inside and after long runs of ordinary and hostile lines (200 inputs)", () => {
     const rng = mulberry32(0x5eed26);

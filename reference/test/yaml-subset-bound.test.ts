@@ -21,7 +21,11 @@ const sameAsAuthority = (text: string): void => {
 describe("the fast path refuses past yaml_max_nodes exactly as the authority does", () => {
   it("a flat mapping: the value of the 5,000th key is node 10,001", () => {
     const text = pairs(5002);
-    expect(parseSubset(text)).toEqual({ ok: false, reason: `frontmatter holds more than ${LIMITS.yaml_max_nodes} values (aliases expanded)`, line: 5000 });
+    expect(parseSubset(text)).toEqual({
+      ok: false,
+      reason: `frontmatter holds more than ${LIMITS.yaml_max_nodes} values (aliases expanded)`,
+      line: 5000,
+    });
     sameAsAuthority(text);
   });
 
@@ -38,12 +42,20 @@ describe("the fast path refuses past yaml_max_nodes exactly as the authority doe
   it("refuses when a syntax error follows the bound's line, whether or not the authority's guard has counted past it (R25)", () => {
     // 10,000 scalars, then a line the lexer counts nothing on: the guard never trips, the bound's line (5,000) still comes first.
     const text = `${pairs(5000)}]\n`;
-    expect(authority(text)).toMatchObject({ ok: false, line: 5000, reason: expect.stringMatching(/more than 10000 values/) });
+    expect(authority(text)).toMatchObject({
+      ok: false,
+      line: 5000,
+      reason: expect.stringMatching(/more than 10000 values/),
+    });
     expect(parseSubset(text)).toBeNull(); // the entry after the bound's is not in the subset: its extent is not certain
     // Nested mappings: past the bound in values (6 per entry) long before the guard's count (4 scalars per entry).
     const deep = Array.from({ length: 1700 }, (_, i) => `k${i}:\n  a:\n    b: x\n`).join("");
     const late = `${deep}y: 1\nz: 2\n]\n`;
-    expect(authority(late)).toMatchObject({ ok: false, line: 5001, reason: expect.stringMatching(/more than 10000 values/) });
+    expect(authority(late)).toMatchObject({
+      ok: false,
+      line: 5001,
+      reason: expect.stringMatching(/more than 10000 values/),
+    });
     sameAsAuthority(late);
     sameAsAuthority(deep);
   });
@@ -87,6 +99,7 @@ describe("double-quoted escapes on the fast path", () => {
     }
   });
   it("declines \\x, \\u, \\U, unknown escapes and an escaped closing quote", () => {
-    for (const v of ['"\\x41"', '"\\u00e9"', '"\\U0001F600"', '"\\q"', '"a\\"', '"a\\\\\\"', '"a" b']) expect(parseSubset(`a: ${v}\n`), v).toBeNull();
+    for (const v of ['"\\x41"', '"\\u00e9"', '"\\U0001F600"', '"\\q"', '"a\\"', '"a\\\\\\"', '"a" b'])
+      expect(parseSubset(`a: ${v}\n`), v).toBeNull();
   });
 });

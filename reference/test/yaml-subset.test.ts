@@ -19,13 +19,15 @@ function agrees(text: string): boolean {
   if (fast === null) return false;
   if (!fast.ok) throw new Error(`the fast path refused a small document (${fast.reason}):\n${JSON.stringify(text)}`);
   const auth = parseYamlContract(text);
-  if (!auth.ok) throw new Error(`the authority refuses what the fast path accepted (${auth.reason}):\n${JSON.stringify(text)}`);
+  if (!auth.ok)
+    throw new Error(`the authority refuses what the fast path accepted (${auth.reason}):\n${JSON.stringify(text)}`);
   expect(JSON.stringify(fast.data), `values differ for:\n${JSON.stringify(text)}`).toBe(JSON.stringify(auth.data));
   expect([...fast.keyLines], `key lines differ for:\n${JSON.stringify(text)}`).toEqual([...auth.keyLines]);
   return true;
 }
 
-const UNICODE_SPACES = "\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u0085\u200b";
+const UNICODE_SPACES =
+  "\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u0085\u200b";
 const CONTROLS = "\x00\x01\x07\x08\x0b\x0c\r\x1b\x1f\x7f\x80\x9f\ufffe\uffff";
 // Rare enough that most documents stay in the fast path's subset, common enough to hit every path.
 const chars = fc.oneof(
@@ -33,13 +35,48 @@ const chars = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(...UNICODE_SPACES, ...CONTROLS) },
 );
 const word = fc.string({ unit: chars, maxLength: 14 });
-const keyArb = fc.constantFrom("name", "description", "allowed-tools", "metadata", "version", "x_y", "True", "a-b", "__proto__", "name");
+const keyArb = fc.constantFrom(
+  "name",
+  "description",
+  "allowed-tools",
+  "metadata",
+  "version",
+  "x_y",
+  "True",
+  "a-b",
+  "__proto__",
+  "name",
+);
 const inlineValue = fc.oneof(
   word,
   word.map((w) => `"${w}"`),
   word.map((w) => `'${w}'`),
   fc.array(word, { maxLength: 4 }).map((ws) => `[${ws.join(", ")}]`),
-  fc.constantFrom("true", "False", "null", "~", "1", "1.2", "1.2.0", "0x1f", ".inf", "-x", "yes", "Bash(git log:*)", "a: b", "a #c", "x  ", "x\u00a0", "\u3000x", "[\u2003a\u2003]", "a\u000bb", "x\r", "!!set {a}", "&a x", "*a"),
+  fc.constantFrom(
+    "true",
+    "False",
+    "null",
+    "~",
+    "1",
+    "1.2",
+    "1.2.0",
+    "0x1f",
+    ".inf",
+    "-x",
+    "yes",
+    "Bash(git log:*)",
+    "a: b",
+    "a #c",
+    "x  ",
+    "x\u00a0",
+    "\u3000x",
+    "[\u2003a\u2003]",
+    "a\u000bb",
+    "x\r",
+    "!!set {a}",
+    "&a x",
+    "*a",
+  ),
 );
 const lineArb = fc.array(fc.string({ unit: chars, maxLength: 12 }), { maxLength: 4 });
 const entry = fc.oneof(
@@ -48,13 +85,24 @@ const entry = fc.oneof(
     weight: 2,
     arbitrary: fc
       .tuple(keyArb, fc.constantFrom("|", "|-", ">", ">-", "|+"), fc.integer({ min: 1, max: 3 }), lineArb, fc.boolean())
-      .map(([k, h, n, ls, trailingBlank]) => `${k}: ${h}\n${ls.map((l) => (l === "" ? "" : " ".repeat(n) + l)).join("\n")}${trailingBlank ? "\n" : ""}`),
+      .map(
+        ([k, h, n, ls, trailingBlank]) =>
+          `${k}: ${h}\n${ls.map((l) => (l === "" ? "" : " ".repeat(n) + l)).join("\n")}${trailingBlank ? "\n" : ""}`,
+      ),
   },
   {
     weight: 2,
     arbitrary: fc
-      .tuple(keyArb, fc.boolean(), fc.integer({ min: 1, max: 3 }), fc.array(fc.tuple(keyArb, inlineValue), { maxLength: 3 }))
-      .map(([k, list, n, kvs]) => `${k}:\n${kvs.map(([kk, v]) => " ".repeat(n) + (list ? `- ${v}` : `${kk}: ${v}`)).join("\n")}`),
+      .tuple(
+        keyArb,
+        fc.boolean(),
+        fc.integer({ min: 1, max: 3 }),
+        fc.array(fc.tuple(keyArb, inlineValue), { maxLength: 3 }),
+      )
+      .map(
+        ([k, list, n, kvs]) =>
+          `${k}:\n${kvs.map(([kk, v]) => " ".repeat(n) + (list ? `- ${v}` : `${kk}: ${v}`)).join("\n")}`,
+      ),
   },
   { weight: 1, arbitrary: fc.constantFrom("# comment", "", "  stray", "---", "key:value", "k:  v") },
 );

@@ -26,14 +26,24 @@ const REFS: string[] = schemaFilesIn(SCHEMA_DIR).flatMap((file) =>
 /** Values the kit really validates (schema examples, data tables, every case file), their parts, and broken copies. */
 function corpus(): unknown[] {
   const roots: unknown[] = [];
-  for (const file of readdirSync(SCHEMA_DIR).filter((f) => f.endsWith(".json")).sort()) {
+  for (const file of readdirSync(SCHEMA_DIR)
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
     const json = readJson(join(SCHEMA_DIR, file)) as { examples?: unknown[] };
     roots.push(...(file.endsWith(".schema.json") ? (json.examples ?? []) : [json]));
   }
   // The decisions live in one file per scope (schemas/decisions/).
-  for (const f of readdirSync(join(SCHEMA_DIR, "decisions")).filter((f) => f.endsWith(".json")).sort()) roots.push(readJson(join(SCHEMA_DIR, "decisions", f)));
-  for (const dir of readdirSync(dataPath("conformance")).filter((d) => d === "cases" || d.startsWith("cases-")).sort()) {
-    for (const f of readdirSync(dataPath("conformance", dir)).filter((f) => f.endsWith(".json")).sort()) roots.push(readJson(dataPath("conformance", dir, f)));
+  for (const f of readdirSync(join(SCHEMA_DIR, "decisions"))
+    .filter((f) => f.endsWith(".json"))
+    .sort())
+    roots.push(readJson(join(SCHEMA_DIR, "decisions", f)));
+  for (const dir of readdirSync(dataPath("conformance"))
+    .filter((d) => d === "cases" || d.startsWith("cases-"))
+    .sort()) {
+    for (const f of readdirSync(dataPath("conformance", dir))
+      .filter((f) => f.endsWith(".json"))
+      .sort())
+      roots.push(readJson(dataPath("conformance", dir, f)));
   }
   // Every distinct object or array inside them (a case's steps, a result, a catalog entry...), for the $defs validators.
   const parts = new Map<string, unknown>();
@@ -71,7 +81,13 @@ function corpus(): unknown[] {
 function outcome(fn: Validate, value: unknown): string {
   try {
     const valid = fn(value);
-    const errors = (fn.errors ?? []).map(({ keyword, instancePath, schemaPath, params, message }) => ({ keyword, instancePath, schemaPath, params, message }));
+    const errors = (fn.errors ?? []).map(({ keyword, instancePath, schemaPath, params, message }) => ({
+      keyword,
+      instancePath,
+      schemaPath,
+      params,
+      message,
+    }));
     return JSON.stringify({ valid, errors, text: formatErrors(fn.errors) });
   } catch (e) {
     return `threw ${String(e)}`;
@@ -92,7 +108,8 @@ let dir: string;
 let runtime: Ajv;
 const VALUES = corpus();
 const runtimeFor = (ref: string): Validate => runtime.getSchema(SCHEMA_BASE + ref) as Validate;
-const precompiledFor = (ref: string, from = dir): Validate => require(join(from, moduleFileOf(ref) as string)) as Validate;
+const precompiledFor = (ref: string, from = dir): Validate =>
+  require(join(from, moduleFileOf(ref) as string)) as Validate;
 
 beforeAll(() => {
   mkdirSync(join(PACKAGE_ROOT, "node_modules", ".cache"), { recursive: true });
@@ -135,7 +152,9 @@ describe("precompiled validators", () => {
       writeFileSync(file, JSON.stringify(schema));
       const out = join(changed, "out");
       writePrecompiled(changed, out);
-      expect(firstDifference(precompiledFor("result.schema.json", out), runtimeFor("result.schema.json"), VALUES)).toBeDefined();
+      expect(
+        firstDifference(precompiledFor("result.schema.json", out), runtimeFor("result.schema.json"), VALUES),
+      ).toBeDefined();
     } finally {
       rmSync(changed, { recursive: true, force: true });
     }
@@ -156,7 +175,10 @@ describe("the lookup", () => {
     const ref = "driver-protocol.schema.json#/$defs/initializeParams";
     expect(fromSource(ref)).not.toBe(precompiledFor(ref));
     expect(firstDifference(fromSource(ref), precompiledFor(ref), VALUES)).toBeUndefined();
-    const deep = createValidators(SCHEMA_DIR, dir)("driver-protocol.schema.json#/$defs/initializeParams/properties/specVersion");
+    const deep = createValidators(
+      SCHEMA_DIR,
+      dir,
+    )("driver-protocol.schema.json#/$defs/initializeParams/properties/specVersion");
     expect(deep("1")).toBe(true);
     expect(deep(1)).toBe(false);
   });

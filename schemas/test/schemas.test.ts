@@ -32,7 +32,9 @@ describe("schemas", () => {
 
   it("rejects what it should: a result with an unknown kind, an error with an unknown code", () => {
     expect(check("result.schema.json", { kind: "weird", output: "" }).valid).toBe(false);
-    expect(check("result.schema.json", { kind: "error", code: "NOT_FOUND", message: "m", output: "o" }).valid).toBe(false);
+    expect(check("result.schema.json", { kind: "error", code: "NOT_FOUND", message: "m", output: "o" }).valid).toBe(
+      false,
+    );
     expect(check("tool-input.schema.json", { name: "Bad_Name" }).valid).toBe(false);
     expect(check("tool-input.schema.json", { name: "ok", skill_name: "x" }).valid).toBe(false);
   });
@@ -40,13 +42,42 @@ describe("schemas", () => {
   it("data tables validate against their schemas", () => {
     expect(check("aliases.schema.json", ALIASES)).toEqual({ valid: true });
     expect(check("limits.schema.json", LIMITS)).toEqual({ valid: true });
-    for (const scope of DECISION_SCOPES) expect(check("decisions.schema.json", decisionFile(scope)), scope).toEqual({ valid: true });
+    for (const scope of DECISION_SCOPES)
+      expect(check("decisions.schema.json", decisionFile(scope)), scope).toEqual({ valid: true });
   });
 
   it("the alias table covers every alias of spec §2.1", () => {
-    const spec = ["skill", "skill_name", "name_of_skill", "slug", "invoke", "activate", "run", "args", "args_string", "input", "params",
-      "parameters", "context", "session", "reload", "fresh", "force_reload", "refresh", "fork", "subagent", "isolated", "paths",
-      "scope_paths", "model", "effort", "file", "file_path", "skill_path", "dir"];
+    const spec = [
+      "skill",
+      "skill_name",
+      "name_of_skill",
+      "slug",
+      "invoke",
+      "activate",
+      "run",
+      "args",
+      "args_string",
+      "input",
+      "params",
+      "parameters",
+      "context",
+      "session",
+      "reload",
+      "fresh",
+      "force_reload",
+      "refresh",
+      "fork",
+      "subagent",
+      "isolated",
+      "paths",
+      "scope_paths",
+      "model",
+      "effort",
+      "file",
+      "file_path",
+      "skill_path",
+      "dir",
+    ];
     expect(ALIASES.map((a) => a.alias).sort()).toEqual([...spec].sort());
     for (const a of ALIASES) if (a.action === "rename") expect(a.target).toBeDefined();
   });
@@ -62,7 +93,10 @@ describe("schemas", () => {
       const file = decisionFile(scope);
       expect(file.scope).toBe(scope);
       expect(file.decisions.length, scope).toBeGreaterThan(0);
-      expect(file.decisions.filter((d) => d.scope !== scope).map((d) => d.id), scope).toEqual([]);
+      expect(
+        file.decisions.filter((d) => d.scope !== scope).map((d) => d.id),
+        scope,
+      ).toEqual([]);
       expect(decisions(scope)).toEqual(file.decisions);
     }
     expect(DECISIONS.map((d) => d.scope).filter((s) => !DECISION_SCOPES.includes(s))).toEqual([]);
@@ -79,12 +113,31 @@ describe("schemas", () => {
       e2e: Array.from({ length: 20 }, (_, i) => `R${50 + i}`),
     };
     for (const [scope, ids] of Object.entries(legacy)) {
-      const rIds = decisions(scope as "reference" | "kit" | "e2e").map((d) => d.id).filter((id) => id.startsWith("R"));
-      expect(rIds.filter((id) => !ids.includes(id)), scope).toEqual([]);
+      const rIds = decisions(scope as "reference" | "kit" | "e2e")
+        .map((d) => d.id)
+        .filter((id) => id.startsWith("R"));
+      expect(
+        rIds.filter((id) => !ids.includes(id)),
+        scope,
+      ).toEqual([]);
     }
-    expect(check("decisions.schema.json#/$defs/decision", { id: "X1", scope: "contract", spec: "§1", title: "t", decision: "d" }).valid).toBe(false);
-    expect(check("decisions.schema.json#/$defs/decision", { id: "R1", scope: "e2e", spec: "§1", title: "t", decision: "d" }).valid).toBe(true);
-    expect(check("decisions.schema.json#/$defs/decision", { id: "K2", scope: "e2e", spec: "§1", title: "t", decision: "d" }).valid).toBe(false);
+    expect(
+      check("decisions.schema.json#/$defs/decision", {
+        id: "X1",
+        scope: "contract",
+        spec: "§1",
+        title: "t",
+        decision: "d",
+      }).valid,
+    ).toBe(false);
+    expect(
+      check("decisions.schema.json#/$defs/decision", { id: "R1", scope: "e2e", spec: "§1", title: "t", decision: "d" })
+        .valid,
+    ).toBe(true);
+    expect(
+      check("decisions.schema.json#/$defs/decision", { id: "K2", scope: "e2e", spec: "§1", title: "t", decision: "d" })
+        .valid,
+    ).toBe(false);
   });
 
   it("types.gen.ts is generated from the current schemas", async () => {
@@ -92,7 +145,13 @@ describe("schemas", () => {
   });
 
   it("protocol fragments are addressable", () => {
-    expect(validator("driver-protocol.schema.json#/$defs/skillCallParams")({ sessionId: "s", params: {}, invocation: "model" })).toBe(true);
+    expect(
+      validator("driver-protocol.schema.json#/$defs/skillCallParams")({
+        sessionId: "s",
+        params: {},
+        invocation: "model",
+      }),
+    ).toBe(true);
   });
 });
 

@@ -13,14 +13,30 @@ export const implementationInfo: InProcessModule["implementationInfo"] = {
 
 export const createSession: InProcessModule["createSession"] = (config) => ({
   // The catalog is schema-invalid too: warnings must be a list.
-  catalog: async () => ({ tool_description: "Activate an installed skill by name.", entries: [], warnings: "none" }) as unknown as Catalog,
+  catalog: async () =>
+    ({ tool_description: "Activate an installed skill by name.", entries: [], warnings: "none" }) as unknown as Catalog,
   call: async (params) => {
     const name = (params as { name?: unknown } | null)?.name;
     if (name === "hello") {
       const dir = `${config.skill_roots[0]}/hello`;
-      return { kind: "ok", name: "hello", dir, body: "Say hello.\n", frontmatter: { name: "hello", description: "d" }, resources: [], bytes: 11, output: "<skill/>" };
+      return {
+        kind: "ok",
+        name: "hello",
+        dir,
+        body: "Say hello.\n",
+        frontmatter: { name: "hello", description: "d" },
+        resources: [],
+        bytes: 11,
+        output: "<skill/>",
+      };
     }
-    return { kind: "error", code: "PERMISSION_DENIED", message: 7, output: "Error", extra: true } as unknown as SkillResult;
+    return {
+      kind: "error",
+      code: "PERMISSION_DENIED",
+      message: 7,
+      output: "Error",
+      extra: true,
+    } as unknown as SkillResult;
   },
   close: async () => {},
 });

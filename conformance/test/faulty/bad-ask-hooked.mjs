@@ -16,16 +16,27 @@ rl.on("line", (line) => {
     waiting.delete(m.id);
     const decision = m.result?.decision ?? "deny";
     const name = call.params.params?.name ?? "";
-    const result = decision === "allow" || decision === "allow_once"
-      ? { kind: "not_found", name, siblings: [], output: "none" }
-      : { kind: "error", code: "PERMISSION_DENIED", name, message: `the permission hook denied skill "${name}"`, output: "Error [PERMISSION_DENIED]" };
+    const result =
+      decision === "allow" || decision === "allow_once"
+        ? { kind: "not_found", name, siblings: [], output: "none" }
+        : {
+            kind: "error",
+            code: "PERMISSION_DENIED",
+            name,
+            message: `the permission hook denied skill "${name}"`,
+            output: "Error [PERMISSION_DENIED]",
+          };
     send({ jsonrpc: "2.0", id: call.id, result });
     return;
   }
   const ok = (result) => send({ jsonrpc: "2.0", id: m.id, result });
   switch (m.method) {
     case "initialize":
-      return ok({ implementation: { name: "bad-ask-hooked", version: "0.0.0", language: "javascript" }, specVersion: "1", capabilities: {} });
+      return ok({
+        implementation: { name: "bad-ask-hooked", version: "0.0.0", language: "javascript" },
+        specVersion: "1",
+        capabilities: {},
+      });
     case "session/create":
       return ok({ sessionId: "s" + ++sessions });
     case "session/catalog":
@@ -33,7 +44,12 @@ rl.on("line", (line) => {
     case "skill/call": {
       const id = `ask-${++asks}`;
       waiting.set(id, m);
-      return send({ jsonrpc: "2.0", id, method: "permission/ask", params: { sessionId: m.params.sessionId, request: { tool: "skill" } } });
+      return send({
+        jsonrpc: "2.0",
+        id,
+        method: "permission/ask",
+        params: { sessionId: m.params.sessionId, request: { tool: "skill" } },
+      });
     }
     case "session/close":
       return ok({});

@@ -3,6 +3,11 @@
 import { serve } from "./base.mjs";
 serve({
   "skill/call": ({ req, send }) => {
-    send({ jsonrpc: "2.0", id: "ask-1", method: "permission/ask", params: { sessionId: req.params.sessionId, request: { tool: "skill" } } });
+    send({
+      jsonrpc: "2.0",
+      id: "ask-1",
+      method: "permission/ask",
+      params: { sessionId: req.params.sessionId, request: { tool: "skill" } },
+    });
   },
 });

@@ -19,7 +19,15 @@ export function serve(misbehave = {}, options = {}) {
     const result = (() => {
       switch (req.method) {
         case "initialize":
-          return { implementation: { name: "faulty-" + (process.argv[1] ?? "").split("/").pop(), version: "0.0.0", language: "javascript" }, specVersion: "1", capabilities: {} };
+          return {
+            implementation: {
+              name: "faulty-" + (process.argv[1] ?? "").split("/").pop(),
+              version: "0.0.0",
+              language: "javascript",
+            },
+            specVersion: "1",
+            capabilities: {},
+          };
         case "session/create":
           return { sessionId: "s" + ++sessions };
         case "session/catalog":
@@ -35,9 +43,12 @@ export function serve(misbehave = {}, options = {}) {
           return undefined;
       }
     })();
-    if (result === undefined) send({ jsonrpc: "2.0", id: req.id, error: { code: -32601, message: "method not found" } });
+    if (result === undefined)
+      send({ jsonrpc: "2.0", id: req.id, error: { code: -32601, message: "method not found" } });
     else send({ jsonrpc: "2.0", id: req.id, result });
     if (req.method === "shutdown") process.exit(0);
   });
-  rl.on("close", () => { if (options.exitOnEof !== false) process.exit(0); });
+  rl.on("close", () => {
+    if (options.exitOnEof !== false) process.exit(0);
+  });
 }

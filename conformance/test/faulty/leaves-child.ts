@@ -2,6 +2,8 @@
 // disposing it. The kit's exit hook must still kill the child (subprocess.test.ts checks the pid).
 import { spawnImplementation } from "../../driver/subprocess.ts";
 
-const impl = await spawnImplementation(`"${process.execPath}" "${new URL("./stubborn.mjs", import.meta.url).pathname}"`);
+const impl = await spawnImplementation(
+  `"${process.execPath}" "${new URL("./stubborn.mjs", import.meta.url).pathname}"`,
+);
 process.stdout.write(`${impl.pid}\n`);
 process.exit(0);

@@ -2,6 +2,10 @@
 import { serve } from "./base.mjs";
 serve({
   "skill/call": ({ req, send }) => {
-    send({ jsonrpc: "2.0", id: 424242, result: { kind: "not_found", name: "x", siblings: [], output: "(No skill matches \"x\".)" } });
+    send({
+      jsonrpc: "2.0",
+      id: 424242,
+      result: { kind: "not_found", name: "x", siblings: [], output: '(No skill matches "x".)' },
+    });
   },
 });

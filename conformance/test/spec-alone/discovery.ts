@@ -50,18 +50,33 @@ export function readText(path: string): string | undefined {
 }
 
 /** Read and check one skill (§4.5): a loaded skill or why it is broken. */
-export function readSkill(name: string, dir: string, roots: readonly string[]): { frontmatter: Record<string, unknown>; body: string } | Broken {
+export function readSkill(
+  name: string,
+  dir: string,
+  roots: readonly string[],
+): { frontmatter: Record<string, unknown>; body: string } | Broken {
   const file = join(dir, "SKILL.md");
-  if (!inside(dir, roots) || !inside(file, roots)) return { name, dir, code: "OUTSIDE_WORKSPACE", reason: "the skill resolves outside every configured root" };
+  if (!inside(dir, roots) || !inside(file, roots))
+    return { name, dir, code: "OUTSIDE_WORKSPACE", reason: "the skill resolves outside every configured root" };
   const text = readText(file);
   if (text === undefined) return { name, dir, code: "INVALID_FRONTMATTER", reason: "SKILL.md is not UTF-8 text" };
   const parsed = parseSkillMd(text);
   if (!parsed.ok) return { name, dir, code: parsed.code, reason: parsed.reason };
-  if (parsed.frontmatter.name !== name) return { name, dir, code: "NAME_MISMATCH", reason: `frontmatter name "${String(parsed.frontmatter.name)}" is not the directory's name "${name}"` };
+  if (parsed.frontmatter.name !== name)
+    return {
+      name,
+      dir,
+      code: "NAME_MISMATCH",
+      reason: `frontmatter name "${String(parsed.frontmatter.name)}" is not the directory's name "${name}"`,
+    };
   return parsed;
 }
 
-export function discover(roots: readonly string[]): { skills: Skill[]; broken: Map<string, Broken>; warnings: string[] } {
+export function discover(roots: readonly string[]): {
+  skills: Skill[];
+  broken: Map<string, Broken>;
+  warnings: string[];
+} {
   const byName = new Map<string, Skill>();
   const broken = new Map<string, Broken>();
   const warnings: string[] = [];

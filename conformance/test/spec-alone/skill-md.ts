@@ -23,7 +23,7 @@ function fenceEnd(text: string, from: number): number | undefined {
 function split(text: string): { yaml: string | undefined; body: string } | undefined {
   const start = fenceEnd(text, 0);
   if (start === undefined) return { yaml: undefined, body: text };
-  for (let at = start; at <= text.length; ) {
+  for (let at = start; at <= text.length;) {
     const end = fenceEnd(text, at);
     if (end !== undefined) return { yaml: text.slice(start, at), body: text.slice(end) };
     const nl = text.indexOf("\n", at);
@@ -55,23 +55,32 @@ export function splitTools(value: string): string[] {
 /** The field rules of §4.1–§4.3 (frontmatter-fields.md); the first broken one is the reason. */
 function validate(fm: Record<string, unknown>): string | undefined {
   for (const f of ["name", "description"]) if (!(f in fm) || fm[f] === null) return `missing required field '${f}'`;
-  if (typeof fm.name !== "string" || fm.name.length < 1 || fm.name.length > 64 || !KEBAB.test(fm.name)) return "name must be 1-64 characters of lowercase-kebab-case";
-  if (typeof fm.description !== "string" || fm.description.trim() === "" || fm.description.length > 1024) return "description must be a non-blank string of at most 1024 characters";
-  if ("compatibility" in fm && (typeof fm.compatibility !== "string" || fm.compatibility.length < 1 || fm.compatibility.length > 500)) return "compatibility must be a string of 1-500 characters";
+  if (typeof fm.name !== "string" || fm.name.length < 1 || fm.name.length > 64 || !KEBAB.test(fm.name))
+    return "name must be 1-64 characters of lowercase-kebab-case";
+  if (typeof fm.description !== "string" || fm.description.trim() === "" || fm.description.length > 1024)
+    return "description must be a non-blank string of at most 1024 characters";
+  if (
+    "compatibility" in fm &&
+    (typeof fm.compatibility !== "string" || fm.compatibility.length < 1 || fm.compatibility.length > 500)
+  )
+    return "compatibility must be a string of 1-500 characters";
   if ("metadata" in fm && !isMap(fm.metadata)) return "metadata must be a mapping";
-  for (const f of ["disable-model-invocation", "user-invocable"]) if (f in fm && typeof fm[f] !== "boolean") return `${f} must be a boolean`;
+  for (const f of ["disable-model-invocation", "user-invocable"])
+    if (f in fm && typeof fm[f] !== "boolean") return `${f} must be a boolean`;
   if ("arguments" in fm) {
     // §4.3's table: a map name → { type: "string", required?: boolean, description?: string } (§15: strings only).
     if (!isMap(fm.arguments)) return "arguments must be a mapping of names";
     for (const [k, d] of Object.entries(fm.arguments)) {
-      if (!isMap(d) || d.type !== "string") return `arguments.${k} must be a declaration { type: "string", required?, description? }`;
+      if (!isMap(d) || d.type !== "string")
+        return `arguments.${k} must be a declaration { type: "string", required?, description? }`;
       if ("required" in d && typeof d.required !== "boolean") return `arguments.${k}.required must be a boolean`;
       if ("description" in d && typeof d.description !== "string") return `arguments.${k}.description must be a string`;
     }
   }
   if ("allowed-tools" in fm) {
     const t = fm["allowed-tools"];
-    if (typeof t !== "string" && !(Array.isArray(t) && t.every((x) => typeof x === "string"))) return "allowed-tools must be a string or a list of strings";
+    if (typeof t !== "string" && !(Array.isArray(t) && t.every((x) => typeof x === "string")))
+      return "allowed-tools must be a string or a list of strings";
   }
   return undefined;
 }

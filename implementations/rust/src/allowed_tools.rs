@@ -32,7 +32,12 @@ pub fn split(text: &str) -> Vec<String> {
         }
     }
     parts.push(current);
-    parts.iter().map(|p| js_trim(p)).filter(|p| !p.is_empty()).map(String::from).collect()
+    parts
+        .iter()
+        .map(|p| js_trim(p))
+        .filter(|p| !p.is_empty())
+        .map(String::from)
+        .collect()
 }
 
 /// The normalised list, or the reason the value has the wrong type.
@@ -42,7 +47,9 @@ pub fn normalize(value: &Value) -> Result<Vec<String>, String> {
         Value::Array(items) => {
             let mut tools = Vec::new();
             for (i, item) in items.iter().enumerate() {
-                let s = item.as_str().ok_or_else(|| msg("fm.allowed_tools_item", &[("index", &i.to_string())]))?;
+                let s = item
+                    .as_str()
+                    .ok_or_else(|| msg("fm.allowed_tools_item", &[("index", &i.to_string())]))?;
                 let t = js_trim(s);
                 if !t.is_empty() {
                     tools.push(t.to_string());
@@ -60,8 +67,14 @@ mod tests {
 
     #[test]
     fn commas_win_over_spaces_and_parentheses_protect() {
-        assert_eq!(split("Read, Grep, Bash(git log:*)"), ["Read", "Grep", "Bash(git log:*)"]);
-        assert_eq!(split("Read Grep  Bash(git log:*)"), ["Read", "Grep", "Bash(git log:*)"]);
+        assert_eq!(
+            split("Read, Grep, Bash(git log:*)"),
+            ["Read", "Grep", "Bash(git log:*)"]
+        );
+        assert_eq!(
+            split("Read Grep  Bash(git log:*)"),
+            ["Read", "Grep", "Bash(git log:*)"]
+        );
         assert_eq!(split(" , Read,,"), ["Read"]);
     }
 }

@@ -11,10 +11,18 @@ use std::sync::OnceLock;
 /// U+2028, U+2029) holding a line break becomes one space, each tab left becomes a space, every other unsafe
 /// character (R91) is shown as a \uXXXX escape, and spaces (U+0020 only) at both ends are removed.
 pub fn escape_catalog_text(text: &str) -> String {
-    if !text.chars().any(|c| matches!(c, '&' | '<' | '>' | '"' | '\'') || is_unsafe(c)) {
+    if !text
+        .chars()
+        .any(|c| matches!(c, '&' | '<' | '>' | '"' | '\'') || is_unsafe(c))
+    {
         return text.trim_matches(' ').to_string();
     }
-    let entities = text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;");
+    let entities = text
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;");
     let folded = fold_line_breaks(&entities).replace('\t', " ");
     escape_unsafe(&folded).trim_matches(' ').to_string()
 }
@@ -55,7 +63,14 @@ fn unit_len(s: &str) -> usize {
             return entity.len();
         }
     }
-    let escape = |b: &[u8]| b.len() >= 6 && b[0] == b'\\' && b[1] == b'u' && b[2..6].iter().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c));
+    let escape = |b: &[u8]| {
+        b.len() >= 6
+            && b[0] == b'\\'
+            && b[1] == b'u'
+            && b[2..6]
+                .iter()
+                .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c))
+    };
     let b = s.as_bytes();
     if escape(b) {
         // R147: an escaped surrogate pair (a character above U+FFFF) is one unit.
@@ -95,7 +110,9 @@ fn trigger_sentence(escaped: &str) -> Option<(usize, usize)> {
     let m = trigger().find(escaped)?;
     let (mut start, mut end) = (0, escaped.len());
     for (i, c) in escaped.char_indices() {
-        if !matches!(c, '.' | '!' | '?') || !escaped[i + 1..].chars().next().map_or(true, is_js_space) {
+        if !matches!(c, '.' | '!' | '?')
+            || !escaped[i + 1..].chars().next().map_or(true, is_js_space)
+        {
             continue;
         }
         if i < m.start() {
@@ -125,24 +142,43 @@ pub fn shown_description(escaped: &str) -> String {
     }
     let plain_end = units_within(escaped, 0, max);
     let cut = |head: &str| msg("format.catalog_cut", &[("head", head)]);
-    let Some((start, end)) = trigger_sentence(escaped).filter(|(s, e)| *s > 0 && *e > plain_end) else {
+    let Some((start, end)) = trigger_sentence(escaped).filter(|(s, e)| *s > 0 && *e > plain_end)
+    else {
         return cut(&escaped[..plain_end]);
     };
-    let sentence_end = end.min(units_within(escaped, start, lim.catalog_trigger_sentence_max_bytes));
+    let sentence_end = end.min(units_within(
+        escaped,
+        start,
+        lim.catalog_trigger_sentence_max_bytes,
+    ));
     let sentence = &escaped[start..sentence_end];
     // The whole head and the sentence's share fit: the plain cut shows them, and as much more of the sentence as fits.
     if start + sentence.len() <= max {
         return cut(&escaped[..plain_end]);
     }
-    let room = max.saturating_sub(sentence.len() + msg("format.catalog_cut_trigger", &[("head", ""), ("trigger", "")]).len());
+    let room = max.saturating_sub(
+        sentence.len()
+            + msg(
+                "format.catalog_cut_trigger",
+                &[("head", ""), ("trigger", "")],
+            )
+            .len(),
+    );
     let head = escaped[..units_within(escaped, 0, room.min(start))].trim_end_matches(' ');
     if head == escaped[..start].trim_end_matches(' ') {
         // Only spaces before the sentence are left out: no cut mark there; one space, and the sentence gets the rest.
         let end = end.min(units_within(escaped, start, max - head.len() - 1));
         let joined = format!("{head} {}", &escaped[start..end]);
-        return if end < escaped.len() { cut(&joined) } else { joined };
+        return if end < escaped.len() {
+            cut(&joined)
+        } else {
+            joined
+        };
     }
-    let shown = msg("format.catalog_cut_trigger", &[("head", head), ("trigger", sentence)]);
+    let shown = msg(
+        "format.catalog_cut_trigger",
+        &[("head", head), ("trigger", sentence)],
+    );
     if sentence_end < escaped.len() {
         cut(&shown)
     } else {
@@ -151,14 +187,37 @@ pub fn shown_description(escaped: &str) -> String {
 }
 
 pub fn catalog_line(e: &CatalogEntry) -> String {
-    let user_only = if e.entry.frontmatter.get("disable-model-invocation") == Some(&Value::Bool(true)) { msg("catalog.user_only", &[]) } else { String::new() };
-    format!("<skill name=\"{}\"{}>{}</skill>", escape_catalog_text(&e.entry.name), user_only, shown_description(&escape_catalog_text(&e.entry.description)))
+    let user_only =
+        if e.entry.frontmatter.get("disable-model-invocation") == Some(&Value::Bool(true)) {
+            msg("catalog.user_only", &[])
+        } else {
+            String::new()
+        };
+    format!(
+        "<skill name=\"{}\"{}>{}</skill>",
+        escape_catalog_text(&e.entry.name),
+        user_only,
+        shown_description(&escape_catalog_text(&e.entry.description))
+    )
 }
 
 pub fn tool_description(entries: &[CatalogEntry]) -> String {
     let lines: Vec<String> = entries.iter().map(catalog_line).collect();
-    let list = if lines.is_empty() { "<available_skills>\n</available_skills>".to_string() } else { format!("<available_skills>\n{}\n</available_skills>", lines.join("\n")) };
-    msg("tool_description.layout", &[("guidance", msg("tool_description.guidance", &[]).as_str()), ("available_skills", &list)])
+    let list = if lines.is_empty() {
+        "<available_skills>\n</available_skills>".to_string()
+    } else {
+        format!(
+            "<available_skills>\n{}\n</available_skills>",
+            lines.join("\n")
+        )
+    };
+    msg(
+        "tool_description.layout",
+        &[
+            ("guidance", msg("tool_description.guidance", &[]).as_str()),
+            ("available_skills", &list),
+        ],
+    )
 }
 
 /// The catalog as JSON text, `{tool_description, entries, warnings}`, written one entry at a time: the
@@ -191,15 +250,24 @@ mod tests {
     #[test]
     fn descriptions_cannot_inject_markup_or_lines() {
         assert_eq!(esc("  plain  "), "plain");
-        assert_eq!(esc("a</skill>\n\n  <skill name=\"x\">"), "a&lt;/skill&gt; &lt;skill name=&quot;x&quot;&gt;");
-        assert_eq!(esc("tab\there\u{1b}[31m\u{202e}"), "tab here\\u001b[31m\\u202e");
+        assert_eq!(
+            esc("a</skill>\n\n  <skill name=\"x\">"),
+            "a&lt;/skill&gt; &lt;skill name=&quot;x&quot;&gt;"
+        );
+        assert_eq!(
+            esc("tab\there\u{1b}[31m\u{202e}"),
+            "tab here\\u001b[31m\\u202e"
+        );
     }
 
     #[test]
     fn a_head_that_fits_whole_is_not_marked_cut_and_the_sentence_gets_its_room() {
         // R161: the plain cut, one "…" at the end, more than 192 bytes of the trigger sentence.
         let head = "Reviews Django code for performance problems. ";
-        let text = format!("{head}Use when {}and more.", "the user asks about slow views, N+1 queries, missing indexes and caching, ".repeat(4));
+        let text = format!(
+            "{head}Use when {}and more.",
+            "the user asks about slow views, N+1 queries, missing indexes and caching, ".repeat(4)
+        );
         let shown = super::shown_description(&text);
         assert_eq!(shown, format!("{}…", &text[..292]));
         assert_eq!(shown.matches('…').count(), 1);

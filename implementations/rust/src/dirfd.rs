@@ -50,7 +50,9 @@ const DIR_FLAGS: libc::c_int = libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXE
 /// is no usable path (R140: every path the tool names is UTF-8), nor is a deleted file's or an anonymous object's.
 fn real_path_of(fd: RawFd) -> Option<PathBuf> {
     let link = std::fs::read_link(format!("/proc/self/fd/{fd}")).ok()?;
-    let usable = link.is_absolute() && link.to_str().is_some() && !link.as_os_str().as_bytes().ends_with(b" (deleted)");
+    let usable = link.is_absolute()
+        && link.to_str().is_some()
+        && !link.as_os_str().as_bytes().ends_with(b" (deleted)");
     usable.then_some(link)
 }
 
@@ -92,14 +94,22 @@ impl Dir {
     fn dir_at_flags(&self, name: &OsStr, extra: libc::c_int) -> io::Result<Dir> {
         let n = cstr(name.as_bytes())?;
         // SAFETY: as in `open`; self.fd is an open directory.
-        check(unsafe { libc::openat(self.fd.as_raw_fd(), n.as_ptr(), DIR_FLAGS | extra) }).map(|fd| Dir { fd })
+        check(unsafe { libc::openat(self.fd.as_raw_fd(), n.as_ptr(), DIR_FLAGS | extra) })
+            .map(|fd| Dir { fd })
     }
 
     /// The child `name`, following a symlink, opened without reading (O_PATH): never blocks, opens no device.
     pub fn handle_at(&self, name: &OsStr) -> io::Result<Handle> {
         let n = cstr(name.as_bytes())?;
         // SAFETY: as in `dir_at`.
-        check(unsafe { libc::openat(self.fd.as_raw_fd(), n.as_ptr(), libc::O_PATH | libc::O_CLOEXEC) }).map(|fd| Handle { fd })
+        check(unsafe {
+            libc::openat(
+                self.fd.as_raw_fd(),
+                n.as_ptr(),
+                libc::O_PATH | libc::O_CLOEXEC,
+            )
+        })
+        .map(|fd| Handle { fd })
     }
 
     /// The type of the child `name` itself (lstat: a symlink is a symlink), or the error.
@@ -107,7 +117,15 @@ impl Dir {
         let n = cstr(name.as_bytes())?;
         // SAFETY: `st` is written by fstatat before it is read.
         let mut st: libc::stat = unsafe { std::mem::zeroed() };
-        if unsafe { libc::fstatat(self.fd.as_raw_fd(), n.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW) } < 0 {
+        if unsafe {
+            libc::fstatat(
+                self.fd.as_raw_fd(),
+                n.as_ptr(),
+                &mut st,
+                libc::AT_SYMLINK_NOFOLLOW,
+            )
+        } < 0
+        {
             return Err(io::Error::last_os_error());
         }
         Ok(mode_type(st.st_mode))
@@ -136,7 +154,14 @@ impl Dir {
             if entry.is_null() {
                 break;
             }
-            let (name, d_type) = unsafe { (std::ffi::CStr::from_ptr((*entry).d_name.as_ptr()).to_bytes().to_vec(), (*entry).d_type) };
+            let (name, d_type) = unsafe {
+                (
+                    std::ffi::CStr::from_ptr((*entry).d_name.as_ptr())
+                        .to_bytes()
+                        .to_vec(),
+                    (*entry).d_type,
+                )
+            };
             if name == b"." || name == b".." {
                 continue;
             }
@@ -230,7 +255,10 @@ mod tests {
         let d = Dir::open(&dir).unwrap();
         let h = d.handle_at(OsStr::new("p")).unwrap();
         assert_eq!(h.kind().unwrap().0, Type::Other);
-        assert_eq!(h.real_path().unwrap(), std::fs::canonicalize(&dir).unwrap().join("p"));
+        assert_eq!(
+            h.real_path().unwrap(),
+            std::fs::canonicalize(&dir).unwrap().join("p")
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

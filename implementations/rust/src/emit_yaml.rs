@@ -13,11 +13,18 @@ fn printable(c: char) -> bool {
 
 /// True when `s`, written bare, reads back as exactly the string `s`.
 pub fn is_plain_safe(s: &str) -> bool {
-    let Some(first) = s.chars().next() else { return false };
+    let Some(first) = s.chars().next() else {
+        return false;
+    };
     if !s.chars().all(printable) || "-?:,[]{}#&*!|>'\"%@`+.".contains(first) || is_js_space(first) {
         return false;
     }
-    if s.ends_with(' ') || s.ends_with(':') || s.contains(": ") || s.contains(" #") || s.contains('\t') {
+    if s.ends_with(' ')
+        || s.ends_with(':')
+        || s.contains(": ")
+        || s.contains(" #")
+        || s.contains('\t')
+    {
         return false;
     }
     // Anything the core schema reads as a non-string (true, null, 12, 0x1F, …) must be quoted.
@@ -46,13 +53,19 @@ fn quote(s: &str) -> String {
 
 /// Refused raw in frontmatter (R13), or unsafe in the <frontmatter> the model reads (R91, R147).
 fn refused_raw(c: char) -> bool {
-    matches!(c, '\u{7f}'..='\u{9f}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}') || is_unsafe(c)
+    matches!(
+        c,
+        '\u{7f}'..='\u{9f}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'
+    ) || is_unsafe(c)
 }
 
 /// Number#toString, with ".0" on an integral value beyond ±(2^53−1), which can only have been a float (R17).
 fn number_text(f: f64) -> String {
     let t = js_number(f);
-    let integral = t.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit());
+    let integral = t
+        .trim_start_matches('-')
+        .bytes()
+        .all(|b| b.is_ascii_digit());
     if f.abs() > 9_007_199_254_740_991.0 && integral {
         format!("{t}.0")
     } else {
@@ -63,8 +76,16 @@ fn number_text(f: f64) -> String {
 /// JSON flow style for a list or mapping inside a list, with the same escapes as quoted scalars.
 fn flow(v: &Value) -> String {
     match v {
-        Value::Array(items) => format!("[{}]", items.iter().map(flow).collect::<Vec<_>>().join(",")),
-        Value::Object(m) => format!("{{{}}}", m.iter().map(|(k, x)| format!("{}:{}", quote(k), flow(x))).collect::<Vec<_>>().join(",")),
+        Value::Array(items) => {
+            format!("[{}]", items.iter().map(flow).collect::<Vec<_>>().join(","))
+        }
+        Value::Object(m) => format!(
+            "{{{}}}",
+            m.iter()
+                .map(|(k, x)| format!("{}:{}", quote(k), flow(x)))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
         Value::String(s) => quote(s),
         other => scalar_text(other),
     }
@@ -84,8 +105,13 @@ fn scalar_text(v: &Value) -> String {
 
 fn key_text(k: &str) -> String {
     let mut chars = k.chars();
-    let safe_start = chars.next().map_or(false, |c| c.is_ascii_alphanumeric() || c == '_');
-    if safe_start && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') && is_plain_safe(k) {
+    let safe_start = chars
+        .next()
+        .map_or(false, |c| c.is_ascii_alphanumeric() || c == '_');
+    if safe_start
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && is_plain_safe(k)
+    {
         k.to_string()
     } else {
         quote(k)
@@ -103,7 +129,11 @@ fn emit_map(map: &Map<String, Value>, indent: &str, out: &mut Vec<String>) {
             Value::Array(items) if !items.is_empty() => {
                 out.push(key);
                 for item in items {
-                    let text = if item.is_object() || item.is_array() { flow(item) } else { scalar_text(item) };
+                    let text = if item.is_object() || item.is_array() {
+                        flow(item)
+                    } else {
+                        scalar_text(item)
+                    };
                     out.push(format!("{indent}  - {text}"));
                 }
             }
@@ -131,7 +161,18 @@ mod tests {
 
     #[test]
     fn strings_are_bare_only_when_they_read_back() {
-        for (s, bare) in [("hello", true), ("true", false), ("12", false), ("a: b", false), ("-x", false), ("x:", false), ("ok go", true), ("é", true), ("😀", false), ("", false)] {
+        for (s, bare) in [
+            ("hello", true),
+            ("true", false),
+            ("12", false),
+            ("a: b", false),
+            ("-x", false),
+            ("x:", false),
+            ("ok go", true),
+            ("é", true),
+            ("😀", false),
+            ("", false),
+        ] {
             assert_eq!(is_plain_safe(s), bare, "{s}");
         }
     }
@@ -147,6 +188,9 @@ mod tests {
     fn invisible_characters_are_quoted_and_escaped() {
         // R147: a string holding one is quoted; above U+FFFF as \U (YAML reads it back), else \u per unit.
         let fm = json!({"a": "x\u{200b}y", "b": "t\u{e0041}"});
-        assert_eq!(emit_yaml(fm.as_object().unwrap()), "a: \"x\\u200by\"\nb: \"t\\U000e0041\"\n");
+        assert_eq!(
+            emit_yaml(fm.as_object().unwrap()),
+            "a: \"x\\u200by\"\nb: \"t\\U000e0041\"\n"
+        );
     }
 }

@@ -5,10 +5,17 @@ use serde_json::{Map, Value};
 
 /// A key that is a canonical array index ("0", or digits without a leading zero, at most 2^32 − 2).
 fn array_index(k: &str) -> Option<u32> {
-    if k.is_empty() || k.len() > 10 || (k.len() > 1 && k.starts_with('0')) || !k.bytes().all(|b| b.is_ascii_digit()) {
+    if k.is_empty()
+        || k.len() > 10
+        || (k.len() > 1 && k.starts_with('0'))
+        || !k.bytes().all(|b| b.is_ascii_digit())
+    {
         return None;
     }
-    k.parse::<u64>().ok().filter(|n| *n <= 4_294_967_294).map(|n| n as u32)
+    k.parse::<u64>()
+        .ok()
+        .filter(|n| *n <= 4_294_967_294)
+        .map(|n| n as u32)
 }
 
 /// R24: a mapping's keys in the order a JavaScript object (and so JSON.parse of any reply) keeps them:
@@ -25,7 +32,17 @@ pub fn js_key_order(map: Map<String, Value>) -> Map<String, Value> {
 
 /// ECMAScript WhiteSpace + LineTerminator (what `\s` and String#trim use).
 pub fn is_js_space(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}')
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
+    )
 }
 
 pub fn js_trim(s: &str) -> &str {
@@ -34,7 +51,15 @@ pub fn js_trim(s: &str) -> &str {
 
 /// String#length: UTF-16 code units (a lone surrogate's stand-in is its one unit).
 pub fn utf16_len(s: &str) -> usize {
-    s.chars().map(|c| if crate::lone::unit_of(c).is_some() { 1 } else { c.len_utf16() }).sum()
+    s.chars()
+        .map(|c| {
+            if crate::lone::unit_of(c).is_some() {
+                1
+            } else {
+                c.len_utf16()
+            }
+        })
+        .sum()
 }
 
 /// Keep model-facing text bounded (messages.json rules.clip): at most `max` code points, else the first
@@ -45,7 +70,10 @@ pub fn clip(text: &str, max: usize) -> String {
         return text.to_string();
     }
     let head: String = text.chars().take(max).collect();
-    crate::messages::msg("format.clip", &[("head", &head), ("length", &length.to_string())])
+    crate::messages::msg(
+        "format.clip",
+        &[("head", &head), ("length", &length.to_string())],
+    )
 }
 
 /// Number#toString for a finite or non-finite double.
@@ -54,7 +82,11 @@ pub fn js_number(f: f64) -> String {
         return "NaN".into();
     }
     if f.is_infinite() {
-        return if f > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+        return if f > 0.0 {
+            "Infinity".into()
+        } else {
+            "-Infinity".into()
+        };
     }
     if f == 0.0 {
         return "0".into();
@@ -74,7 +106,11 @@ pub fn js_number(f: f64) -> String {
         format!("0.{}{}", "0".repeat((-n) as usize), digits)
     } else {
         let e = n - 1;
-        let es = if e >= 0 { format!("+{e}") } else { format!("{e}") };
+        let es = if e >= 0 {
+            format!("+{e}")
+        } else {
+            format!("{e}")
+        };
         if k == 1 {
             format!("{digits}e{es}")
         } else {
@@ -89,7 +125,9 @@ pub fn number_value(f: f64) -> Value {
     if f.fract() == 0.0 && f.abs() <= 9_007_199_254_740_992.0 {
         Value::from(f as i64)
     } else {
-        serde_json::Number::from_f64(f).map(Value::Number).unwrap_or(Value::Null)
+        serde_json::Number::from_f64(f)
+            .map(Value::Number)
+            .unwrap_or(Value::Null)
     }
 }
 
@@ -109,7 +147,9 @@ fn write_json(v: &Value, out: &mut String) {
     match v {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => out.push_str(&n.as_f64().map(js_number).unwrap_or_else(|| n.to_string())),
+        Value::Number(n) => {
+            out.push_str(&n.as_f64().map(js_number).unwrap_or_else(|| n.to_string()))
+        }
         Value::String(s) => out.push_str(&json_string(s)),
         Value::Array(a) => {
             out.push('[');
@@ -154,7 +194,16 @@ mod tests {
 
     #[test]
     fn numbers_print_as_javascript_prints_them() {
-        for (f, s) in [(1.0, "1"), (1.5, "1.5"), (-0.25, "-0.25"), (1e21, "1e+21"), (1.5e-7, "1.5e-7"), (123456.0, "123456"), (0.000001, "0.000001"), (1e20, "100000000000000000000")] {
+        for (f, s) in [
+            (1.0, "1"),
+            (1.5, "1.5"),
+            (-0.25, "-0.25"),
+            (1e21, "1e+21"),
+            (1.5e-7, "1.5e-7"),
+            (123456.0, "123456"),
+            (0.000001, "0.000001"),
+            (1e20, "100000000000000000000"),
+        ] {
             assert_eq!(js_number(f), s);
         }
     }

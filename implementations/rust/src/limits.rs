@@ -46,11 +46,19 @@ pub struct Alias {
 }
 
 fn num(v: &Value, key: &str) -> f64 {
-    v[key].as_f64().unwrap_or_else(|| panic!("schemas/limits.json: {key} missing"))
+    v[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("schemas/limits.json: {key} missing"))
 }
 
 fn strings(v: &Value) -> Vec<String> {
-    v.as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()).unwrap_or_default()
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 pub fn limits() -> &'static Limits {
@@ -59,18 +67,31 @@ pub fn limits() -> &'static Limits {
         let v: Value = serde_json::from_str(LIMITS_JSON).expect("schemas/limits.json is JSON");
         Limits {
             name_max_length: num(&v, "name_max_length") as usize,
-            name_pattern: regex::Regex::new(v["name_pattern"].as_str().expect("name_pattern")).expect("name_pattern compiles"),
+            name_pattern: regex::Regex::new(v["name_pattern"].as_str().expect("name_pattern"))
+                .expect("name_pattern compiles"),
             description_max_length: num(&v, "description_max_length") as usize,
             compatibility_max_length: num(&v, "compatibility_max_length") as usize,
             skill_md_max_bytes: num(&v, "skill_md_max_bytes") as u64,
             arguments_max_bytes: num(&v, "arguments_max_bytes") as usize,
             substituted_body_max_bytes: num(&v, "substituted_body_max_bytes") as usize,
             yaml_max_aliases: num(&v, "yaml_max_aliases") as u64,
-            yaml_max_depth: v["yaml_max_depth"].as_u64().map(|d| d as usize).unwrap_or(DEFAULT_YAML_MAX_DEPTH),
-            yaml_max_key_length: v["yaml_max_key_length"].as_u64().map(|d| d as usize).unwrap_or(DEFAULT_YAML_MAX_KEY_LENGTH),
-            yaml_max_nodes: v["yaml_max_nodes"].as_u64().unwrap_or(DEFAULT_YAML_MAX_NODES),
-            catalog_entry_description_max_bytes: v["catalog_entry_description_max_bytes"].as_u64().map(|d| d as usize).unwrap_or(DEFAULT_CATALOG_DESCRIPTION_MAX_BYTES),
-            catalog_trigger_sentence_max_bytes: num(&v, "catalog_trigger_sentence_max_bytes") as usize,
+            yaml_max_depth: v["yaml_max_depth"]
+                .as_u64()
+                .map(|d| d as usize)
+                .unwrap_or(DEFAULT_YAML_MAX_DEPTH),
+            yaml_max_key_length: v["yaml_max_key_length"]
+                .as_u64()
+                .map(|d| d as usize)
+                .unwrap_or(DEFAULT_YAML_MAX_KEY_LENGTH),
+            yaml_max_nodes: v["yaml_max_nodes"]
+                .as_u64()
+                .unwrap_or(DEFAULT_YAML_MAX_NODES),
+            catalog_entry_description_max_bytes: v["catalog_entry_description_max_bytes"]
+                .as_u64()
+                .map(|d| d as usize)
+                .unwrap_or(DEFAULT_CATALOG_DESCRIPTION_MAX_BYTES),
+            catalog_trigger_sentence_max_bytes: num(&v, "catalog_trigger_sentence_max_bytes")
+                as usize,
             resources_per_folder: num(&v, "resources_per_folder") as usize,
             resources_max: num(&v, "resources_max") as usize,
             resource_folders: strings(&v["resource_folders"]),

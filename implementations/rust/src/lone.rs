@@ -30,7 +30,9 @@ pub fn utf8_len(s: &str) -> usize {
 
 fn hex4(b: &[u8]) -> Option<u16> {
     let s = std::str::from_utf8(b.get(..4)?).ok()?;
-    u16::from_str_radix(s, 16).ok().filter(|_| s.bytes().all(|c| c.is_ascii_hexdigit()))
+    u16::from_str_radix(s, 16)
+        .ok()
+        .filter(|_| s.bytes().all(|c| c.is_ascii_hexdigit()))
 }
 
 /// JSON text with each lone surrogate escape (`\uD800` not in a pair) rewritten as its stand-in's escaped pair, so
@@ -47,12 +49,18 @@ pub fn json_in(line: &str) -> std::borrow::Cow<'_, str> {
             i += 1;
             continue;
         }
-        let unit = if b[i + 1] == b'u' { hex4(&b[i + 2..]) } else { None };
+        let unit = if b[i + 1] == b'u' {
+            hex4(&b[i + 2..])
+        } else {
+            None
+        };
         let Some(u) = unit.filter(|u| (0xD800..=0xDFFF).contains(u)) else {
             i += 2; // `\\`, `\"`, `\n`, or an escape that is not a surrogate
             continue;
         };
-        let low = b.get(i + 6) == Some(&b'\\') && b.get(i + 7) == Some(&b'u') && hex4(&b[i + 8..]).is_some_and(|l| (0xDC00..=0xDFFF).contains(&l));
+        let low = b.get(i + 6) == Some(&b'\\')
+            && b.get(i + 7) == Some(&b'u')
+            && hex4(&b[i + 8..]).is_some_and(|l| (0xDC00..=0xDFFF).contains(&l));
         if u <= 0xDBFF && low {
             i += 12; // a well-formed pair
             continue;
@@ -99,6 +107,9 @@ mod tests {
         assert_eq!(v["a"].as_str().unwrap(), format!("x{}y", stand_in(0xd800)));
         assert_eq!(v["b"], "😀", "a pair stays a pair");
         assert_eq!(v["c"], "\\ud800", "an escaped backslash is text");
-        assert_eq!(json_out(&serde_json::to_string(&v).unwrap()), r#"{"a":"x\ud800y","b":"😀","c":"\\ud800","d":"\udc00"}"#);
+        assert_eq!(
+            json_out(&serde_json::to_string(&v).unwrap()),
+            r#"{"a":"x\ud800y","b":"😀","c":"\\ud800","d":"\udc00"}"#
+        );
     }
 }

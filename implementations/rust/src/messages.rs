@@ -38,7 +38,11 @@ pub fn template(id: &str) -> &'static str {
     if let Some(t) = contract().get(id) {
         return t.as_str();
     }
-    LOCAL.iter().find(|(k, _)| *k == id).map(|(_, t)| *t).unwrap_or_else(|| panic!("no message template {id}"))
+    LOCAL
+        .iter()
+        .find(|(k, _)| *k == id)
+        .map(|(_, t)| *t)
+        .unwrap_or_else(|| panic!("no message template {id}"))
 }
 
 /// rules.unsafe_characters (R91, R147): C0 (tab, LF, CR included), DEL and C1 (NEL included), U+2028/9, the format
@@ -95,8 +99,17 @@ pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
         let after = &rest[open + 1..];
         let close = after.find('}');
         let value = close
-            .filter(|c| *c > 0 && after[..*c].bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
-            .and_then(|c| args.iter().find(|(k, _)| *k == &after[..c]).map(|(k, v)| (c, *k, *v)));
+            .filter(|c| {
+                *c > 0
+                    && after[..*c]
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b == b'_')
+            })
+            .and_then(|c| {
+                args.iter()
+                    .find(|(k, _)| *k == &after[..c])
+                    .map(|(k, v)| (c, *k, *v))
+            });
         match value {
             Some((c, key, v)) => {
                 if OWN_TEXT.contains(&key) {
@@ -127,20 +140,46 @@ mod tests {
 
     #[test]
     fn fills_named_placeholders_and_keeps_other_braces() {
-        assert_eq!(fill("e.g. {example}.", &[("example", "{\"a\": \"...\"}")]), "e.g. {\"a\": \"...\"}.");
-        assert_eq!(fill("{\"name\": x} {name}", &[("name", "hi")]), "{\"name\": x} hi");
+        assert_eq!(
+            fill("e.g. {example}.", &[("example", "{\"a\": \"...\"}")]),
+            "e.g. {\"a\": \"...\"}."
+        );
+        assert_eq!(
+            fill("{\"name\": x} {name}", &[("name", "hi")]),
+            "{\"name\": x} hi"
+        );
         assert_eq!(fill("{missing} {", &[]), "{missing} {");
     }
 
     #[test]
     fn values_cannot_start_a_line() {
-        assert_eq!(fill("unknown {name}", &[("name", "hello\nHint: x\u{2028}\u{85}\t\u{202e}")]), "unknown hello\\u000aHint: x\\u2028\\u0085\\u0009\\u202e");
-        assert_eq!(fill("{guidance}", &[("guidance", "a\nb")]), "a\nb", "the tool's own text keeps its lines");
-        assert_eq!(fill("{name}", &[("name", "a\\u000a é")]), "a\\u000a é", "a backslash stays a backslash");
+        assert_eq!(
+            fill(
+                "unknown {name}",
+                &[("name", "hello\nHint: x\u{2028}\u{85}\t\u{202e}")]
+            ),
+            "unknown hello\\u000aHint: x\\u2028\\u0085\\u0009\\u202e"
+        );
+        assert_eq!(
+            fill("{guidance}", &[("guidance", "a\nb")]),
+            "a\nb",
+            "the tool's own text keeps its lines"
+        );
+        assert_eq!(
+            fill("{name}", &[("name", "a\\u000a é")]),
+            "a\\u000a é",
+            "a backslash stays a backslash"
+        );
         // R147: format characters and lone surrogates too, per UTF-16 unit.
         lone::json_in(r#""\ud800""#); // a request has carried a lone surrogate: stand-ins are in use
-        let hidden = format!("a\u{e0041}\u{200b}\u{ad}\u{fff9}{}b", lone::stand_in(0xd800));
-        assert_eq!(fill("{name}", &[("name", &hidden)]), "a\\udb40\\udc41\\u200b\\u00ad\\ufff9\\ud800b");
+        let hidden = format!(
+            "a\u{e0041}\u{200b}\u{ad}\u{fff9}{}b",
+            lone::stand_in(0xd800)
+        );
+        assert_eq!(
+            fill("{name}", &[("name", &hidden)]),
+            "a\\udb40\\udc41\\u200b\\u00ad\\ufff9\\ud800b"
+        );
     }
 
     #[test]
@@ -151,6 +190,7 @@ mod tests {
                 assert_eq!(t, text, "{id}: LOCAL differs from schemas/messages.json");
             }
         }
-        assert!(template("tool_description.guidance").starts_with("Activate an installed skill by name."));
+        assert!(template("tool_description.guidance")
+            .starts_with("Activate an installed skill by name."));
     }
 }

@@ -47,7 +47,9 @@ pub fn is_inside(real_path: &Path, real_roots: &[PathBuf]) -> bool {
     let path = real_path.as_os_str().as_bytes();
     real_roots.iter().any(|root| {
         let root = root.as_os_str().as_bytes();
-        path == root || (path.starts_with(root) && (root.ends_with(b"/") || path.get(root.len()) == Some(&b'/')))
+        path == root
+            || (path.starts_with(root)
+                && (root.ends_with(b"/") || path.get(root.len()) == Some(&b'/')))
     })
 }
 
@@ -78,7 +80,10 @@ mod tests {
 
     #[test]
     fn joins_like_node() {
-        assert_eq!(join("/tmp/x/user/../real-user", "dup"), "/tmp/x/real-user/dup");
+        assert_eq!(
+            join("/tmp/x/user/../real-user", "dup"),
+            "/tmp/x/real-user/dup"
+        );
         assert_eq!(join("/tmp//x/", "a"), "/tmp/x/a");
         assert_eq!(join("/", ".."), "/");
     }

@@ -115,22 +115,54 @@ pub struct Activation {
 }
 
 pub(crate) fn io(path: &str, reason: String) -> Failure {
-    Failure { code: "IO_ERROR", kind: FailureKind::Field, path: path.into(), reason, line: None }
+    Failure {
+        code: "IO_ERROR",
+        kind: FailureKind::Field,
+        path: path.into(),
+        reason,
+        line: None,
+    }
 }
 
 /// `reason` is read.dir_outside or read.md_outside. The target is not named: nothing about what lies
 /// outside the roots reaches the model (R6, R33).
 pub(crate) fn outside(path: &str, reason: &str) -> Failure {
-    Failure { code: "OUTSIDE_WORKSPACE", kind: FailureKind::Field, path: path.into(), reason: msg(reason, &[]), line: None }
+    Failure {
+        code: "OUTSIDE_WORKSPACE",
+        kind: FailureKind::Field,
+        path: path.into(),
+        reason: msg(reason, &[]),
+        line: None,
+    }
 }
 
-fn parse(text: &str, dir: &str, root_index: usize, md_path: &str) -> Result<(SkillEntry, String, Vec<String>), Failure> {
-    let parsed = parse_skill_md(text, basename(dir))
-        .map_err(|f| Failure { code: f.code, kind: f.kind, path: md_path.into(), reason: f.reason, line: f.line })?;
+fn parse(
+    text: &str,
+    dir: &str,
+    root_index: usize,
+    md_path: &str,
+) -> Result<(SkillEntry, String, Vec<String>), Failure> {
+    let parsed = parse_skill_md(text, basename(dir)).map_err(|f| Failure {
+        code: f.code,
+        kind: f.kind,
+        path: md_path.into(),
+        reason: f.reason,
+        line: f.line,
+    })?;
     let fm = parsed.frontmatter;
     let name = fm["name"].as_str().unwrap_or_default().to_string();
     let description = fm["description"].as_str().unwrap_or_default().to_string();
-    Ok((SkillEntry { name, description, dir: dir.into(), root_index, frontmatter: fm }, parsed.body, parsed.warnings))
+    Ok((
+        SkillEntry {
+            name,
+            description,
+            dir: dir.into(),
+            root_index,
+            frontmatter: fm,
+        },
+        parsed.body,
+        parsed.warnings,
+    ))
 }
 
 const SKILL_MD: &str = "SKILL.md";
@@ -138,7 +170,9 @@ const SKILL_MD: &str = "SKILL.md";
 /// The configured dir opened (R142: everything after is reached from this handle) and fenced by its real path.
 fn open_skill_dir(dir: &str, fence: &[PathBuf]) -> Result<(Dir, PathBuf), Failure> {
     let handle = Dir::open(Path::new(dir)).map_err(|_| io(dir, msg("read.dir_unresolved", &[])))?;
-    let real_dir = handle.real_path().ok_or_else(|| io(dir, msg("read.dir_unresolved", &[])))?;
+    let real_dir = handle
+        .real_path()
+        .ok_or_else(|| io(dir, msg("read.dir_unresolved", &[])))?;
     if !is_inside(&real_dir, fence) {
         return Err(outside(dir, "read.dir_outside"));
     }
@@ -150,10 +184,18 @@ fn open_skill_dir(dir: &str, fence: &[PathBuf]) -> Result<(Dir, PathBuf), Failur
 pub fn read_skill(dir: &str, root_index: usize, fence: &[PathBuf]) -> Result<Activation, Failure> {
     let md_path = join(dir, SKILL_MD);
     let (handle, real_dir) = open_skill_dir(dir, fence)?;
-    handle.type_at(OsStr::new(SKILL_MD)).map_err(|_| io(&md_path, msg("read.md_unresolved", &[])))?;
+    handle
+        .type_at(OsStr::new(SKILL_MD))
+        .map_err(|_| io(&md_path, msg("read.md_unresolved", &[])))?;
     let read = read_md(&handle, &md_path, fence)?;
     let (entry, body, _) = parse(&read.text, dir, root_index, &md_path)?;
-    Ok(Activation { entry, body, dir: handle, real_dir, real_md: read.real_md })
+    Ok(Activation {
+        entry,
+        body,
+        dir: handle,
+        real_dir,
+        real_md: read.real_md,
+    })
 }
 
 enum Found {
@@ -164,13 +206,27 @@ enum Found {
 
 /// Discovery of one root entry, reached from the opened root by its name; None for anything that is not a skill
 /// (no SKILL.md): omitted silently.
-fn scan_entry(root: &str, root_dir: &Dir, name: &str, ty: Type, root_index: usize, fence: &[PathBuf]) -> Option<Found> {
+fn scan_entry(
+    root: &str,
+    root_dir: &Dir,
+    name: &str,
+    ty: Type,
+    root_index: usize,
+    fence: &[PathBuf],
+) -> Option<Found> {
     if !matches!(ty, Type::Dir | Type::Symlink) {
         return None;
     }
     let dir = join(root, name);
     let md_path = join(&dir, SKILL_MD);
-    let broken = |failure: Failure| Some(Found::Broken(Broken { name: name.to_string(), dir: dir.clone(), root_index, failure }));
+    let broken = |failure: Failure| {
+        Some(Found::Broken(Broken {
+            name: name.to_string(),
+            dir: dir.clone(),
+            root_index,
+            failure,
+        }))
+    };
     // A symlink that is not to a directory (or does not resolve) is no skill; nor is a dir with no usable real path.
     let child = root_dir.dir_at(OsStr::new(name)).ok()?;
     let real_dir = child.real_path()?;
@@ -185,9 +241,13 @@ fn scan_entry(root: &str, root_dir: &Dir, name: &str, ty: Type, root_index: usiz
             return None;
         }
     }
-    match read_md(&child, &md_path, fence).and_then(|r| parse(&r.text, &dir, root_index, &md_path)) {
+    match read_md(&child, &md_path, fence).and_then(|r| parse(&r.text, &dir, root_index, &md_path))
+    {
         Ok((entry, _, notes)) => {
-            let notes = notes.iter().map(|n| msg("warning.skill_lenient", &[("dir", &dir), ("leniency", n)])).collect();
+            let notes = notes
+                .iter()
+                .map(|n| msg("warning.skill_lenient", &[("dir", &dir), ("leniency", n)]))
+                .collect();
             Some(Found::Skill(entry, notes))
         }
         Err(f) => broken(f),
@@ -201,7 +261,10 @@ pub struct FilesystemSkillRegistry {
 
 impl FilesystemSkillRegistry {
     pub fn new(roots: Vec<String>) -> Self {
-        FilesystemSkillRegistry { roots, scanned: None }
+        FilesystemSkillRegistry {
+            roots,
+            scanned: None,
+        }
     }
 
     /// Discovery runs once per registry (no watching, §7); later calls share the result.
@@ -215,7 +278,11 @@ impl FilesystemSkillRegistry {
 
 impl SkillRegistry for FilesystemSkillRegistry {
     fn discover(&mut self) -> Vec<SkillEntry> {
-        self.scan().entries.iter().map(|e| e.entry.clone()).collect()
+        self.scan()
+            .entries
+            .iter()
+            .map(|e| e.entry.clone())
+            .collect()
     }
 
     fn load(&mut self, name: &str) -> Option<LoadedSkill> {
@@ -223,7 +290,12 @@ impl SkillRegistry for FilesystemSkillRegistry {
         let e = &d.entries[*d.by_name.get(name)?].entry;
         let a = read_skill(&e.dir, e.root_index, &d.fence).ok()?;
         let listing = list_resources(&a.dir, &d.fence);
-        Some(LoadedSkill { entry: a.entry, body: a.body, resources: listing.resources.clone(), listing })
+        Some(LoadedSkill {
+            entry: a.entry,
+            body: a.body,
+            resources: listing.resources.clone(),
+            listing,
+        })
     }
 }
 
@@ -231,7 +303,12 @@ impl SkillRegistry for FilesystemSkillRegistry {
 /// (code-point order for UTF-8 ones, R140).
 fn list_root(real_root: &Path) -> Option<(Dir, Vec<(OsString, Type)>)> {
     let dir = Dir::open(real_root).ok()?;
-    let mut out: Vec<(OsString, Type)> = dir.entries().ok()?.into_iter().filter(|(n, _)| !n.as_bytes().starts_with(b".")).collect();
+    let mut out: Vec<(OsString, Type)> = dir
+        .entries()
+        .ok()?
+        .into_iter()
+        .filter(|(n, _)| !n.as_bytes().starts_with(b"."))
+        .collect();
     out.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     Some((dir, out))
 }
@@ -246,9 +323,15 @@ fn scan_roots(roots: &[String]) -> Discovery {
             warnings.push(msg("warning.root_missing", &[("root", root)]));
             continue;
         };
-        let first = real_roots.iter().position(|r| r.as_ref() == Some(real_root)).unwrap_or(i);
+        let first = real_roots
+            .iter()
+            .position(|r| r.as_ref() == Some(real_root))
+            .unwrap_or(i);
         if first < i {
-            warnings.push(msg("warning.root_duplicate", &[("root", root), ("first", &first.to_string())]));
+            warnings.push(msg(
+                "warning.root_duplicate",
+                &[("root", root), ("first", &first.to_string())],
+            ));
             continue;
         }
         let Some((root_dir, dirents)) = list_root(real_root) else {
@@ -258,13 +341,19 @@ fn scan_roots(roots: &[String]) -> Discovery {
         for (raw, ty) in dirents {
             // R140: a name that is not UTF-8 is reported and never opened, followed or looked up.
             let Some(name) = raw.to_str() else {
-                warnings.push(msg("warning.name_not_utf8", &[("dir", &join(root, &escaped_name(raw.as_bytes())))]));
+                warnings.push(msg(
+                    "warning.name_not_utf8",
+                    &[("dir", &join(root, &escaped_name(raw.as_bytes())))],
+                ));
                 continue;
             };
             match scan_entry(root, &root_dir, name, ty, i, &fence) {
                 Some(Found::Broken(b)) => {
                     let f = &b.failure;
-                    warnings.push(msg("warning.skill_skipped", &[("dir", &b.dir), ("code", f.code), ("reason", &f.reason)]));
+                    warnings.push(msg(
+                        "warning.skill_skipped",
+                        &[("dir", &b.dir), ("code", f.code), ("reason", &f.reason)],
+                    ));
                     found.push(Found::Broken(b));
                 }
                 Some(Found::Skill(entry, notes)) => {
@@ -279,7 +368,11 @@ fn scan_roots(roots: &[String]) -> Discovery {
 }
 
 /// Lower root index wins (§5.1); a broken skill shadows too (R6).
-fn resolve_shadowing(found: Vec<Found>, mut warnings: Vec<String>, fence: Vec<PathBuf>) -> Discovery {
+fn resolve_shadowing(
+    found: Vec<Found>,
+    mut warnings: Vec<String>,
+    fence: Vec<PathBuf>,
+) -> Discovery {
     let mut winners: Vec<(Found, Vec<String>)> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     for f in found {
@@ -292,14 +385,21 @@ fn resolve_shadowing(found: Vec<Found>, mut warnings: Vec<String>, fence: Vec<Pa
                 Found::Skill(e, _) => e.dir.clone(),
                 Found::Broken(b) => b.dir.clone(),
             };
-            warnings.push(msg("warning.shadowed", &[("name", &name), ("dir", &dir), ("winner", &winner_dir)]));
+            warnings.push(msg(
+                "warning.shadowed",
+                &[("name", &name), ("dir", &dir), ("winner", &winner_dir)],
+            ));
             winners[w].1.push(dir);
             continue;
         }
         index.insert(name, winners.len());
         winners.push((f, Vec::new()));
     }
-    let mut d = Discovery { warnings, fence, ..Discovery::default() };
+    let mut d = Discovery {
+        warnings,
+        fence,
+        ..Discovery::default()
+    };
     for (f, shadowed) in winners {
         match f {
             Found::Skill(entry, _) => d.entries.push(CatalogEntry { entry, shadowed }),
@@ -309,6 +409,11 @@ fn resolve_shadowing(found: Vec<Found>, mut warnings: Vec<String>, fence: Vec<Pa
         }
     }
     d.entries.sort_by(|a, b| a.entry.name.cmp(&b.entry.name));
-    d.by_name = d.entries.iter().enumerate().map(|(i, e)| (e.entry.name.clone(), i)).collect();
+    d.by_name = d
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.entry.name.clone(), i))
+        .collect();
     d
 }

@@ -40,14 +40,22 @@ struct Walk<'f> {
 /// as a directory is opened without following a symlink (one swapped in since is skipped); one listed as a symlink
 /// is followed and fenced where it lands.
 fn open_fenced_dir(dir: &Dir, name: &OsStr, ty: Type, fence: &[PathBuf]) -> Option<Dir> {
-    let sub = if ty == Type::Dir { dir.plain_dir_at(name) } else { dir.dir_at(name) }.ok()?;
+    let sub = if ty == Type::Dir {
+        dir.plain_dir_at(name)
+    } else {
+        dir.dir_at(name)
+    }
+    .ok()?;
     sub.real_path().filter(|r| is_inside(r, fence)).map(|_| sub)
 }
 
 /// A symlink is listed when what it reaches, opened, is a regular file inside the roots.
 fn link_is_file(dir: &Dir, name: &OsStr, fence: &[PathBuf]) -> bool {
-    let Ok(target) = dir.handle_at(name) else { return false };
-    target.real_path().is_some_and(|r| is_inside(&r, fence)) && target.kind().is_ok_and(|(t, _)| t == Type::File)
+    let Ok(target) = dir.handle_at(name) else {
+        return false;
+    };
+    target.real_path().is_some_and(|r| is_inside(&r, fence))
+        && target.kind().is_ok_and(|(t, _)| t == Type::File)
 }
 
 fn walk(dir: &Dir, rel: &str, depth: usize, w: &mut Walk) {
@@ -63,7 +71,8 @@ fn walk(dir: &Dir, rel: &str, depth: usize, w: &mut Walk) {
             continue;
         }
         let Some(name) = raw.to_str() else {
-            w.not_utf8.push([rel.as_bytes(), b"/", raw.as_bytes()].concat());
+            w.not_utf8
+                .push([rel.as_bytes(), b"/", raw.as_bytes()].concat());
             continue;
         };
         let rel_path = format!("{rel}/{name}");
@@ -84,7 +93,13 @@ fn walk(dir: &Dir, rel: &str, depth: usize, w: &mut Walk) {
 fn not_utf8_warning(mut paths: Vec<Vec<u8>>) -> Option<String> {
     paths.sort();
     let first = paths.first()?;
-    Some(msg("warning.resources_not_utf8", &[("count", &paths.len().to_string()), ("entry", &escaped_name(first))]))
+    Some(msg(
+        "warning.resources_not_utf8",
+        &[
+            ("count", &paths.len().to_string()),
+            ("entry", &escaped_name(first)),
+        ],
+    ))
 }
 
 /// The resource folders of an opened skill dir (R142: listed from it, each folder fenced as opened).
@@ -93,12 +108,23 @@ pub fn list_resources(skill_dir: &Dir, fence: &[PathBuf]) -> Listing {
     let mut listing = Listing::default();
     let present = skill_dir.entries().unwrap_or_default();
     for folder in &lim.resource_folders {
-        let Some((raw, ty)) = present.iter().find(|(n, _)| n.as_bytes() == folder.as_bytes()) else { continue };
+        let Some((raw, ty)) = present
+            .iter()
+            .find(|(n, _)| n.as_bytes() == folder.as_bytes())
+        else {
+            continue;
+        };
         if !matches!(ty, Type::Dir | Type::Symlink) {
             continue;
         }
-        let Some(opened) = open_fenced_dir(skill_dir, raw, *ty, fence) else { continue };
-        let mut w = Walk { fence, names: Vec::new(), not_utf8: Vec::new() };
+        let Some(opened) = open_fenced_dir(skill_dir, raw, *ty, fence) else {
+            continue;
+        };
+        let mut w = Walk {
+            fence,
+            names: Vec::new(),
+            not_utf8: Vec::new(),
+        };
         walk(&opened, folder, 0, &mut w);
         listing.warnings.extend(not_utf8_warning(w.not_utf8));
         let mut all = w.names;
@@ -115,7 +141,11 @@ pub fn list_resources(skill_dir: &Dir, fence: &[PathBuf]) -> Listing {
         if omitted > 0 {
             listing.omitted.push((folder.clone(), omitted));
         }
-        listing.groups.push(Group { folder: folder.clone(), names: all, omitted });
+        listing.groups.push(Group {
+            folder: folder.clone(),
+            names: all,
+            omitted,
+        });
     }
     listing
 }

@@ -10,7 +10,11 @@ pub struct Sensitive {
 }
 
 fn matcher(pattern: &str) -> Option<GlobMatcher> {
-    GlobBuilder::new(pattern).literal_separator(true).build().ok().map(|g| g.compile_matcher())
+    GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()
+        .ok()
+        .map(|g| g.compile_matcher())
 }
 
 impl Sensitive {

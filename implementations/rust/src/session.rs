@@ -36,26 +36,62 @@ impl SessionConfig {
             v.as_array()
                 .ok_or(format!("{what} must be a list"))?
                 .iter()
-                .map(|s| s.as_str().map(String::from).ok_or(format!("{what} must hold strings")))
+                .map(|s| {
+                    s.as_str()
+                        .map(String::from)
+                        .ok_or(format!("{what} must hold strings"))
+                })
                 .collect()
         };
         let obj = v.as_object().ok_or("config must be an object")?;
-        let skill_roots = strings(obj.get("skill_roots").ok_or("config needs skill_roots")?, "skill_roots")?;
-        let sensitive_patterns = obj.get("sensitive_patterns").map(|p| strings(p, "sensitive_patterns")).transpose()?;
+        let skill_roots = strings(
+            obj.get("skill_roots").ok_or("config needs skill_roots")?,
+            "skill_roots",
+        )?;
+        let sensitive_patterns = obj
+            .get("sensitive_patterns")
+            .map(|p| strings(p, "sensitive_patterns"))
+            .transpose()?;
         let trust = obj.get("skill_trust");
-        let trusted_roots = trust.and_then(|t| t.get("trusted_roots")).map(|t| strings(t, "trusted_roots")).transpose()?.unwrap_or_default();
-        let untrusted_project_skills = trust.and_then(|t| t.get("untrusted_project_skills")).and_then(Value::as_str).map(String::from);
+        let trusted_roots = trust
+            .and_then(|t| t.get("trusted_roots"))
+            .map(|t| strings(t, "trusted_roots"))
+            .transpose()?
+            .unwrap_or_default();
+        let untrusted_project_skills = trust
+            .and_then(|t| t.get("untrusted_project_skills"))
+            .and_then(Value::as_str)
+            .map(String::from);
         let perm = obj.get("permission");
         let hook = perm.and_then(|p| p.get("hook")).and_then(Value::as_bool);
-        let unsafe_allow_skill_without_hook = perm.and_then(|p| p.get("unsafeAllowSkillWithoutHook")).and_then(Value::as_bool) == Some(true);
-        if let Some(rel) = skill_roots.iter().chain(trusted_roots.iter()).find(|r| !r.starts_with('/')) {
-            return Err(format!("invalid session config: skill roots must be absolute paths; got {}", crate::jsval::json_string(rel)));
+        let unsafe_allow_skill_without_hook = perm
+            .and_then(|p| p.get("unsafeAllowSkillWithoutHook"))
+            .and_then(Value::as_bool)
+            == Some(true);
+        if let Some(rel) = skill_roots
+            .iter()
+            .chain(trusted_roots.iter())
+            .find(|r| !r.starts_with('/'))
+        {
+            return Err(format!(
+                "invalid session config: skill roots must be absolute paths; got {}",
+                crate::jsval::json_string(rel)
+            ));
         }
-        Ok(SessionConfig { skill_roots, sensitive_patterns, trusted_roots, untrusted_project_skills, hook, unsafe_allow_skill_without_hook })
+        Ok(SessionConfig {
+            skill_roots,
+            sensitive_patterns,
+            trusted_roots,
+            untrusted_project_skills,
+            hook,
+            unsafe_allow_skill_without_hook,
+        })
     }
 
     fn policy(&self) -> &str {
-        self.untrusted_project_skills.as_deref().unwrap_or("hook_required")
+        self.untrusted_project_skills
+            .as_deref()
+            .unwrap_or("hook_required")
     }
 }
 
@@ -83,16 +119,32 @@ pub struct Session {
 }
 
 fn failure_result(name: &str, f: &Failure) -> Value {
-    let mut d = Detail { name: Some(name.into()), path: Some(f.path.clone()), reason: Some(f.reason.clone()), line: f.line, ..Detail::default() };
+    let mut d = Detail {
+        name: Some(name.into()),
+        path: Some(f.path.clone()),
+        reason: Some(f.reason.clone()),
+        line: f.line,
+        ..Detail::default()
+    };
     let (id, hint) = match f.code {
         "NAME_MISMATCH" => ("failure.name_mismatch", "failure.name_mismatch_hint"),
         "INVALID_FRONTMATTER" => {
             if f.kind == FailureKind::Yaml {
                 if let Some(line) = f.line {
-                    d.reason = Some(msg("failure.yaml_reason_line", &[("reason", &f.reason), ("line", &line.to_string())]));
+                    d.reason = Some(msg(
+                        "failure.yaml_reason_line",
+                        &[("reason", &f.reason), ("line", &line.to_string())],
+                    ));
                 }
             }
-            (if f.kind == FailureKind::Yaml { "failure.yaml" } else { "failure.frontmatter" }, "failure.frontmatter_hint")
+            (
+                if f.kind == FailureKind::Yaml {
+                    "failure.yaml"
+                } else {
+                    "failure.frontmatter"
+                },
+                "failure.frontmatter_hint",
+            )
         }
         "OUTSIDE_WORKSPACE" => ("failure.outside", "failure.outside_hint"),
         _ => ("failure.io", "failure.io_hint"),
@@ -103,27 +155,60 @@ fn failure_result(name: &str, f: &Failure) -> Value {
 
 /// §9 with R145's bound and R146's escape: the body with the call's arguments, or INVALID_PARAM when too large.
 fn substituted(entry: &SkillEntry, body: &str, args: Option<&Arguments>) -> Result<String, Value> {
-    let declared: HashSet<String> = entry.frontmatter.get("arguments").and_then(Value::as_object).map(|m| m.keys().cloned().collect()).unwrap_or_default();
+    let declared: HashSet<String> = entry
+        .frontmatter
+        .get("arguments")
+        .and_then(Value::as_object)
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default();
     let limit = limits().substituted_body_max_bytes;
     substitute(body, args, &declared, limit).ok_or_else(|| {
-        let message = msg("args.body_too_large", &[("name", &entry.name), ("limit", &limit.to_string())]);
-        error_result("INVALID_PARAM", &message, Detail { name: Some(entry.name.clone()), hint: Some(msg("args.too_large_hint", &[])), ..Detail::default() })
+        let message = msg(
+            "args.body_too_large",
+            &[("name", &entry.name), ("limit", &limit.to_string())],
+        );
+        error_result(
+            "INVALID_PARAM",
+            &message,
+            Detail {
+                name: Some(entry.name.clone()),
+                hint: Some(msg("args.too_large_hint", &[])),
+                ..Detail::default()
+            },
+        )
     })
 }
 
 /// The argument form against the skill's declaration (§2, R4).
 fn check_argument_form(entry: &SkillEntry, args: Option<&Arguments>) -> Option<Value> {
-    let decl = entry.frontmatter.get("arguments").and_then(Value::as_object);
-    let declared: Vec<&str> = decl.map(|d| d.keys().map(String::as_str).collect()).unwrap_or_default();
+    let decl = entry
+        .frontmatter
+        .get("arguments")
+        .and_then(Value::as_object);
+    let declared: Vec<&str> = decl
+        .map(|d| d.keys().map(String::as_str).collect())
+        .unwrap_or_default();
     let names = declared.join(", ");
     let name = entry.name.as_str();
     // The skill's argument-hint, when it is a string, is the hint unless the error has its own.
     let detail = || Detail {
         name: Some(name.into()),
-        hint: entry.frontmatter.get("argument-hint").and_then(Value::as_str).map(|h| msg("args.argument_hint", &[("argument_hint", h)])),
+        hint: entry
+            .frontmatter
+            .get("argument-hint")
+            .and_then(Value::as_str)
+            .map(|h| msg("args.argument_hint", &[("argument_hint", h)])),
         ..Detail::default()
     };
-    let example = |ns: &[&str]| format!("{{{}}}", ns.iter().map(|n| msg("format.named_example_item", &[("arg", n)])).collect::<Vec<_>>().join(", "));
+    let example = |ns: &[&str]| {
+        format!(
+            "{{{}}}",
+            ns.iter()
+                .map(|n| msg("format.named_example_item", &[("arg", n)]))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
     let refuse = |message: String, hint: Option<String>| {
         let mut d = detail();
         if hint.is_some() {
@@ -134,22 +219,48 @@ fn check_argument_form(entry: &SkillEntry, args: Option<&Arguments>) -> Option<V
     let required = |d: &Value| d.get("required") == Some(&Value::Bool(true));
     // R36: required named arguments missing, from a map or because no arguments came at all: one refusal naming them all.
     let missing_refusal = |decl: &serde_json::Map<String, Value>, given: &[(String, String)]| {
-        let missing: Vec<&str> = decl.iter().filter(|(n, d)| required(d) && !given.iter().any(|(k, _)| k == *n)).map(|(n, _)| n.as_str()).collect();
+        let missing: Vec<&str> = decl
+            .iter()
+            .filter(|(n, d)| required(d) && !given.iter().any(|(k, _)| k == *n))
+            .map(|(n, _)| n.as_str())
+            .collect();
         if missing.is_empty() {
             return None;
         }
-        let id = if missing.len() > 1 { "args.required_missing_many" } else { "args.required_missing_one" };
-        refuse(msg(id, &[("name", name), ("names", &missing.join(", "))]), Some(msg("args.expects_named_hint", &[("example", &example(&missing))])))
+        let id = if missing.len() > 1 {
+            "args.required_missing_many"
+        } else {
+            "args.required_missing_one"
+        };
+        refuse(
+            msg(id, &[("name", name), ("names", &missing.join(", "))]),
+            Some(msg(
+                "args.expects_named_hint",
+                &[("example", &example(&missing))],
+            )),
+        )
     };
     match (args, decl) {
         (Some(Arguments::Positional(_)), Some(_)) => refuse(
             msg("args.expects_named", &[("name", name), ("names", &names)]),
-            Some(msg("args.expects_named_hint", &[("example", &example(&declared))])),
+            Some(msg(
+                "args.expects_named_hint",
+                &[("example", &example(&declared))],
+            )),
         ),
-        (Some(Arguments::Named(_)), None) => refuse(msg("args.no_named", &[("name", name)]), Some(msg("args.no_named_hint", &[]))),
+        (Some(Arguments::Named(_)), None) => refuse(
+            msg("args.no_named", &[("name", name)]),
+            Some(msg("args.no_named_hint", &[])),
+        ),
         (Some(Arguments::Named(pairs)), Some(decl)) => {
             if let Some((key, _)) = pairs.iter().find(|(k, _)| !decl.contains_key(k)) {
-                return refuse(msg("args.unknown", &[("name", name), ("key", &clip(key, 64)), ("names", &names)]), None);
+                return refuse(
+                    msg(
+                        "args.unknown",
+                        &[("name", name), ("key", &clip(key, 64)), ("names", &names)],
+                    ),
+                    None,
+                );
             }
             missing_refusal(decl, pairs)
         }
@@ -160,8 +271,15 @@ fn check_argument_form(entry: &SkillEntry, args: Option<&Arguments>) -> Option<V
 
 impl Session {
     pub fn new(config: SessionConfig, hook: Option<Hook>) -> Self {
-        let patterns = config.sensitive_patterns.clone().unwrap_or_else(|| limits().default_sensitive_patterns.clone());
-        let hook = if config.hook == Some(false) { None } else { hook };
+        let patterns = config
+            .sensitive_patterns
+            .clone()
+            .unwrap_or_else(|| limits().default_sensitive_patterns.clone());
+        let hook = if config.hook == Some(false) {
+            None
+        } else {
+            hook
+        };
         Session {
             registry: FilesystemSkillRegistry::new(config.skill_roots.clone()),
             sensitive: Sensitive::new(&patterns),
@@ -201,23 +319,39 @@ impl Session {
     pub fn call(&mut self, params: &Value, invocation: Invocation, turn: Option<u64>) -> Value {
         let run = std::panic::AssertUnwindSafe(|| self.handle(params, invocation, turn));
         std::panic::catch_unwind(run).unwrap_or_else(|panic| {
-            let text = panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+            let text = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
             error_result(
                 "IO_ERROR",
                 &msg("session.internal", &[]),
-                Detail { reason: Some(clip(&text, 200)), hint: Some(msg("session.internal_hint", &[])), ..Detail::default() },
+                Detail {
+                    reason: Some(clip(&text, 200)),
+                    hint: Some(msg("session.internal_hint", &[])),
+                    ..Detail::default()
+                },
             )
         })
     }
 
     fn trusted_roots(&mut self) -> &[PathBuf] {
         let roots = &self.config.trusted_roots;
-        self.trusted.get_or_insert_with(|| roots.iter().filter_map(|r| real(r)).collect())
+        self.trusted
+            .get_or_insert_with(|| roots.iter().filter_map(|r| real(r)).collect())
     }
 
     fn handle(&mut self, params: &Value, invocation: Invocation, turn: Option<u64>) -> Value {
         if self.closed {
-            return error_result("INVALID_PARAM", &msg("session.closed", &[]), Detail { hint: Some(msg("session.closed_hint", &[])), ..Detail::default() });
+            return error_result(
+                "INVALID_PARAM",
+                &msg("session.closed", &[]),
+                Detail {
+                    hint: Some(msg("session.closed_hint", &[])),
+                    ..Detail::default()
+                },
+            );
         }
         let p = match parse_params(params) {
             Ok(p) => p,
@@ -245,7 +379,10 @@ impl Session {
         let fence = d.fence.clone();
         let read = read_skill(&entry.dir, entry.root_index, &fence);
         let current = match &read {
-            Ok(a) => SkillEntry { frontmatter: a.entry.frontmatter.clone(), ..entry.clone() },
+            Ok(a) => SkillEntry {
+                frontmatter: a.entry.frontmatter.clone(),
+                ..entry.clone()
+            },
             Err(_) => entry.clone(),
         };
         if let Some(e) = check_argument_form(&current, args) {
@@ -267,7 +404,15 @@ impl Session {
     }
 
     /// List resources, render, and mark the skill loaded (only an ok marks it, D4).
-    fn activate(&mut self, skill: SkillEntry, activation: Activation, body: String, turn: Option<u64>, fence: &[PathBuf], mut warnings: Vec<String>) -> Value {
+    fn activate(
+        &mut self,
+        skill: SkillEntry,
+        activation: Activation,
+        body: String,
+        turn: Option<u64>,
+        fence: &[PathBuf],
+        mut warnings: Vec<String>,
+    ) -> Value {
         let fm = &skill.frontmatter;
         let listing = list_resources(&activation.dir, fence);
         warnings.extend(listing.warnings.iter().cloned());
@@ -289,7 +434,16 @@ impl Session {
             result.insert(k.into(), v);
         }
         if !listing.omitted.is_empty() {
-            result.insert("resources_omitted".into(), Value::Object(listing.omitted.iter().map(|(k, n)| (k.clone(), json!(n))).collect()));
+            result.insert(
+                "resources_omitted".into(),
+                Value::Object(
+                    listing
+                        .omitted
+                        .iter()
+                        .map(|(k, n)| (k.clone(), json!(n)))
+                        .collect(),
+                ),
+            );
         }
         if !warnings.is_empty() {
             result.insert("warnings".into(), json!(warnings));
@@ -299,11 +453,21 @@ impl Session {
     }
 
     /// Sensitive → disable-model-invocation → trust gate → permission hook (D4–D6). Ok carries warnings.
-    fn gate(&mut self, skill: &SkillEntry, activation: &Activation, invocation: Invocation) -> Result<Vec<String>, Value> {
+    fn gate(
+        &mut self,
+        skill: &SkillEntry,
+        activation: &Activation,
+        invocation: Invocation,
+    ) -> Result<Vec<String>, Value> {
         let name = skill.name.as_str();
         let dir = skill.dir.as_str();
         let fm = &skill.frontmatter;
-        let detail = |hint: &str| Detail { name: Some(name.into()), path: Some(dir.into()), hint: Some(msg(hint, &[])), ..Detail::default() };
+        let detail = |hint: &str| Detail {
+            name: Some(name.into()),
+            path: Some(dir.into()),
+            hint: Some(msg(hint, &[])),
+            ..Detail::default()
+        };
         let real_dir = activation.real_dir.as_path();
         // R143: the SKILL.md read, too, when it is not <real dir>/SKILL.md (a symlink).
         let mut paths = vec![real_dir, Path::new(dir)];
@@ -313,10 +477,23 @@ impl Session {
         let sensitive = self.sensitive.matches(&paths).map(String::from);
         if let (Some(pattern), None) = (&sensitive, &self.hook) {
             let reason = Some(msg("sensitive.reason", &[("pattern", pattern)]));
-            return Err(error_result("SENSITIVE", &msg("sensitive.message", &[("name", name)]), Detail { reason, ..detail("sensitive.hint") }));
+            return Err(error_result(
+                "SENSITIVE",
+                &msg("sensitive.message", &[("name", name)]),
+                Detail {
+                    reason,
+                    ..detail("sensitive.hint")
+                },
+            ));
         }
-        if fm.get("disable-model-invocation") == Some(&Value::Bool(true)) && invocation != Invocation::User {
-            return Err(error_result("DISABLED", &msg("disabled.message", &[("name", name)]), detail("disabled.hint")));
+        if fm.get("disable-model-invocation") == Some(&Value::Bool(true))
+            && invocation != Invocation::User
+        {
+            return Err(error_result(
+                "DISABLED",
+                &msg("disabled.message", &[("name", name)]),
+                detail("disabled.hint"),
+            ));
         }
         let trusted = is_inside(real_dir, self.trusted_roots());
         let policy = self.config.policy().to_string();
@@ -328,7 +505,14 @@ impl Session {
             if policy == "warn" {
                 return Ok(vec![msg("trust.warn", &[("name", name)])]);
             }
-            return Err(error_result("NOT_TRUSTED", &msg("trust.no_hook", &[("name", name)]), Detail { reason: untrusted_reason(), ..detail("trust.hint") }));
+            return Err(error_result(
+                "NOT_TRUSTED",
+                &msg("trust.no_hook", &[("name", name)]),
+                Detail {
+                    reason: untrusted_reason(),
+                    ..detail("trust.hint")
+                },
+            ));
         };
         let reason = if sensitive.is_some() {
             "sensitive"
@@ -338,7 +522,12 @@ impl Session {
             "normal"
         };
         let mut request_fm = fm.clone();
-        request_fm.insert("allowed_tools".into(), fm.get("allowed-tools").cloned().unwrap_or_else(|| json!([])));
+        request_fm.insert(
+            "allowed_tools".into(),
+            fm.get("allowed-tools")
+                .cloned()
+                .unwrap_or_else(|| json!([])),
+        );
         let request = json!({
             "tool": "skill",
             "action": "activate",
@@ -350,11 +539,26 @@ impl Session {
         if decision == "allow" || decision == "allow_once" {
             return Ok(Vec::new());
         }
-        let asked = if decision == "ask" { msg("permission.ask_suffix", &[]) } else { String::new() };
+        let asked = if decision == "ask" {
+            msg("permission.ask_suffix", &[])
+        } else {
+            String::new()
+        };
         if reason == "untrusted_project_skill" {
             let message = msg("trust.hook_refused", &[("name", name), ("asked", &asked)]);
-            return Err(error_result("NOT_TRUSTED", &message, Detail { reason: untrusted_reason(), ..detail("trust.hint") }));
+            return Err(error_result(
+                "NOT_TRUSTED",
+                &message,
+                Detail {
+                    reason: untrusted_reason(),
+                    ..detail("trust.hint")
+                },
+            ));
         }
-        Err(error_result("PERMISSION_DENIED", &msg("permission.denied", &[("name", name), ("asked", &asked)]), detail("permission.denied_hint")))
+        Err(error_result(
+            "PERMISSION_DENIED",
+            &msg("permission.denied", &[("name", name), ("asked", &asked)]),
+            detail("permission.denied_hint"),
+        ))
     }
 }

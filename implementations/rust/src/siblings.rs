@@ -13,9 +13,20 @@ pub fn similarity(a: &str, b: &str) -> f64 {
 
 pub fn siblings<'a>(name: &str, installed: impl Iterator<Item = &'a str>) -> Vec<String> {
     let lim = limits();
-    let mut scored: Vec<(&str, f64)> = installed.map(|n| (n, similarity(name, n))).filter(|(_, s)| *s >= lim.sibling_similarity_min).collect();
-    scored.sort_by(|x, y| y.1.partial_cmp(&x.1).unwrap_or(std::cmp::Ordering::Equal).then_with(|| x.0.cmp(y.0)));
-    scored.into_iter().take(lim.siblings_max).map(|(n, _)| n.to_string()).collect()
+    let mut scored: Vec<(&str, f64)> = installed
+        .map(|n| (n, similarity(name, n)))
+        .filter(|(_, s)| *s >= lim.sibling_similarity_min)
+        .collect();
+    scored.sort_by(|x, y| {
+        y.1.partial_cmp(&x.1)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then_with(|| x.0.cmp(y.0))
+    });
+    scored
+        .into_iter()
+        .take(lim.siblings_max)
+        .map(|(n, _)| n.to_string())
+        .collect()
 }
 
 #[cfg(test)]
@@ -23,7 +34,10 @@ mod tests {
     #[test]
     fn ranks_by_similarity_then_name() {
         let names = ["api-conventions", "api-versioning", "deploy-app", "hello"];
-        assert_eq!(super::siblings("api-convention", names.into_iter()), ["api-conventions"]);
+        assert_eq!(
+            super::siblings("api-convention", names.into_iter()),
+            ["api-conventions"]
+        );
         assert!(super::siblings("zzz", names.into_iter()).is_empty());
     }
 }

@@ -20,7 +20,12 @@ const NAME: &str = "SKILL.md";
 
 /// Read `<dir>/SKILL.md`; `md_path` is how results name it. The caller has lstat'ed it (it exists).
 pub fn read_md(dir: &Dir, md_path: &str, fence: &[PathBuf]) -> Result<SkillText, Failure> {
-    let cannot = |e: std::io::Error| io(md_path, msg("read.unreadable", &[("errno", errno_name(&e))]));
+    let cannot = |e: std::io::Error| {
+        io(
+            md_path,
+            msg("read.unreadable", &[("errno", errno_name(&e))]),
+        )
+    };
     let unresolved = || io(md_path, msg("read.md_unresolved", &[]));
     let handle = dir.handle_at(OsStr::new(NAME)).map_err(|e| {
         // A symlink that does not resolve (dangling, a loop) is unresolved; anything else, unreadable.
@@ -39,18 +44,37 @@ pub fn read_md(dir: &Dir, md_path: &str, fence: &[PathBuf]) -> Result<SkillText,
         return Err(io(md_path, msg("read.not_file", &[])));
     }
     let max = limits().skill_md_max_bytes;
-    let too_big = |size: u64| io(md_path, msg("read.too_large", &[("size", &size.to_string()), ("limit", &max.to_string())]));
+    let too_big = |size: u64| {
+        io(
+            md_path,
+            msg(
+                "read.too_large",
+                &[("size", &size.to_string()), ("limit", &max.to_string())],
+            ),
+        )
+    };
     if size > max {
         return Err(too_big(size));
     }
     let mut bytes = Vec::with_capacity(size as usize + 1);
-    handle.read().map_err(cannot)?.take(size + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    handle
+        .read()
+        .map_err(cannot)?
+        .take(size + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
     if bytes.len() as u64 > size {
         return Err(too_big(bytes.len() as u64)); // it grew past its stat size while we read
     }
-    let text = String::from_utf8(bytes).map_err(|_| Failure { code: "INVALID_FRONTMATTER", ..io(md_path, msg("read.not_utf8", &[])) })?;
+    let text = String::from_utf8(bytes).map_err(|_| Failure {
+        code: "INVALID_FRONTMATTER",
+        ..io(md_path, msg("read.not_utf8", &[]))
+    })?;
     if text.contains('\0') {
-        return Err(Failure { code: "INVALID_FRONTMATTER", ..io(md_path, msg("read.nul", &[])) });
+        return Err(Failure {
+            code: "INVALID_FRONTMATTER",
+            ..io(md_path, msg("read.nul", &[]))
+        });
     }
     Ok(SkillText { text, real_md })
 }

@@ -34,21 +34,43 @@ pub fn escape_value(value: &str) -> String {
 
 /// What fills each placeholder form, values already escaped (R146): made once per call, not per placeholder.
 enum Values {
-    Positional { whole: String, tokens: Vec<String> },
-    Named { joined: String, pairs: Vec<(String, String)> },
+    Positional {
+        whole: String,
+        tokens: Vec<String>,
+    },
+    Named {
+        joined: String,
+        pairs: Vec<(String, String)>,
+    },
 }
 
 impl Values {
     fn new(args: &Arguments) -> Values {
         match args {
             Arguments::Positional(text) => {
-                let tokens = text.split(is_js_space).filter(|t| !t.is_empty()).map(escape_value).collect();
-                Values::Positional { whole: escape_value(text), tokens }
+                let tokens = text
+                    .split(is_js_space)
+                    .filter(|t| !t.is_empty())
+                    .map(escape_value)
+                    .collect();
+                Values::Positional {
+                    whole: escape_value(text),
+                    tokens,
+                }
             }
             Arguments::Named(pairs) => {
                 // The map form of $ARGUMENTS: key=value pairs, escaped as one value (keys are declared names, R4).
-                let joined = escape_value(&pairs.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" "));
-                let pairs: Vec<(String, String)> = pairs.iter().map(|(k, v)| (k.clone(), escape_value(v))).collect();
+                let joined = escape_value(
+                    &pairs
+                        .iter()
+                        .map(|(k, v)| format!("{k}={v}"))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                );
+                let pairs: Vec<(String, String)> = pairs
+                    .iter()
+                    .map(|(k, v)| (k.clone(), escape_value(v)))
+                    .collect();
                 Values::Named { joined, pairs }
             }
         }
@@ -63,7 +85,11 @@ impl Values {
                 if let Some(i0) = c.get(1) {
                     i0.as_str().parse().ok().and_then(token)
                 } else if let Some(i1) = c.get(3) {
-                    i1.as_str().parse::<usize>().ok().filter(|n| *n >= 1).and_then(|n| token(n - 1))
+                    i1.as_str()
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|n| *n >= 1)
+                        .and_then(|n| token(n - 1))
                 } else {
                     (whole == "$ARGUMENTS").then_some(all.as_str())
                 }
@@ -72,8 +98,15 @@ impl Values {
                 if whole == "$ARGUMENTS" {
                     return Some(joined);
                 }
-                let named = c.get(2).map(|m| m.as_str()).filter(|n| declared.contains(*n))?;
-                pairs.iter().rev().find(|(k, _)| k == named).map(|(_, v)| v.as_str())
+                let named = c
+                    .get(2)
+                    .map(|m| m.as_str())
+                    .filter(|n| declared.contains(*n))?;
+                pairs
+                    .iter()
+                    .rev()
+                    .find(|(k, _)| k == named)
+                    .map(|(_, v)| v.as_str())
             }
         }
     }
@@ -81,7 +114,12 @@ impl Values {
 
 /// §9, R5, R145, R146: the body with its placeholders filled in one left-to-right pass; None when the result would
 /// be over `max` bytes, found by measuring the pieces before anything is joined (the size is never built).
-pub fn substitute(body: &str, args: Option<&Arguments>, declared: &HashSet<String>, max: usize) -> Option<String> {
+pub fn substitute(
+    body: &str,
+    args: Option<&Arguments>,
+    declared: &HashSet<String>,
+    max: usize,
+) -> Option<String> {
     // Without arguments the body is as written (it is within skill_md_max_bytes already).
     let Some(args) = args else {
         return Some(body.to_string());
@@ -128,7 +166,10 @@ mod tests {
     fn positional_forms() {
         let none = HashSet::new();
         let body = "$ARGUMENTS|$1|$2|$3|$0|$ARGUMENTS[0]|$ARGUMENTS[9]|${x}";
-        assert_eq!(sub(body, Some(&pos(" a  b ")), &none), " a  b |a|b|$3|$0|a|$ARGUMENTS[9]|${x}");
+        assert_eq!(
+            sub(body, Some(&pos(" a  b ")), &none),
+            " a  b |a|b|$3|$0|a|$ARGUMENTS[9]|${x}"
+        );
         assert_eq!(sub(body, None, &none), body);
     }
 
@@ -139,15 +180,25 @@ mod tests {
 
     #[test]
     fn values_are_escaped_and_the_body_is_not() {
-        let out = sub("<b>$ARGUMENTS</b> $1", Some(&pos("</b>\n\u{2028}x\u{e0041}")), &HashSet::new());
+        let out = sub(
+            "<b>$ARGUMENTS</b> $1",
+            Some(&pos("</b>\n\u{2028}x\u{e0041}")),
+            &HashSet::new(),
+        );
         assert_eq!(out, "<b>&lt;/b>\\u000a\\u2028x\\udb40\\udc41</b> &lt;/b>");
     }
 
     #[test]
     fn the_substituted_size_is_bounded_before_it_is_built() {
         let none = HashSet::new();
-        assert_eq!(substitute(&"$1".repeat(10), Some(&pos(&"a".repeat(10))), &none, 100), Some("a".repeat(100)));
-        assert_eq!(substitute(&"$1".repeat(10), Some(&pos(&"a".repeat(10))), &none, 99), None);
+        assert_eq!(
+            substitute(&"$1".repeat(10), Some(&pos(&"a".repeat(10))), &none, 100),
+            Some("a".repeat(100))
+        );
+        assert_eq!(
+            substitute(&"$1".repeat(10), Some(&pos(&"a".repeat(10))), &none, 99),
+            None
+        );
         // The escape's growth counts: one '<' is four bytes.
         assert_eq!(substitute("$1", Some(&pos("<<")), &none, 7), None);
     }
@@ -155,7 +206,13 @@ mod tests {
     #[test]
     fn named_forms_only_for_declared_names() {
         let declared: HashSet<String> = ["path".to_string()].into();
-        let args = Arguments::Named(vec![("path".into(), "src/a.ts".into()), ("mode".into(), "fast".into())]);
-        assert_eq!(sub("${path} ${mode} $ARGUMENTS $1", Some(&args), &declared), "src/a.ts ${mode} path=src/a.ts mode=fast $1");
+        let args = Arguments::Named(vec![
+            ("path".into(), "src/a.ts".into()),
+            ("mode".into(), "fast".into()),
+        ]);
+        assert_eq!(
+            sub("${path} ${mode} $ARGUMENTS $1", Some(&args), &declared),
+            "src/a.ts ${mode} path=src/a.ts mode=fast $1"
+        );
     }
 }

@@ -44,7 +44,14 @@ pub struct TextNote {
 }
 
 /// R93: the top-level fields the contract types as strings, and the mappings whose values are strings.
-const TEXT_TOP: [&str; 6] = ["name", "description", "compatibility", "license", "version", "argument-hint"];
+const TEXT_TOP: [&str; 6] = [
+    "name",
+    "description",
+    "compatibility",
+    "license",
+    "version",
+    "argument-hint",
+];
 const TEXT_WITHIN: [&str; 1] = ["metadata"];
 
 /// What a value costs once aliases are expanded: alias expansions, nodes, collection levels, string bytes.
@@ -67,11 +74,23 @@ impl Cost {
 
 enum Frame {
     /// `core`: as the Map's, by index (R160: a list inside a text field keeps its scalars as text too).
-    Seq { items: Vec<Value>, anchor: usize, cost: Cost, core: Vec<(usize, Value, u64)> },
+    Seq {
+        items: Vec<Value>,
+        anchor: usize,
+        cost: Cost,
+        core: Vec<(usize, Value, u64)>,
+    },
     /// `core`: the values read as text (R93, R160) as the core schema reads them, with their source bytes (a
     /// collection's: every text its copy drops): what an alias of this mapping copies (a copy is not at a text
     /// field's place).
-    Map { map: Map<String, Value>, anchor: usize, cost: Cost, key: Option<String>, seen: HashSet<String>, core: Vec<(String, Value, u64)> },
+    Map {
+        map: Map<String, Value>,
+        anchor: usize,
+        cost: Cost,
+        key: Option<String>,
+        seen: HashSet<String>,
+        core: Vec<(String, Value, u64)>,
+    },
 }
 
 /// Why the builder stopped: a refusal after which the rest is read for syntax only, or R15's depth bound met
@@ -104,7 +123,10 @@ struct Builder<'t> {
 }
 
 fn at(reason: String, mark: &Marker) -> YamlError {
-    YamlError { reason, line: Some(mark.line()) }
+    YamlError {
+        reason,
+        line: Some(mark.line()),
+    }
 }
 
 fn clip_chars(s: &str, max: usize) -> String {
@@ -117,7 +139,10 @@ fn clip_chars(s: &str, max: usize) -> String {
 
 /// The anchor name an alias at `index` (a char index) spells: the text after `*` up to a separator.
 fn alias_name(text: &str, index: usize) -> String {
-    text.chars().skip(index + 1).take_while(|c| !c.is_whitespace() && !",[]{}".contains(*c)).collect()
+    text.chars()
+        .skip(index + 1)
+        .take_while(|c| !c.is_whitespace() && !",[]{}".contains(*c))
+        .collect()
 }
 
 /// A yaml-rust error in the contract's words where it has them; otherwise yaml-rust's own (R12 leaves
@@ -129,25 +154,55 @@ fn scan_error(e: ScanError, text: &str) -> (YamlError, bool) {
     let refusal = |reason: String| (at(reason, mark), true);
     let reason = match info.as_str() {
         "while scanning a quoted scalar, found unexpected end of stream" => {
-            let quote = if text.chars().nth(mark.index()) == Some('\'') { "'" } else { "\"" };
-            return (YamlError { reason: msg("yaml.unclosed_quote", &[("quote", quote)]), line: Some(text.matches('\n').count() + 1) }, false);
+            let quote = if text.chars().nth(mark.index()) == Some('\'') {
+                "'"
+            } else {
+                "\""
+            };
+            return (
+                YamlError {
+                    reason: msg("yaml.unclosed_quote", &[("quote", quote)]),
+                    line: Some(text.matches('\n').count() + 1),
+                },
+                false,
+            );
         }
         // prescan keeps yaml-rust's parser below its flow nesting limit; this stays in case it ever is not.
         "recursion limit exceeded" => return refusal(too_deep(mark).reason),
-        "did not find expected <document start>" => return refusal(msg("yaml.second_document", &[])),
-        "while parsing node, found unknown anchor" => return refusal(msg("yaml.unknown_alias", &[("anchor", &alias_name(text, mark.index()))])),
-        "while parsing a quoted scalar, found invalid Unicode character escape code" if surrogate_escape(text) => {
+        "did not find expected <document start>" => {
+            return refusal(msg("yaml.second_document", &[]))
+        }
+        "while parsing node, found unknown anchor" => {
+            return refusal(msg(
+                "yaml.unknown_alias",
+                &[("anchor", &alias_name(text, mark.index()))],
+            ))
+        }
+        "while parsing a quoted scalar, found invalid Unicode character escape code"
+            if surrogate_escape(text) =>
+        {
             return refusal(msg("yaml.surrogate_escape", &[]));
         }
         // yaml-rust reports a tab-indented continuation line at the scalar it would continue; the contract's
         // reader reports the line that holds the tab.
         "while scanning a plain scalar, found a tab" => {
-            return (YamlError { reason: msg("yaml.tab_indent", &[]), line: Some(indent_tab_line(text, mark)) }, false);
+            return (
+                YamlError {
+                    reason: msg("yaml.tab_indent", &[]),
+                    line: Some(indent_tab_line(text, mark)),
+                },
+                false,
+            );
         }
         "mapping values are not allowed in this context" => msg("yaml.compact_mapping", &[]),
         "while parsing a flow sequence, expected ',' or ']'" => msg("yaml.flow_sequence", &[]),
-        "while parsing a flow mapping, did not find expected ',' or '}'" => msg("yaml.flow_map", &[]),
-        _ => match info.strip_prefix("unexpected character: `").and_then(|rest| rest.strip_suffix('\'')) {
+        "while parsing a flow mapping, did not find expected ',' or '}'" => {
+            msg("yaml.flow_map", &[])
+        }
+        _ => match info
+            .strip_prefix("unexpected character: `")
+            .and_then(|rest| rest.strip_suffix('\''))
+        {
             Some(c @ ("@" | "`")) => msg("yaml.reserved", &[("indicator", c)]),
             _ => info,
         },
@@ -166,7 +221,8 @@ fn indent_tab_line(text: &str, mark: &Marker) -> usize {
 
 fn surrogate_escape(text: &str) -> bool {
     static P: OnceLock<regex::Regex> = OnceLock::new();
-    P.get_or_init(|| regex::Regex::new(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}").expect("pattern")).is_match(text)
+    P.get_or_init(|| regex::Regex::new(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}").expect("pattern"))
+        .is_match(text)
 }
 
 /// R13: the first character a frontmatter may not hold, with its line.
@@ -176,10 +232,18 @@ pub fn forbidden_char(text: &str) -> Option<YamlError> {
         match c {
             '\n' => line += 1,
             '\t' => {}
-            '\r' => return Some(YamlError { reason: msg("yaml.lone_cr", &[]), line: Some(line) }),
+            '\r' => {
+                return Some(YamlError {
+                    reason: msg("yaml.lone_cr", &[]),
+                    line: Some(line),
+                })
+            }
             '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}' => {
                 let code = format!("U+{:04X}", c as u32);
-                return Some(YamlError { reason: msg("yaml.forbidden_char", &[("char", &code)]), line: Some(line) });
+                return Some(YamlError {
+                    reason: msg("yaml.forbidden_char", &[("char", &code)]),
+                    line: Some(line),
+                });
             }
             _ => {}
         }
@@ -215,7 +279,13 @@ struct Scan {
 }
 
 fn too_deep(mark: &Marker) -> YamlError {
-    at(msg("yaml.too_deep", &[("max", &limits().yaml_max_depth.to_string())]), mark)
+    at(
+        msg(
+            "yaml.too_deep",
+            &[("max", &limits().yaml_max_depth.to_string())],
+        ),
+        mark,
+    )
 }
 
 /// Where an empty key is: the explicit key's `?` between the event before it (`after`, a char index) and its
@@ -230,12 +300,16 @@ fn empty_key_mark(text: &str, after: usize, scalar: &Marker) -> Marker {
 
 /// The byte offset of char index `index` in `text` (yaml-rust's marks count chars).
 fn byte_at(text: &str, index: usize) -> usize {
-    text.char_indices().nth(index).map_or(text.len(), |(b, _)| b)
+    text.char_indices()
+        .nth(index)
+        .map_or(text.len(), |(b, _)| b)
 }
 
 /// The byte offset just past 1-based line `line` (its line feed included).
 fn line_end(text: &str, line: usize) -> usize {
-    text.match_indices('\n').nth(line.saturating_sub(1)).map_or(text.len(), |(b, _)| b + 1)
+    text.match_indices('\n')
+        .nth(line.saturating_sub(1))
+        .map_or(text.len(), |(b, _)| b + 1)
 }
 
 /// yaml-rust's own wording of a scanner error.
@@ -250,11 +324,17 @@ fn info(e: &ScanError) -> String {
 /// is never given more than yaml_max_depth + 1 open brackets (its scanner fails at 256).
 fn prescan(text: &str) -> Scan {
     if !needs_prescan(text) {
-        return Scan { first: None, deep: None };
+        return Scan {
+            first: None,
+            deep: None,
+        };
     }
     let mut tokens = Scanner::new(text.chars());
     let scan = walk(&mut tokens, text);
-    let Some(e) = tokens.get_error().filter(|e| scan.deep.is_none() && info(e) == "recursion limit exceeded") else {
+    let Some(e) = tokens
+        .get_error()
+        .filter(|e| scan.deep.is_none() && info(e) == "recursion limit exceeded")
+    else {
         return scan;
     };
     // yaml-rust's simple-key lookahead runs up to 1,024 characters ahead on a line, so 256 brackets there fail
@@ -279,7 +359,12 @@ fn needs_prescan(text: &str) -> bool {
         return true;
     }
     let bytes = text.as_bytes();
-    let blank_after = |i: usize| matches!(bytes.get(i + 1), None | Some(b' ' | b'\t' | b'\r' | b'\n' | 0));
+    let blank_after = |i: usize| {
+        matches!(
+            bytes.get(i + 1),
+            None | Some(b' ' | b'\t' | b'\r' | b'\n' | 0)
+        )
+    };
     let mut openers = 0usize;
     for (i, &b) in bytes.iter().enumerate() {
         match b {
@@ -298,38 +383,64 @@ fn needs_prescan(text: &str) -> bool {
 /// One pass of `prescan` over `text`'s tokens, stopping where nesting passes the bound.
 fn walk(tokens: &mut Scanner<std::str::Chars<'_>>, text: &str) -> Scan {
     let max = limits().yaml_max_depth;
-    let (mut flow, mut block, mut first, mut open, mut ended) = (0usize, 0usize, None, false, false);
+    let (mut flow, mut block, mut first, mut open, mut ended) =
+        (0usize, 0usize, None, false, false);
     while let Some(Token(mark, token)) = tokens.next() {
-        let pending = |error, syntax| Some(Pending { error: at(error, &mark), index: mark.index(), syntax });
+        let pending = |error, syntax| {
+            Some(Pending {
+                error: at(error, &mark),
+                index: mark.index(),
+                syntax,
+            })
+        };
         match &token {
             TokenType::FlowSequenceStart | TokenType::FlowMappingStart => flow += 1,
             TokenType::BlockSequenceStart | TokenType::BlockMappingStart => block += 1,
             TokenType::FlowSequenceEnd | TokenType::FlowMappingEnd => flow = flow.saturating_sub(1),
             TokenType::BlockEnd => block = block.saturating_sub(1),
             TokenType::VersionDirective(..) | TokenType::TagDirective(..) if first.is_none() => {
-                first = if open { pending(msg("yaml.directive_in_document", &[]), true) } else { pending(msg("yaml.directive", &[]), false) };
+                first = if open {
+                    pending(msg("yaml.directive_in_document", &[]), true)
+                } else {
+                    pending(msg("yaml.directive", &[]), false)
+                };
             }
-            TokenType::Tag(handle, suffix) if first.is_none() => first = pending(msg("yaml.tag", &[("tag", &tag_text(handle, suffix))]), false),
+            TokenType::Tag(handle, suffix) if first.is_none() => {
+                first = pending(
+                    msg("yaml.tag", &[("tag", &tag_text(handle, suffix))]),
+                    false,
+                )
+            }
             // R148: after a '...' line only blanks and comments may follow; another '...' is a second document's
             // content (yaml-rust skips it silently).
-            TokenType::DocumentEnd if ended && !open && first.is_none() => first = pending(msg("yaml.second_document", &[]), false),
+            TokenType::DocumentEnd if ended && !open && first.is_none() => {
+                first = pending(msg("yaml.second_document", &[]), false)
+            }
             _ => {}
         }
         ended |= matches!(token, TokenType::DocumentEnd);
         // A document is open from its first token to a '...' line.
         open = match token {
             TokenType::DocumentEnd => false,
-            TokenType::StreamStart(..) | TokenType::StreamEnd | TokenType::VersionDirective(..) | TokenType::TagDirective(..) => open,
+            TokenType::StreamStart(..)
+            | TokenType::StreamEnd
+            | TokenType::VersionDirective(..)
+            | TokenType::TagDirective(..) => open,
             _ => true,
         };
         if flow + block > max {
             // A flow collection is read through its bracket; a block one through its line (a key's ':' comes after
             // the start), or up to where the scanner stops on that line.
             let end = match token {
-                TokenType::FlowSequenceStart | TokenType::FlowMappingStart => byte_at(text, mark.index()) + 1,
+                TokenType::FlowSequenceStart | TokenType::FlowMappingStart => {
+                    byte_at(text, mark.index()) + 1
+                }
                 _ => block_line_end(tokens, text, mark.line()),
             };
-            return Scan { first, deep: Some((too_deep(&mark), end)) };
+            return Scan {
+                first,
+                deep: Some((too_deep(&mark), end)),
+            };
         }
     }
     Scan { first, deep: None }
@@ -350,13 +461,31 @@ impl<'t> Builder<'t> {
     fn check_totals(&self, mark: &Marker) -> Result<(), YamlError> {
         let lim = limits();
         if self.total.aliases > lim.yaml_max_aliases {
-            return Err(at(msg("yaml.too_many_aliases", &[("max", &lim.yaml_max_aliases.to_string())]), mark));
+            return Err(at(
+                msg(
+                    "yaml.too_many_aliases",
+                    &[("max", &lim.yaml_max_aliases.to_string())],
+                ),
+                mark,
+            ));
         }
         if self.total.nodes > lim.yaml_max_nodes {
-            return Err(at(msg("yaml.too_many_values", &[("max", &lim.yaml_max_nodes.to_string())]), mark));
+            return Err(at(
+                msg(
+                    "yaml.too_many_values",
+                    &[("max", &lim.yaml_max_nodes.to_string())],
+                ),
+                mark,
+            ));
         }
         if self.total.bytes > lim.skill_md_max_bytes {
-            return Err(at(msg("yaml.strings_too_large", &[("max", &lim.skill_md_max_bytes.to_string())]), mark));
+            return Err(at(
+                msg(
+                    "yaml.strings_too_large",
+                    &[("max", &lim.skill_md_max_bytes.to_string())],
+                ),
+                mark,
+            ));
         }
         Ok(())
     }
@@ -367,17 +496,30 @@ impl<'t> Builder<'t> {
                 let length = s.chars().count();
                 let max = limits().yaml_max_key_length;
                 if length > max {
-                    return Err(at(msg("yaml.key_too_long", &[("length", &length.to_string()), ("max", &max.to_string())]), mark));
+                    return Err(at(
+                        msg(
+                            "yaml.key_too_long",
+                            &[("length", &length.to_string()), ("max", &max.to_string())],
+                        ),
+                        mark,
+                    ));
                 }
                 return Ok(s.clone());
             }
             Value::Null => msg("yaml.key_null", &[]),
             Value::Bool(b) => format!("boolean {b}"),
-            Value::Number(n) => format!("number {}", n.as_f64().map(js_number).unwrap_or_else(|| n.to_string())),
+            Value::Number(n) => format!(
+                "number {}",
+                n.as_f64().map(js_number).unwrap_or_else(|| n.to_string())
+            ),
             _ => msg("yaml.key_collection", &[]),
         };
         // An empty key is where the `?` that opens it is (R26); yaml-rust places its empty scalar at the next token.
-        let mark = if v.is_null() { empty_key_mark(self.text, self.prev, mark) } else { *mark };
+        let mark = if v.is_null() {
+            empty_key_mark(self.text, self.prev, mark)
+        } else {
+            *mark
+        };
         Err(at(msg("yaml.key_not_string", &[("got", &shown)]), &mark))
     }
 
@@ -388,10 +530,30 @@ impl<'t> Builder<'t> {
 
     /// `push`, and when the value holds text R93/R160 kept, its core-schema reading and the bytes that reading drops:
     /// the parent's copy for an alias is patched with it.
-    fn push_core(&mut self, v: Value, cost: Cost, mark: &Marker, core: Option<(Value, u64)>) -> Result<(), Refused> {
+    fn push_core(
+        &mut self,
+        v: Value,
+        cost: Cost,
+        mark: &Marker,
+        core: Option<(Value, u64)>,
+    ) -> Result<(), Refused> {
         match (self.stack.last_mut(), core) {
-            (Some(Frame::Seq { items, core: overrides, .. }), Some((c, bytes))) => overrides.push((items.len(), c, bytes)),
-            (Some(Frame::Map { key: Some(key), core: overrides, .. }), Some((c, bytes))) => overrides.push((key.clone(), c, bytes)),
+            (
+                Some(Frame::Seq {
+                    items,
+                    core: overrides,
+                    ..
+                }),
+                Some((c, bytes)),
+            ) => overrides.push((items.len(), c, bytes)),
+            (
+                Some(Frame::Map {
+                    key: Some(key),
+                    core: overrides,
+                    ..
+                }),
+                Some((c, bytes)),
+            ) => overrides.push((key.clone(), c, bytes)),
             _ => {}
         }
         let top_level = self.stack.len() == 1;
@@ -405,7 +567,13 @@ impl<'t> Builder<'t> {
                 items.push(v);
                 c.add(&cost);
             }
-            Some(Frame::Map { map, cost: c, key: pending, seen, .. }) => {
+            Some(Frame::Map {
+                map,
+                cost: c,
+                key: pending,
+                seen,
+                ..
+            }) => {
                 c.add(&cost);
                 match key {
                     None => {
@@ -413,7 +581,11 @@ impl<'t> Builder<'t> {
                     }
                     Some(k) => {
                         if !seen.insert(k.clone()) {
-                            return Err(at(msg("yaml.duplicate_key", &[("key", &clip_chars(&k, 64))]), mark).into());
+                            return Err(at(
+                                msg("yaml.duplicate_key", &[("key", &clip_chars(&k, 64))]),
+                                mark,
+                            )
+                            .into());
                         }
                         if top_level {
                             self.key_lines.entry(k.clone()).or_insert(mark.line());
@@ -432,7 +604,14 @@ impl<'t> Builder<'t> {
             return Err(Refused::Deep(too_deep(mark)));
         }
         if let Some(Frame::Map { key: None, .. }) = self.stack.last() {
-            return Err(at(msg("yaml.key_not_string", &[("got", &msg("yaml.key_collection", &[]))]), mark).into());
+            return Err(at(
+                msg(
+                    "yaml.key_not_string",
+                    &[("got", &msg("yaml.key_collection", &[]))],
+                ),
+                mark,
+            )
+            .into());
         }
         self.total.nodes += 1;
         self.check_totals(mark)?;
@@ -442,8 +621,25 @@ impl<'t> Builder<'t> {
 
     fn close(&mut self, mark: &Marker) -> Result<(), Refused> {
         let (v, anchor, mut cost, by_key, by_index) = match self.stack.pop() {
-            Some(Frame::Seq { items, anchor, cost, core }) => (Value::Array(items), anchor, cost, Vec::new(), core),
-            Some(Frame::Map { map, anchor, cost, core, .. }) => (Value::Object(crate::jsval::js_key_order(map)), anchor, cost, core, Vec::new()),
+            Some(Frame::Seq {
+                items,
+                anchor,
+                cost,
+                core,
+            }) => (Value::Array(items), anchor, cost, Vec::new(), core),
+            Some(Frame::Map {
+                map,
+                anchor,
+                cost,
+                core,
+                ..
+            }) => (
+                Value::Object(crate::jsval::js_key_order(map)),
+                anchor,
+                cost,
+                core,
+                Vec::new(),
+            ),
             None => return Ok(()),
         };
         cost.nodes += 1;
@@ -465,7 +661,17 @@ impl<'t> Builder<'t> {
             dropped += bytes;
         }
         if anchor > 0 {
-            self.anchors.insert(anchor, (copy.clone(), Cost { bytes: cost.bytes - dropped, ..cost }, None));
+            self.anchors.insert(
+                anchor,
+                (
+                    copy.clone(),
+                    Cost {
+                        bytes: cost.bytes - dropped,
+                        ..cost
+                    },
+                    None,
+                ),
+            );
         }
         self.push_core(v, cost, mark, Some((copy, dropped)))
     }
@@ -477,7 +683,9 @@ impl<'t> Builder<'t> {
         if !self.text_fields {
             return None;
         }
-        let Some(Frame::Map { key: Some(top), .. }) = self.stack.first() else { return None };
+        let Some(Frame::Map { key: Some(top), .. }) = self.stack.first() else {
+            return None;
+        };
         let (mut path, from) = if TEXT_TOP.contains(&top.as_str()) {
             (top.clone(), 1)
         } else if TEXT_WITHIN.contains(&top.as_str()) {
@@ -503,18 +711,50 @@ impl<'t> Builder<'t> {
 
     /// R93: keep `source` as the value of `field`, note it, and remember the core schema's reading for an alias of
     /// the mapping it is in.
-    fn push_text(&mut self, field: String, source: &str, read: String, core: Option<Value>, cost: Cost, mark: &Marker) -> Result<(), Refused> {
+    fn push_text(
+        &mut self,
+        field: String,
+        source: &str,
+        read: String,
+        core: Option<Value>,
+        cost: Cost,
+        mark: &Marker,
+    ) -> Result<(), Refused> {
         self.total.nodes += cost.nodes;
         self.total.bytes += source.len() as u64;
         self.total.aliases += cost.aliases;
         self.check_totals(mark)?;
-        self.as_text.push(TextNote { field, source: source.to_string(), read, line: mark.line() });
-        self.push_core(Value::String(source.to_string()), Cost { bytes: source.len() as u64, ..cost }, mark, core.map(|c| (c, source.len() as u64)))
+        self.as_text.push(TextNote {
+            field,
+            source: source.to_string(),
+            read,
+            line: mark.line(),
+        });
+        self.push_core(
+            Value::String(source.to_string()),
+            Cost {
+                bytes: source.len() as u64,
+                ..cost
+            },
+            mark,
+            core.map(|c| (c, source.len() as u64)),
+        )
     }
 
-    fn scalar(&mut self, value: String, style: TScalarStyle, tag: Option<TokenType>, anchor: usize, mark: &Marker) -> Result<(), Refused> {
+    fn scalar(
+        &mut self,
+        value: String,
+        style: TScalarStyle,
+        tag: Option<TokenType>,
+        anchor: usize,
+        mark: &Marker,
+    ) -> Result<(), Refused> {
         if let Some(TokenType::Tag(handle, suffix)) = tag {
-            return Err(at(msg("yaml.tag", &[("tag", &tag_text(&handle, &suffix))]), mark).into());
+            return Err(at(
+                msg("yaml.tag", &[("tag", &tag_text(&handle, &suffix))]),
+                mark,
+            )
+            .into());
         }
         // A plain scalar never starts with whitespace: yaml-rust lets a tab-indented line through as one.
         if style == TScalarStyle::Plain && value.starts_with(['\t', ' ']) {
@@ -526,18 +766,47 @@ impl<'t> Builder<'t> {
             // R93: a number or boolean where the contract types a string is its source text.
             let core = resolve_plain(&value).ok();
             if anchor > 0 {
-                self.anchors.insert(anchor, (core.clone().unwrap_or(Value::Null), Cost { nodes: 1, ..Cost::default() }, Some(value.clone())));
+                self.anchors.insert(
+                    anchor,
+                    (
+                        core.clone().unwrap_or(Value::Null),
+                        Cost {
+                            nodes: 1,
+                            ..Cost::default()
+                        },
+                        Some(value.clone()),
+                    ),
+                );
             }
-            return self.push_text(field, &value, read.clone(), core, Cost { nodes: 1, ..Cost::default() }, mark);
+            return self.push_text(
+                field,
+                &value,
+                read.clone(),
+                core,
+                Cost {
+                    nodes: 1,
+                    ..Cost::default()
+                },
+                mark,
+            );
         }
-        let v = if plain { resolve_plain(&value).map_err(|r| at(r, mark))? } else { Value::String(value.clone()) };
+        let v = if plain {
+            resolve_plain(&value).map_err(|r| at(r, mark))?
+        } else {
+            Value::String(value.clone())
+        };
         let bytes = v.as_str().map_or(0, |s| s.len() as u64);
         self.total.nodes += 1;
         self.total.bytes += bytes;
         self.check_totals(mark)?;
-        let cost = Cost { nodes: 1, bytes, ..Cost::default() };
+        let cost = Cost {
+            nodes: 1,
+            bytes,
+            ..Cost::default()
+        };
         if anchor > 0 {
-            self.anchors.insert(anchor, (v.clone(), cost, words.map(|_| value)));
+            self.anchors
+                .insert(anchor, (v.clone(), cost, words.map(|_| value)));
         }
         self.push(v, cost, mark)
     }
@@ -545,22 +814,50 @@ impl<'t> Builder<'t> {
     fn alias(&mut self, id: usize, mark: &Marker) -> Result<(), Refused> {
         let Some((v, inner, source)) = self.anchors.get(&id) else {
             // yaml-rust knows the anchor but its node is not complete yet: an alias inside its own anchor.
-            return Err(at(msg("yaml.unknown_alias", &[("anchor", &alias_name(self.text, mark.index()))]), mark).into());
+            return Err(at(
+                msg(
+                    "yaml.unknown_alias",
+                    &[("anchor", &alias_name(self.text, mark.index()))],
+                ),
+                mark,
+            )
+            .into());
         };
         // R93: an alias of a plain scalar YAML reads as a number or boolean, at a text field's place, is its text.
         if let (Some(source), Some(field)) = (source.clone(), self.text_field()) {
-            let (core, read) = (Some(v.clone()).filter(|c| !c.is_null()), read_as_words(&source).unwrap_or_default());
-            return self.push_text(field, &source, read, core, Cost { aliases: 1, nodes: 1, ..Cost::default() }, mark);
+            let (core, read) = (
+                Some(v.clone()).filter(|c| !c.is_null()),
+                read_as_words(&source).unwrap_or_default(),
+            );
+            return self.push_text(
+                field,
+                &source,
+                read,
+                core,
+                Cost {
+                    aliases: 1,
+                    nodes: 1,
+                    ..Cost::default()
+                },
+                mark,
+            );
         }
         // Every alias counts one, and so does each alias met again inside the copy it makes (R16).
-        let cost = Cost { aliases: 1 + inner.aliases, ..*inner };
+        let cost = Cost {
+            aliases: 1 + inner.aliases,
+            ..*inner
+        };
         self.total.aliases += cost.aliases;
         self.total.nodes += cost.nodes;
         self.total.bytes += cost.bytes;
         self.check_totals(mark)?;
         let max = limits().yaml_max_depth;
         if self.stack.len() + cost.height > max {
-            return Err(at(msg("yaml.too_deep_expanded", &[("max", &max.to_string())]), mark).into());
+            return Err(at(
+                msg("yaml.too_deep_expanded", &[("max", &max.to_string())]),
+                mark,
+            )
+            .into());
         }
         let v = v.clone();
         self.push(v, cost, mark)
@@ -572,7 +869,11 @@ impl<'t> Builder<'t> {
 fn syntax_on(mut parser: Parser<std::str::Chars<'_>>, text: &str) -> Option<YamlError> {
     loop {
         match parser.next() {
-            Err(e) => return Some(scan_error(e, text)).filter(|(_, refusal)| !refusal).map(|(s, _)| s),
+            Err(e) => {
+                return Some(scan_error(e, text))
+                    .filter(|(_, refusal)| !refusal)
+                    .map(|(s, _)| s)
+            }
             Ok((Event::StreamEnd, _)) => return None,
             Ok(_) => {}
         }
@@ -606,9 +907,9 @@ fn parse_fields(text: &str, fields: bool) -> Result<Document, YamlError> {
     let line = depth.line.unwrap_or(1);
     let prefix = &text[..end];
     match read(prefix, first.clone(), fields) {
-        Err(Stop::Syntax(s)) if s.line.unwrap_or(1) >= line => {
-            Err(earlier(prefix, line, fields).or(first.filter(|p| !p.syntax).map(|p| p.error)).unwrap_or(depth))
-        }
+        Err(Stop::Syntax(s)) if s.line.unwrap_or(1) >= line => Err(earlier(prefix, line, fields)
+            .or(first.filter(|p| !p.syntax).map(|p| p.error))
+            .unwrap_or(depth)),
         // Never expected: yaml-rust's events nest at least as deep as its tokens.
         Ok(_) => Err(depth),
         stop => settle(prefix, stop, line, fields),
@@ -616,28 +917,46 @@ fn parse_fields(text: &str, fields: bool) -> Result<Document, YamlError> {
 }
 
 /// R25/R26: the answer once a reading has stopped. Syntax errors on line `limit` or later (depth's) never count.
-fn settle<'t>(text: &'t str, stop: Result<Document, Stop<'t>>, limit: usize, fields: bool) -> Result<Document, YamlError> {
+fn settle<'t>(
+    text: &'t str,
+    stop: Result<Document, Stop<'t>>,
+    limit: usize,
+    fields: bool,
+) -> Result<Document, YamlError> {
     match stop {
         Ok(doc) => Ok(doc),
         Err(Stop::Final(e)) => Err(e),
         // Past a refusal the values stop being built; the rest is read for syntax only (linear), and a syntax
         // error on the refusal's line or before it is the answer.
         Err(Stop::Content(refusal, parser)) => Err(match syntax_on(parser, text) {
-            Some(s) if s.line.unwrap_or(0) <= refusal.line.unwrap_or(0) && s.line.unwrap_or(0) < limit => s,
+            Some(s)
+                if s.line.unwrap_or(0) <= refusal.line.unwrap_or(0)
+                    && s.line.unwrap_or(0) < limit =>
+            {
+                s
+            }
             _ => refusal,
         }),
-        Err(Stop::Syntax(e) | Stop::Refused(e)) => Err(earlier(text, e.line.unwrap_or(1), fields).unwrap_or(e)),
+        Err(Stop::Syntax(e) | Stop::Refused(e)) => {
+            Err(earlier(text, e.line.unwrap_or(1), fields).unwrap_or(e))
+        }
     }
 }
 
 /// A refusal on a line before `line`, found by reading the lines before it again, alone: the reader stops at a
 /// syntax error maybe before it has built the values of the lines before it (yaml-rust scans ahead).
 fn earlier(text: &str, line: usize, fields: bool) -> Option<YamlError> {
-    let cut = if line > 1 { line_end(text, line - 1) } else { 0 };
+    let cut = if line > 1 {
+        line_end(text, line - 1)
+    } else {
+        0
+    };
     if cut == 0 || cut >= text.len() {
         return None;
     }
-    parse_fields(&text[..cut], fields).err().filter(|e| e.line.is_some_and(|l| l < line))
+    parse_fields(&text[..cut], fields)
+        .err()
+        .filter(|e| e.line.is_some_and(|l| l < line))
 }
 
 /// Where a reading stopped: at a refusal of the contract (with the parser, to read on for syntax), at a syntax
@@ -654,7 +973,17 @@ enum Stop<'t> {
 /// first event past its place.
 fn read(text: &str, first: Option<Pending>, text_fields: bool) -> Result<Document, Stop<'_>> {
     let mut parser = Parser::new(text.chars());
-    let mut b = Builder { text, prev: 0, stack: Vec::new(), root: None, anchors: HashMap::new(), total: Cost::default(), key_lines: HashMap::new(), text_fields, as_text: Vec::new() };
+    let mut b = Builder {
+        text,
+        prev: 0,
+        stack: Vec::new(),
+        root: None,
+        anchors: HashMap::new(),
+        total: Cost::default(),
+        key_lines: HashMap::new(),
+        text_fields,
+        as_text: Vec::new(),
+    };
     let mut documents = 0;
     loop {
         let (event, mark) = match parser.next() {
@@ -667,7 +996,12 @@ fn read(text: &str, first: Option<Pending>, text_fields: bool) -> Result<Documen
                 // document (a syntax error at a line's start), on the error's line too.
                 return Err(match first {
                     Some(p) if p.syntax && p.error.line <= error.line => Stop::Syntax(p.error),
-                    Some(p) if !p.syntax && (p.error.line < error.line || (refusal && p.index < index)) => Stop::Final(p.error),
+                    Some(p)
+                        if !p.syntax
+                            && (p.error.line < error.line || (refusal && p.index < index)) =>
+                    {
+                        Stop::Final(p.error)
+                    }
                     _ if refusal => Stop::Refused(error),
                     _ => Stop::Syntax(error),
                 });
@@ -676,7 +1010,11 @@ fn read(text: &str, first: Option<Pending>, text_fields: bool) -> Result<Documen
         // R26: a tag is met at its property, before the node it belongs to (yaml-rust's events carry no
         // collection's tag), a directive where it stands: the first event past its place is where it is refused.
         if let Some(p) = first.as_ref().filter(|p| mark.index() > p.index) {
-            return Err(if p.syntax { Stop::Syntax(p.error.clone()) } else { Stop::Content(p.error.clone(), parser) });
+            return Err(if p.syntax {
+                Stop::Syntax(p.error.clone())
+            } else {
+                Stop::Content(p.error.clone(), parser)
+            });
         }
         let step = match event {
             Event::StreamEnd => break,
@@ -690,10 +1028,26 @@ fn read(text: &str, first: Option<Pending>, text_fields: bool) -> Result<Documen
             }
             Event::Scalar(value, style, anchor, tag) => b.scalar(value, style, tag, anchor, &mark),
             Event::Alias(id) => b.alias(id, &mark),
-            Event::SequenceStart(anchor) => b.open(Frame::Seq { items: Vec::new(), anchor, cost: Cost::default(), core: Vec::new() }, &mark),
-            Event::MappingStart(anchor) => {
-                b.open(Frame::Map { map: Map::new(), anchor, cost: Cost::default(), key: None, seen: HashSet::new(), core: Vec::new() }, &mark)
-            }
+            Event::SequenceStart(anchor) => b.open(
+                Frame::Seq {
+                    items: Vec::new(),
+                    anchor,
+                    cost: Cost::default(),
+                    core: Vec::new(),
+                },
+                &mark,
+            ),
+            Event::MappingStart(anchor) => b.open(
+                Frame::Map {
+                    map: Map::new(),
+                    anchor,
+                    cost: Cost::default(),
+                    key: None,
+                    seen: HashSet::new(),
+                    core: Vec::new(),
+                },
+                &mark,
+            ),
             Event::SequenceEnd | Event::MappingEnd => b.close(&mark),
             Event::StreamStart | Event::DocumentEnd | Event::Nothing => Ok(()),
         };
@@ -704,7 +1058,11 @@ fn read(text: &str, first: Option<Pending>, text_fields: bool) -> Result<Documen
         }
         b.prev = mark.index();
     }
-    Ok(Document { root: b.root, key_lines: b.key_lines, as_text: b.as_text })
+    Ok(Document {
+        root: b.root,
+        key_lines: b.key_lines,
+        as_text: b.as_text,
+    })
 }
 
 fn core_patterns() -> &'static [regex::Regex; 5] {
@@ -728,7 +1086,9 @@ fn radix(digits: &str, base: u32) -> f64 {
     }
     match u128::from_str_radix(digits, base) {
         Ok(n) => n as f64,
-        Err(_) => digits.chars().fold(0.0, |acc, c| acc * base as f64 + c.to_digit(base).unwrap_or(0) as f64),
+        Err(_) => digits.chars().fold(0.0, |acc, c| {
+            acc * base as f64 + c.to_digit(base).unwrap_or(0) as f64
+        }),
     }
 }
 
@@ -741,7 +1101,10 @@ pub fn resolve_plain(s: &str) -> Result<Value, String> {
         None => Ok(Value::String(s.to_string())),
         Some(Core::Null) => Ok(Value::Null),
         Some(Core::Bool(b)) => Ok(Value::Bool(b)),
-        Some(Core::Int(v)) if v.abs() > MAX_SAFE_INTEGER => Err(msg("yaml.unsafe_integer", &[("number", &clip_chars(s, 40))])),
+        Some(Core::Int(v)) if v.abs() > MAX_SAFE_INTEGER => Err(msg(
+            "yaml.unsafe_integer",
+            &[("number", &clip_chars(s, 40))],
+        )),
         Some(Core::Float(v)) if !v.is_finite() => Err(msg("yaml.not_finite", &[("number", s)])),
         Some(Core::Int(v) | Core::Float(v)) => Ok(number_value(v)),
     }
@@ -781,7 +1144,13 @@ fn core_read(s: &str) -> Option<Core> {
     } else if hex.is_match(s) {
         Some(Core::Int(radix(&s[2..], 16)))
     } else if special.is_match(s) {
-        Some(Core::Float(if s.contains(['n', 'N']) { f64::NAN } else if s.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY }))
+        Some(Core::Float(if s.contains(['n', 'N']) {
+            f64::NAN
+        } else if s.starts_with('-') {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        }))
     } else if float.is_match(s) {
         Some(Core::Float(s.parse::<f64>().unwrap_or(f64::NAN)))
     } else {
@@ -814,34 +1183,69 @@ mod tests {
 
     #[test]
     fn core_schema_scalars() {
-        let v = root("a: yes\nb: True\nc: 0x1F\nd: 0o17\ne: 1.50\nf: ~\ng: '1'\nh: 007\ni: 1e3\nj: -0\n");
-        assert_eq!(v, json!({"a": "yes", "b": true, "c": 31, "d": 15, "e": 1.5, "f": null, "g": "1", "h": 7, "i": 1000, "j": 0}));
+        let v = root(
+            "a: yes\nb: True\nc: 0x1F\nd: 0o17\ne: 1.50\nf: ~\ng: '1'\nh: 007\ni: 1e3\nj: -0\n",
+        );
+        assert_eq!(
+            v,
+            json!({"a": "yes", "b": true, "c": 31, "d": 15, "e": 1.5, "f": null, "g": "1", "h": 7, "i": 1000, "j": 0})
+        );
     }
 
     #[test]
     fn key_order_and_lines_are_kept() {
         let d = parse("zeta: 1\nalpha:\n  x: [a, b]\n").unwrap();
-        assert_eq!(serde_json::to_string(&d.root.unwrap()).unwrap(), r#"{"zeta":1,"alpha":{"x":["a","b"]}}"#);
+        assert_eq!(
+            serde_json::to_string(&d.root.unwrap()).unwrap(),
+            r#"{"zeta":1,"alpha":{"x":["a","b"]}}"#
+        );
         assert_eq!(d.key_lines["alpha"], 2);
     }
 
     #[test]
     fn keys_are_unique_strings_of_bounded_length() {
-        assert_eq!(refused("a: 1\nb: 2\n\"a\": 3\n"), ("duplicate key 'a'".into(), Some(3)));
-        assert_eq!(refused("a: 1\n1: x\n").0, "mapping keys must be strings; got number 1 (quote it)");
-        assert_eq!(refused("~: x\n").0, "mapping keys must be strings; got an empty (null) key (quote it)");
-        assert_eq!(refused("[a]: x\n").0, "mapping keys must be strings; got a list or mapping (quote it)");
-        assert!(refused(&format!("{}: x\n", "k".repeat(129))).0.starts_with("a mapping key is 129 characters long"));
+        assert_eq!(
+            refused("a: 1\nb: 2\n\"a\": 3\n"),
+            ("duplicate key 'a'".into(), Some(3))
+        );
+        assert_eq!(
+            refused("a: 1\n1: x\n").0,
+            "mapping keys must be strings; got number 1 (quote it)"
+        );
+        assert_eq!(
+            refused("~: x\n").0,
+            "mapping keys must be strings; got an empty (null) key (quote it)"
+        );
+        assert_eq!(
+            refused("[a]: x\n").0,
+            "mapping keys must be strings; got a list or mapping (quote it)"
+        );
+        assert!(refused(&format!("{}: x\n", "k".repeat(129)))
+            .0
+            .starts_with("a mapping key is 129 characters long"));
     }
 
     #[test]
     fn json_data_only() {
         assert_eq!(refused("a: 1\nb: !!str 123\n"), ("a YAML tag (!!str) is not allowed: frontmatter values are JSON data; quote the value if it is text".into(), Some(2)));
-        assert!(refused("a: !!set {x}\n").0.starts_with("a YAML tag (!!set)"));
-        assert!(refused("a: 9007199254740992\n").0.starts_with("the integer 9007199254740992 is outside"));
-        assert_eq!(root("a: 9007199254740991\n")["a"], json!(9007199254740991i64));
-        assert_eq!(refused("a: .inf\n").0, ".inf is not a JSON number (quote it to keep it as text)");
-        assert_eq!(refused("a: 1e400\n").0, "1e400 is not a JSON number (quote it to keep it as text)");
+        assert!(refused("a: !!set {x}\n")
+            .0
+            .starts_with("a YAML tag (!!set)"));
+        assert!(refused("a: 9007199254740992\n")
+            .0
+            .starts_with("the integer 9007199254740992 is outside"));
+        assert_eq!(
+            root("a: 9007199254740991\n")["a"],
+            json!(9007199254740991i64)
+        );
+        assert_eq!(
+            refused("a: .inf\n").0,
+            ".inf is not a JSON number (quote it to keep it as text)"
+        );
+        assert_eq!(
+            refused("a: 1e400\n").0,
+            "1e400 is not a JSON number (quote it to keep it as text)"
+        );
         assert_eq!(refused("%YAML 1.2\n---\na: 1\n").1, Some(1));
         assert_eq!(refused("a: 1\n--- x\n").0, "frontmatter holds more than one YAML document (a '--- ' or '...' line inside it); quote the text or remove the marker");
     }
@@ -856,7 +1260,10 @@ mod tests {
     #[test]
     fn a_tab_indented_line_is_reported_where_the_tab_is() {
         // As the contract's reader (the TS reference) locates it: the line holding the tab, not the scalar before it.
-        assert_eq!(refused("a: b\nc: d\n\te: 1\n"), ("Tabs are not allowed as indentation".into(), Some(3)));
+        assert_eq!(
+            refused("a: b\nc: d\n\te: 1\n"),
+            ("Tabs are not allowed as indentation".into(), Some(3))
+        );
     }
 
     #[test]
@@ -870,12 +1277,17 @@ mod tests {
     fn alias_expansion_is_bounded() {
         let few = "a: &x {k: v}\nb: *x\nc: *x\n";
         assert_eq!(root(few)["c"], json!({"k": "v"}));
-        let many: String = std::iter::once("a: &x v\nl:\n".to_string()).chain((0..150).map(|_| "  - *x\n".to_string())).collect();
+        let many: String = std::iter::once("a: &x v\nl:\n".to_string())
+            .chain((0..150).map(|_| "  - *x\n".to_string()))
+            .collect();
         assert_eq!(refused(&many), ("frontmatter expands more than 100 YAML aliases (counting aliases inside expanded ones)".into(), Some(103)));
         // 10 uses of an anchor holding 10 aliases count 10 + 100.
         let nested = "a: &a x\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b]\n";
         assert!(parse(nested).is_ok(), "8 × 11 + 10 = 98 expansions");
-        assert!(parse(&nested.replace("*b]", "*b, *b]")).is_err(), "9 × 11 + 10 = 109 expansions");
+        assert!(
+            parse(&nested.replace("*b]", "*b, *b]")).is_err(),
+            "9 × 11 + 10 = 109 expansions"
+        );
     }
 
     #[test]
@@ -889,18 +1301,33 @@ mod tests {
             format!("a:\n  {}x\n", "- ".repeat(64)),
             format!("a: {}{}\n", "[".repeat(64), "]".repeat(64)),
             format!("a: {}\n", "[{".repeat(40)),
-            (1..=70).map(|i| format!("{}k{i}:\n", " ".repeat(i))).collect(),
-            (1..=63).map(|i| format!("{}k{i}:\n", " ".repeat(i))).collect(),
+            (1..=70)
+                .map(|i| format!("{}k{i}:\n", " ".repeat(i)))
+                .collect(),
+            (1..=63)
+                .map(|i| format!("{}k{i}:\n", " ".repeat(i)))
+                .collect(),
             "allowed-tools: Bash(git log:*) Read\nurl: http://x.y/a-b\n".into(),
         ];
         for t in &texts {
             let full = walk(&mut Scanner::new(t.chars()), t);
             if !needs_prescan(t) {
-                assert!(full.first.is_none() && full.deep.is_none(), "skipped a prescan that finds something: {t:?}");
+                assert!(
+                    full.first.is_none() && full.deep.is_none(),
+                    "skipped a prescan that finds something: {t:?}"
+                );
             }
         }
-        assert!(!needs_prescan(&texts[0]) && !needs_prescan(&texts[10]), "ordinary frontmatter skips it");
-        assert!(needs_prescan(&texts[1]) && needs_prescan(&texts[2]) && needs_prescan(&texts[5]) && needs_prescan(&texts[8]));
+        assert!(
+            !needs_prescan(&texts[0]) && !needs_prescan(&texts[10]),
+            "ordinary frontmatter skips it"
+        );
+        assert!(
+            needs_prescan(&texts[1])
+                && needs_prescan(&texts[2])
+                && needs_prescan(&texts[5])
+                && needs_prescan(&texts[8])
+        );
     }
 
     #[test]
@@ -908,9 +1335,15 @@ mod tests {
         let deep = format!("a: {}{}\n", "[".repeat(20000), "]".repeat(20000));
         assert!(parse(&deep).is_err());
         let block = format!("a:\n  {}x\n", "- ".repeat(20000));
-        assert_eq!(refused(&block).0, "frontmatter nests deeper than 64 levels of lists and mappings");
+        assert_eq!(
+            refused(&block).0,
+            "frontmatter nests deeper than 64 levels of lists and mappings"
+        );
         let at_bound = format!("a: {}{}\n", "[".repeat(63), "]".repeat(63));
-        assert!(parse(&at_bound).is_ok(), "the top-level mapping is level 1, so 63 lists inside it make 64");
+        assert!(
+            parse(&at_bound).is_ok(),
+            "the top-level mapping is level 1, so 63 lists inside it make 64"
+        );
     }
 
     #[test]
@@ -918,30 +1351,53 @@ mod tests {
         // R25. 1 (the mapping) + 2 (name) + 2 per key: the value of the 5,000th key is value 10,001, on line 5,000.
         let pairs: String = (0..4999).map(|i| format!("k{i}: v\n")).collect();
         let bound = "frontmatter holds more than 10000 values (aliases expanded)";
-        assert_eq!(refused(&format!("{pairs}k4999: v\nlate: a: b\n")), (bound.into(), Some(5000)));
+        assert_eq!(
+            refused(&format!("{pairs}k4999: v\nlate: a: b\n")),
+            (bound.into(), Some(5000))
+        );
         assert_eq!(refused(&format!("{pairs}k4999: v: w\n")).1, Some(5000));
         assert_ne!(refused(&format!("{pairs}k4999: v: w\n")).0, bound);
-        assert_ne!(refused(&format!("early: a: b\n{pairs}k4999: v\n")), (bound.into(), Some(1)));
+        assert_ne!(
+            refused(&format!("early: a: b\n{pairs}k4999: v\n")),
+            (bound.into(), Some(1))
+        );
     }
 
     #[test]
     fn every_refusal_and_a_syntax_error_the_first_by_line() {
         // R26: each content refusal on a line before a syntax error wins; on the syntax error's line, or after it, it loses.
         let syntax = "Nested mappings are not allowed in compact mappings";
-        assert_eq!(refused("a: 1\na: 2\nlate: a: b\n"), ("duplicate key 'a'".into(), Some(2)));
+        assert_eq!(
+            refused("a: 1\na: 2\nlate: a: b\n"),
+            ("duplicate key 'a'".into(), Some(2))
+        );
         assert_eq!(refused("1: one\nlate: a: b\n").1, Some(1));
         assert_eq!(refused("n: 99999999999999999999\nlate: a: b\n").1, Some(1));
         assert_eq!(refused("a: 1\na: b: c\n"), (syntax.into(), Some(2)));
-        assert_eq!(refused("early: a: b\na: 1\na: 2\n"), (syntax.into(), Some(1)));
+        assert_eq!(
+            refused("early: a: b\na: 1\na: 2\n"),
+            (syntax.into(), Some(1))
+        );
         // A tag is met at its property, lines before the block collection it tags.
-        assert!(refused("a: !!omap\n  - x: a: b\n").0.starts_with("a YAML tag (!!omap)"));
+        assert!(refused("a: !!omap\n  - x: a: b\n")
+            .0
+            .starts_with("a YAML tag (!!omap)"));
         assert_eq!(refused("a: !!omap\n  - x: a: b\n").1, Some(1));
         // The depth refusal is final on its own line; a syntax error before it still wins.
         let deep = format!("d: {}{}", "[".repeat(65), "]".repeat(65));
-        assert_eq!(refused(&format!("{deep} ]\n")).0, "frontmatter nests deeper than 64 levels of lists and mappings");
-        assert_eq!(refused(&format!("early: a: b\n{deep}\n")), (syntax.into(), Some(1)));
+        assert_eq!(
+            refused(&format!("{deep} ]\n")).0,
+            "frontmatter nests deeper than 64 levels of lists and mappings"
+        );
+        assert_eq!(
+            refused(&format!("early: a: b\n{deep}\n")),
+            (syntax.into(), Some(1))
+        );
         // A refusal in the first document comes before the second document's marker.
-        assert_eq!(refused("a: 1\na: 2\n--- x\n"), ("duplicate key 'a'".into(), Some(2)));
+        assert_eq!(
+            refused("a: 1\na: 2\n--- x\n"),
+            ("duplicate key 'a'".into(), Some(2))
+        );
     }
 
     const DIRECTIVE: &str = "YAML directives (%YAML, %TAG) are not allowed in frontmatter: it is always YAML 1.2, core schema";
@@ -961,7 +1417,10 @@ mod tests {
         // R148: '...' then nothing but blanks and comments is the one document; a second '...' is more content.
         assert!(parse("a: 1\n...\n# c\n\n").is_ok());
         assert_eq!(refused("a: 1\n...\n...\n"), (SECOND.into(), Some(3)));
-        assert_eq!(refused("a: 1\n...\n# c\n... # d\n"), (SECOND.into(), Some(4)));
+        assert_eq!(
+            refused("a: 1\n...\n# c\n... # d\n"),
+            (SECOND.into(), Some(4))
+        );
         assert_eq!(refused("a: 1\n...\nb: 2\n"), (SECOND.into(), Some(3)));
     }
 
@@ -969,24 +1428,63 @@ mod tests {
     fn a_directive_after_a_first_document_comes_after_what_that_document_holds() {
         // R26, document order: the first document's refusals, its depth and a second document's earlier marker all
         // come before a directive that opens a later document.
-        assert_eq!(refused("a: 1\na: 2\n...\n%YAML 1.2\n--- x\n"), ("duplicate key 'a'".into(), Some(2)));
-        assert_eq!(refused("a: !!str x\n...\n%TAG ! tag:x,2000:\n--- y\n"), (tag("!!str"), Some(1)));
-        assert_eq!(refused("a: 1\n--- x\n...\n%YAML 1.2\n--- y\n"), (SECOND.into(), Some(2)));
-        assert_eq!(refused(&format!("a: {}\n...\n%YAML 1.2\n--- x\n", nest(65))), (DEPTH.into(), Some(1)));
-        assert_eq!(refused(&format!("a: {}\n...\n%YAML 1.2\n--- x\n", nest(300))), (DEPTH.into(), Some(1)));
+        assert_eq!(
+            refused("a: 1\na: 2\n...\n%YAML 1.2\n--- x\n"),
+            ("duplicate key 'a'".into(), Some(2))
+        );
+        assert_eq!(
+            refused("a: !!str x\n...\n%TAG ! tag:x,2000:\n--- y\n"),
+            (tag("!!str"), Some(1))
+        );
+        assert_eq!(
+            refused("a: 1\n--- x\n...\n%YAML 1.2\n--- y\n"),
+            (SECOND.into(), Some(2))
+        );
+        assert_eq!(
+            refused(&format!("a: {}\n...\n%YAML 1.2\n--- x\n", nest(65))),
+            (DEPTH.into(), Some(1))
+        );
+        assert_eq!(
+            refused(&format!("a: {}\n...\n%YAML 1.2\n--- x\n", nest(300))),
+            (DEPTH.into(), Some(1))
+        );
         // Met first, the directive wins over a later document's refusal and syntax error.
-        assert_eq!(refused("a: 1\n...\n%YAML 1.2\n--- x: y: z\n"), (DIRECTIVE.into(), Some(3)));
-        assert_eq!(refused("a: 1\n...\n%YAML 1.2\n"), (DIRECTIVE.into(), Some(3)));
+        assert_eq!(
+            refused("a: 1\n...\n%YAML 1.2\n--- x: y: z\n"),
+            (DIRECTIVE.into(), Some(3))
+        );
+        assert_eq!(
+            refused("a: 1\n...\n%YAML 1.2\n"),
+            (DIRECTIVE.into(), Some(3))
+        );
         // A syntax error before it wins.
-        assert_eq!(refused("a: b: c\n...\n%YAML 1.2\n--- x\n"), ("Nested mappings are not allowed in compact mappings".into(), Some(1)));
+        assert_eq!(
+            refused("a: b: c\n...\n%YAML 1.2\n--- x\n"),
+            (
+                "Nested mappings are not allowed in compact mappings".into(),
+                Some(1)
+            )
+        );
     }
 
     #[test]
     fn a_directive_before_the_first_document_comes_first() {
-        assert_eq!(refused("%YAML 1.2\n--- {a: 1, a: 2}\n"), (DIRECTIVE.into(), Some(1)));
-        assert_eq!(refused("%TAG ! tag:x,2000:\n--- {a: b: c}\n"), (DIRECTIVE.into(), Some(1)));
-        assert_eq!(refused("# c\n%YAML 1.2\n--- !!str x\n"), (DIRECTIVE.into(), Some(2)));
-        assert_eq!(refused(&format!("%YAML 1.2\n--- {}\n", nest(300))), (DIRECTIVE.into(), Some(1)));
+        assert_eq!(
+            refused("%YAML 1.2\n--- {a: 1, a: 2}\n"),
+            (DIRECTIVE.into(), Some(1))
+        );
+        assert_eq!(
+            refused("%TAG ! tag:x,2000:\n--- {a: b: c}\n"),
+            (DIRECTIVE.into(), Some(1))
+        );
+        assert_eq!(
+            refused("# c\n%YAML 1.2\n--- !!str x\n"),
+            (DIRECTIVE.into(), Some(2))
+        );
+        assert_eq!(
+            refused(&format!("%YAML 1.2\n--- {}\n", nest(300))),
+            (DIRECTIVE.into(), Some(1))
+        );
     }
 
     #[test]
@@ -997,22 +1495,49 @@ mod tests {
         assert_eq!(refused("a: 1\n%YAML 1.2\n"), (syntax.into(), Some(2)));
         assert_eq!(refused("---\n%YAML 1.2\n"), (syntax.into(), Some(2)));
         assert_eq!(refused("a: |\n  x\n%YAML 1.2\n"), (syntax.into(), Some(3)));
-        assert_eq!(refused("a: 1\na: 2\n%YAML 1.2\n"), ("duplicate key 'a'".into(), Some(2)));
+        assert_eq!(
+            refused("a: 1\na: 2\n%YAML 1.2\n"),
+            ("duplicate key 'a'".into(), Some(2))
+        );
         assert_eq!(refused("a: !!str x\n%YAML 1.2\n"), (tag("!!str"), Some(1)));
-        assert_eq!(refused(&format!("a: {}\n%YAML 1.2\n", nest(300))), (DEPTH.into(), Some(1)));
+        assert_eq!(
+            refused(&format!("a: {}\n%YAML 1.2\n", nest(300))),
+            (DEPTH.into(), Some(1))
+        );
     }
 
     #[test]
     fn a_tag_before_nesting_past_the_scanners_own_limit_is_met_first() {
         // yaml-rust's scanner fails at 256 open brackets, reading ahead past the tag's event: the tag comes first (R26).
-        assert_eq!(refused(&format!("a: !!omap {}\n", nest(300))), (tag("!!omap"), Some(1)));
-        assert_eq!(refused(&format!("a: !!omap {}\n", nest(65))), (tag("!!omap"), Some(1)));
-        assert_eq!(refused(&format!("a: [!!str x, {}]\n", nest(300))), (tag("!!str"), Some(1)));
-        assert_eq!(refused(&format!("a: !!omap\n  - {}\n", nest(300))), (tag("!!omap"), Some(1)));
-        assert_eq!(refused(&format!("a: 1\na: {}\n", nest(300))), ("duplicate key 'a'".into(), Some(2)));
+        assert_eq!(
+            refused(&format!("a: !!omap {}\n", nest(300))),
+            (tag("!!omap"), Some(1))
+        );
+        assert_eq!(
+            refused(&format!("a: !!omap {}\n", nest(65))),
+            (tag("!!omap"), Some(1))
+        );
+        assert_eq!(
+            refused(&format!("a: [!!str x, {}]\n", nest(300))),
+            (tag("!!str"), Some(1))
+        );
+        assert_eq!(
+            refused(&format!("a: !!omap\n  - {}\n", nest(300))),
+            (tag("!!omap"), Some(1))
+        );
+        assert_eq!(
+            refused(&format!("a: 1\na: {}\n", nest(300))),
+            ("duplicate key 'a'".into(), Some(2))
+        );
         // A tag after the too-deep collection is never read: depth is final.
-        assert_eq!(refused(&format!("a: [{}, !!str x]\n", nest(300))), (DEPTH.into(), Some(1)));
-        assert_eq!(refused(&format!("a: {}\nb: !!str x\n", nest(300))), (DEPTH.into(), Some(1)));
+        assert_eq!(
+            refused(&format!("a: [{}, !!str x]\n", nest(300))),
+            (DEPTH.into(), Some(1))
+        );
+        assert_eq!(
+            refused(&format!("a: {}\nb: !!str x\n", nest(300))),
+            (DEPTH.into(), Some(1))
+        );
     }
 
     #[test]
@@ -1023,18 +1548,64 @@ mod tests {
         assert_eq!(refused(&a_open), (DEPTH.into(), Some(1)));
         // yaml-rust's scanner stops at a syntax error before the collection on its line and never sees it (the
         // reference's lexer reads on and gives depth: README, Known gaps); the line is the same.
-        assert_eq!(refused(&format!("a: {}\n", "a: [".repeat(250_000))).1, Some(1));
-        assert_eq!(refused(&format!("a: {}\n", "[".repeat(1_000_000))), (DEPTH.into(), Some(1)));
-        assert_eq!(refused(&format!("a: {}1{}\n", "{x: ".repeat(300), "}".repeat(300))), (DEPTH.into(), Some(1)));
+        assert_eq!(
+            refused(&format!("a: {}\n", "a: [".repeat(250_000))).1,
+            Some(1)
+        );
+        assert_eq!(
+            refused(&format!("a: {}\n", "[".repeat(1_000_000))),
+            (DEPTH.into(), Some(1))
+        );
+        assert_eq!(
+            refused(&format!("a: {}1{}\n", "{x: ".repeat(300), "}".repeat(300))),
+            (DEPTH.into(), Some(1))
+        );
         // Depth is final on its own line: a syntax error there before the collection loses; one on an earlier line wins.
-        assert_eq!(refused(&format!("d: {{a: b: c, x: {}}}\n", nest(300))), (DEPTH.into(), Some(1)));
-        assert_eq!(refused(&format!("e: a: b\nd: {}\n", nest(300))), ("Nested mappings are not allowed in compact mappings".into(), Some(1)));
+        assert_eq!(
+            refused(&format!("d: {{a: b: c, x: {}}}\n", nest(300))),
+            (DEPTH.into(), Some(1))
+        );
+        assert_eq!(
+            refused(&format!("e: a: b\nd: {}\n", nest(300))),
+            (
+                "Nested mappings are not allowed in compact mappings".into(),
+                Some(1)
+            )
+        );
         // Block nesting, then flow on the deepest line: the mapping and 63 lists make 64, the bracket on line 64 is 65.
-        let lists = |n: usize| -> String { (0..n).map(|i| format!("{}-\n", " ".repeat(2 + 2 * i))).collect() };
-        assert_eq!(refused(&format!("a:\n{}{}- {}\n", lists(62), " ".repeat(126), nest(300))), (DEPTH.into(), Some(64)));
+        let lists = |n: usize| -> String {
+            (0..n)
+                .map(|i| format!("{}-\n", " ".repeat(2 + 2 * i)))
+                .collect()
+        };
+        assert_eq!(
+            refused(&format!(
+                "a:\n{}{}- {}\n",
+                lists(62),
+                " ".repeat(126),
+                nest(300)
+            )),
+            (DEPTH.into(), Some(64))
+        );
         // A block list is the 65th level, with 300 brackets and a tag after it on its line (never read).
-        assert_eq!(refused(&format!("a:\n{}{}- {}\n", lists(63), " ".repeat(128), nest(300))), (DEPTH.into(), Some(65)));
-        assert_eq!(refused(&format!("a:\n{}{}k: !!str {}\n", lists(63), " ".repeat(128), nest(300))), (DEPTH.into(), Some(65)));
+        assert_eq!(
+            refused(&format!(
+                "a:\n{}{}- {}\n",
+                lists(63),
+                " ".repeat(128),
+                nest(300)
+            )),
+            (DEPTH.into(), Some(65))
+        );
+        assert_eq!(
+            refused(&format!(
+                "a:\n{}{}k: !!str {}\n",
+                lists(63),
+                " ".repeat(128),
+                nest(300)
+            )),
+            (DEPTH.into(), Some(65))
+        );
     }
 
     #[test]
@@ -1049,17 +1620,29 @@ mod tests {
         let deep_key = format!("d: {}{{[x]: 1}}{}\n", "[".repeat(62), "]".repeat(62));
         assert_eq!(refused(&deep_key), (DEPTH.into(), Some(1)));
         let shallower = format!("d: {}{{[x]: 1}}{}\n", "[".repeat(61), "]".repeat(61));
-        assert_eq!(refused(&shallower).0, "mapping keys must be strings; got a list or mapping (quote it)");
+        assert_eq!(
+            refused(&shallower).0,
+            "mapping keys must be strings; got a list or mapping (quote it)"
+        );
     }
 
     #[test]
     fn a_refusal_yaml_rust_raises_as_an_error_is_ordered_as_a_refusal_not_a_syntax_error() {
         // An alias to no anchor and a second document yaml-rust cannot start stop its parser; R26 still orders them
         // as refusals: after a duplicate key or a tag met first on their line, before depth later on it.
-        assert_eq!(refused("{a: 1, a: *nope}\n"), ("duplicate key 'a'".into(), Some(1)));
+        assert_eq!(
+            refused("{a: 1, a: *nope}\n"),
+            ("duplicate key 'a'".into(), Some(1))
+        );
         assert_eq!(refused("a: [!!str x, *nope]\n"), (tag("!!str"), Some(1)));
-        assert_eq!(refused(&format!("a: 1\n...\n - {}\n", "[".repeat(70))), (SECOND.into(), Some(3)));
-        assert_eq!(refused(&format!("a: 1\n...\n - {}\n", "[".repeat(300))), (SECOND.into(), Some(3)));
+        assert_eq!(
+            refused(&format!("a: 1\n...\n - {}\n", "[".repeat(70))),
+            (SECOND.into(), Some(3))
+        );
+        assert_eq!(
+            refused(&format!("a: 1\n...\n - {}\n", "[".repeat(300))),
+            (SECOND.into(), Some(3))
+        );
     }
 
     #[test]
@@ -1077,6 +1660,12 @@ mod tests {
     #[test]
     fn an_unclosed_quote_is_reported_at_the_end() {
         let e = parse("name: x\ndescription: \"open\n  more\n").unwrap_err();
-        assert_eq!(e, YamlError { reason: "Missing closing \"quote".into(), line: Some(4) });
+        assert_eq!(
+            e,
+            YamlError {
+                reason: "Missing closing \"quote".into(),
+                line: Some(4)
+            }
+        );
     }
 }

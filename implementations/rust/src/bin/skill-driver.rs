@@ -3,7 +3,10 @@
 //! answers follow call order (§12, R7). While a call waits on `permission/ask`, requests read meanwhile
 //! are queued and served afterwards. stdout carries protocol lines only; diagnostics go to stderr.
 use serde_json::{json, Value};
-use skill_tool::{lone, Invocation, Session, SessionConfig, IMPLEMENTATION_NAME, IMPLEMENTATION_VERSION, SPEC_VERSION};
+use skill_tool::{
+    lone, Invocation, Session, SessionConfig, IMPLEMENTATION_NAME, IMPLEMENTATION_VERSION,
+    SPEC_VERSION,
+};
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead, Write};
@@ -33,7 +36,10 @@ impl Wire {
     fn send_parts(&self, parts: &[&str]) {
         let mut out = std::io::stdout().lock();
         // A broken pipe means the kit went away: nothing left to do but stop.
-        let written = parts.iter().try_for_each(|p| out.write_all(lone::json_out(p).as_bytes())).and_then(|_| out.write_all(b"\n"));
+        let written = parts
+            .iter()
+            .try_for_each(|p| out.write_all(lone::json_out(p).as_bytes()))
+            .and_then(|_| out.write_all(b"\n"));
         if written.and_then(|_| out.flush()).is_err() {
             std::process::exit(0);
         }
@@ -51,9 +57,15 @@ impl Wire {
                 }
                 // A lone surrogate (R147) is carried as its stand-in (lone.rs, X10): serde_json refuses the escape.
                 match serde_json::from_str::<Value>(&lone::json_in(text)) {
-                    Ok(v) if v.get("jsonrpc") == Some(&json!("2.0")) && v.is_object() => Some(Ok(v)),
+                    Ok(v) if v.get("jsonrpc") == Some(&json!("2.0")) && v.is_object() => {
+                        Some(Ok(v))
+                    }
                     Ok(v) => {
-                        let id = v.get("id").filter(|i| i.is_string() || i.is_number()).cloned().unwrap_or(Value::Null);
+                        let id = v
+                            .get("id")
+                            .filter(|i| i.is_string() || i.is_number())
+                            .cloned()
+                            .unwrap_or(Value::Null);
                         self.send(&failure(id, INVALID_REQUEST, "not a JSON-RPC 2.0 message"));
                         Some(Err(()))
                     }
@@ -81,12 +93,17 @@ impl Wire {
                 continue;
             }
             if message.get("id") != Some(&id) {
-                eprintln!("warning: response with unknown id {}", message.get("id").unwrap_or(&Value::Null));
+                eprintln!(
+                    "warning: response with unknown id {}",
+                    message.get("id").unwrap_or(&Value::Null)
+                );
                 continue;
             }
             // An error answer is a failed hook: fail closed (deny).
             let decision = message.get("result")?.get("decision")?.as_str()?;
-            return ["allow", "allow_once", "deny", "ask"].contains(&decision).then(|| decision.to_string());
+            return ["allow", "allow_once", "deny", "ask"]
+                .contains(&decision)
+                .then(|| decision.to_string());
         }
     }
 }
@@ -116,7 +133,11 @@ fn invalid(method: &str, why: &str) -> (i64, String) {
 
 impl Server {
     fn session(&mut self, params: &Value) -> Result<(String, &mut Session), (i64, String)> {
-        let id = params.get("sessionId").and_then(Value::as_str).ok_or_else(|| invalid("session", "sessionId must be a string"))?.to_string();
+        let id = params
+            .get("sessionId")
+            .and_then(Value::as_str)
+            .ok_or_else(|| invalid("session", "sessionId must be a string"))?
+            .to_string();
         match self.sessions.get_mut(&id) {
             Some(s) => Ok((id, s)),
             None => Err((UNKNOWN_SESSION, format!("unknown session {id}"))),
@@ -138,7 +159,10 @@ impl Server {
         match method {
             "initialize" => {
                 if params.get("specVersion").and_then(Value::as_str) != Some(SPEC_VERSION) {
-                    eprintln!("warning: kit speaks spec {}, this implementation {SPEC_VERSION}", params.get("specVersion").unwrap_or(&Value::Null));
+                    eprintln!(
+                        "warning: kit speaks spec {}, this implementation {SPEC_VERSION}",
+                        params.get("specVersion").unwrap_or(&Value::Null)
+                    );
                 }
                 self.initialized = true;
                 Ok(json!({
@@ -148,13 +172,18 @@ impl Server {
                 }))
             }
             "session/create" => {
-                let config = params.get("config").ok_or_else(|| invalid(method, "/ must have required property 'config'"))?;
-                let config = SessionConfig::from_json(config).map_err(|e| (INTERNAL_ERROR, format!("session/create threw: {e}")))?;
+                let config = params
+                    .get("config")
+                    .ok_or_else(|| invalid(method, "/ must have required property 'config'"))?;
+                let config = SessionConfig::from_json(config)
+                    .map_err(|e| (INTERNAL_ERROR, format!("session/create threw: {e}")))?;
                 self.counter += 1;
                 let id = format!("s{}", self.counter);
                 let hook: Option<skill_tool::Hook> = if config.hook == Some(true) {
                     let (wire, sid) = (Rc::clone(&self.wire), id.clone());
-                    Some(Box::new(move |request: &Value| wire.borrow_mut().ask(&sid, request)))
+                    Some(Box::new(move |request: &Value| {
+                        wire.borrow_mut().ask(&sid, request)
+                    }))
                 } else {
                     None
                 };
@@ -162,7 +191,10 @@ impl Server {
                 Ok(json!({"sessionId": id}))
             }
             "skill/call" => {
-                let tool_params = params.get("params").ok_or_else(|| invalid(method, "/ must have required property 'params'"))?.clone();
+                let tool_params = params
+                    .get("params")
+                    .ok_or_else(|| invalid(method, "/ must have required property 'params'"))?
+                    .clone();
                 let invocation = match params.get("invocation").and_then(Value::as_str) {
                     Some("model") => Invocation::Model,
                     Some("user") => Invocation::User,
@@ -196,9 +228,15 @@ impl Server {
     fn serve(&mut self) {
         while let Some(message) = self.next() {
             let Ok(message) = message else { continue };
-            let (Some(method), Some(id)) = (message.get("method").and_then(Value::as_str), message.get("id")) else {
+            let (Some(method), Some(id)) = (
+                message.get("method").and_then(Value::as_str),
+                message.get("id"),
+            ) else {
                 if message.get("method").is_none() {
-                    eprintln!("warning: response with unknown id {}", message.get("id").unwrap_or(&Value::Null));
+                    eprintln!(
+                        "warning: response with unknown id {}",
+                        message.get("id").unwrap_or(&Value::Null)
+                    );
                 }
                 continue; // a notification, or a stray response: nothing to answer
             };
@@ -206,8 +244,17 @@ impl Server {
             let params = message.get("params").cloned().unwrap_or_else(|| json!({}));
             let answer = self.dispatch(&method, &params);
             match answer {
-                Ok(Reply::Json(result)) => self.wire.borrow().send(&json!({"jsonrpc": "2.0", "id": id, "result": result})),
-                Ok(Reply::Text(result)) => self.wire.borrow().send_parts(&[r#"{"jsonrpc":"2.0","id":"#, &id.to_string(), r#","result":"#, &result, "}"]),
+                Ok(Reply::Json(result)) => self
+                    .wire
+                    .borrow()
+                    .send(&json!({"jsonrpc": "2.0", "id": id, "result": result})),
+                Ok(Reply::Text(result)) => self.wire.borrow().send_parts(&[
+                    r#"{"jsonrpc":"2.0","id":"#,
+                    &id.to_string(),
+                    r#","result":"#,
+                    &result,
+                    "}",
+                ]),
                 Err((code, text)) => self.wire.borrow().send(&failure(id, code, &text)),
             }
             if method == "shutdown" {
@@ -218,7 +265,16 @@ impl Server {
 }
 
 fn main() {
-    let wire = Wire { input: Box::new(std::io::BufReader::new(std::io::stdin())), pending: VecDeque::new(), asks: 0 };
-    let mut server = Server { wire: Rc::new(RefCell::new(wire)), sessions: HashMap::new(), initialized: false, counter: 0 };
+    let wire = Wire {
+        input: Box::new(std::io::BufReader::new(std::io::stdin())),
+        pending: VecDeque::new(),
+        asks: 0,
+    };
+    let mut server = Server {
+        wire: Rc::new(RefCell::new(wire)),
+        sessions: HashMap::new(),
+        initialized: false,
+        counter: 0,
+    };
     server.serve();
 }
