@@ -63,7 +63,9 @@ export function openFenced(path: string, want: "file" | "dir", flags = 0): Opene
   try {
     fd = openSync(path, (want === "dir" ? DIRECTORY | O_PATH : 0) | C.O_RDONLY | NONBLOCK | flags);
   } catch (err) {
-    return { ok: false, errno: (err as NodeJS.ErrnoException).code ?? "unknown" };
+    const code = (err as NodeJS.ErrnoException).code ?? "unknown";
+    // open(2) of a socket fails (ENXIO) before any descriptor could be checked: it is no regular file either (R141).
+    return code === "ENXIO" && want === "file" ? notRegular(path) : { ok: false, errno: code };
   }
   try {
     const info = fstatSync(fd);
@@ -79,6 +81,17 @@ export function openFenced(path: string, want: "file" | "dir", flags = 0): Opene
     return { ok: true, handle: { fd, real, base: PROC ? `/proc/self/fd/${fd}` : real } };
   } catch (err) {
     closeSync(fd);
+    return { ok: false, errno: (err as NodeJS.ErrnoException).code ?? "unknown" };
+  }
+}
+
+/** A path that could not be opened because of what it is (a socket): "ENOTREG" with its real path, to fence first. */
+function notRegular(path: string): Opened {
+  try {
+    return statSync(path).isFile()
+      ? { ok: false, errno: "ENXIO" }
+      : { ok: false, errno: "ENOTREG", real: realpathSync.native(path) };
+  } catch (err) {
     return { ok: false, errno: (err as NodeJS.ErrnoException).code ?? "unknown" };
   }
 }

@@ -5,6 +5,7 @@
 // line (R146), a concurrent swap (R142), every format character (R147), any symlinked SKILL.md (R143).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../schemas/index.ts";
@@ -86,6 +87,23 @@ console.log(JSON.stringify({ names: cat.entries.map((e) => e.name), warnings: ca
     expect(got.warnings.some((w) => w.includes("fifo") && w.includes("not a regular file"))).toBe(true);
     expectError(got.r, "IO_ERROR");
   }, 60_000);
+
+  it("a SKILL.md that is a socket is refused the same way (open(2) of a socket fails with ENXIO: it is still not a regular file)", async () => {
+    const root = tree({ "skills/ok/SKILL.md": skillMd("ok"), "skills/sock/": "" });
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(join(root, "skills/sock/SKILL.md"), done));
+    try {
+      const s = open({ skill_roots: [join(root, "skills")] });
+      const cat = await s.session.catalog();
+      expect(cat.entries.map((e) => e.name)).toEqual(["ok"]);
+      expect(cat.warnings?.some((w) => w.includes("sock") && w.includes("not a regular file"))).toBe(true);
+      const r = await s.call({ name: "sock" });
+      expectError(r, "IO_ERROR");
+      expect(JSON.stringify(r)).toContain("not a regular file");
+    } finally {
+      server.close();
+    }
+  });
 });
 
 describe("finding 3: substitution is bounded (R144, R145)", () => {
