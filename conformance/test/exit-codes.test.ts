@@ -17,7 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The codes docs/exit-codes.md's first table lists. */
 function documentedCodes(): number[] {
   const doc = readFileSync(join(PACKAGE_ROOT, "docs", "exit-codes.md"), "utf8");
-  return [...doc.matchAll(/^\| (\d+) \| /gm)].map((m) => Number(m[1]));
+  return [...doc.matchAll(/^\|\s*(\d+)\s*\|/gm)].map((m) => Number(m[1]));
 }
 
 /** tsx's loader by its URL: --import tsx would be looked up from the user's directory, which has no tsx. */
