@@ -78,16 +78,8 @@ export interface Summary {
   duration_ms: number;
 }
 
-export type RuleStatus =
-  | "passed"
-  | "failed"
-  | "expected_failure"
-  | "errored"
-  | "not_scored"
-  | "n/a"
-  | "not_observable"
-  | "not_run"
-  | "not_checkable";
+/** A rule's verdict, as report.schema.json lists them (one list: the schema's). */
+export type RuleStatus = NonNullable<ConformanceReport["rules"]>[number]["status"];
 
 /** The verdict on one rule over the whole run. */
 export interface RuleResult {
