@@ -253,3 +253,26 @@ describe("one CLI run per case (cliSession over startRun)", () => {
     },
   );
 });
+
+describe("renameParams", () => {
+  it("never lets a case's own use of the harness's key be overwritten: the harness sees the clash as written", () => {
+    expect(renameParams({ name: "hello", skill: "other" }, { name: "skill" })).toEqual({
+      name: "hello",
+      skill: "other",
+    });
+    expect(renameParams({ skill: "other", name: "hello" }, { name: "skill" })).toEqual({
+      skill: "other",
+      name: "hello",
+    });
+    expect(renameParams({ name: "hello", arguments: "a", args: "x" }, { name: "skill", arguments: "args" })).toEqual({
+      skill: "hello",
+      arguments: "a",
+      args: "x",
+    });
+    expect(renameParams({ name: "hello", arguments: "a" }, { name: "skill", arguments: "args" })).toEqual({
+      skill: "hello",
+      args: "a",
+    });
+    expect(renameParams(null, { name: "skill" })).toBeNull();
+  });
+});

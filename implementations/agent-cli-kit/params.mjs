@@ -5,11 +5,13 @@
 export function renameParams(params, names) {
   if (params === null || typeof params !== "object" || Array.isArray(params)) return params;
   const out = {};
+  const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
   for (const [k, v] of Object.entries(params)) {
-    const to = Object.prototype.hasOwnProperty.call(names, k) ? names[k] : k;
-    // A case that already uses the harness's key as well keeps both: the harness sees the clash.
-    if (Object.prototype.hasOwnProperty.call(out, to)) out[`${k}`] = v;
-    else out[to] = v;
+    // A key is renamed only when the case does not use the harness's key itself: {name, skill} reaches a harness
+    // whose key is skill as it was written, so the harness sees its own key and the stray name (the clash), in
+    // whichever order the case wrote them; renaming would overwrite one with the other.
+    const to = has(names, k) && !has(params, names[k]) ? names[k] : k;
+    out[to] = v;
   }
   return out;
 }
