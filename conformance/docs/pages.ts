@@ -5,8 +5,7 @@
 import type { CatalogMutant, KitCatalog } from "../catalog.ts";
 import { findingsList } from "../compat/findings.ts";
 import { headlineSection } from "../compat/render-markdown.ts";
-import type { Cell, CompatResult, ImplementationResult } from "../compat/types.ts";
-import { DEFAULT_PROFILE } from "../runner/rules.ts";
+import type { CompatResult } from "../compat/types.ts";
 
 const table = (head: string[], rows: string[][]): string[] => [
   `| ${head.join(" | ")} |`,
@@ -116,15 +115,6 @@ export function workingCommands(f: KitFigures): string {
     "npm run docs            # rewrite the generated parts of README.md and conformance/MUTANTS.md (a test fails when they are stale)",
     "```",
   ].join("\n");
-}
-
-function implName(i: ImplementationResult): string {
-  const pins = i.pins
-    ? Object.entries(i.pins)
-        .map(([p, v]) => `\`${p}\` ${v}`)
-        .join(", ")
-    : i.version;
-  return pins ? `${i.id} (${pins})` : i.id;
 }
 
 /**
