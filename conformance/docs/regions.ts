@@ -14,7 +14,9 @@ export function fillRegions(page: string, file: string, regions: Readonly<Record
     if (a < 0 || b < a)
       throw new RegionError(`${file}: no region ${start} … ${end} (add the two markers where it goes)`);
     if (out.indexOf(start, a + 1) >= 0) throw new RegionError(`${file}: region ${name} appears twice`);
-    out = `${out.slice(0, a + start.length)}\n${body.replace(/\n*$/, "\n")}${out.slice(b)}`;
+    // A body ending in a blank line keeps one (a Markdown list the formatter wants set apart from the end marker).
+    const tail = /\n\n$/.test(body) ? "\n\n" : "\n";
+    out = `${out.slice(0, a + start.length)}\n${body.replace(/\n*$/, tail)}${out.slice(b)}`;
   }
   return out;
 }

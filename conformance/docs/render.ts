@@ -1,5 +1,6 @@
 // Owns which pages `npm run docs` writes and with which regions: README.md (compatibility table, findings, kit
-// contents, first commands, the decision scopes' table) and conformance/MUTANTS.md (coverage figures, mutant table), each rendered in memory from the
+// contents, first commands, the decision scopes' table), conformance/MUTANTS.md (coverage figures, mutant table) and
+// conformance/PROTOCOL.md (the `unobserved` ids), each rendered in memory from the
 // catalog, docs/compatibility.json and the provider names the caller passes (e2e's registry: conformance/ never
 // imports e2e/). scripts/gen-docs.ts writes them; test/docs.test.ts compares them with the files.
 import { readFileSync } from "node:fs";
@@ -16,8 +17,9 @@ import {
   workingCommands,
 } from "./pages.ts";
 import { decisionsTable } from "./decisions.ts";
+import { observationsTable } from "./observations.ts";
 import { fillRegions } from "./regions.ts";
-import { DECISION_SCOPES, decisionFile } from "../../schemas/index.ts";
+import { DECISION_SCOPES, decisionFile, observations } from "../../schemas/index.ts";
 
 export interface Page {
   file: string;
@@ -47,6 +49,7 @@ export async function renderDocs(root: string, providers: readonly string[]): Pr
       "mutants:summary": mutantsSummary(f),
       "mutants:table": mutantsTable(catalog, mutants),
     }),
+    page(join("conformance", "PROTOCOL.md"), { "observations-table": observationsTable(observations()) }),
   ];
 }
 
