@@ -1,8 +1,8 @@
 // In-process driver: loads a TS/JS module that exports createSession (and optionally implementationInfo)
 // and adapts it to the Implementation interface; a closed session refuses the kit's further calls. implementationInfo
 // comes in either shape a TypeScript implementer writes (decision K50): the wire's nested one ({implementation: {name,
-// version, language}, specVersion, capabilities}) or the flat one conformance/README.md shows ({name, version,
-// language, specVersion?, capabilities?}); anything else is one line saying which shape is wanted.
+// version, language}, specVersion, capabilities, unobserved?}) or the flat one conformance/README.md shows ({name,
+// version, language, specVersion?, capabilities?, unobserved?}); anything else is one line saying which shape is wanted.
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import { SPEC_VERSION, type InitializeResult } from "../../schemas/index.ts";
@@ -40,6 +40,9 @@ export function normalizeInfo(raw: unknown, fallbackName: string): InitializeRes
     capabilities: (typeof o["capabilities"] === "object" && o["capabilities"] !== null
       ? o["capabilities"]
       : {}) as InitializeResult["capabilities"],
+    // K40: what the harness never produces. Passed on as given (the runner checks each id against
+    // schemas/observations.json and stops on an unknown one); dropping it here would judge those values as missing.
+    ...(o["unobserved"] !== undefined ? { unobserved: o["unobserved"] as InitializeResult["unobserved"] } : {}),
   };
 }
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { observations, rules } from "../../schemas/index.ts";
 import type { Implementation, SessionHandle } from "../../schemas/implementation.ts";
-import { loadModule } from "../driver/in-process.ts";
+import { fromModule, loadModule } from "../driver/in-process.ts";
 import { REFERENCE_MODULE } from "../mutants/wrap.ts";
 import { loadCases, runSuite } from "../runner/index.ts";
 import { observationRows, placesOf } from "../runner/unobserved.ts";
@@ -38,6 +38,19 @@ async function withoutBytes(unobserved: string[] | undefined): Promise<Implement
 const pick = (ids: string[]) => loadCases("all").filter((c) => ids.includes(c.id));
 
 describe("unobserved values", () => {
+  // Every harness driver is a JS module (--driver): its declaration must survive the module loader, in both
+  // shapes of implementationInfo (K50), or the values it never produces are judged as missing and fail.
+  it("reaches the run from a module driver's implementationInfo, nested or flat", async () => {
+    const ref = await loadModule(REFERENCE_MODULE);
+    const who = ref.info.implementation;
+    const nested = { implementation: who, specVersion: "1", capabilities: {}, unobserved: ["result.bytes"] };
+    const flat = { ...who, unobserved: ["result.bytes"] };
+    for (const implementationInfo of [nested, flat]) {
+      const mod = { implementationInfo, createSession: ref.createSession.bind(ref) };
+      expect(fromModule(mod as never).info.unobserved).toEqual(["result.bytes"]);
+    }
+  });
+
   it("every row names known rules and places, and unknown ids are refused", () => {
     const ids = new Set(rules().map((r) => r.id));
     for (const o of observations()) {
