@@ -72,7 +72,7 @@ const SOURCE_WORDS: Record<string, string> = { spec: "spec", decision: "decision
 
 /**
  * The run's headline: the rules the profile scores, by status (`spec rules: 59 passed, 0 failed, 5 not checkable`).
- * Errored, expected failures, n/a and not run are named only when there are some.
+ * Errored, expected failures, n/a, not observable and not run are named only when there are some.
  */
 export function formatHeadline(score: RunScore): string {
   const c = score.rules;
@@ -80,6 +80,7 @@ export function formatHeadline(score: RunScore): string {
   if (c.errored) bits.push(`${c.errored} errored (a case that checks them ended early)`);
   if (c.expected_failure) bits.push(`${c.expected_failure} expected failure${c.expected_failure === 1 ? "" : "s"}`);
   if (c["n/a"]) bits.push(`${c["n/a"]} n/a`);
+  if (c.not_observable) bits.push(`${c.not_observable} not observable here (a value the harness does not produce)`);
   if (c.not_run) bits.push(`${c.not_run} not run by this suite`);
   bits.push(`${c.not_checkable} not checkable`);
   return `${score.sources.map((s) => SOURCE_WORDS[s]).join(" + ")} rules (profile ${score.profile}): ${bits.join(", ")}`;

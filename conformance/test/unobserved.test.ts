@@ -9,6 +9,7 @@ import { fromModule, loadModule } from "../driver/in-process.ts";
 import { REFERENCE_MODULE } from "../mutants/wrap.ts";
 import { loadCases, runSuite } from "../runner/index.ts";
 import { observationRows, placesOf } from "../runner/unobserved.ts";
+import { formatHeadline } from "../report/rules.ts";
 
 /** The reference, with `bytes` left out of every result and the catalog reversed; `unobserved` as given. */
 async function withoutBytes(unobserved: string[] | undefined): Promise<Implementation> {
@@ -89,6 +90,8 @@ describe("unobserved values", () => {
     expect(r.cases.filter((c) => c.status === "failed").map((c) => c.id)).toEqual([]);
     expect(r.unobserved).toEqual(["result.bytes", "catalog.order"]);
     expect(r.rule_counts.spec.not_observable).toBe(2);
+    // The console's score line names them (a count missing there reads as rules that vanished).
+    expect(formatHeadline(r.score)).toContain("2 not observable here");
   });
 
   it("undeclared (the mutant): the same answers fail result.schema, bytes.body-length and catalog.sorted", async () => {
