@@ -44,7 +44,19 @@ export function server() {
   return started;
 }
 
+/** OpenCode's skill tool samples a skill's files with ripgrep and downloads it when `rg` is not on PATH: offline,
+ *  that download fails inside the tool and every activation would fail as if OpenCode had refused it. */
+function requireRipgrep() {
+  const dirs = (process.env.PATH ?? "").split(":").filter(Boolean);
+  if (!dirs.some((d) => existsSync(join(d, "rg"))))
+    throw new Error(
+      "OpenCode needs ripgrep on PATH (its skill tool lists a skill's files with `rg`, and would try to download it): " +
+        "install it (Debian: apt-get install ripgrep)",
+    );
+}
+
 async function start() {
+  requireRipgrep();
   const shared = { calls: new Map(), lastSystem: "" };
   const model = await startFakeModel(shared);
   const home = mkdtempSync(join(tmpdir(), "opencode-driver-home-"));
