@@ -365,6 +365,8 @@ class CaseRun {
       });
   };
 
+  private stderrTail = (): string | undefined => this.implementation.stderrTail?.();
+
   /** One step of the implementation: under the deadline, then the guard. */
   private step = async <T>(at: string, what: string, f: () => T | Promise<T>): Promise<T> => {
     try {
@@ -380,6 +382,11 @@ class CaseRun {
   };
 
   private async openSession(): Promise<void> {
+    this.session = await this.step("createSession", "createSession", () => (this.creating = this.createSession()));
+  }
+
+  /** A session as the case's config, hook and environment describe it, as the implementation is asked for it. */
+  private createSession(): Promise<SessionHandle> {
     const config = template(this.c.config, this.ws.dir) as SessionConfig;
     if (this.hookless && config.permission) {
       const { hook: _hook, ...rest } = config.permission;
@@ -390,11 +397,7 @@ class CaseRun {
       ...(this.hook.hook ? { hook: this.hook.hook } : {}),
       ...(env ? { environment: { home: join(this.ws.dir, env.home), cwd: join(this.ws.dir, env.cwd) } } : {}),
     };
-    this.session = await this.step(
-      "createSession",
-      "createSession",
-      () => (this.creating = this.implementation.createSession(config, options)),
-    );
+    return this.implementation.createSession(config, options);
   }
 
   private async readCatalog(): Promise<void> {
@@ -510,7 +513,7 @@ class CaseRun {
     };
   }
 
-  /** A race's tries each run on a fresh session (race.ts); the calls after it run on the last one. */
+  /** A race's tries each run on a session of their own (race.ts), opened and closed beside the case's, untouched. */
   private raceContext(): RaceContext {
     return {
       tmp: this.ws.dir,
@@ -518,10 +521,10 @@ class CaseRun {
       miss: this.miss,
       slow: this.slow,
       step: this.step,
-      fresh: async () => {
-        await this.reopenSession();
-        return this.session!;
-      },
+      // Under the deadline without the prototype guard: the guard after each try's call covers its session's
+      // steps too (a thousand tries would pay for it three times over).
+      open: () => impl("createSession", this.ms, () => this.work.track(this.createSession()), this.stderrTail),
+      close: (s) => impl("close()", this.ms, () => this.work.track(s.close()), this.stderrTail),
       unobserved: this.unobservedAt("schema"),
     };
   }

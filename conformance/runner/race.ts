@@ -24,8 +24,10 @@ export interface RaceContext {
   slow: (at: string, took: number, max: number | undefined, rules?: readonly string[]) => void;
   /** Run one step of the implementation under the case's deadline, then the prototype guard. */
   step: <T>(at: string, what: string, f: () => T | Promise<T>) => Promise<T>;
-  /** Close the case's session and open a fresh one with the case's config: the session of one try. */
-  fresh: () => Promise<SessionHandle>;
+  /** Open a session with the case's config (the session of one try), under the deadline; the case's own stays. */
+  open: () => Promise<SessionHandle>;
+  /** Close a session open() gave, under the deadline. */
+  close: (session: SessionHandle) => Promise<void>;
   /** Whether a place of an answer is one the driver declares unobserved (K40): its schema problems are not judged. */
   unobserved?: (at: string) => boolean;
 }
@@ -48,41 +50,38 @@ function tally(results: readonly SkillResult[]): string {
 export const DEFAULT_RACE_BUDGET_MS = 20_000;
 
 /**
- * The race: the writer running, up to `tries` activations each on a fresh session, then the checks; its observation.
- * A race that spends its budget before its last try ends as a missed deadline (errored, the tries made and their
- * escapes told), unless a try already escaped: then that is the finding, with how many tries were made.
+ * Tries run in this many lanes, each a session after another (create, call, close): a lane's round trips overlap
+ * another's, so a driver over stdio is kept busy while the kit waits, and more tries fit the same time.
+ */
+const LANES = 4;
+
+/**
+ * The race: the writer running, up to `tries` activations each on a session of its own, then the checks; its
+ * observation. A race that spends its budget before its last try ends as a missed deadline (errored, the tries made
+ * told), unless a try already escaped: then that is the finding, with how many tries were made.
  */
 export async function runRace(call: RaceCall, at: string, ctx: RaceContext): Promise<unknown> {
   const spec = call.race;
-  const params = template(spec.params as unknown, ctx.tmp);
-  const invocation = spec.invocation ?? "model";
-  const options = spec.turn === undefined ? { invocation } : { invocation, turn: spec.turn };
-  const targets = template(spec.swap.targets, ctx.tmp);
   const budget = spec.budget_ms ?? DEFAULT_RACE_BUDGET_MS;
-  const results: SkillResult[] = [];
   const t0 = performance.now();
-  const writer = await startWriter(ctx.tmp, { path: spec.swap.path, targets });
+  const writer = await startWriter(ctx.tmp, { path: spec.swap.path, targets: template(spec.swap.targets, ctx.tmp) });
+  let made: { results: SkillResult[]; fault?: unknown };
   let swaps: number;
-  let finished = false;
   try {
-    for (let k = 0; k < spec.tries && (k === 0 || performance.now() - t0 < budget); k++) {
-      const session = await ctx.fresh();
-      results.push(
-        await ctx.step(at, `${at}: try ${k + 1} of ${spec.tries} (${brief(spec.params)})`, () =>
-          session.call(params, options),
-        ),
-      );
-    }
-    finished = true;
+    made = await makeTries(call, at, ctx, () => performance.now() - t0 >= budget);
   } finally {
-    // Stopped and restored first; a fault of the implementation above still wins over the writer's own.
+    // Stopped and restored first, whatever happened; a fault of the implementation wins over the writer's own.
     swaps = await writer.stop().catch((e: unknown) => {
-      if (finished) throw e;
+      if (made?.fault === undefined) throw e;
       return 0;
     });
   }
-  const took = performance.now() - t0;
-  ctx.slow(`${at}.time`, took, call.expect.max_ms, resolveRules(call.expect.rules, "max_ms"));
+  if (made.fault !== undefined) throw made.fault;
+  const { results } = made;
+  console.error(
+    `race: ${Math.round(performance.now() - t0)} ms, ${swaps} swaps, ${results.length} tries: ${tally(results)}`,
+  );
+  ctx.slow(`${at}.time`, performance.now() - t0, call.expect.max_ms, resolveRules(call.expect.rules, "max_ms"));
   const observed = checkRace(call, at, results, swaps, ctx);
   if (results.length < spec.tries && observed.escaped === 0)
     throw new ImplFault(
@@ -93,6 +92,45 @@ export async function runRace(call: RaceCall, at: string, ctx: RaceContext): Pro
       "timeout",
     );
   return observed;
+}
+
+/**
+ * Up to `tries` tries in LANES lanes, in the order they start; no try starts once `spent()` (the first always does).
+ * A fault stops every lane from starting another; the tries under way end (each under its deadline) before it is
+ * returned, so nothing of the race outlives it.
+ */
+async function makeTries(
+  call: RaceCall,
+  at: string,
+  ctx: RaceContext,
+  spent: () => boolean,
+): Promise<{ results: SkillResult[]; fault?: unknown }> {
+  const spec = call.race;
+  const params = template(spec.params as unknown, ctx.tmp);
+  const invocation = spec.invocation ?? "model";
+  const options = spec.turn === undefined ? { invocation } : { invocation, turn: spec.turn };
+  const results: SkillResult[] = [];
+  let next = 0;
+  let fault: { e: unknown } | undefined;
+  const lane = async (): Promise<void> => {
+    while (fault === undefined && next < spec.tries && (next === 0 || !spent())) {
+      const k = next++;
+      try {
+        const session = await ctx.open();
+        try {
+          results[k] = await ctx.step(at, `${at}: try ${k + 1} of ${spec.tries} (${brief(spec.params)})`, () =>
+            session.call(params, options),
+          );
+        } finally {
+          await ctx.close(session);
+        }
+      } catch (e) {
+        fault ??= { e };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(LANES, spec.tries) }, lane));
+  return fault ? { results, fault: fault.e } : { results };
 }
 
 /** Schema and `each` per try (the first RACE_MISSES_MAX listed), then the escapes; returns the observation. */
