@@ -78,9 +78,6 @@ export async function runRace(call: RaceCall, at: string, ctx: RaceContext): Pro
   }
   if (made.fault !== undefined) throw made.fault;
   const { results } = made;
-  console.error(
-    `race: ${Math.round(performance.now() - t0)} ms, ${swaps} swaps, ${results.length} tries: ${tally(results)}`,
-  );
   ctx.slow(`${at}.time`, performance.now() - t0, call.expect.max_ms, resolveRules(call.expect.rules, "max_ms"));
   const observed = checkRace(call, at, results, swaps, ctx);
   if (results.length < spec.tries && observed.escaped === 0)
