@@ -99,7 +99,7 @@ function projectErrorOutput(output: string, vocab: readonly string[]): unknown {
 /** One result (a normalised `observed` entry) with its prose replaced by the facts it carries. */
 export function projectResult(result: unknown, params?: unknown): unknown {
   if (!isObj(result)) return result;
-  if ("concurrent" in result) return result; // a batch's compact observation holds no prose
+  if ("concurrent" in result || "race" in result) return result; // a batch's or a race's compact observation holds no prose
   const vocab = vocabulary(result, params);
   const out: Obj = { ...result };
   for (const f of PROSE_FIELDS) if (typeof out[f] === "string") out[f] = factsIn(out[f] as string, vocab);

@@ -286,11 +286,11 @@ export interface ConformanceCase {
   hook?: PermissionDecision[];
   catalog?: CatalogExpect;
   /**
-   * Skill tool calls, made in order on one session: single calls, or batches of concurrent calls.
+   * Skill tool calls, made in order on one session: single calls, batches of concurrent calls, or a race (tries made while a writer the kit runs swaps a path of the tree).
    *
    * @minItems 1
    */
-  calls: [CaseCall | ConcurrentCall, ...(CaseCall | ConcurrentCall)[]];
+  calls: [CaseCall | ConcurrentCall | RaceCall, ...(CaseCall | ConcurrentCall | RaceCall)[]];
 }
 
 export interface RepeatChunk {
@@ -694,6 +694,125 @@ export interface ResultExpect2 {
  */
 
 export interface ResultExpect3 {
+  /**
+   * The result's kind, or a list of acceptable kinds.
+   */
+  kind:
+    | ("ok" | "already_loaded" | "not_found" | "error")
+    | ["ok" | "already_loaded" | "not_found" | "error", ...("ok" | "already_loaded" | "not_found" | "error")[]];
+  /**
+   * For an error result, its code or a list of acceptable codes; not checked on a result of another kind.
+   */
+  code?: ErrorCode | [ErrorCode, ...ErrorCode[]];
+  fields?: PathMap;
+  /**
+   * Paths that must not exist in the result.
+   */
+  absent?: string[];
+  contains?: PathMap1;
+  not_contains?: PathMap2;
+  length?: PathMap3;
+  output_contains?: string[];
+  output_not_contains?: string[];
+  /**
+   * Regexes (JavaScript syntax, flag m) the output must match; ${tmp} is inserted escaped.
+   */
+  output_matches?: string[];
+  body_contains?: string[];
+  body_not_contains?: string[];
+  /**
+   * The permission requests the hook received during this call, in order: exactly this many, each matching its partial payload (objects: listed keys only; arrays: same length, element-wise).
+   */
+  hook_requests?: {}[];
+  /**
+   * Substrings that must not occur anywhere in the result serialised as JSON (e.g. a marker from a file outside every root).
+   */
+  json_not_contains?: string[];
+  /**
+   * Paths (relative to the temp dir) that must not exist once the call has answered: what the call must never create (a file a `!`cmd`` block in the body would write if it were run).
+   *
+   * @minItems 1
+   */
+  files_absent?: [RelPath, ...RelPath[]];
+  /**
+   * The call must answer within this many milliseconds (wall clock, as the kit sees it).
+   */
+  max_ms?: number;
+  /**
+   * bytes equals the UTF-8 length of the body the result returns (§3.1), whatever the body: judged apart from the body's own content.
+   */
+  bytes_of_body?: true;
+  /**
+   * The exact classification, checked apart from kind: when kind lists several acceptable kinds (a security property that holds either way), the result must also be this kind (and code, for an error) under its own rule. A result outside kind is reported by kind alone.
+   */
+  classified?: {
+    kind: "ok" | "already_loaded" | "not_found" | "error";
+    code?: ErrorCode;
+  };
+  rules?: RuleMap;
+}
+/**
+ * A race against a concurrent writer (conformance/runner/race.ts): up to tries activations, each on a session of its own with the case's config (so each try's discovery and its activation both run under the race; up to four at a time; the case's own session is left as it was), while a writer the kit runs beside them (a thread of the kit's process, whatever the driver and its language) keeps replacing swap.path with a symlink to swap.targets[1], then with one to swap.targets[0], and so on, each replacement one rename(2) of a fresh symlink over the path (the path never goes missing). A try escaped when its result, serialised as JSON, contains marker: text only the file behind targets[1] holds. The writer starts before the first try and stops after the last (or at the first fault, or when budget_ms is spent); then the path is a symlink to targets[0] again and the writer's scratch dir (${tmp}/.kit-race) is gone, before anything else happens. A case with a race has no permission hook (every try would ask it).
+ */
+
+export interface RaceCall {
+  before?: StepList;
+  race: {
+    /**
+     * How many activations are made, each on a fresh session.
+     */
+    tries: number;
+    /**
+     * The raw tool input of every try.
+     */
+    params: {
+      [k: string]: unknown;
+    };
+    invocation?: "model" | "user";
+    turn?: number;
+    /**
+     * What the writer swaps: path (relative to the temp dir, inside it) is a symlink to targets[0] when the race starts (a setup step makes it), and is replaced, over and over, by a symlink to targets[1] and back. Targets are stored verbatim as the links' targets, ${tmp} replaced.
+     */
+    swap: {
+      path: RelPath;
+      /**
+       * @minItems 2
+       * @maxItems 2
+       */
+      targets: [string, string];
+    };
+    /**
+     * Wall-clock budget of the tries (default 20000): no try starts once it is spent. A race that could not make all its tries within it ends as a missed deadline (errored, the tries made told), unless one of them escaped: that is the finding.
+     */
+    budget_ms?: number;
+    /**
+     * Text only what lies behind targets[1] holds: a result containing it escaped.
+     */
+    marker: string;
+  };
+  expect: RaceExpect;
+}
+/**
+ * What a race must show: escapes (always 0: a single escape fails it, reported as "k of N tries escaped" with the results' kinds), each (checked on every try's result), under rules.
+ */
+
+export interface RaceExpect {
+  /**
+   * How many tries may return the marker: none.
+   */
+  escapes: 0;
+  each?: ResultExpect4;
+  /**
+   * The whole race (every try, its session included) must end within this many milliseconds.
+   */
+  max_ms?: number;
+  rules?: RuleMap;
+}
+/**
+ * What one call must return. Every listed check must hold.
+ */
+
+export interface ResultExpect4 {
   /**
    * The result's kind, or a list of acceptable kinds.
    */

@@ -3,7 +3,8 @@
 //   2. prepare a fresh temp dir (fixture + setup);
 //   3. open a session (config templated, the scripted hook if the case has one);
 //   4. read the catalog once and check it;
-//   5. make the calls in order (single calls, or batches issued concurrently: batch.ts), checking each;
+//   5. make the calls in order (single calls, batches issued concurrently: batch.ts, or a race against a writer
+//      swapping the tree: race.ts), checking each;
 //   6. check the hook script was used exactly; close the session; wait (bounded) for work it left pending, then
 //      clean up once that work has settled (leftover.ts): a case cut off at its deadline cannot reach the next.
 // Every step of the implementation runs under the case's deadline and is followed by the prototype guard.
@@ -35,6 +36,7 @@ import { ImplFault, faultOf, impl, toFault } from "./faults.ts";
 import { ScriptedHook } from "./hook.ts";
 import type { LoadedCase } from "./load.ts";
 import { restorePrototypes, snapshotPrototypes } from "./prototypes.ts";
+import { runRace, type RaceContext } from "./race.ts";
 import { schemaMisses } from "./schema-miss.ts";
 import { WorkTracker, type Leftover } from "./leftover.ts";
 import { applySteps, normalise, prepareWorkspace, template, type Workspace } from "./workspace.ts";
@@ -363,6 +365,8 @@ class CaseRun {
       });
   };
 
+  private stderrTail = (): string | undefined => this.implementation.stderrTail?.();
+
   /** One step of the implementation: under the deadline, then the guard. */
   private step = async <T>(at: string, what: string, f: () => T | Promise<T>): Promise<T> => {
     try {
@@ -378,6 +382,11 @@ class CaseRun {
   };
 
   private async openSession(): Promise<void> {
+    this.session = await this.step("createSession", "createSession", () => (this.creating = this.createSession()));
+  }
+
+  /** A session as the case's config, hook and environment describe it, as the implementation is asked for it. */
+  private createSession(): Promise<SessionHandle> {
     const config = template(this.c.config, this.ws.dir) as SessionConfig;
     if (this.hookless && config.permission) {
       const { hook: _hook, ...rest } = config.permission;
@@ -388,11 +397,7 @@ class CaseRun {
       ...(this.hook.hook ? { hook: this.hook.hook } : {}),
       ...(env ? { environment: { home: join(this.ws.dir, env.home), cwd: join(this.ws.dir, env.cwd) } } : {}),
     };
-    this.session = await this.step(
-      "createSession",
-      "createSession",
-      () => (this.creating = this.implementation.createSession(config, options)),
-    );
+    return this.implementation.createSession(config, options);
   }
 
   private async readCatalog(): Promise<void> {
@@ -415,6 +420,11 @@ class CaseRun {
     this.hook.currentCall = i;
     const at = `calls[${i}]`;
     if (call.before) applySteps(this.ws.dir, call.before, `case ${this.c.id}: ${at}.before`);
+    if ("race" in call) {
+      this.calls[i] = this.norm(template(call.race.params as unknown, this.ws.dir));
+      this.observed.push(await runRace(call, at, this.raceContext()));
+      return;
+    }
     if ("concurrent" in call) {
       this.calls[i] = this.norm(template(call.concurrent.params as unknown, this.ws.dir));
       const from = this.hook.recorded.length;
@@ -499,6 +509,22 @@ class CaseRun {
       step: this.step,
       judged,
       track: (p) => this.work.track(p),
+      unobserved: this.unobservedAt("schema"),
+    };
+  }
+
+  /** A race's tries each run on a session of their own (race.ts), opened and closed beside the case's, untouched. */
+  private raceContext(): RaceContext {
+    return {
+      tmp: this.ws.dir,
+      norm: this.norm,
+      miss: this.miss,
+      slow: this.slow,
+      step: this.step,
+      // Under the deadline without the prototype guard: the guard after each try's call covers its session's
+      // steps too (a thousand tries would pay for it three times over).
+      open: () => impl("createSession", this.ms, () => this.work.track(this.createSession()), this.stderrTail),
+      close: (s) => impl("close()", this.ms, () => this.work.track(s.close()), this.stderrTail),
       unobserved: this.unobservedAt("schema"),
     };
   }

@@ -1,7 +1,8 @@
 // Owns loading a suite: reads conformance/cases[-<suite>]/*.json, validates each against
 // schemas/conformance-case.schema.json plus the rules a schema cannot say (id = file name, unique ids, the
-// fixture exists, hook present iff the hook is on, every check names rules of schemas/rules.json and the case's
-// own rules are among them), and filters by id or glob. A bad case file is a kit fault.
+// fixture exists, hook present iff the hook is on, no hook in a case with a race, every check names rules of
+// schemas/rules.json and the case's own rules are among them), and filters by id or glob. A bad case file is a
+// kit fault.
 import { readFileSync, readdirSync, existsSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { minimatch } from "minimatch";
@@ -85,7 +86,12 @@ function checkCaseRules(c: ConformanceCase, file: string, suite: string): void {
     throw new KitError(
       `invalid case file ${file}: fixture ${c.fixture} does not exist under fixtures/${suite === "spec" ? "" : `${suite}/ or fixtures/`}conformance/`,
     );
+  const hookOn = c.config.permission?.hook === true;
   for (const [i, call] of c.calls.entries()) {
+    if ("race" in call && hookOn)
+      throw new KitError(
+        `invalid case file ${file}: calls[${i}] is a race, whose every try would ask the hook: a race case has no permission hook`,
+      );
     if (!("concurrent" in call)) continue;
     for (const part of ["first", "rest", "each"] as const) {
       if (call.expect[part]?.hook_requests !== undefined)
@@ -94,7 +100,6 @@ function checkCaseRules(c: ConformanceCase, file: string, suite: string): void {
         );
     }
   }
-  const hookOn = c.config.permission?.hook === true;
   if (hookOn !== (c.hook !== undefined))
     throw new KitError(`invalid case file ${file}: "hook" must be present exactly when config.permission.hook is true`);
   checkCaseAttribution(c, file);

@@ -120,7 +120,8 @@ export function generatedContent(
   return out;
 }
 
-function inside(root: string, rel: string): string {
+/** root/rel, refused (KitError) when rel holds ${tmp} or leaves root. */
+export function inside(root: string, rel: string): string {
   if (rel.includes(TMP_VAR)) throw new KitError(`setup path ${rel} must be relative to the temp dir, without \${tmp}`);
   const abs = resolve(root, rel);
   if (abs !== root && !abs.startsWith(root + sep)) throw new KitError(`setup path ${rel} escapes the temp dir`);
