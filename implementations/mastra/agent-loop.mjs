@@ -4,7 +4,7 @@
 // the tool call before `execute` (finishReason "suspended", `suspendPayload: { toolCallId, toolName, args,
 // resumeSchema }`); the kit's permission hook is the user who answers it, with `approveToolCallGenerate` or
 // `declineToolCallGenerate({ runId, toolCallId })`, as Mastra documents ("Agent approval"). What the model is
-// given next (the tool's answer, or Mastra's "Tool call was not approved by the user") is what comes back. The
+// given next (the tool's answer, or the refusal Mastra writes for a declined call) is what comes back. The
 // only thing in-process and not Mastra's is the model: a LanguageModelV2 object that calls `skill` with the
 // case's input on the user's turn and ends the turn once the tool's answer is back. No network: no provider,
 // and Mastra's usage telemetry is switched off (MASTRA_TELEMETRY_DISABLED) before a Mastra is made.

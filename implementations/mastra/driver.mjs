@@ -147,7 +147,7 @@ export async function createSession(config, options = {}) {
     // The Skill the tool resolved for the name the model gave it.
     const seen = { last: workspace.recorder?.seen.byId.get(requestedName(params)) };
     const text = typeof output.value === "string" ? output.value : JSON.stringify(output.value);
-    // Mastra's refusal ("Tool call was not approved by the user"), given to the model as the tool's result.
+    // The refusal Mastra writes for a declined call, given to the model as the tool's result.
     if (declined) return { declined: text, seen };
     // The tool threw inside the loop: the loop gives the model its error as the result.
     if (String(output.type).startsWith("error")) return { thrown: text, seen };
