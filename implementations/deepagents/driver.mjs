@@ -5,7 +5,10 @@
 // listed path (an activation). A call by a name the listing does not hold has no path to read: the rules of a
 // lookup by name are declared unobserved (`call.by-name`, K40), never answered by the driver's own lookup.
 //   real        createSkillsMiddleware's loading and its system-prompt section; FilesystemBackend; the
-//               filesystem middleware's `read_file` (its O_NOFOLLOW open, its line-numbered output)
+//               filesystem middleware's `read_file` (its O_NOFOLLOW open, its line-numbered output); in a
+//               session with the kit's permission hook, the whole agent loop: createDeepAgent with
+//               `interruptOn: { read_file: true }` and a checkpointer, its human-in-the-loop interrupt answered
+//               by the kit's hook and resumed with approve/reject (agent-loop.mjs)
 //   translated  the listed path for the requested name (what the model reads off the listing); the body is
 //               the file text read back from read_file's numbered rows, less deepagents' own frontmatter pattern
 // Run: npm run conformance -- --driver implementations/deepagents/driver.mjs   (after `npm ci` in this folder)
@@ -22,6 +25,7 @@ import {
   requestedName,
 } from "../driver-kit/results.mjs";
 import { capturingLogs } from "../driver-kit/logs.mjs";
+import { createAgentLoop } from "./agent-loop.mjs";
 
 const require = createRequire(import.meta.url);
 const DEEPAGENTS_VERSION = require("deepagents/package.json").version;
@@ -39,8 +43,10 @@ export const implementationInfo = {
   specVersion: "1",
   // README.md "Capabilities" names where in deepagents' source each false one was looked for. read_file shows
   // the whole SKILL.md, frontmatter included: its unknown fields reach the model (frontmatter_passthrough).
-  // Its filesystem permission rules (deny a read on path globs) are its sensitive patterns.
+  // Its filesystem permission rules (deny a read on path globs) are its sensitive patterns. Its human-in-the-loop
+  // interrupt on read_file (`interruptOn`) is its permission hook.
   capabilities: capabilities([
+    "permission_hook",
     "allowed_tools",
     "symlinks",
     "file_modes",
@@ -48,8 +54,11 @@ export const implementationInfo = {
     "sensitive_patterns",
   ]),
   // What deepagents never produces (K40): no lookup by name, no byte count, no parsed frontmatter in what
-  // read_file returns, no resource list, no root index and no shadowing report in its listing, no error codes (plain "Error: …").
+  // read_file returns, no resource list, no root index and no shadowing report in its listing, no error codes
+  // (plain "Error: …"), and an interrupt that carries the tool call (name, args, description), not the kit's
+  // hook payload (path, always_patterns, metadata).
   unobserved: [
+    "hook.payload",
     "call.by-name",
     "result.bytes",
     "result.frontmatter",
@@ -101,7 +110,7 @@ function frontmatterOf(meta) {
   return fm;
 }
 
-export async function createSession(config) {
+export async function createSession(config, options = {}) {
   const roots = config.skill_roots.map(withSlash);
   // deepagents: "later sources override earlier ones"; the kit's roots are highest precedence first.
   const sources = [...roots].reverse();
@@ -113,6 +122,9 @@ export async function createSession(config) {
     ? [{ operations: ["read"], paths: patterns.map((p) => (p.startsWith("/") ? p : `/${p}`)), mode: "deny" }]
     : [];
   const readFile = createFilesystemMiddleware({ backend, permissions }).tools.find((t) => t.name === "read_file");
+  // With the kit's hook, a read is a turn of deepagents' agent loop, interrupted before read_file runs and
+  // answered by the hook (with deepagents' own interrupt value); without one, the tool call the model makes.
+  const loop = options.hook ? createAgentLoop({ sources, permissions, ask: options.hook }) : undefined;
   let state; // the middleware's thread state: skillsMetadata, loaded once per thread as in an agent run
   const loadLogs = [];
 
@@ -152,9 +164,12 @@ export async function createSession(config) {
         String(name ?? ""),
         "(deepagents has no lookup by name: the listing shows no path for this name, so nothing is read)",
       );
-    const output = textOf(await readFile.invoke({ file_path: meta.path, limit: SKILL_READ_LIMIT }));
-    // read_file's own failure (a refused symlink, a missing file): "Error: …", no code.
-    if (/^Error: /.test(output)) return errorResult(undefined, output, output, { name });
+    const args = { file_path: meta.path, limit: SKILL_READ_LIMIT };
+    const answer = loop ? await loop.read(args) : await readFile.invoke(args);
+    const output = textOf(answer);
+    // The human-in-the-loop rejection the model is given (a ToolMessage with status "error"), or read_file's own
+    // failure (a refused symlink, a missing file): "Error: …". deepagents' own text, no code.
+    if (answer?.status === "error" || /^Error: /.test(output)) return errorResult(undefined, output, output, { name });
     const text = fileTextOf(output);
     const m = text.match(FRONTMATTER_PATTERN);
     return okResult({ name: meta.name, dir: dirname(meta.path), body: m ? text.slice(m[0].length) : text, output });

@@ -5,7 +5,9 @@
 //               user gets: by default the workspace's LocalFilesystem (contained in its basePath); with
 //               MASTRA_SKILL_SOURCE=local, LocalSkillSource (driver-local-source.mjs, the second row); the
 //               `skill` tool from createSkillTools (zod input validation, name/path resolution, tie-break,
-//               formatSkillActivation output), SkillsProcessor's catalog text as the model sees it
+//               formatSkillActivation output), SkillsProcessor's catalog text as the model sees it; in a
+//               session with the kit's permission hook, the Agent's loop: `generate` with requireToolApproval
+//               on `skill`, its suspension answered by the kit's hook, approve/decline (agent-loop.mjs)
 //   translated  the Skill object the tool itself resolved, field by field, into the kit's result; what Mastra
 //               never produces (a byte count, a root index, a shadowing report) is declared unobserved (K40)
 // Run: npm run conformance -- --driver implementations/mastra/driver.mjs   (after `npm ci` in this folder)
@@ -21,6 +23,7 @@ import {
   requestedName,
 } from "../driver-kit/results.mjs";
 import { capturingLogs } from "../driver-kit/logs.mjs";
+import { createAgentLoop } from "./agent-loop.mjs";
 
 const require = createRequire(import.meta.url);
 const MASTRA_VERSION = require("@mastra/core/package.json").version;
@@ -35,10 +38,12 @@ export const implementationInfo = {
     language: "typescript",
   },
   specVersion: "1",
-  // README.md "Capabilities" names where in Mastra's source each false one was looked for.
-  capabilities: capabilities(["resources", "symlinks", "file_modes"]),
-  // What Mastra never produces (K40): no byte count, no root index, no report of a shadowed skill.
-  unobserved: ["result.bytes", "catalog.entry.root_index", "catalog.entry.shadowed"],
+  // README.md "Capabilities" names where in Mastra's source each false one was looked for. Its tool-call
+  // approval (`requireToolApproval`, approveToolCall / declineToolCall) is its permission hook.
+  capabilities: capabilities(["permission_hook", "resources", "symlinks", "file_modes"]),
+  // What Mastra never produces (K40): no byte count, no root index, no report of a shadowed skill, and an
+  // approval request that carries the tool call (toolCallId, toolName, args), not the kit's hook payload.
+  unobserved: ["result.bytes", "catalog.entry.root_index", "catalog.entry.shadowed", "hook.payload"],
 };
 
 /**
@@ -46,21 +51,40 @@ export const implementationInfo = {
  * default containment), the workspace being the kit's skill roots (the first the basePath, the others its
  * allowedPaths); or the same skills with `skillSource: new LocalSkillSource()`.
  */
-function workspaceFor(roots) {
-  if (SOURCE === "local") return new Workspace({ skills: roots, skillSource: new LocalSkillSource() });
-  return new Workspace({
+function workspaceOptions(roots) {
+  if (SOURCE === "local") return { skills: roots, skillSource: new LocalSkillSource() };
+  return {
     filesystem: new LocalFilesystem({ basePath: roots[0], allowedPaths: roots.slice(1) }),
     skills: roots,
-  });
+  };
+}
+
+/**
+ * The same Workspace, handing whoever reads its `skills` (the Agent, building its `skill` tool per run) the
+ * recording view below: the driver reads the Skill the agent's own tool resolved. Nothing else changes.
+ */
+class RecordingWorkspace extends Workspace {
+  get skills() {
+    const skills = super.skills;
+    if (!skills) return skills;
+    if (this.recorder?.target !== skills) this.recorder = { target: skills, ...recording(skills) };
+    return this.recorder.proxy;
+  }
 }
 
 /** The WorkspaceSkills the tool is given, with every get() recorded: the driver reads the Skill the tool resolved. */
 function recording(skills) {
-  const seen = { last: undefined };
+  // `last` for the tool called alone; `byId` for the agent's loop, in which Mastra also looks skills up itself.
+  const seen = { last: undefined, byId: new Map() };
   const proxy = new Proxy(skills, {
     get(target, prop) {
       const v = Reflect.get(target, prop, target);
-      if (prop === "get") return async (id) => (seen.last = await v.call(target, id));
+      if (prop === "get")
+        return async (id) => {
+          seen.last = await v.call(target, id);
+          seen.byId.set(id, seen.last);
+          return seen.last;
+        };
       if (prop === "getScoped") return undefined; // a static path list: the tool uses this view itself
       return typeof v === "function" ? v.bind(target) : v;
     },
@@ -76,9 +100,14 @@ function frontmatterOf(skill) {
   return fm;
 }
 
-export async function createSession(config) {
+export async function createSession(config, options = {}) {
   const roots = config.skill_roots;
-  const workspace = workspaceFor(roots);
+  // With the kit's hook, an activation is a turn of Mastra's Agent loop with the skill tool gated by approval
+  // (agent-loop.mjs); without one, the tool call itself (`execute`), as the agent's loop makes it.
+  const workspace = options.hook
+    ? new RecordingWorkspace(workspaceOptions(roots))
+    : new Workspace(workspaceOptions(roots));
+  const loop = options.hook ? createAgentLoop({ workspace, ask: options.hook }) : undefined;
   const tools = createSkillTools(workspace.skills);
   const processor = new SkillsProcessor({ workspace });
 
@@ -101,17 +130,37 @@ export async function createSession(config) {
     return catalogResult([tools.skill.description, ...system].join("\n\n"), entries, logged);
   }
 
-  async function callOnce(params) {
-    // The tool's own instance per call, recording what it resolved: concurrent calls run as Mastra runs them.
+  /** The `skill` tool called directly: its own instance per call, recording what it resolved. */
+  async function executeTool(params) {
     const { proxy, seen } = recording(workspace.skills);
-    let out;
     try {
-      out = await createSkillTools(proxy).skill.execute(params, {});
+      return { out: await createSkillTools(proxy).skill.execute(params, {}), seen };
     } catch (err) {
-      // Mastra throws when two skills of one source type share a name (its tie-break refuses to choose).
-      const message = err instanceof Error ? err.message : String(err);
-      return errorResult("IO_ERROR", message, undefined, { name: requestedName(params) });
+      return { thrown: err instanceof Error ? err.message : String(err), seen };
     }
+  }
+
+  /** The `skill` tool called by the Agent's loop, the kit's hook answering its approval. */
+  async function agentTurn(params) {
+    workspace.recorder?.seen.byId.clear();
+    const { output, declined } = await loop.call(params);
+    // The Skill the tool resolved for the name the model gave it.
+    const seen = { last: workspace.recorder?.seen.byId.get(requestedName(params)) };
+    const text = typeof output.value === "string" ? output.value : JSON.stringify(output.value);
+    // The refusal Mastra writes for a declined call, given to the model as the tool's result.
+    if (declined) return { declined: text, seen };
+    // The tool threw inside the loop: the loop gives the model its error as the result.
+    if (String(output.type).startsWith("error")) return { thrown: text, seen };
+    return { out: output.value, seen };
+  }
+
+  async function callOnce(params) {
+    // Concurrent calls without a hook run as Mastra runs them; with one, one Agent turn at a time (agent-loop.mjs).
+    const { out, thrown, declined, seen } = loop ? await agentTurn(params) : await executeTool(params);
+    if (declined !== undefined)
+      return errorResult("PERMISSION_DENIED", declined, declined, { name: requestedName(params) });
+    // Mastra throws when two skills of one source type share a name (its tie-break refuses to choose).
+    if (thrown !== undefined) return errorResult("IO_ERROR", thrown, undefined, { name: requestedName(params) });
     // Tool.execute's zod validation answers with an error object instead of calling the tool.
     if (out && typeof out === "object" && out.error === true)
       return errorResult("INVALID_PARAM", out.message ?? "invalid input", JSON.stringify(out));
