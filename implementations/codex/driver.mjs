@@ -4,7 +4,8 @@
 // each skill with the path of its SKILL.md in a developer message, and the model reads the file with its shell tool.
 // So this row judges what Codex has (K35): the listing, and what its shell tool (exec_command) returns when the model
 // reads a listed path. A kit call for a listed name is played as `cat <listed path>`; a name Codex does not list has
-// no path a model could read: the call is not played, and the rules of a lookup by name are unobserved (call.by-name).
+// no path a model could read: the call is not played and is answered unobserved (K120), and the rules of a lookup by
+// name are unobserved (call.by-name).
 //
 //   npm run conformance -- --timeout 90000 --driver implementations/codex/driver.mjs
 import { createRequire } from "node:module";
@@ -12,6 +13,7 @@ import { dirname, join } from "node:path";
 import { cliSession } from "../agent-cli-kit/cli-session.mjs";
 import { freshWorld, unlink } from "../agent-cli-kit/home.mjs";
 import { systemText } from "../agent-cli-kit/responses.mjs";
+import { unobservedCall } from "../driver-kit/results.mjs";
 
 const require = createRequire(import.meta.url);
 const harnessVersion = require("@openai/codex/package.json").version;
@@ -102,14 +104,14 @@ export async function createSession(config) {
   let listing = [];
   return cliSession(spec, {
     toolName: TOOL,
-    // A call whose name Codex does not list is never sent (no model could read a path it was not given).
+    // A call whose name Codex does not list is never sent (no model could read a path it was not given): it is
+    // answered unobserved (K120), never with a result the driver would have to make up.
     play: (params) => pathFor(listing, params) !== undefined,
-    unplayed: (params) => ({
-      kind: "not_found",
-      name: String(params?.name ?? ""),
-      siblings: [],
-      output: "(Codex has no lookup by name: its listing shows no path for this name, so nothing is read)",
-    }),
+    unplayed: () =>
+      unobservedCall(
+        "call.by-name",
+        "Codex has no lookup by name, and its listing shows no SKILL.md path for this input, so there is nothing the model could read",
+      ),
     input: (params) => ({ cmd: `cat '${pathFor(listing, params).replaceAll("'", "'\\''")}'` }),
     catalog: (body) => {
       const c = catalogOf(body, links);
