@@ -10,7 +10,7 @@ import type { Implementation, InProcessModule, SessionHandle } from "../../schem
 import { DriverError } from "./errors.ts";
 
 const WANTED =
-  "{ name, version, language, specVersion?, capabilities? } (or the wire's { implementation: { name, version, language }, specVersion, capabilities })";
+  "{ name, version, language, specVersion?, capabilities?, unobserved? } (or the wire's { implementation: { name, version, language }, specVersion, capabilities, unobserved? })";
 
 /** The module's implementationInfo, flat or nested, as the wire's InitializeResult; a wrong shape throws one line. */
 export function normalizeInfo(raw: unknown, fallbackName: string): InitializeResult {
@@ -40,6 +40,9 @@ export function normalizeInfo(raw: unknown, fallbackName: string): InitializeRes
     capabilities: (typeof o["capabilities"] === "object" && o["capabilities"] !== null
       ? o["capabilities"]
       : {}) as InitializeResult["capabilities"],
+    // The values the harness never produces (K40): kept in either shape, or the checks at their places would judge
+    // what the driver rightly left out (this was dropped, so no in-process driver's unobserved list was in force).
+    ...(Array.isArray(o["unobserved"]) ? { unobserved: [...(o["unobserved"] as string[])] } : {}),
   };
 }
 
