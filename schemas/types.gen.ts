@@ -1010,6 +1010,14 @@ export interface SkillCallParams {
    */
   turn?: number;
 }
+/**
+ * The driver's answer for a call its harness cannot be given (decision K120): never a result it made up. `unobserved` is an id of schemas/observations.json that the driver declared in initialize's `unobserved` and whose row has the place `call:*` (today `call.by-name`); `reason` says, in words, why this call could not be made. The kit files every check of the call as not observable: it neither passes nor fails the case.
+ */
+
+export interface UnobservedCall {
+  unobserved: string;
+  reason: string;
+}
 
 export interface EmptyResult {}
 /**
@@ -1440,6 +1448,18 @@ export interface ConformanceReport {
      * errored, or not_scored after a missed deadline: the rules whose checks never ran (the case's own, and those of the calls from the one that did not answer on). None of them passes on this case.
      */
     unchecked_rules?: string[];
+    /**
+     * The calls the driver answered unobserved (decision K120, driver-protocol.schema.json $defs/unobservedCall): its harness could not be given them (no lookup by name). Nothing of them was judged: their checks are mismatches with effect not_observable.
+     */
+    unobserved_calls?: {
+      call: number;
+      unobserved: string;
+      reason: string;
+    }[];
+    /**
+     * With unobserved_calls: the rules the case checks only at those calls, left out of checked_rules (never checked here). A case whose own rules are all among them is skipped, not observable here.
+     */
+    unobserved_rules?: string[];
     /**
      * errored: cut off at its deadline, the case's calls close() left unanswered, and how long the kit waited after close().
      */

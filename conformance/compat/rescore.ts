@@ -5,6 +5,7 @@
 // stay errored under every profile (a missed deadline is not told apart from a crash here). Pure.
 import { activeOwn, effectOf, type Judge, type Profile } from "../runner/rules.ts";
 import { unobservableRules } from "../runner/unobserved.ts";
+import { ownAllUnobserved, unobservedCaseReason } from "../runner/unobserved-call.ts";
 import { countRules, judgeRules, scoreRun } from "../runner/verdicts.ts";
 import type { CaseResult, Mismatch, RunReport } from "../runner/types.ts";
 
@@ -31,14 +32,18 @@ function rejudgeCase(c: CaseResult, j: Judge): CaseResult {
   });
   const status = mismatches.some((m) => m.effect === "fails_case")
     ? "failed"
-    : c.rules.length && activeOwn(c.rules, j).length === 0
-      ? "not_scored"
-      : "passed";
+    : ownAllUnobserved(c.rules, j, c.unobserved_rules ?? [])
+      ? "skipped"
+      : c.rules.length && activeOwn(c.rules, j).length === 0
+        ? "not_scored"
+        : "passed";
   const { reason: _reason, ...rest } = c;
   const reason =
     status === "not_scored"
       ? { reason: `profile ${j.profile} scores none of the rules the case tests (${c.rules.join(", ")})` }
-      : {};
+      : status === "skipped"
+        ? { reason: unobservedCaseReason(c.unobserved_calls ?? []) }
+        : {};
   return { ...rest, ...reason, status, ...(mismatches.length ? { mismatches } : {}) };
 }
 

@@ -10,7 +10,7 @@ import type { Implementation, InProcessModule, SessionHandle } from "../../schem
 import { DriverError } from "./errors.ts";
 
 const WANTED =
-  "{ name, version, language, specVersion?, capabilities? } (or the wire's { implementation: { name, version, language }, specVersion, capabilities })";
+  "{ name, version, language, specVersion?, capabilities?, unobserved? } (or the wire's { implementation: { name, version, language }, specVersion, capabilities, unobserved? })";
 
 /** The module's implementationInfo, flat or nested, as the wire's InitializeResult; a wrong shape throws one line. */
 export function normalizeInfo(raw: unknown, fallbackName: string): InitializeResult {
@@ -40,10 +40,17 @@ export function normalizeInfo(raw: unknown, fallbackName: string): InitializeRes
     capabilities: (typeof o["capabilities"] === "object" && o["capabilities"] !== null
       ? o["capabilities"]
       : {}) as InitializeResult["capabilities"],
-    // K40: what the harness never produces. Passed on as given (the runner checks each id against
-    // schemas/observations.json and stops on an unknown one); dropping it here would judge those values as missing.
-    ...(o["unobserved"] !== undefined ? { unobserved: o["unobserved"] as InitializeResult["unobserved"] } : {}),
+    // K40: what the harness never produces, kept in either shape (dropping it judged those values as missing); the
+    // runner checks each id against schemas/observations.json and stops on an unknown one.
+    ...unobservedOf(o["unobserved"]),
   };
+}
+
+function unobservedOf(raw: unknown): { unobserved?: string[] } {
+  if (raw === undefined) return {};
+  if (!Array.isArray(raw) || raw.some((x) => typeof x !== "string"))
+    throw new Error("implementationInfo.unobserved is not an array of strings (ids of schemas/observations.json)");
+  return { unobserved: [...(raw as string[])] };
 }
 
 export function fromModule(mod: InProcessModule, fallbackName = "in-process"): Implementation {

@@ -20,6 +20,15 @@ import { checkCatalog, checkResult, type Miss } from "./expect.ts";
 import { checkFilesAbsent } from "./files.ts";
 import { atUnobservedPlace, unobservableRules } from "./unobserved.ts";
 import {
+  isUnobservedAnswer,
+  ownAllUnobserved,
+  rulesOfExpect,
+  splitChecked,
+  unobservedAnswerProblem,
+  unobservedCaseReason,
+  type UnobservedCall,
+} from "./unobserved-call.ts";
+import {
   DEFAULT_PROFILE,
   RUNNER_RULES,
   activeOwn,
@@ -200,8 +209,13 @@ class CaseRun {
   }
 
   outcome(): Outcome {
+    const unobserved = [...this.unobservedCalls.values()];
+    const split = splitChecked(this.c, new Set(this.unobservedCalls.keys()));
     const extra = {
       observed: this.observed,
+      ...(unobserved.length
+        ? { checked_rules: split.checked, unobserved_calls: unobserved, unobserved_rules: split.unobserved }
+        : {}),
       ...(this.calls.length ? { calls: this.calls } : {}),
       ...(this.catalogSeen !== undefined ? { catalog: this.catalogSeen } : {}),
       ...(this.hook.recorded.length
@@ -219,6 +233,9 @@ class CaseRun {
     if (f) return this.faulted(f, own, extra);
     const mismatches = this.mismatches.length ? { mismatches: this.mismatches } : {};
     if (this.mismatches.some((m) => m.effect === "fails_case")) return { status: "failed", ...mismatches, ...extra };
+    // Every rule the case is judged on was checked only at calls the harness could not be given (K120).
+    if (ownAllUnobserved(own, this.judge, split.unobserved))
+      return { status: "skipped", reason: unobservedCaseReason(unobserved), ...mismatches, ...extra };
     if (own.length && activeOwn(own, this.judge).length === 0) {
       return {
         status: "not_scored",
@@ -272,6 +289,9 @@ class CaseRun {
 
   /** How far the case got: the session, the catalog, or the index of the call in progress (or the last one). */
   private reached: "session" | "catalog" | number = "session";
+
+  /** The calls the driver could not give its harness (K120), by call index. */
+  private readonly unobservedCalls = new Map<number, UnobservedCall>();
 
   /** The first call whose result went wrong in kind or code: what later calls show may follow from it (cascade). */
   private wentWrong: number | undefined;
@@ -432,7 +452,10 @@ class CaseRun {
         await runBatch(
           call,
           at,
-          this.stepContext(() => this.judged(from, at)),
+          this.stepContext(
+            () => this.judged(from, at),
+            (answers) => this.unobservedCall(i, at, call.expect, answers),
+          ),
         ),
       );
       this.checkHookPayloads(at, this.hook.since(from));
@@ -458,6 +481,7 @@ class CaseRun {
     const from = this.hook.recorded.length;
     const t = performance.now();
     const result = await this.step(at, `call ${i} (${brief(call.params)})`, () => this.session!.call(params, options));
+    if (this.unobservedCall(i, at, call.expect, [result])) return;
     this.slow(`${at}.time`, performance.now() - t, call.expect.max_ms, resolveRules(call.expect.rules, "max_ms"));
     const seen = this.norm(result);
     this.observed.push(clipLarge(seen));
@@ -474,6 +498,39 @@ class CaseRun {
     this.checkHookPayloads(at, asked);
     if (judged) for (const m of checkResult(call.expect, seen, asked.map(this.norm), at)) this.miss(m);
     for (const m of checkFilesAbsent(call.expect, this.ws.dir, at)) this.miss(m);
+  }
+
+  /**
+   * A call the driver answered unobserved (K120): it could not give its harness the call (a batch: any of it), so
+   * nothing of it is judged. Recorded once, with effect not_observable under every rule its expectation checks; a
+   * later call's findings say they come after it (a cascade, as after a wrong kind). An answer that names an id the
+   * driver did not declare, or one that cannot stand for a call, is the driver's fault (the case errors).
+   */
+  private unobservedCall(i: number, at: string, exp: unknown, answers: readonly unknown[]): boolean {
+    const mark = answers.find(isUnobservedAnswer);
+    if (!mark) return false;
+    const problem = unobservedAnswerProblem(mark, this.implementation.info.unobserved);
+    if (problem) throw new ImplFault(`${at}: ${problem}`, "implementation");
+    const u: UnobservedCall = { call: i, unobserved: mark.unobserved, reason: mark.reason };
+    this.unobservedCalls.set(i, u);
+    if (answers.length === 1) this.observed.push(this.norm(mark));
+    const rules = rulesOfExpect(exp);
+    this.mismatches.push({
+      at,
+      key: "unobserved",
+      rules,
+      effect: "not_observable",
+      expected: "the harness's answer to this call",
+      actual: this.norm(mark),
+      ...(this.calls[i] !== undefined ? { call: this.calls[i] } : {}),
+      what: `not observable here: the harness cannot be given this call (${mark.unobserved}: ${mark.reason})`,
+      message: `${at}: not observable here: the harness cannot be given this call (${mark.unobserved}: ${mark.reason})${rules.length ? ` [${rules.join(", ")}]` : ""}`,
+    });
+    if (this.wentWrong === undefined || i < this.wentWrong) {
+      this.wentWrong = i;
+      this.wentWrongEffect = "not_observable";
+    }
+    return true;
   }
 
   /**
@@ -499,7 +556,7 @@ class CaseRun {
     }
   }
 
-  private stepContext(judged: () => boolean): StepContext {
+  private stepContext(judged: () => boolean, unobservedCall?: StepContext["unobservedCall"]): StepContext {
     return {
       session: this.session!,
       tmp: this.ws.dir,
@@ -510,6 +567,7 @@ class CaseRun {
       judged,
       track: (p) => this.work.track(p),
       unobserved: this.unobservedAt("schema"),
+      ...(unobservedCall ? { unobservedCall } : {}),
     };
   }
 

@@ -57,6 +57,10 @@ export interface CaseResult {
   stack?: string;
   /** errored, or not_scored after a missed deadline: the rules whose checks never ran (no rule passes on them). */
   unchecked_rules?: string[];
+  /** The calls the driver answered unobserved (K120): the harness could not be given them; nothing of them was judged. */
+  unobserved_calls?: Array<{ call: number; unobserved: string; reason: string }>;
+  /** With unobserved_calls: the rules checked only at those calls (left out of checked_rules: never checked here). */
+  unobserved_rules?: string[];
   /** errored: cut off at its deadline, the case's calls close() left unanswered (leftover.ts). */
   leftover?: { pending: number; waited_ms: number };
   /** failed / errored: the case file (relative to the directory the kit ran in, when inside it). */

@@ -130,6 +130,16 @@ export function judgeRules(
         checked_in: checkedIn,
         note: "not observable here: it needs a value the harness does not produce (the driver's unobserved list, schemas/observations.json)",
       };
+    // Checked only at calls the harness could not be given (K120): not observable here, never not_run or passed.
+    const onlyUnobserved = cases.filter((c) => c.unobserved_rules?.includes(rule.id)).map((c) => c.id);
+    if (!checkedIn.length && !ids.length && onlyUnobserved.length)
+      return {
+        ...base,
+        status: "not_observable",
+        cases: [],
+        checked_in: [],
+        note: `not observable here: checked only at calls the harness cannot be given (${onlyUnobserved.join(", ")}; the driver answered them unobserved)`,
+      };
     if (!checkedIn.length && !ids.length && unverified.length)
       return {
         ...base,

@@ -123,6 +123,21 @@ describe("implementationInfo as conformance/README.md shows it (issue 28 item 1)
     });
   });
 
+  it("a driver's unobserved list (K40) reaches the run in either shape, so its rules are not observable, never failed", async () => {
+    const nested = module(
+      "nested-unobserved.mjs",
+      `{ implementation: { name: "n", version: "1", language: "javascript" }, specVersion: "1", capabilities: {}, unobserved: ["call.by-name", "result.bytes"] }`,
+    );
+    const flat = module(
+      "flat-unobserved.mjs",
+      `{ name: "f", version: "1", language: "javascript", unobserved: ["result.bytes"] }`,
+    );
+    const [n] = await openTargets([{ kind: "module", spec: nested }], { cwd: user, reference: false });
+    const [f] = await openTargets([{ kind: "module", spec: flat }], { cwd: user, reference: false });
+    expect(n!.info.unobserved).toEqual(["call.by-name", "result.bytes"]);
+    expect(f!.info.unobserved).toEqual(["result.bytes"]);
+  });
+
   it("neither shape: one line saying which shape is wanted, exit 2 (not 'Cannot read properties of undefined')", async () => {
     const file = module("bad-info.mjs", `{ title: "nope" }`);
     const r = await run("--driver", file);

@@ -59,7 +59,8 @@ describe("unobserved values", () => {
         o.rules.filter((r) => !ids.has(r)),
         o.id,
       ).toEqual([]);
-      for (const p of o.places) expect(p, o.id).toMatch(/^(result|entry|catalog|check):[A-Za-z_.]+$/);
+      // call:* stands for a whole call the harness cannot be given (K120, runner/unobserved-call.ts).
+      for (const p of o.places) expect(p, o.id).toMatch(/^((result|entry|catalog|check):[A-Za-z_.]+|call:\*)$/);
     }
     expect(() => observationRows(["result.bites"])).toThrow(/unknown id/);
   });

@@ -19,7 +19,8 @@ function describeExit(ex) {
 /**
  * spec: the run (startRun's spec). harness: {toolName, catalog(body, run), answer({params, id, result, following,
  * body}), input(params) (default: params as given), play(params) and unplayed(params) (a call the harness offers
- * no way to make, and what it comes to), cleanup()}. Returns the kit's session {catalog, call, close}.
+ * no way to make is not sent; unplayed answers it, with driver-kit's unobservedCall: K120, never a made-up result),
+ * cleanup()}. Returns the kit's session {catalog, call, close}.
  */
 export function cliSession(spec, harness) {
   const api = PROVIDERS[spec.provider].api;

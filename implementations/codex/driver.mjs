@@ -4,14 +4,15 @@
 // each skill with the path of its SKILL.md in a developer message, and the model reads the file with its shell tool.
 // So this row judges what Codex has (K35): the listing, and what its shell tool (exec_command) returns when the model
 // reads a listed path. A kit call for a listed name is played as `cat <listed path>`; a name Codex does not list has
-// no path a model could read: the call is not played, and the rules of a lookup by name are unobserved (call.by-name).
+// no path a model could read: the call is not played and is answered unobserved (K120), and the rules of a lookup by
+// name are unobserved (call.by-name).
 //
 //   npm run conformance -- --timeout 90000 --driver implementations/codex/driver.mjs
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { cliSession } from "../agent-cli-kit/cli-session.mjs";
-import { freshWorld, unlink } from "../agent-cli-kit/home.mjs";
-import { systemText } from "../agent-cli-kit/responses.mjs";
+import { freshWorld } from "../agent-cli-kit/home.mjs";
+import { catalogOf, pathFor, translate, UNOBSERVED, unlisted } from "./answers.mjs";
 
 const require = createRequire(import.meta.url);
 const harnessVersion = require("@openai/codex/package.json").version;
@@ -37,18 +38,7 @@ export const implementationInfo = {
     resources: false,
     frontmatter_passthrough: false,
   },
-  unobserved: [
-    "call.by-name",
-    "result.bytes",
-    "result.name",
-    "result.frontmatter",
-    "result.resources",
-    "catalog.entry.root_index",
-    "catalog.entry.frontmatter",
-    "catalog.entry.shadowed",
-    "catalog.warnings",
-    "error.code",
-  ],
+  unobserved: UNOBSERVED,
 };
 
 const configToml = (codexHome) =>
@@ -102,14 +92,10 @@ export async function createSession(config) {
   let listing = [];
   return cliSession(spec, {
     toolName: TOOL,
-    // A call whose name Codex does not list is never sent (no model could read a path it was not given).
+    // A call whose name Codex does not list is never sent (no model could read a path it was not given): it is
+    // answered unobserved (K120), never with a result the driver would have to make up.
     play: (params) => pathFor(listing, params) !== undefined,
-    unplayed: (params) => ({
-      kind: "not_found",
-      name: String(params?.name ?? ""),
-      siblings: [],
-      output: "(Codex has no lookup by name: its listing shows no path for this name, so nothing is read)",
-    }),
+    unplayed: unlisted,
     input: (params) => ({ cmd: `cat '${pathFor(listing, params).replaceAll("'", "'\\''")}'` }),
     catalog: (body) => {
       const c = catalogOf(body, links);
@@ -119,40 +105,4 @@ export async function createSession(config) {
     answer: (a) => translate(a, listing, links),
     cleanup: () => world.remove(),
   });
-}
-
-/** The listed SKILL.md path a model reads for a call (undefined: Codex lists no such name). */
-function pathFor(listing, params) {
-  const name = params && typeof params === "object" ? params.name : undefined;
-  // The first entry of that name, in Codex's listing order (Codex may list one name twice: findings).
-  return typeof name === "string" ? listing.find((e) => e.name === name)?.file : undefined;
-}
-
-/** Codex's <skills_instructions> developer message: the roots table, then `- name: description (file: rN/…)`. */
-function catalogOf(body, links) {
-  const text = systemText(body);
-  const block = /<skills_instructions>[\s\S]*?<\/skills_instructions>/.exec(text)?.[0] ?? "";
-  const roots = new Map([...block.matchAll(/^- `(r\d+)` = `(.*)`$/gm)].map((m) => [m[1], m[2]]));
-  const listed = [...block.matchAll(/^- ([^:\n]+): ([\s\S]*?) \(file: (r\d+)\/(.*)\)$/gm)].map((m) => ({
-    name: m[1],
-    description: m[2],
-    file: join(roots.get(m[3]) ?? m[3], m[4]),
-  }));
-  const entries = listed.map((e) => ({
-    name: e.name,
-    description: e.description,
-    dir: unlink(dirname(e.file), links),
-  }));
-  return { listed, catalog: { tool_description: block, entries } };
-}
-
-/** exec_command's output: a header (chunk, wall time, exit code, token count), then `Output:` and what cat printed. */
-function translate({ params, result }, listing, links) {
-  const text = result.text;
-  const m = /Process exited with code (\d+)\n[\s\S]*?Output:\n([\s\S]*)$/.exec(text);
-  if (!m) throw new Error(`untranslated Codex exec_command output: ${JSON.stringify(text.slice(0, 300))}`);
-  const file = pathFor(listing, params);
-  if (m[1] !== "0") return { kind: "error", message: m[2].split("\n")[0] || `exit code ${m[1]}`, output: text };
-  // What the model gets as the skill is the whole file its read returned (frontmatter included).
-  return { kind: "ok", dir: unlink(dirname(file), links), body: m[2], output: text };
 }

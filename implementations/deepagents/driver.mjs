@@ -20,9 +20,9 @@ import {
   capabilities,
   catalogResult,
   errorResult,
-  notFoundResult,
   okResult,
   requestedName,
+  unobservedCall,
 } from "../driver-kit/results.mjs";
 import { capturingLogs } from "../driver-kit/logs.mjs";
 import { createAgentLoop } from "./agent-loop.mjs";
@@ -157,12 +157,13 @@ export async function createSession(config, options = {}) {
   async function callOnce(params) {
     const st = await load();
     const name = requestedName(params);
-    // The model reads the path the listing shows for the name; a name it does not show has no path to read.
+    // The model reads the path the listing shows for the name; a name it does not show has no path to read: the call
+    // cannot be given to deepagents, and is answered unobserved (K120), never with a not_found made up here.
     const meta = name === undefined ? undefined : st.skillsMetadata.find((m) => m.name === name);
     if (!meta)
-      return notFoundResult(
-        String(name ?? ""),
-        "(deepagents has no lookup by name: the listing shows no path for this name, so nothing is read)",
+      return unobservedCall(
+        "call.by-name",
+        "deepagents has no lookup by name, and its listing shows no SKILL.md path for this input, so there is nothing read_file could be given",
       );
     const args = { file_path: meta.path, limit: SKILL_READ_LIMIT };
     const answer = loop ? await loop.read(args) : await readFile.invoke(args);

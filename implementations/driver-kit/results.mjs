@@ -55,6 +55,16 @@ export function defined(object) {
   return Object.fromEntries(Object.entries(object).filter(([, v]) => v !== undefined));
 }
 
+/**
+ * A call the driver cannot give its harness at all (decision K120; driver-protocol.schema.json $defs/unobservedCall):
+ * a harness with no lookup by name has no way to take a name its listing does not show. Never a result made up in its
+ * place: the kit files every check of the call as not observable. `observation` is an id the driver declares in
+ * `unobserved` whose row has the place `call:*` (schemas/observations.json: `call.by-name`).
+ */
+export function unobservedCall(observation, reason) {
+  return { unobserved: observation, reason };
+}
+
 /** Harnesses without near-match suggestions answer with no siblings; the kit judges that, not the driver. */
 export function notFoundResult(name, output, siblings = []) {
   return { kind: "not_found", name, siblings, output };

@@ -10,10 +10,10 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { cliSession } from "../agent-cli-kit/cli-session.mjs";
-import { freshWorld, unlink } from "../agent-cli-kit/home.mjs";
-import { unescapeXml, xmlListing } from "../agent-cli-kit/listing.mjs";
+import { freshWorld } from "../agent-cli-kit/home.mjs";
 import { renameParams } from "../agent-cli-kit/params.mjs";
-import { HOOK_REASON, preToolUseHook } from "../agent-cli-kit/pretooluse.mjs";
+import { preToolUseHook } from "../agent-cli-kit/pretooluse.mjs";
+import { catalogOf, translate } from "./answers.mjs";
 
 const require = createRequire(import.meta.url);
 const PKG_JSON = require.resolve("@qwen-code/qwen-code/package.json");
@@ -110,46 +110,4 @@ export async function createSession(config, options = {}) {
     answer: (a) => translate(a, links),
     cleanup: () => (hooked?.server.close(), world.remove()),
   });
-}
-
-/** The catalog as Qwen shows it: the skill tool's description and the <available_skills> system-reminder. */
-function catalogOf(body) {
-  const tool = body.tools.find((t) => t.name === TOOL);
-  const texts = body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).map((b) => b.text ?? "");
-  const reminder = texts.find((t) => t.includes("<available_skills>"));
-  const entries = (reminder ? xmlListing(reminder) : []).map((e) => {
-    // Qwen appends the skill's level to the description it shows, e.g. "Greets the user. (user)".
-    const description = unescapeXml(e.description ?? "").replace(new RegExp(` \\(${e.location}\\)$`), "");
-    return { name: unescapeXml(e.name), description };
-  });
-  return { tool_description: [tool.description, reminder].filter(Boolean).join("\n\n"), entries };
-}
-
-const BASE = /^Base directory for this skill: (.*)\n(?:Important: [^\n]*\n)?\n/;
-
-function translate({ result }, links) {
-  const text = result.text;
-  if (!result.isError) {
-    // Qwen's own dedupe: a skill loaded earlier in the session is not loaded again.
-    const again = /^Skill "([\s\S]*)" is already loaded in context\./.exec(text);
-    if (again) return { kind: "already_loaded", name: again[1], output: text };
-    const base = BASE.exec(text);
-    if (!base) throw new Error(`untranslated Qwen Code tool result: ${JSON.stringify(text.slice(0, 300))}`);
-    // Qwen names the skill's directory, never the skill (a dir and its skill's name may differ: U06).
-    return { kind: "ok", dir: unlink(base[1], links), body: text.slice(base[0].length), output: text };
-  }
-  const notFound = /^Skill "([\s\S]*)" not found\./.exec(text);
-  if (notFound) return { kind: "not_found", name: notFound[1], siblings: suggested(text), output: text };
-  // Qwen's own validation of the tool input: a parameter refusal.
-  if (/^Parameter "[^"]*" must /.test(text))
-    return { kind: "error", code: "INVALID_PARAM", message: text.split("\n")[0], output: text };
-  if (text.includes(HOOK_REASON))
-    return { kind: "error", code: "PERMISSION_DENIED", message: text.split("\n")[0], output: text };
-  throw new Error(`untranslated Qwen Code error: ${JSON.stringify(text.slice(0, 400))}`);
-}
-
-/** The names the harness suggests after not finding one ("Available skills: a, b"; "none"): its siblings. */
-function suggested(text) {
-  const list = /Available skills: ([^\n]*)$/.exec(text)?.[1];
-  return !list || list === "none" ? [] : list.split(", ");
 }
