@@ -138,7 +138,8 @@ function bodyOf(output, name) {
 
 function toResult(params, part) {
   const name = requestedName(params);
-  if (!part) return errorResult("IO_ERROR", "OpenCode recorded no tool call for this input", "", { name });
+  // No tool part: OpenCode never ran the tool for this input. Nothing it said to classify, so the case errors.
+  if (!part) throw new Error("OpenCode recorded no tool call for this input");
   const state = part.state ?? {};
   if (part.tool === "skill" && state.status === "completed") {
     const skillName = state.metadata?.name;
@@ -157,5 +158,10 @@ function toResult(params, part) {
   if (part.tool === "invalid" || /invalid (input|arguments)|expected .* received|Invalid input/i.test(message)) {
     return errorResult("INVALID_PARAM", message, message, { name });
   }
-  return errorResult("IO_ERROR", message, message, { name });
+  // A file-system failure in OpenCode's own words (an errno name or Node's text for it) is an I/O error; any other
+  // message is left untranslated: the case errors with OpenCode's words, no class guessed (issue 27: a harness's
+  // error keeps its own class, and the driver invents none).
+  if (/\b(ENOENT|EACCES|EISDIR|ENOTDIR|ELOOP|EIO|EPERM|ENXIO)\b|no such file or directory/i.test(message))
+    return errorResult("IO_ERROR", message, message, { name });
+  throw new Error(`untranslated OpenCode tool result (${part.tool}, ${state.status}): ${message.slice(0, 400)}`);
 }
