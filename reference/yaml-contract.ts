@@ -145,6 +145,12 @@ function speculate(text: string, textFields: TextFields | undefined): YamlOutcom
         guarded.line < lineAtOffset(prefix, prefix.lastIndexOf("\n", prefix.length - 2) + 1)
         ? guarded
         : undefined;
+    const run = propRunError(prefix);
+    if (run !== undefined) {
+      // The whole text's first syntax error is the prefix's (X12): the prefix's own reading is the whole text's.
+      const out = refusalOrOutcome(text, () => readDocument(prefix));
+      return out && !out.ok && out.line !== undefined && out.line <= lineAtOffset(prefix, run) ? out : undefined;
+    }
     const settled = settledBefore(prefix);
     if (settled === undefined) continue;
     const settledLine = lineAtOffset(prefix, settled);
@@ -154,6 +160,33 @@ function speculate(text: string, textFields: TextFields | undefined): YamlOutcom
     if (out && !out.ok && out.line !== undefined && out.line < settledLine) return out;
   }
   return undefined;
+}
+
+/** The tokens a run of node properties is made of: a property, and the space, line breaks and comments between them. */
+const PROP_RUN = new Set(["anchor", "tag", "newline", "space", "comment"]);
+
+/**
+ * X12: the offset of the prefix's first syntax error when the whole text is certain to have it as its first too, or
+ * undefined. That is a second anchor (or tag) in a run of node properties that opens the last entry of the first
+ * document's top-level block mapping, on a line the prefix ends after (`&a` on a line, `&a` on the next: a node
+ * can have only one). The engine's parser is streaming, so the entries before are the whole text's and the run's
+ * tokens up to there are too (whatever follows the prefix may only add tokens after them), and its composer meets
+ * them in order: the entries first, then the run's properties one by one, so the error it makes at the second
+ * property comes before any other the rest of the text could cause. Its reading (readDocument) then answers with
+ * it, or with a refusal on the lines before it, both from text the prefix holds.
+ */
+function propRunError(prefix: string): number | undefined {
+  const { Composer, Parser } = yaml();
+  const tops = [...new Parser().parse(prefix)].filter((t) => !TRIVIA.has(t.type));
+  const doc = tops[0];
+  if (tops.length !== 1 || doc?.type !== "document" || doc.value?.type !== "block-map") return undefined;
+  const item = doc.value.items[doc.value.items.length - 1] as Item & { key?: unknown; sep?: unknown };
+  if (!item || item.key || item.sep || item.value || !item.start.every((t) => PROP_RUN.has(t.type))) return undefined;
+  const err = [...new Composer(COMPOSE_OPTIONS).compose(tops)].flatMap((d) => d.errors)[0];
+  if (err?.code !== "MULTIPLE_ANCHORS" && err?.code !== "MULTIPLE_TAGS") return undefined;
+  const at = item.start.findIndex((t) => t.offset === err.pos[0] && (t.type === "anchor" || t.type === "tag"));
+  // Its line ends inside the prefix: nothing after it joins the property's token.
+  return at !== -1 && item.start.slice(at + 1).some((t) => t.type === "newline") ? err.pos[0] : undefined;
 }
 
 /** A reading's outcome, its thrown refusal as an outcome (lines of `text`), anything else thrown on. */

@@ -63,6 +63,7 @@ const SP = 0x20;
 const HASH = 0x23;
 const DQUOTE = 0x22;
 const SQUOTE = 0x27;
+const AMPERSAND = 0x26;
 const COMMA = 0x2c;
 const DASH = 0x2d;
 const COLON = 0x3a;
@@ -200,10 +201,45 @@ function scalar(scan: Scan, a: number, b: number): Value {
       : FAIL;
   }
   if (c === LBRACKET) return flowList(text, a, b);
+  if (c === AMPERSAND) return anchored(scan, a, b);
   return plain(text.slice(a, b), false);
 }
 
-/** A one-line flow list of plain strings, sized exactly (no spare capacity kept with the frontmatter). */
+/**
+ * `&name value`: an anchor on a scalar or a flow list (R18). No alias can follow in the subset (a `*` never starts a
+ * plain scalar or a list item here), so the anchor names nothing and the value is the value's; R16 counts no node
+ * for it. The name is held to [A-Za-z0-9_-] (the engine refuses an empty one and warns of one ending in ':'), a
+ * space separates it, and what follows is a value of this path that is not itself anchored.
+ */
+function anchored(scan: Scan, a: number, b: number): Value {
+  const text = scan.text;
+  let q = a + 1;
+  while (q < b) {
+    const k = text.charCodeAt(q);
+    if (k >= 128 || KEY_CHAR[k] !== 1) break;
+    q++;
+  }
+  if (q === a + 1 || q >= b || text.charCodeAt(q) !== SP) return FAIL;
+  while (q < b && text.charCodeAt(q) === SP) q++;
+  return q < b && text.charCodeAt(q) !== AMPERSAND ? scalar(scan, q, b) : FAIL;
+}
+
+/**
+ * A flow list item text[a, b): a plain string, or a decimal integer without sign or leading zero of at most 15
+ * digits (exactly the core schema's int, always a safe integer: R17 has nothing to refuse); FAIL for anything else.
+ */
+function listItem(text: string, a: number, b: number): Value {
+  const first = text.charCodeAt(a);
+  if (b - a <= 15 && first >= 0x31 && first <= 0x39) {
+    let i = a + 1;
+    while (i < b && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++;
+    if (i === b) return Number(text.slice(a, b));
+  } else if (b - a === 1 && first === 0x30) return 0;
+  const v = plain(text.slice(a, b), true);
+  return typeof v === "string" ? v : FAIL;
+}
+
+/** A one-line flow list of plain strings and integers, sized exactly (no spare capacity kept with the frontmatter). */
 function flowList(text: string, a: number, b: number): Value {
   if (text.charCodeAt(b - 1) !== RBRACKET) return FAIL;
   let p = a + 1;
@@ -220,8 +256,8 @@ function flowList(text: string, a: number, b: number): Value {
     let pe = e;
     while (ps < pe && text.charCodeAt(ps) === SP) ps++;
     while (pe > ps && text.charCodeAt(pe - 1) === SP) pe--;
-    const v = plain(text.slice(ps, pe), true);
-    if (typeof v !== "string") return FAIL;
+    const v = listItem(text, ps, pe);
+    if (v === FAIL) return FAIL;
     items[k] = v;
     s = e + 1;
   }
