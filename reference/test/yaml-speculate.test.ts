@@ -72,4 +72,37 @@ describe("X5: speculation on a prefix answers what the whole text answers", () =
       expectSame(text, `input ${i} (${["before", "inside", "after"][at]})`);
     }
   }, 600_000);
+
+  it("X12: a run of node properties with a second anchor or tag, then anything, answers as the whole reading (300 inputs)", () => {
+    // The run opens the last top-level entry of a prefix; what follows is what could restructure it: a key, a ':',
+    // a list item, a flow opener, an indented line, a document marker, a directive, fuzz documents, more properties.
+    const rng = mulberry32(0x12a1);
+    const props = ["&a", "!t", "&b", "!!str", "!", "&a:", "&a #c", "!t x", "&a\t", "  &a", "&", "!<x>"];
+    const tails = [
+      "k: v",
+      ": v",
+      "- x",
+      "? k",
+      "[a, b]",
+      "{a: 1}",
+      "  k: v",
+      "  - x",
+      "x",
+      "---",
+      "...",
+      "%YAML 1.2",
+      "*a",
+      "|",
+      "# c",
+    ];
+    for (let i = 0; i < 300; i++) {
+      const head = pick(rng, [yamlOf(ordinary(4 * KIB)), "a: 1\n", "", "top:\n  k: v\n"]);
+      const run = Array.from({ length: 1 + int(rng, 4) }, () => pick(rng, props)).join("\n");
+      const repeat = 400 + int(rng, 1200);
+      let tail = rng() < 0.5 ? pick(rng, tails) : generated(rng);
+      for (let m = int(rng, 2); m > 0; m--) tail = mutate(rng, tail);
+      const text = `${head}${`${run}\n`.repeat(repeat)}${tail}\n${rng() < 0.3 ? "late: key\n" : ""}`;
+      expectSame(text, `input ${i}`);
+    }
+  }, 600_000);
 });
