@@ -71,6 +71,10 @@ const LBRACKET = 0x5b;
 const BACKSLASH = 0x5c;
 const RBRACKET = 0x5d;
 
+/** Where a flow list item's text stops: a flow indicator or a line break (ASCII codes; anything else is text). */
+const FLOW_STOP = new Uint8Array(128);
+for (const ch of ",[]{}\n") FLOW_STOP[ch.charCodeAt(0)] = 1;
+
 /** ASCII tables by char code: a key's first character [A-Za-z_], its others [A-Za-z0-9_-], a plain scalar's forbidden first character. */
 const KEY_START = new Uint8Array(128);
 const KEY_CHAR = new Uint8Array(128);
@@ -460,11 +464,60 @@ function skipBlock(scan: Scan): void {
   }
 }
 
+/**
+ * A flow list a top-level entry opens on its key line and closes on a later one (`key: [`, lines of `item,`, ` ]`),
+ * from text[vs] (its '['; the key line ends at e), scan at the line after the key's; scan moves past the closing line.
+ * Items are a one-line list's (listItem), each followed on its own line by ',' or the closing ']' (a trailing comma
+ * is YAML 1.2's); a comment starts after a space; every line after the key's is indented and holds something (the
+ * engine refuses a flow line at the block's indent). itemLines, when given, gets each item's 0-based line.
+ */
+function flowBlock(scan: Scan, vs: number, e: number, itemLines?: number[]): Value {
+  if (scan.dirty) return FAIL;
+  const text = scan.text;
+  const items: unknown[] = [];
+  let line = scan.line - 1; // the key's line, where text[p, e) is read first
+  let p = vs + 1;
+  for (;;) {
+    while (p < e && text.charCodeAt(p) === SP) p++;
+    const c = p < e ? text.charCodeAt(p) : NL;
+    if (c === NL || (c === HASH && text.charCodeAt(p - 1) === SP)) {
+      // The line ends (after a comment): the list goes on on the next, indented, line.
+      if (scan.pos >= text.length) return FAIL;
+      p = scan.pos;
+      e = lineEnd(text, p, text.length);
+      line = scan.line;
+      scan.pos = e + 1;
+      scan.line++;
+      const ind = indentAt(text, p, e);
+      if (ind === 0 || p + ind === e) return FAIL;
+      p += ind;
+    } else if (c === RBRACKET) {
+      while (++p < e) if (text.charCodeAt(p) !== SP) return FAIL;
+      return items;
+    } else if (c === COMMA)
+      return FAIL; // an empty item: no item before this ','
+    else {
+      let q = p;
+      while (q < e && !FLOW_STOP[text.charCodeAt(q)]) q++;
+      if (q === e || (text.charCodeAt(q) !== COMMA && text.charCodeAt(q) !== RBRACKET)) return FAIL; // not ended on its line
+      let t = q;
+      while (t > p && text.charCodeAt(t - 1) === SP) t--;
+      const v = listItem(text, p, t);
+      if (v === FAIL) return FAIL;
+      items.push(v);
+      itemLines?.push(line);
+      p = text.charCodeAt(q) === COMMA ? q + 1 : q; // past the ',', or at the ']'
+    }
+  }
+}
+
 /** The value of the top-level entry whose key line ends at e, its value starting at vs; scan moves past the entry. */
 function entryValue(scan: Scan, vs: number, e: number): Value {
   const header = vs < e ? blockHeader(scan.text, vs, e) : 0;
   scan.pos = e + 1;
   scan.line++;
+  if (vs < e && scan.text.charCodeAt(vs) === LBRACKET && scan.text.charCodeAt(e - 1) !== RBRACKET)
+    return flowBlock(scan, vs, e);
   if (vs < e && header === 0) return scalar(scan, vs, e);
   const a = Math.min(scan.pos, scan.text.length); // past the end when the key line is the last, unterminated
   skipBlock(scan);
@@ -558,6 +611,13 @@ const tooManyValues = (line: number): SubsetRefusal => ({
 function nodeLine(scan: Scan, start: number, end: number, from: number, n: number): number {
   const text = scan.text;
   const keyLineEnd = lineEnd(text, start, end);
+  const vs = valueStart(scan, keyEnd(text, start, keyLineEnd), keyLineEnd);
+  if (n > 2 && text.charCodeAt(vs) === LBRACKET && text.charCodeAt(keyLineEnd - 1) !== RBRACKET) {
+    // A flow list over lines (flowBlock): the key, the list, then its items, each on the line it was read on.
+    const lines: number[] = [];
+    flowBlock({ ...scan, pos: keyLineEnd + 1, line: from + 1 }, vs, keyLineEnd, lines);
+    return (lines[n - 3] ?? from) + 1;
+  }
   if (valueStart(scan, keyEnd(text, start, keyLineEnd), keyLineEnd) !== keyLineEnd) return from + 1; // a scalar or a flow list: all on the key's line
   let seen = 0;
   let opens = false; // a `key:` whose mapping or list starts on the next line that is not blank

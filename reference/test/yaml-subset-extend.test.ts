@@ -1,5 +1,6 @@
-// The fast path's reach past plain strings (issue 26 item 6: wide-flow and many-anchors cost 16–70× ordinary
-// frontmatter per KiB through the engine): integers in a one-line flow list and an anchor on a value. Whenever
+// The fast path's reach past plain strings (issue 26 item 6: wide-flow, many-anchors and dense-flow-accepted cost
+// 16–70× ordinary frontmatter per KiB through the engine): integers in a flow list, a flow list over lines with
+// comments, and an anchor on a value. Whenever
 // parseSubset answers here, the authority answers the same value and key lines, or refuses with the same reason and
 // line (R18); the generated items and anchors lean on what is close to them and is not (signs, leading zeros, 16
 // digits, exponents, an anchor name holding ':' or ',' or nothing, two anchors, an alias). A typed item inside a text
@@ -76,7 +77,50 @@ const plainValue = fc.constantFrom("v", "text here", "1", "true", "null", "'q'",
 const anchored = fc
   .tuple(anchorName, fc.constantFrom(" ", "  ", "", "\t"), fc.oneof(plainValue, flowList))
   .map(([n, s, v]) => `&${n}${s}${v}`);
-const value = fc.oneof(flowList, anchored, plainValue);
+/** A flow list over lines: pieces of items, commas, comments, indents (none, one, two spaces, a tab), blank lines, a close. */
+const flowPiece = fc.oneof(
+  { weight: 8, arbitrary: item },
+  { weight: 8, arbitrary: fc.constantFrom(",", ", ", " ,") },
+  {
+    weight: 5,
+    arbitrary: fc
+      .tuple(fc.constantFrom("\n ", "\n  ", "\n ", "\n", "\n\t", "\n\n "), fc.boolean())
+      .map(([n, c]) => (c ? ` #c${n}` : n)),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom("#c", " # c ] ", "[", "{}", ":", "a: b", "]", " ]x", "- x", "? k", "\n---", "\n..."),
+  },
+);
+const flowLines = fc
+  .tuple(
+    fc.constantFrom("", " ", " #c"),
+    fc.array(flowPiece, { maxLength: 14 }),
+    fc.constantFrom("\n ]", "\n]", "]", "\n  ] ", " ]  "),
+  )
+  .map(([open, pieces, close]) => `[${open}\n ${pieces.join("")}${close}`);
+/** Mostly well formed: lines of `item,` (a comma after every item: one left out ends the list there), comments, indents. */
+const goodItem = fc.oneof(
+  { weight: 12, arbitrary: fc.constantFrom("1", "x", "two words", "0", "42", "a-b", "é") },
+  { weight: 1, arbitrary: item },
+);
+const flowLinesFormed = fc
+  .tuple(
+    fc.array(
+      fc.tuple(
+        fc.constantFrom(" ", " ", " ", " ", "  ", "   ", "", "\t"),
+        fc.array(goodItem, { maxLength: 3 }),
+        fc.constantFrom("", "", "", "", " #c", " #c", "#c", "  # c"),
+      ),
+      { maxLength: 4 },
+    ),
+    fc.constantFrom(" ]", " ]", " ]", " ]", " ]", "]", "  ] ", " ] #c", " ]x", " x]"),
+  )
+  .map(
+    ([ls, close]) =>
+      `[\n${ls.map(([ind, xs, c]) => `${ind}${xs.map((x) => `${x},`).join(" ")}${c}`).join("\n")}\n${close}`,
+  );
+const value = fc.oneof(flowList, anchored, plainValue, flowLines, flowLinesFormed);
 const key = fc.constantFrom("a", "b", "list", "k-1", "metadata");
 const entry = fc.oneof(
   { weight: 4, arbitrary: fc.tuple(key, value).map(([k, v]) => `${k}: ${v}`) },
@@ -90,26 +134,54 @@ describe("the fast path's integers and anchors are the authority's", () => {
   it("on 5,000 generated documents, answering for a fair share", () => {
     let answered = 0;
     let extended = 0; // of those, the ones holding an anchor or an integer item: the forms added
+    let overLines = 0; // and the ones holding a flow list over lines
     fc.assert(
       fc.property(doc, (text) => {
         if (!agrees(text)) return;
         answered++;
         if (/&|[[,] *[0-9]/.test(text)) extended++;
+        if (/\[ *(#c)?\n/.test(text)) overLines++;
       }),
       { numRuns: 5000, seed },
     );
     // A path that declined every new form would pass vacuously (typically ~380 answered, ~200 of them extended).
     expect(answered).toBeGreaterThan(200);
     expect(extended).toBeGreaterThan(80);
+    expect(overLines).toBeGreaterThan(0);
+  });
+
+  it("on 6,000 documents holding a flow list over lines, answering for a fair share", () => {
+    let answered = 0;
+    const lines = fc
+      .tuple(
+        fc.array(entry, { maxLength: 2 }),
+        key,
+        fc.oneof(flowLines, flowLinesFormed, flowLinesFormed),
+        fc.array(entry, { maxLength: 2 }),
+      )
+      .map(([a, k, v, b]) => `${[...a, `${k}: ${v}`, ...b].join("\n")}\n`);
+    fc.assert(
+      fc.property(lines, (text) => {
+        if (agrees(text)) answered++;
+      }),
+      { numRuns: 6000, seed },
+    );
+    expect(answered).toBeGreaterThan(60); // typically ~140 (the entries around it often decline)
   });
 
   it("answers the forms it was extended for: a list of integers, an anchored value, the bound past them", () => {
-    for (const text of ["a: [1, 22, 0, 999999999999999]\n", "a: &x1 v\nb: &y [1, b]\n", "m:\n  k: &a-b 'q'\n"])
+    for (const text of [
+      "a: [1, 22, 0, 999999999999999]\n",
+      "a: &x1 v\nb: &y [1, b]\n",
+      "m:\n  k: &a-b 'q'\n",
+      "list: [ # c\n  1, x, #c\n  # only a comment\n two words,\n ]\nnext: v\n",
+    ])
       expect(agrees(text), text).toBe(true);
     // R16 past the bound on one line of integers, and on anchored values: the authority's reason and line.
     const wide = `name: n\nlist: [${"1,".repeat(LIMITS.yaml_max_nodes)}1]\nafter: x\n`;
+    const lines = `name: n\nlist: [\n${" 1, #c\n".repeat(LIMITS.yaml_max_nodes)} ]\nafter: x\n`;
     const anchors = Array.from({ length: LIMITS.yaml_max_nodes / 2 + 2 }, (_, i) => `k${i}: &a${i} v${i}\n`).join("");
-    for (const text of [wide, anchors]) {
+    for (const text of [wide, lines, anchors]) {
       const fast = parseSubset(text);
       expect(fast?.ok, text.slice(0, 60)).toBe(false);
       expect(agrees(text)).toBe(true);
@@ -125,6 +197,11 @@ describe("the fast path's integers and anchors are the authority's", () => {
       "a: &x: v\n",
       "a: & v\n",
       "a: &x &y v\n",
+      "a: [\n1]\n",
+      "a: [\n a\n ]\n",
+      "a: [\n a,,\n ]\n",
+      "a: [\n\n a]\n",
+      "a: [ a, #c\n b] # c\n",
     ])
       expect(parseSubset(text), text).toBeNull();
   });
