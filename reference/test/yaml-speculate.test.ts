@@ -105,4 +105,26 @@ describe("X5: speculation on a prefix answers what the whole text answers", () =
       expectSame(text, `input ${i}`);
     }
   }, 600_000);
+
+  it("the lexer's flow guard, tripping at the first bracket past yaml_max_depth, answers as the engine's own depth check (300 inputs)", () => {
+    // Nesting from 60 to 70 levels, brackets and braces mixed, with a refusal or a syntax error before, on or after
+    // the trip's line and inside the nesting, read with the guards and without them (the syntax tree's check alone).
+    const rng = mulberry32(0xf10);
+    const inside = ["1", "a: 1", "a: 1, a: 2", "!t x", "*x", "&x 1", "? k", "'q'", '"q', "]", "}", "", "a: [b]"];
+    const around = ["a: 1\n", "a: 1\na: 2\n", "x: !t 1\n", "- x\n", "  bad indent\n", "k: 'open\n", "%\n", ""];
+    for (let i = 0; i < 300; i++) {
+      const depth = 60 + int(rng, 11);
+      const opens = Array.from({ length: depth }, () => (rng() < 0.5 ? "[" : "{a: "));
+      const closes = opens.map((o) => (o === "[" ? "]" : "}")).reverse();
+      const mid = pick(rng, inside);
+      const at = int(rng, depth);
+      const line = `${opens.slice(0, at).join("")}${rng() < 0.3 ? `${mid}, ` : ""}${opens.slice(at).join("")}${mid}${closes.join("")}`;
+      let tail = pick(rng, around);
+      if (rng() < 0.3) tail = mutate(rng, generated(rng));
+      const text = `${pick(rng, around)}key: ${line}\n${tail}${rng() < 0.5 ? "late: key\n" : ""}`;
+      const guarded = parseYamlContract(text, undefined, { speculate: false });
+      const engine = parseYamlContract(text, undefined, { speculate: false, guards: false });
+      expect(same(guarded), `input ${i}: ${JSON.stringify(text).slice(0, 300)}`).toEqual(same(engine));
+    }
+  }, 300_000);
 });
