@@ -511,6 +511,17 @@ function flowBlock(scan: Scan, vs: number, e: number, itemLines?: number[]): Val
   }
 }
 
+/**
+ * Whether text[p, e), a line between top-level entries that starts with a space or a tab, holds only spaces and tabs,
+ * then maybe a comment: YAML's empty or comment line (l-comment), nothing to any value. A plain scalar it follows
+ * could go on only on a later indented line, which this path never reads as a key: it declines there.
+ */
+function blankLine(text: string, p: number, e: number): boolean {
+  let i = p;
+  for (let c = text.charCodeAt(i); i < e && (c === SP || c === 0x09); c = text.charCodeAt(++i));
+  return i > p && (i === e || text.charCodeAt(i) === HASH);
+}
+
 /** The value of the top-level entry whose key line ends at e, its value starting at vs; scan moves past the entry. */
 function entryValue(scan: Scan, vs: number, e: number): Value {
   const header = vs < e ? blockHeader(scan.text, vs, e) : 0;
@@ -548,7 +559,7 @@ export function parseSubset(text: string): SubsetResult | SubsetRefusal | null {
   while (scan.pos < text.length) {
     const start = scan.pos;
     const e = lineEnd(text, start, text.length);
-    if (e === start || text.charCodeAt(start) === HASH) {
+    if (e === start || text.charCodeAt(start) === HASH || blankLine(text, start, e)) {
       scan.pos = e + 1;
       scan.line++;
       continue;

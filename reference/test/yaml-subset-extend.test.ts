@@ -1,6 +1,6 @@
 // The fast path's reach past plain strings (issue 26 item 6: wide-flow, many-anchors and dense-flow-accepted cost
 // 16–70× ordinary frontmatter per KiB through the engine): integers in a flow list, a flow list over lines with
-// comments, and an anchor on a value. Whenever
+// comments, an anchor on a value, and lines of spaces and tabs between entries. Whenever
 // parseSubset answers here, the authority answers the same value and key lines, or refuses with the same reason and
 // line (R18); the generated items and anchors lean on what is close to them and is not (signs, leading zeros, 16
 // digits, exponents, an anchor name holding ':' or ',' or nothing, two anchors, an alias). A typed item inside a text
@@ -127,6 +127,24 @@ const entry = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(key, key, value).map(([k, k2, v]) => `${k}:\n  ${k2}: ${v}`) },
   { weight: 1, arbitrary: fc.tuple(key, value).map(([k, v]) => `${k}:\n  - ${v}`) },
   { weight: 1, arbitrary: fc.constantFrom("*a", "ref: *a", "x: &a v\ny: *a", "# c", "") },
+  // Lines of spaces and tabs, maybe a comment (the search's slow shapes), and near misses with text after the white.
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      " ",
+      "\t",
+      "  \t ",
+      " #c",
+      "\t#c",
+      " \t# c",
+      "\t-",
+      " x",
+      "\t a: 1",
+      "  - x",
+      " #",
+      "\t\t",
+    ),
+  },
 );
 const doc = fc.array(entry, { minLength: 1, maxLength: 5 }).map((es) => `${es.join("\n")}\n`);
 
@@ -175,6 +193,7 @@ describe("the fast path's integers and anchors are the authority's", () => {
       "a: &x1 v\nb: &y [1, b]\n",
       "m:\n  k: &a-b 'q'\n",
       "list: [ # c\n  1, x, #c\n  # only a comment\n two words,\n ]\nnext: v\n",
+      "a: x\n \n\t\n  \t # c\nb: y\n\t\n",
     ])
       expect(agrees(text), text).toBe(true);
     // R16 past the bound on one line of integers, and on anchored values: the authority's reason and line.
