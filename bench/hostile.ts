@@ -96,6 +96,12 @@ export const SHAPES: Record<string, (bytes: number) => string> = {
   "directive-chars": repeated("%\n"),
   "anchors-only": repeated("&a\n"),
   "tags-only": repeated("!t\n"),
+  // Found by the search after the fast path grew (issue 26 item 6): lines of white (accepted), and lines of '-'
+  // among them, a block sequence begun as the implicit key of the last entry (refused).
+  "tab-lines": repeated("\t\n"),
+  "blank-lines": repeated("  \n  \n \n#c\n"),
+  "indented-comments": repeated("  #c\n"),
+  "dashes-among-tabs": repeated("\t\n\t\n\t\n\t\n-\n"),
 };
 
 export interface HostileOutcome {

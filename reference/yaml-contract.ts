@@ -160,7 +160,7 @@ function speculate(text: string, textFields: TextFields | undefined): YamlOutcom
         ? guarded
         : undefined;
     const tops = [...new (yaml().Parser)().parse(prefix)].filter((t) => !TRIVIA.has(t.type));
-    const run = propRunError(tops);
+    const run = headError(tops);
     if (run !== undefined) {
       // The whole text's first syntax error is the prefix's (X12): the prefix's own reading is the whole text's.
       const out = refusalOrOutcome(text, () => readDocument(prefix));
@@ -180,22 +180,30 @@ function speculate(text: string, textFields: TextFields | undefined): YamlOutcom
 const PROP_RUN = new Set(["anchor", "tag", "newline", "space", "comment"]);
 
 /**
- * X12: (given a prefix's top-level tokens, trivia left out) the offset of the prefix's first syntax error when the whole text is certain to have it as its first too, or
- * undefined. That is a second anchor (or tag) in a run of node properties that opens the last entry of the first
- * document's top-level block mapping, on a line the prefix ends after (`&a` on a line, `&a` on the next: a node
- * can have only one). The engine's parser is streaming, so the entries before are the whole text's and the run's
- * tokens up to there are too (whatever follows the prefix may only add tokens after them), and its composer meets
- * them in order: the entries first, then the run's properties one by one, so the error it makes at the second
- * property comes before any other the rest of the text could cause. Its reading (readDocument) then answers with
- * it, or with a refusal on the lines before it, both from text the prefix holds.
+ * X12: (given a prefix's top-level tokens, trivia left out) the offset of the prefix's first syntax error when the
+ * whole text is certain to have it as its first too, or undefined. That error belongs to the head of the last entry
+ * of the first document's top-level block mapping, met before anything the rest of the text could add to that entry:
+ * a second anchor (or tag) in a run of node properties with nothing after them yet (`&a` on a line, `&a` on the next:
+ * a node can have only one), on a line the prefix ends after; or a block sequence begun as the entry's implicit key
+ * (lines of `-` after the last key), refused before its content is looked at. The engine's parser is streaming, so
+ * the entries before are the whole text's, and so are the entry's properties and the kind of its key once begun
+ * (what follows the prefix only adds tokens after them); its composer meets them in order, the entries first, then
+ * the properties one by one, then the key's kind, so the error it makes there comes before any the rest could cause.
+ * The prefix's reading (readDocument) then answers with it, or with a refusal on the lines before it, both from text
+ * the prefix holds.
  */
-function propRunError(tops: readonly Token[]): number | undefined {
+function headError(tops: readonly Token[]): number | undefined {
   const doc = tops[0];
   if (tops.length !== 1 || doc?.type !== "document" || doc.value?.type !== "block-map") return undefined;
-  const item = doc.value.items[doc.value.items.length - 1] as Item & { key?: unknown; sep?: unknown };
-  if (!item || item.key || item.sep || item.value || !item.start.every((t) => PROP_RUN.has(t.type))) return undefined;
+  const item = doc.value.items[doc.value.items.length - 1] as Item & { key?: Token | null; sep?: unknown };
+  if (!item) return undefined;
+  const seqKey = item.key?.type === "block-seq";
+  const props = !item.key && !item.sep && !item.value && item.start.every((t) => PROP_RUN.has(t.type));
+  if (!seqKey && !props) return undefined;
   const err = [...new (yaml().Composer)(COMPOSE_OPTIONS).compose(tops)].flatMap((d) => d.errors)[0];
-  if (err?.code !== "MULTIPLE_ANCHORS" && err?.code !== "MULTIPLE_TAGS") return undefined;
+  if (!err) return undefined;
+  if (seqKey) return err.code === "BLOCK_AS_IMPLICIT_KEY" ? err.pos[0] : undefined;
+  if (err.code !== "MULTIPLE_ANCHORS" && err.code !== "MULTIPLE_TAGS") return undefined;
   const at = item.start.findIndex((t) => t.offset === err.pos[0] && (t.type === "anchor" || t.type === "tag"));
   // Its line ends inside the prefix: nothing after it joins the property's token.
   return at !== -1 && item.start.slice(at + 1).some((t) => t.type === "newline") ? err.pos[0] : undefined;

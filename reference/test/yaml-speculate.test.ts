@@ -48,6 +48,7 @@ describe("X5: speculation on a prefix answers what the whole text answers", () =
         "block scalar across the cut": `a: |\n${"  text\n".repeat(20000)}a: 2\n`,
         "anchor chain ending in a key": `a: 1\n${"&x\n".repeat(20000)}k: v\n`,
         "tag chain ending in a key": `a: 1\n${"!t\n".repeat(20000)}k: v\n`,
+        "list items as the last entry's key, then a key": `a: 1\n${"\t\n-\n".repeat(20000)}k: v\n`,
         "multi-line plain root scalar": `${"word\n".repeat(20000)}k: v\n`,
         "an early refusal then a long open flow": `a: 1\na: 2\nb: [${"1,\n".repeat(20000)}`,
         "duplicate key far apart": `dup: 1\n${pad(8000)}dup: 2\n`,
@@ -73,11 +74,30 @@ describe("X5: speculation on a prefix answers what the whole text answers", () =
     }
   }, 600_000);
 
-  it("X12: a run of node properties with a second anchor or tag, then anything, answers as the whole reading (300 inputs)", () => {
+  it("X12: a run of node properties or list items after the last key, then anything, answers as the whole reading (300 inputs)", () => {
     // The run opens the last top-level entry of a prefix; what follows is what could restructure it: a key, a ':',
     // a list item, a flow opener, an indented line, a document marker, a directive, fuzz documents, more properties.
     const rng = mulberry32(0x12a1);
-    const props = ["&a", "!t", "&b", "!!str", "!", "&a:", "&a #c", "!t x", "&a\t", "  &a", "&", "!<x>"];
+    const props = [
+      "&a",
+      "!t",
+      "&b",
+      "!!str",
+      "!",
+      "&a:",
+      "&a #c",
+      "!t x",
+      "&a\t",
+      "  &a",
+      "&",
+      "!<x>",
+      "-",
+      "- x",
+      "\t",
+      " ",
+      "-\t",
+      "- &a",
+    ];
     const tails = [
       "k: v",
       ": v",
