@@ -160,6 +160,16 @@ function speculate(text: string, textFields: TextFields | undefined): YamlOutcom
         ? guarded
         : undefined;
     const tops = [...new (yaml().Parser)().parse(prefix)].filter((t) => !TRIVIA.has(t.type));
+    // A collection past yaml_max_depth in the prefix's syntax tree is in the whole text's, and the first of them (in
+    // document order) too: its depth is fixed by what opened before it. Final on its line (R26), on a line before the
+    // prefix's last it is the whole reading's answer, or an earlier line's refusal (X12, as readDeepPrefix).
+    const deep = checkTokens(tops);
+    if (deep?.deep) {
+      const at = lineAtOffset(prefix, deep.offset ?? 0);
+      if (at >= lineAtOffset(prefix, prefix.lastIndexOf("\n", prefix.length - 2) + 1)) continue;
+      const out = refusalOrOutcome(text, () => readDocument(prefix, EVERYTHING, textFields));
+      return out && !out.ok && out.line !== undefined && out.line <= at ? out : undefined;
+    }
     const run = headError(tops);
     if (run !== undefined) {
       // The whole text's first syntax error is the prefix's (X12): the prefix's own reading is the whole text's.
