@@ -132,10 +132,11 @@ export function parseYamlContract(
  * lies on a line before a point the rest of the text cannot change (settledBefore), and the prefix's own cut counts
  * for nothing (R25/R26, as readPrefix reads a prefix). Otherwise the whole text is read as before.
  */
-const SPECULATE_FIRST = 1024;
+const SPECULATE_FIRST = 256;
 function speculate(text: string, textFields: TextFields | undefined): YamlOutcome | undefined {
   // Each prefix is about four times the one before, counted without its last line: a long line makes a prefix long,
-  // and what follows it is still read a little at a time (a 32 KiB key, then entries: the key and 1 KiB more).
+  // and what follows it is still read a little at a time (a 32 KiB key, then entries: the key and a few more). The
+  // first is small: a text dense in syntax errors costs the engine microseconds a line even in a prefix.
   let end = 0;
   let longLine = false;
   for (;;) {
