@@ -196,7 +196,8 @@ const PROP_RUN = new Set(["anchor", "tag", "newline", "space", "comment"]);
  * of the first document's top-level block mapping, met before anything the rest of the text could add to that entry:
  * a second anchor (or tag) in a run of node properties with nothing after them yet (`&a` on a line, `&a` on the next:
  * a node can have only one), on a line the prefix ends after; or a block sequence begun as the entry's implicit key
- * (lines of `-` after the last key), refused before its content is looked at. The engine's parser is streaming, so
+ * (lines of `-` after the last key), refused before its content is looked at; or a plain scalar key that already
+ * spans lines (lines of `@x`: one scalar), refused as a key on more than one line whatever it goes on to hold. The engine's parser is streaming, so
  * the entries before are the whole text's, and so are the entry's properties and the kind of its key once begun
  * (what follows the prefix only adds tokens after them); its composer meets them in order, the entries first, then
  * the properties one by one, then the key's kind, so the error it makes there comes before any the rest could cause.
@@ -209,11 +210,14 @@ function headError(tops: readonly Token[]): number | undefined {
   const item = doc.value.items[doc.value.items.length - 1] as Item & { key?: Token | null; sep?: unknown };
   if (!item) return undefined;
   const seqKey = item.key?.type === "block-seq";
+  const key = item.key?.type === "scalar" ? item.key : undefined;
+  const lineKey = key !== undefined && key.source.includes("\n");
   const props = !item.key && !item.sep && !item.value && item.start.every((t) => PROP_RUN.has(t.type));
-  if (!seqKey && !props) return undefined;
+  if (!seqKey && !lineKey && !props) return undefined;
   const err = [...new (yaml().Composer)(COMPOSE_OPTIONS).compose(tops)].flatMap((d) => d.errors)[0];
   if (!err) return undefined;
   if (seqKey) return err.code === "BLOCK_AS_IMPLICIT_KEY" ? err.pos[0] : undefined;
+  if (lineKey) return err.code === "MULTILINE_IMPLICIT_KEY" && err.pos[0] === key.offset ? err.pos[0] : undefined;
   if (err.code !== "MULTIPLE_ANCHORS" && err.code !== "MULTIPLE_TAGS") return undefined;
   const at = item.start.findIndex((t) => t.offset === err.pos[0] && (t.type === "anchor" || t.type === "tag"));
   // Its line ends inside the prefix: nothing after it joins the property's token.

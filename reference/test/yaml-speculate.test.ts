@@ -49,6 +49,8 @@ describe("X5: speculation on a prefix answers what the whole text answers", () =
         "anchor chain ending in a key": `a: 1\n${"&x\n".repeat(20000)}k: v\n`,
         "tag chain ending in a key": `a: 1\n${"!t\n".repeat(20000)}k: v\n`,
         "list items as the last entry's key, then a key": `a: 1\n${"\t\n-\n".repeat(20000)}k: v\n`,
+        "a plain key over lines, then a key": `a: 1\n${"@x\n".repeat(20000)}k: v\n`,
+        "a plain key over lines, then a document": `a: 1\n${"@x\n".repeat(20000)}---\nk: v\n`,
         "multi-line plain root scalar": `${"word\n".repeat(20000)}k: v\n`,
         "an early refusal then a long open flow": `a: 1\na: 2\nb: [${"1,\n".repeat(20000)}`,
         "duplicate key far apart": `dup: 1\n${pad(8000)}dup: 2\n`,
@@ -97,6 +99,10 @@ describe("X5: speculation on a prefix answers what the whole text answers", () =
       " ",
       "-\t",
       "- &a",
+      "@x",
+      "`x",
+      "@x y",
+      "@x: v",
     ];
     const tails = [
       "k: v",
