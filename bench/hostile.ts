@@ -105,6 +105,10 @@ export const SHAPES: Record<string, (bytes: number) => string> = {
   // Lines of a reserved indicator: one plain scalar over every line, an implicit key the whole text long (3.4× through
   // the whole reading; a prefix answers it now, a key over lines, X12).
   "reserved-chars": repeated("@x\n"),
+  // Quoted scalars opened on one line, closed on the next: keys over two lines (about ordinary's cost per KiB through
+  // the whole reading; from a prefix now, X12).
+  "quoted-lines": repeated('"a\n'),
+  "single-quoted-lines": repeated("'a\n"),
 };
 
 export interface HostileOutcome {

@@ -196,21 +196,23 @@ const PROP_RUN = new Set(["anchor", "tag", "newline", "space", "comment"]);
  * of the first document's top-level block mapping, met before anything the rest of the text could add to that entry:
  * a second anchor (or tag) in a run of node properties with nothing after them yet (`&a` on a line, `&a` on the next:
  * a node can have only one), on a line the prefix ends after; or a block sequence begun as the entry's implicit key
- * (lines of `-` after the last key), refused before its content is looked at; or a plain scalar key that already
- * spans lines (lines of `@x`: one scalar), refused as a key on more than one line whatever it goes on to hold. The engine's parser is streaming, so
+ * (lines of `-` after the last key), refused before its content is looked at; or a plain or quoted scalar key that
+ * already spans lines (lines of `@x`, or `"a` lines: one scalar), refused as a key on more than one line whatever it
+ * goes on to hold (a quote the prefix leaves open is refused after that, when the key is read). The engine's parser is streaming, so
  * the entries before are the whole text's, and so are the entry's properties and the kind of its key once begun
  * (what follows the prefix only adds tokens after them); its composer meets them in order, the entries first, then
  * the properties one by one, then the key's kind, so the error it makes there comes before any the rest could cause.
  * The prefix's reading (readDocument) then answers with it, or with a refusal on the lines before it, both from text
  * the prefix holds.
  */
+const SCALAR_KEYS = new Set(["scalar", "single-quoted-scalar", "double-quoted-scalar"]);
 function headError(tops: readonly Token[]): number | undefined {
   const doc = tops[0];
   if (tops.length !== 1 || doc?.type !== "document" || doc.value?.type !== "block-map") return undefined;
   const item = doc.value.items[doc.value.items.length - 1] as Item & { key?: Token | null; sep?: unknown };
   if (!item) return undefined;
   const seqKey = item.key?.type === "block-seq";
-  const key = item.key?.type === "scalar" ? item.key : undefined;
+  const key = item.key && SCALAR_KEYS.has(item.key.type) ? (item.key as CST.FlowScalar) : undefined;
   const lineKey = key !== undefined && key.source.includes("\n");
   const props = !item.key && !item.sep && !item.value && item.start.every((t) => PROP_RUN.has(t.type));
   if (!seqKey && !lineKey && !props) return undefined;

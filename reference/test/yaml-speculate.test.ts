@@ -51,6 +51,8 @@ describe("X5: speculation on a prefix answers what the whole text answers", () =
         "list items as the last entry's key, then a key": `a: 1\n${"\t\n-\n".repeat(20000)}k: v\n`,
         "a plain key over lines, then a key": `a: 1\n${"@x\n".repeat(20000)}k: v\n`,
         "a plain key over lines, then a document": `a: 1\n${"@x\n".repeat(20000)}---\nk: v\n`,
+        "quoted keys over lines, then a key": `a: 1\n${'"a\n'.repeat(20001)}k: v\n`,
+        "a quoted key over lines closed late, then a value": `a: 1\n"${"w\n".repeat(20000)}": v\nb: 1\nb: 2\n`,
         "multi-line plain root scalar": `${"word\n".repeat(20000)}k: v\n`,
         "an early refusal then a long open flow": `a: 1\na: 2\nb: [${"1,\n".repeat(20000)}`,
         "duplicate key far apart": `dup: 1\n${pad(8000)}dup: 2\n`,
@@ -103,6 +105,9 @@ describe("X5: speculation on a prefix answers what the whole text answers", () =
       "`x",
       "@x y",
       "@x: v",
+      '"a',
+      "'a",
+      '"a: v',
     ];
     const tails = [
       "k: v",
