@@ -72,8 +72,8 @@ export const SHAPES: Record<string, (bytes: number) => string> = {
   "deep-flow-seq": (b) => nest(b, "nest: ", "[", "1", "]"),
   "deep-flow-map": (b) => nest(b, "nest: ", "{a: ", "1", "}"),
   "wide-flow": (b) => `${HEAD}list: [${"1,".repeat(Math.floor((b - HEAD.length - TAIL.length - 12) / 2))}1]\n${TAIL}`,
-  // Accepted, not refused: a flow list of 9,000 items with a comment on every line, then comment lines. The costliest
-  // input per byte the reference accepts (the yaml engine spends ~2 µs per flow token), the floor wide-flow compares to.
+  // Accepted, not refused: a flow list of 9,000 items with a comment on every line, then comment lines. Through the
+  // yaml engine (~2 µs per flow token) it cost 10–46× ordinary frontmatter; the fast path reads it now (X12).
   "dense-flow-accepted": (b) => {
     const room = b - HEAD.length - TAIL.length - "list: [\n ]\n".length;
     const items = Math.min(9000, Math.floor(room / 7));
@@ -96,6 +96,19 @@ export const SHAPES: Record<string, (bytes: number) => string> = {
   "directive-chars": repeated("%\n"),
   "anchors-only": repeated("&a\n"),
   "tags-only": repeated("!t\n"),
+  // Found by the search after the fast path grew (issue 26 item 6): lines of white (accepted), and lines of '-'
+  // among them, a block sequence begun as the implicit key of the last entry (refused).
+  "tab-lines": repeated("\t\n"),
+  "blank-lines": repeated("  \n  \n \n#c\n"),
+  "indented-comments": repeated("  #c\n"),
+  "dashes-among-tabs": repeated("\t\n\t\n\t\n\t\n-\n"),
+  // Lines of a reserved indicator: one plain scalar over every line, an implicit key the whole text long (3.4× through
+  // the whole reading; a prefix answers it now, a key over lines, X12).
+  "reserved-chars": repeated("@x\n"),
+  // Quoted scalars opened on one line, closed on the next: keys over two lines (about ordinary's cost per KiB through
+  // the whole reading; from a prefix now, X12).
+  "quoted-lines": repeated('"a\n'),
+  "single-quoted-lines": repeated("'a\n"),
 };
 
 export interface HostileOutcome {

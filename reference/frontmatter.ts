@@ -40,18 +40,18 @@ const TEXT_FIELDS: TextFields = {
   top: new Set(["name", "description", "compatibility", "license", "version", "argument-hint"]),
   within: new Set(["metadata"]),
 };
-/** A boolean anywhere in a value (R160: inside a text field's list or mapping too). */
-function holdsBoolean(v: unknown): boolean {
-  if (typeof v === "boolean") return true;
-  if (Array.isArray(v)) return v.some(holdsBoolean);
-  return isPlainObject(v) && Object.values(v).some(holdsBoolean);
+/** A boolean or a number anywhere in a value (R160: inside a text field's list or mapping too). */
+function holdsTyped(v: unknown): boolean {
+  if (typeof v === "boolean" || typeof v === "number") return true;
+  if (Array.isArray(v)) return v.some(holdsTyped);
+  return isPlainObject(v) && Object.values(v).some(holdsTyped);
 }
-/** Whether the fast path's value holds a boolean where R93/R160 want text (it declines numbers): then the contract reader reads it. */
+/** Whether the fast path's value holds a boolean or a number (only a flow list's integer) where R93/R160 want text: then the contract reader reads it. */
 function holdsTypedText(data: Record<string, unknown>): boolean {
-  for (const key of TEXT_FIELDS.top) if (holdsBoolean(data[key])) return true;
+  for (const key of TEXT_FIELDS.top) if (holdsTyped(data[key])) return true;
   for (const key of TEXT_FIELDS.within) {
     const m = data[key];
-    if (isPlainObject(m) && holdsBoolean(m)) return true;
+    if (isPlainObject(m) && holdsTyped(m)) return true;
   }
   return false;
 }

@@ -93,11 +93,14 @@ export function codePoints(s: string): number {
 }
 const hex = (c: string): string => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
 
-/** Parse frontmatter YAML under the contract. Lines are 1-based within `text`. */
+/**
+ * Parse frontmatter YAML under the contract. Lines are 1-based within `text`. opts turn off the shortcuts to the same
+ * answer, for the tests that hold them to it: speculation on prefixes (X5) and the lexer's guards (both on by default).
+ */
 export function parseYamlContract(
   text: string,
   textFields?: TextFields,
-  opts: { speculate?: boolean } = {},
+  opts: { speculate?: boolean; guards?: boolean } = {},
 ): YamlOutcome {
   const bad = FORBIDDEN_CHAR.exec(text);
   if (bad) {
@@ -110,7 +113,7 @@ export function parseYamlContract(
   try {
     return (
       (opts.speculate === false ? undefined : speculate(text, textFields)) ??
-      lexerGuards(text) ??
+      (opts.guards === false ? undefined : lexerGuards(text)) ??
       readDocument(text, EVERYTHING, textFields) ?? { ok: true, data: null, keyLines: new Map() }
     );
   } catch (e) {
@@ -124,18 +127,30 @@ export function parseYamlContract(
 
 /**
  * X5: a refusal near the start of a long text is found in a prefix, so the engine never composes the rest (a 1 MiB of
- * one error per line cost 10–50 s). Prefixes of SPECULATE_FIRST bytes, then four times more each round, up to half
- * the text, each cut at a line's end. A prefix answers only where the whole text must answer the same: the refusal
+ * one error per line cost 10–50 s). Prefixes of SPECULATE_FIRST bytes, then four times more each round (not counting
+ * a long last line), up to half the text, each cut at a line's end. A prefix answers only where the whole text must answer the same: the refusal
  * lies on a line before a point the rest of the text cannot change (settledBefore), and the prefix's own cut counts
  * for nothing (R25/R26, as readPrefix reads a prefix). Otherwise the whole text is read as before.
  */
-const SPECULATE_FIRST = 1024;
+const SPECULATE_FIRST = 256;
 function speculate(text: string, textFields: TextFields | undefined): YamlOutcome | undefined {
-  for (let size = SPECULATE_FIRST; size * 2 <= text.length; size *= 4) {
-    const nl = text.indexOf("\n", size);
-    // A prefix that is most of the text saves nothing: the whole reading (its guards first) is as cheap.
-    if (nl === -1 || (nl + 1) * 2 > text.length) return undefined;
-    const prefix = text.slice(0, nl + 1);
+  // Each prefix is about four times the one before, counted without its last line: a long line makes a prefix long,
+  // and what follows it is still read a little at a time (a 32 KiB key, then entries: the key and a few more). The
+  // first is small: a text dense in syntax errors costs the engine microseconds a line even in a prefix.
+  let end = 0;
+  let longLine = false;
+  for (;;) {
+    const lastLine = end === 0 ? 0 : text.lastIndexOf("\n", end - 2) + 1;
+    const target = end + Math.max(SPECULATE_FIRST, 3 * lastLine);
+    const nl = target < text.length ? text.indexOf("\n", target) : -1;
+    if (nl === -1) return undefined;
+    const start = text.lastIndexOf("\n", nl - 1) + 1;
+    longLine ||= nl - start > start;
+    // A prefix that is most of the text saves nothing: the whole reading (its guards first) is as cheap. Half the
+    // text at most, or three quarters once a prefix was mostly its last line (a line that long cost little).
+    if (nl + 1 > text.length * (longLine ? 0.75 : 0.5)) return undefined;
+    end = nl + 1;
+    const prefix = text.slice(0, end);
     // A guard that trips in the prefix trips at the same token of the whole text, whose lexer agrees with the prefix's
     // but maybe on its last line: an answer before that line is final; otherwise the whole reading's guards trip too.
     const guarded = refusalOrOutcome(text, () => lexerGuards(prefix));
@@ -145,7 +160,24 @@ function speculate(text: string, textFields: TextFields | undefined): YamlOutcom
         guarded.line < lineAtOffset(prefix, prefix.lastIndexOf("\n", prefix.length - 2) + 1)
         ? guarded
         : undefined;
-    const settled = settledBefore(prefix);
+    const tops = [...new (yaml().Parser)().parse(prefix)].filter((t) => !TRIVIA.has(t.type));
+    // A collection past yaml_max_depth in the prefix's syntax tree is in the whole text's, and the first of them (in
+    // document order) too: its depth is fixed by what opened before it. Final on its line (R26), on a line before the
+    // prefix's last it is the whole reading's answer, or an earlier line's refusal (X12, as readDeepPrefix).
+    const deep = checkTokens(tops);
+    if (deep?.deep) {
+      const at = lineAtOffset(prefix, deep.offset ?? 0);
+      if (at >= lineAtOffset(prefix, prefix.lastIndexOf("\n", prefix.length - 2) + 1)) continue;
+      const out = refusalOrOutcome(text, () => readDocument(prefix, EVERYTHING, textFields));
+      return out && !out.ok && out.line !== undefined && out.line <= at ? out : undefined;
+    }
+    const run = headError(tops);
+    if (run !== undefined) {
+      // The whole text's first syntax error is the prefix's (X12): the prefix's own reading is the whole text's.
+      const out = refusalOrOutcome(text, () => readDocument(prefix));
+      return out && !out.ok && out.line !== undefined && out.line <= lineAtOffset(prefix, run) ? out : undefined;
+    }
+    const settled = settledBefore(tops);
     if (settled === undefined) continue;
     const settledLine = lineAtOffset(prefix, settled);
     const out = refusalOrOutcome(text, () =>
@@ -153,7 +185,45 @@ function speculate(text: string, textFields: TextFields | undefined): YamlOutcom
     );
     if (out && !out.ok && out.line !== undefined && out.line < settledLine) return out;
   }
-  return undefined;
+}
+
+/** The tokens a run of node properties is made of: a property, and the space, line breaks and comments between them. */
+const PROP_RUN = new Set(["anchor", "tag", "newline", "space", "comment"]);
+
+/**
+ * X12: (given a prefix's top-level tokens, trivia left out) the offset of the prefix's first syntax error when the
+ * whole text is certain to have it as its first too, or undefined. That error belongs to the head of the last entry
+ * of the first document's top-level block mapping, met before anything the rest of the text could add to that entry:
+ * a second anchor (or tag) in a run of node properties with nothing after them yet (`&a` on a line, `&a` on the next:
+ * a node can have only one), on a line the prefix ends after; or a block sequence begun as the entry's implicit key
+ * (lines of `-` after the last key), refused before its content is looked at; or a plain or quoted scalar key that
+ * already spans lines (lines of `@x`, or `"a` lines: one scalar), refused as a key on more than one line whatever it
+ * goes on to hold (a quote the prefix leaves open is refused after that, when the key is read). The engine's parser is streaming, so
+ * the entries before are the whole text's, and so are the entry's properties and the kind of its key once begun
+ * (what follows the prefix only adds tokens after them); its composer meets them in order, the entries first, then
+ * the properties one by one, then the key's kind, so the error it makes there comes before any the rest could cause.
+ * The prefix's reading (readDocument) then answers with it, or with a refusal on the lines before it, both from text
+ * the prefix holds.
+ */
+const SCALAR_KEYS = new Set(["scalar", "single-quoted-scalar", "double-quoted-scalar"]);
+function headError(tops: readonly Token[]): number | undefined {
+  const doc = tops[0];
+  if (tops.length !== 1 || doc?.type !== "document" || doc.value?.type !== "block-map") return undefined;
+  const item = doc.value.items[doc.value.items.length - 1] as Item & { key?: Token | null; sep?: unknown };
+  if (!item) return undefined;
+  const seqKey = item.key?.type === "block-seq";
+  const key = item.key && SCALAR_KEYS.has(item.key.type) ? (item.key as CST.FlowScalar) : undefined;
+  const lineKey = key !== undefined && key.source.includes("\n");
+  const props = !item.key && !item.sep && !item.value && item.start.every((t) => PROP_RUN.has(t.type));
+  if (!seqKey && !lineKey && !props) return undefined;
+  const err = [...new (yaml().Composer)(COMPOSE_OPTIONS).compose(tops)].flatMap((d) => d.errors)[0];
+  if (!err) return undefined;
+  if (seqKey) return err.code === "BLOCK_AS_IMPLICIT_KEY" ? err.pos[0] : undefined;
+  if (lineKey) return err.code === "MULTILINE_IMPLICIT_KEY" && err.pos[0] === key.offset ? err.pos[0] : undefined;
+  if (err.code !== "MULTIPLE_ANCHORS" && err.code !== "MULTIPLE_TAGS") return undefined;
+  const at = item.start.findIndex((t) => t.offset === err.pos[0] && (t.type === "anchor" || t.type === "tag"));
+  // Its line ends inside the prefix: nothing after it joins the property's token.
+  return at !== -1 && item.start.slice(at + 1).some((t) => t.type === "newline") ? err.pos[0] : undefined;
 }
 
 /** A reading's outcome, its thrown refusal as an outcome (lines of `text`), anything else thrown on. */
@@ -188,14 +258,13 @@ function lastEntryStart(root: Token): number | undefined {
 }
 
 /**
- * The offset in `prefix` before which nothing after the prefix can change the text's tokens, nodes or refusals: the
+ * (Given a prefix's top-level tokens, trivia left out) the offset in the prefix before which nothing after it can change the text's tokens, nodes or refusals: the
  * engine's parser is streaming, so a top-level token followed by another is final, and so is an entry of the first
  * document's top-level block mapping followed by another entry (the parser opened the next one at indent 0, which
  * closes every node before it). The start of the last top-level token, or, when that is the first document, of the
  * deepest last entry of its block collections that follows another entry (lastEntryStart). Undefined: nothing is settled.
  */
-function settledBefore(prefix: string): number | undefined {
-  const tops = [...new (yaml().Parser)().parse(prefix)].filter((t) => !TRIVIA.has(t.type));
+function settledBefore(tops: readonly Token[]): number | undefined {
   const last = tops[tops.length - 1];
   if (last === undefined) return undefined;
   if (tops.length >= 2) return last.offset;
@@ -381,7 +450,13 @@ function lineAtOffset(text: string, offset: number): number {
  * one expansion). On a trip, the lines up to the token's are read under the full rules (readPrefix), which
  * refuse at the very node the whole document would be refused at: the line is the same.
  */
-const FLOW_GUARD = 1000;
+/**
+ * Flow nesting past the depth bound: every open bracket the lexer yields opens a flow collection of the syntax tree,
+ * nested in those still open, so this many is a collection past yaml_max_depth there (readDeepPrefix confirms it on
+ * the prefix before answering). Tripping at the first one past the bound, not later, keeps the prefix the engine
+ * builds (quadratic in flow nesting) small: 1,000 levels cost 60 ms per file (issue 26 item 6).
+ */
+const FLOW_GUARD = LIMITS.yaml_max_depth;
 function lexerGuards(text: string): YamlOutcome | undefined {
   let flow = 0;
   let dashes = 0;

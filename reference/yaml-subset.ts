@@ -1,5 +1,7 @@
 // A fast path for the YAML that SKILL.md frontmatter almost always is: a flat mapping of plain, quoted,
-// boolean, block (| |- > >-) and flow-list scalars, with a few nested levels of mappings or lists. Anything
+// boolean, block (| |- > >-) and flow-list scalars, with a few nested levels of mappings or lists; and, so that the
+// hostile shapes of bench/hostile.ts cost what ordinary frontmatter does (X12), integers in flow lists, anchored
+// values, top-level flow lists over lines with comments, and lines of white between entries. Anything
 // outside that subset returns null and goes to the contract parser (yaml-contract.ts), which stays the
 // authority: property tests and `npm run fuzz` check that whenever this returns a value, the authority
 // returns the same one with the same key lines (R18), and that its one refusal, R16's value bound, is the
@@ -63,12 +65,17 @@ const SP = 0x20;
 const HASH = 0x23;
 const DQUOTE = 0x22;
 const SQUOTE = 0x27;
+const AMPERSAND = 0x26;
 const COMMA = 0x2c;
 const DASH = 0x2d;
 const COLON = 0x3a;
 const LBRACKET = 0x5b;
 const BACKSLASH = 0x5c;
 const RBRACKET = 0x5d;
+
+/** Where a flow list item's text stops: a flow indicator or a line break (ASCII codes; anything else is text). */
+const FLOW_STOP = new Uint8Array(128);
+for (const ch of ",[]{}\n") FLOW_STOP[ch.charCodeAt(0)] = 1;
 
 /** ASCII tables by char code: a key's first character [A-Za-z_], its others [A-Za-z0-9_-], a plain scalar's forbidden first character. */
 const KEY_START = new Uint8Array(128);
@@ -200,10 +207,45 @@ function scalar(scan: Scan, a: number, b: number): Value {
       : FAIL;
   }
   if (c === LBRACKET) return flowList(text, a, b);
+  if (c === AMPERSAND) return anchored(scan, a, b);
   return plain(text.slice(a, b), false);
 }
 
-/** A one-line flow list of plain strings, sized exactly (no spare capacity kept with the frontmatter). */
+/**
+ * `&name value`: an anchor on a scalar or a flow list (R18). No alias can follow in the subset (a `*` never starts a
+ * plain scalar or a list item here), so the anchor names nothing and the value is the value's; R16 counts no node
+ * for it. The name is held to [A-Za-z0-9_-] (the engine refuses an empty one and warns of one ending in ':'), a
+ * space separates it, and what follows is a value of this path that is not itself anchored.
+ */
+function anchored(scan: Scan, a: number, b: number): Value {
+  const text = scan.text;
+  let q = a + 1;
+  while (q < b) {
+    const k = text.charCodeAt(q);
+    if (k >= 128 || KEY_CHAR[k] !== 1) break;
+    q++;
+  }
+  if (q === a + 1 || q >= b || text.charCodeAt(q) !== SP) return FAIL;
+  while (q < b && text.charCodeAt(q) === SP) q++;
+  return q < b && text.charCodeAt(q) !== AMPERSAND ? scalar(scan, q, b) : FAIL;
+}
+
+/**
+ * A flow list item text[a, b): a plain string, or a decimal integer without sign or leading zero of at most 15
+ * digits (exactly the core schema's int, always a safe integer: R17 has nothing to refuse); FAIL for anything else.
+ */
+function listItem(text: string, a: number, b: number): Value {
+  const first = text.charCodeAt(a);
+  if (b - a <= 15 && first >= 0x31 && first <= 0x39) {
+    let i = a + 1;
+    while (i < b && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++;
+    if (i === b) return Number(text.slice(a, b));
+  } else if (b - a === 1 && first === 0x30) return 0;
+  const v = plain(text.slice(a, b), true);
+  return typeof v === "string" ? v : FAIL;
+}
+
+/** A one-line flow list of plain strings and integers, sized exactly (no spare capacity kept with the frontmatter). */
 function flowList(text: string, a: number, b: number): Value {
   if (text.charCodeAt(b - 1) !== RBRACKET) return FAIL;
   let p = a + 1;
@@ -220,8 +262,8 @@ function flowList(text: string, a: number, b: number): Value {
     let pe = e;
     while (ps < pe && text.charCodeAt(ps) === SP) ps++;
     while (pe > ps && text.charCodeAt(pe - 1) === SP) pe--;
-    const v = plain(text.slice(ps, pe), true);
-    if (typeof v !== "string") return FAIL;
+    const v = listItem(text, ps, pe);
+    if (v === FAIL) return FAIL;
     items[k] = v;
     s = e + 1;
   }
@@ -424,11 +466,71 @@ function skipBlock(scan: Scan): void {
   }
 }
 
+/**
+ * A flow list a top-level entry opens on its key line and closes on a later one (`key: [`, lines of `item,`, ` ]`),
+ * from text[vs] (its '['; the key line ends at e), scan at the line after the key's; scan moves past the closing line.
+ * Items are a one-line list's (listItem), each followed on its own line by ',' or the closing ']' (a trailing comma
+ * is YAML 1.2's); a comment starts after a space; every line after the key's is indented and holds something (the
+ * engine refuses a flow line at the block's indent). itemLines, when given, gets each item's 0-based line.
+ */
+function flowBlock(scan: Scan, vs: number, e: number, itemLines?: number[]): Value {
+  if (scan.dirty) return FAIL;
+  const text = scan.text;
+  const items: unknown[] = [];
+  let line = scan.line - 1; // the key's line, where text[p, e) is read first
+  let p = vs + 1;
+  for (;;) {
+    while (p < e && text.charCodeAt(p) === SP) p++;
+    const c = p < e ? text.charCodeAt(p) : NL;
+    if (c === NL || (c === HASH && text.charCodeAt(p - 1) === SP)) {
+      // The line ends (after a comment): the list goes on on the next, indented, line.
+      if (scan.pos >= text.length) return FAIL;
+      p = scan.pos;
+      e = lineEnd(text, p, text.length);
+      line = scan.line;
+      scan.pos = e + 1;
+      scan.line++;
+      const ind = indentAt(text, p, e);
+      if (ind === 0 || p + ind === e) return FAIL;
+      p += ind;
+    } else if (c === RBRACKET) {
+      while (++p < e) if (text.charCodeAt(p) !== SP) return FAIL;
+      return items;
+    } else if (c === COMMA)
+      return FAIL; // an empty item: no item before this ','
+    else {
+      let q = p;
+      while (q < e && !FLOW_STOP[text.charCodeAt(q)]) q++;
+      if (q === e || (text.charCodeAt(q) !== COMMA && text.charCodeAt(q) !== RBRACKET)) return FAIL; // not ended on its line
+      let t = q;
+      while (t > p && text.charCodeAt(t - 1) === SP) t--;
+      const v = listItem(text, p, t);
+      if (v === FAIL) return FAIL;
+      items.push(v);
+      itemLines?.push(line);
+      p = text.charCodeAt(q) === COMMA ? q + 1 : q; // past the ',', or at the ']'
+    }
+  }
+}
+
+/**
+ * Whether text[p, e), a line between top-level entries that starts with a space or a tab, holds only spaces and tabs,
+ * then maybe a comment: YAML's empty or comment line (l-comment), nothing to any value. A plain scalar it follows
+ * could go on only on a later indented line, which this path never reads as a key: it declines there.
+ */
+function blankLine(text: string, p: number, e: number): boolean {
+  let i = p;
+  for (let c = text.charCodeAt(i); i < e && (c === SP || c === 0x09); c = text.charCodeAt(++i));
+  return i > p && (i === e || text.charCodeAt(i) === HASH);
+}
+
 /** The value of the top-level entry whose key line ends at e, its value starting at vs; scan moves past the entry. */
 function entryValue(scan: Scan, vs: number, e: number): Value {
   const header = vs < e ? blockHeader(scan.text, vs, e) : 0;
   scan.pos = e + 1;
   scan.line++;
+  if (vs < e && scan.text.charCodeAt(vs) === LBRACKET && scan.text.charCodeAt(e - 1) !== RBRACKET)
+    return flowBlock(scan, vs, e);
   if (vs < e && header === 0) return scalar(scan, vs, e);
   const a = Math.min(scan.pos, scan.text.length); // past the end when the key line is the last, unterminated
   skipBlock(scan);
@@ -459,7 +561,7 @@ export function parseSubset(text: string): SubsetResult | SubsetRefusal | null {
   while (scan.pos < text.length) {
     const start = scan.pos;
     const e = lineEnd(text, start, text.length);
-    if (e === start || text.charCodeAt(start) === HASH) {
+    if (e === start || text.charCodeAt(start) === HASH || blankLine(text, start, e)) {
       scan.pos = e + 1;
       scan.line++;
       continue;
@@ -522,6 +624,13 @@ const tooManyValues = (line: number): SubsetRefusal => ({
 function nodeLine(scan: Scan, start: number, end: number, from: number, n: number): number {
   const text = scan.text;
   const keyLineEnd = lineEnd(text, start, end);
+  const vs = valueStart(scan, keyEnd(text, start, keyLineEnd), keyLineEnd);
+  if (n > 2 && text.charCodeAt(vs) === LBRACKET && text.charCodeAt(keyLineEnd - 1) !== RBRACKET) {
+    // A flow list over lines (flowBlock): the key, the list, then its items, each on the line it was read on.
+    const lines: number[] = [];
+    flowBlock({ ...scan, pos: keyLineEnd + 1, line: from + 1 }, vs, keyLineEnd, lines);
+    return (lines[n - 3] ?? from) + 1;
+  }
   if (valueStart(scan, keyEnd(text, start, keyLineEnd), keyLineEnd) !== keyLineEnd) return from + 1; // a scalar or a flow list: all on the key's line
   let seen = 0;
   let opens = false; // a `key:` whose mapping or list starts on the next line that is not blank
