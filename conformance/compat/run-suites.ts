@@ -28,7 +28,7 @@ export function supportsProfiles(root: string): boolean {
   return /--profile\b/.test(`${r.stdout}${r.stderr}`);
 }
 
-/** `filter`: only these case ids (a rerun of a load-dependent case). */
+/** `filter`: only these case ids (a rerun of a load-dependent case); `jobs`: cases at once (the CLI's --jobs). */
 export function runSuites(
   root: string,
   t: Target,
@@ -36,6 +36,7 @@ export function runSuites(
   jsonFile: string,
   timeoutMs = 15 * 60_000,
   filter?: string[],
+  jobs = 1,
 ): Promise<SuiteRun> {
   const target =
     t.kind === "reference" ? ["--reference"] : t.kind === "module" ? ["--driver", t.spec] : ["--exec", t.spec];
@@ -46,6 +47,7 @@ export function runSuites(
     ...(profile ? ["--profile", profile] : []),
     ...(t.args ?? []),
     ...(filter?.length ? ["--filter", filter.join(",")] : []),
+    ...(jobs > 1 ? ["--jobs", String(jobs)] : []),
     "--json",
     jsonFile,
   ]);
