@@ -166,7 +166,9 @@ async function runTarget(
   );
   const t0 = performance.now();
   const run = await runSuites(root, t, widest, join(ctx.tmp, `${t.id}.json`), t.runTimeoutMs, undefined, ctx.jobs);
-  ctx.log(`${t.id}: ran in ${Math.round((performance.now() - t0) / 1000)} s`);
+  const seconds = { run: Math.round((performance.now() - t0) / 1000), jobs: ctx.jobs };
+  out.seconds = seconds;
+  ctx.log(`${t.id}: ran in ${seconds.run} s`);
   if (!run.report) {
     for (const p of profiles) out.cells.push(...errorCells(p ?? "default", ctx.suites, run.reason ?? "no report"));
     return { row: { ...out, status: "errored", ...(run.reason ? { reason: run.reason } : {}) } };
@@ -251,8 +253,12 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
     // Nothing else runs now: the load-dependent reruns get the machine to themselves.
     for (const [i, ran] of runs.entries()) {
       if (!ran.report || ran.widest !== WIDEST) continue;
+      const t0 = performance.now();
       const reruns = await rerunLoadDependent(root, targets[i]!, ran.report, ctx);
-      if (reruns.length) ran.row.reruns = reruns;
+      if (reruns.length) {
+        ran.row.reruns = reruns;
+        ran.row.seconds = { ...ran.row.seconds, reruns: Math.round((performance.now() - t0) / 1000) };
+      }
     }
     implementations.push(...runs.map((ran) => judge(ran, profiles, ctx)));
     const n = opts.skills ?? 1000;
@@ -263,9 +269,12 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
         for (const [i, t] of targets.entries()) {
           if (implementations[i]!.status !== "ran" && implementations[i]!.status !== "errored") continue;
           log(`${t.id}: discovery and activation of ${n} skills`);
-          implementations[i]!.timing = await measureTiming(root, t, tree, {
+          const t0 = performance.now();
+          const row = implementations[i]!;
+          row.timing = await measureTiming(root, t, tree, {
             ...(opts.calls ? { calls: opts.calls } : {}),
           });
+          row.seconds = { ...row.seconds, timing: Math.round((performance.now() - t0) / 1000) };
         }
       } finally {
         await tree.disposeAsync();
