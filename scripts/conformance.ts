@@ -483,6 +483,10 @@ if (
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
+      // The run is over and its reports are written. Work an in-process implementation left running (a read of a FIFO
+      // holds a libuv thread for good: S24) would keep the process alive until killed: a compat run waited 15 min for
+      // it. Exit after a grace instead; unref'd, so a process with nothing left exits at once as always.
+      setTimeout(() => process.exit(code), 2000).unref();
     },
     (err: unknown) => {
       console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
