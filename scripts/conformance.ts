@@ -23,6 +23,7 @@ import {
   type ParityLevel,
 } from "../conformance/parity.ts";
 import { outputPathsProblem } from "../conformance/output-paths.ts";
+import { FORCED_EXIT } from "../conformance/compat/run-suites.ts";
 import { formatParityFuzz, runParityFuzz } from "../conformance/parity-fuzz.ts";
 import { renderBadge } from "../conformance/report/badge.ts";
 import { formatCase, formatRules, formatScore } from "../conformance/report/console.ts";
@@ -483,10 +484,14 @@ if (
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
-      // The run is over and its reports are written. Work an in-process implementation left running (a read of a FIFO
-      // holds a libuv thread for good: S24) would keep the process alive until killed: a compat run waited 15 min for
-      // it. Exit after a grace instead; unref'd, so a process with nothing left exits at once as always.
-      setTimeout(() => process.exit(code), 2000).unref();
+      // The run is over and its reports are written. Work an in-process implementation left running (an open() of a
+      // FIFO holds a libuv thread for good: S24) keeps the process alive, and even process.exit() waits to join that
+      // thread: a compat run waited 15 min for it. So after a grace the process ends itself, saying the exit code the
+      // run had (FORCED_EXIT: compat reads it); unref'd, so a process with nothing left exits at once as always.
+      setTimeout(() => {
+        process.stderr.write(`${FORCED_EXIT} ${code}\n`);
+        process.kill(process.pid, "SIGKILL");
+      }, 2000).unref();
     },
     (err: unknown) => {
       console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));

@@ -15,6 +15,12 @@ export interface SuiteRun {
   reason?: string;
 }
 
+/** The line the CLI ends with when work an implementation left running held its process after the reports were
+ *  written, and it killed itself (scripts/conformance.ts): the run's own exit code follows. */
+export const FORCED_EXIT =
+  "skill-conformance: work an implementation left running held the process; the run's exit code:";
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const tail = (s: string, n = 600) => (s.length > n ? `…${s.slice(-n)}` : s).trim();
 
 /** The kit's CLI under node + tsx, from the repo root (no npm in between: one process, its exit code). */
@@ -60,8 +66,11 @@ export function runSuites(
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString("utf8")).slice(-4096)));
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.on("close", (code, signal) => {
+    child.on("close", (exit, signal) => {
       clearTimeout(timer);
+      // Ended by itself after its reports were written (scripts/conformance.ts FORCED_EXIT): the exit code it said.
+      const forced = signal === "SIGKILL" ? new RegExp(`${escape(FORCED_EXIT)} (\\d+)\\s*$`).exec(stderr) : null;
+      const code = forced ? Number(forced[1]) : exit;
       // 0: all passed; 1: some failed (a normal verdict). Anything else: the kit could not run the target.
       if ((code === 0 || code === 1) && existsSync(jsonFile)) {
         try {
