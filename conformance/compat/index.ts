@@ -88,17 +88,18 @@ async function rerunLoadDependent(
   report: Report,
   ctx: { log: (l: string) => void; tmp: string; timed: ReadonlySet<string> },
 ): Promise<Rerun[]> {
-  const out: Rerun[] = [];
-  for (const first of report.cases.filter((c) => loadDependent(c, ctx.timed))) {
-    const id = first.id;
-    ctx.log(`${t.id}: ${id} ${first.status}: once more (its verdict depends on load)`);
-    const again = await runSuites(root, t, WIDEST, join(ctx.tmp, `${t.id}-${id}-rerun.json`), t.runTimeoutMs, [id]);
+  const firsts = report.cases.filter((c) => loadDependent(c, ctx.timed));
+  if (!firsts.length) return [];
+  const ids = firsts.map((c) => c.id);
+  ctx.log(`${t.id}: ${ids.join(", ")} once more, one at a time (verdicts that depend on load)`);
+  // One run of the CLI for all of them (one start-up), one case at a time.
+  const again = await runSuites(root, t, WIDEST, join(ctx.tmp, `${t.id}-rerun.json`), t.runTimeoutMs, ids);
+  return firsts.map((first) => {
     const rerun =
-      (again.report as Report | undefined)?.cases.find((c) => c.id === id)?.status ??
+      (again.report as Report | undefined)?.cases.find((c) => c.id === first.id)?.status ??
       `no report (${again.reason ?? "?"})`;
-    out.push({ case: id, first: first.status, rerun, flipped: rerun !== first.status });
-  }
-  return out;
+    return { case: first.id, first: first.status, rerun, flipped: rerun !== first.status };
+  });
 }
 
 interface Ctx {
