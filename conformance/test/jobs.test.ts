@@ -9,6 +9,7 @@ import { loadModule } from "../driver/in-process.ts";
 import { spawnImplementation } from "../driver/subprocess.ts";
 import { loadCases, runSuite, suites, type LoadedCase, type RunReport } from "../runner/index.ts";
 import { startOrder, timeBound } from "../runner/schedule.ts";
+import { main } from "../../scripts/conformance.ts";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "../..");
@@ -96,4 +97,18 @@ describe("the schedule of --jobs N", () => {
     expect(tail.every((e) => e.beside === 0)).toBe(true);
     expect(log.slice(0, starts - timedCount).some((e) => e.beside > 0)).toBe(true);
   }, 120_000);
+});
+
+describe("--jobs on the command line", () => {
+  it("wants an integer ≥ 1, and only with a suite run: a usage error (exit 2) otherwise", async () => {
+    for (const argv of [
+      ["--reference", "--jobs", "0"],
+      ["--reference", "--jobs", "two"],
+      ["--reference", "--smoke", "--jobs", "2"],
+    ]) {
+      const err: string[] = [];
+      expect(await main(argv, { out: () => {}, err: (l) => err.push(l) })).toBe(2);
+      expect(err.join("\n")).toMatch(/--jobs/);
+    }
+  });
 });
