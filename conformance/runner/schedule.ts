@@ -1,17 +1,20 @@
 // Owns the order a suite's cases run in (`--jobs N`). One job: every case in file order, one at a time (the run as
 // it always was). N jobs: N lanes take the next case from one queue, each lane with its own implementation (own
 // session, own workspace per case already), so cases that wait (a CLI starting, a deadline) overlap; then the cases
-// whose verdict depends on time (an expectation with max_ms: S16's 1,000 calls within 4 s, the 10 MiB read, …) run
-// alone, one after another, so no other case of this run loads the machine while they are timed. The caller keeps
+// whose verdict depends on time (an expectation with max_ms: S16's 1,000 calls within 4 s, the 10 MiB read, …; a race
+// with a budget_ms) run alone, one after another, so no other case of this run loads the machine while they are timed. The caller keeps
 // results by case index: a report lists them in case order whatever order they finished in.
 import type { LoadedCase } from "./load.ts";
 
-/** Whether a case's verdict depends on how loaded the machine is: some expectation in it bounds a time (max_ms). */
+/** The keys of a case file that bound a time: an expectation's max_ms, a race step's budget_ms (S30). */
+const TIME_KEYS = ["max_ms", "budget_ms"];
+
+/** Whether a case's verdict depends on how loaded the machine is: something in it bounds a time (TIME_KEYS). */
 export function timeBound(c: Pick<LoadedCase, "catalog" | "calls">): boolean {
   const bounded = (x: unknown): boolean =>
     x !== null &&
     typeof x === "object" &&
-    (Object.prototype.hasOwnProperty.call(x, "max_ms") || Object.values(x as object).some(bounded));
+    (TIME_KEYS.some((k) => Object.prototype.hasOwnProperty.call(x, k)) || Object.values(x as object).some(bounded));
   return bounded(c.catalog) || bounded(c.calls);
 }
 
