@@ -1,9 +1,11 @@
 // Owns the order a suite's cases run in (`--jobs N`). One job: every case in file order, one at a time (the run as
 // it always was). N jobs: N lanes take the next case from one queue, each lane with its own implementation (own
 // session, own workspace per case already), so cases that wait (a CLI starting, a deadline) overlap; then the cases
-// whose verdict depends on time (an expectation with max_ms: S16's 1,000 calls within 4 s, the 10 MiB read, …; a race
-// with a budget_ms) run alone, one after another, so no other case of this run loads the machine while they are timed. The caller keeps
-// results by case index: a report lists them in case order whatever order they finished in.
+// whose verdict depends on time (an expectation's max_ms: S16's 1,000 calls within 4 s, the 10 MiB read, …; a race
+// step's budget_ms) run alone, one after another, so no other case of the run loads the machine while they are timed.
+// The caller keeps results by case index: a report lists them in case order whatever order they finished in, and is
+// the report of one job, verdict for verdict (conformance/test/jobs.test.ts). One difference, only when a run ends
+// early on in-process work a case left running: with N jobs the timed cases come last, so more cases have run by then.
 import type { LoadedCase } from "./load.ts";
 
 /** The keys of a case file that bound a time: an expectation's max_ms, a race step's budget_ms (S30). */
