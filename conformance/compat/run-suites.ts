@@ -34,13 +34,18 @@ export function supportsProfiles(root: string): boolean {
   return /--profile\b/.test(`${r.stdout}${r.stderr}`);
 }
 
+/** The default cap on one target's whole run. */
+export const RUN_CAP_MS = 60 * 60_000;
+
 /** `filter`: only these case ids (a rerun of a load-dependent case); `jobs`: cases at once (the CLI's --jobs). */
 export function runSuites(
   root: string,
   t: Target,
   profile: string | undefined,
   jsonFile: string,
-  timeoutMs = 15 * 60_000,
+  // A run cannot hang on a case (each has its deadline) nor after its reports (FORCED_EXIT): the cap only stops a
+  // runaway. 15 min cut off an agent CLI's whole run on a loaded machine (qwen-code: 112 CLI start-ups), so 60.
+  timeoutMs = RUN_CAP_MS,
   filter?: string[],
   jobs = 1,
 ): Promise<SuiteRun> {
