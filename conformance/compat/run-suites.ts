@@ -58,7 +58,8 @@ export function runSuites(
     ...(profile ? ["--profile", profile] : []),
     ...(t.args ?? []),
     ...(filter?.length ? ["--filter", filter.join(",")] : []),
-    ...(jobs > 1 ? ["--jobs", String(jobs)] : []),
+    // A folder whose package.json args name their own --jobs (a harness that mostly waits) keeps them.
+    ...(jobs > 1 && !t.args?.includes("--jobs") ? ["--jobs", String(jobs)] : []),
     "--json",
     jsonFile,
   ]);

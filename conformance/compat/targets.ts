@@ -4,7 +4,9 @@
 // implementations/<id>/, whose package.json pins the harness and names its driver:
 //   "skillConformance": { "driver": "driver.mjs" }        a JS module exporting createSession (default)
 //   "skillConformance": { "exec": "node server.mjs" }     a command speaking the stdio protocol, run in the folder
-//   "args": ["--timeout", "60000"]                        extra options for the kit's CLI (a slow harness)
+//   "args": ["--timeout", "60000"]                        extra options for the kit's CLI (a slow harness; its own
+//                                                         "--jobs", "4" for one that mostly waits: compat's --jobs then
+//                                                         leaves it alone)
 //   "runTimeoutMs": 3600000                               the whole run's cap (default 60 min)
 //   "rows": [{ "id": "mastra-localskillsource", "driver": "driver-local-source.mjs", "note": "…" }]
 //                                                         more rows from the same install (another configuration)

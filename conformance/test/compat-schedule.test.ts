@@ -1,9 +1,13 @@
 // How a compat run spends its time (conformance/compat/pool.ts, index.ts): targets side by side with results in their
 // order, and which cases count as load-dependent (rerun once, alone, after every run): a timed case that missed a
 // time check or a deadline, never one that failed on what it answered.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadDependent } from "../compat/index.ts";
 import { inPool } from "../compat/pool.ts";
+import { runSuites } from "../compat/run-suites.ts";
 import type { CaseResult, Mismatch } from "../runner/types.ts";
 
 const miss = (key: string): Mismatch =>
@@ -54,4 +58,18 @@ describe("targets side by side", () => {
     expect(out).toEqual([0, 1, 2, 3, 4]);
     expect(most).toBe(2);
   });
+});
+
+describe("a folder's own --jobs", () => {
+  it("is kept: compat adds its --jobs only when the folder's args have none (twice is the CLI's usage error)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "own-jobs-"));
+    try {
+      const t = { id: "reference", kind: "reference" as const, spec: "", display: "ref", args: ["--jobs", "3"] };
+      const run = await runSuites(process.cwd(), t, undefined, join(dir, "r.json"), 60_000, ["U01"], 2);
+      expect(run.reason).toBeUndefined();
+      expect(run.exit).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
