@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { PACKAGE_ROOT } from "../package-root.ts";
-import { runCompat } from "../conformance/compat/index.ts";
+import { DEFAULT_JOBS, DEFAULT_PARALLEL, runCompat } from "../conformance/compat/index.ts";
 import type { CompatResult } from "../conformance/compat/types.ts";
 import { headlineSection, renderMarkdown } from "../conformance/compat/render-markdown.ts";
 import { caseIndex, findingsPage } from "../conformance/compat/findings.ts";
@@ -26,8 +26,11 @@ const USAGE = `usage: npm run compat -- [options]
   --json-out <file>  write only this run's JSON there (one job of a CI matrix), not the page
   --merge <files…>   run nothing: build the page from the --json-out files of several jobs
   --allow-mixed-commits  with --merge: keep parts made from different kit commits (each row names its commit)
-  --list             run nothing: print the harnesses (reference, rust when built, each folder) as a JSON array,
-                     e.g. for a CI matrix
+  --list             run nothing: print the harnesses (reference, rust, each folder) as a JSON array, e.g. for a
+                     CI matrix (one job each: docs/compat-workflow.yml)
+  --parallel <n>     targets run at once, each its own process (default ${DEFAULT_PARALLEL})
+  --jobs <n>         cases at once within each target's run (the conformance CLI's --jobs; default ${DEFAULT_JOBS});
+                     cases whose verdict is timed run alone in their run, and their reruns after every run
   --no-install       use each harness folder's node_modules as it is (default: npm ci in each)
   --skills <n>       generated skills for the discovery and activation figures (default 1000; 0: no timing)
   --calls <n>        first activations timed per implementation (default 200)
@@ -51,6 +54,8 @@ async function main(argv: string[]): Promise<number> {
         "no-install": { type: "boolean", default: false },
         skills: { type: "string", default: "1000" },
         calls: { type: "string", default: "200" },
+        parallel: { type: "string", default: String(DEFAULT_PARALLEL) },
+        jobs: { type: "string", default: String(DEFAULT_JOBS) },
         out: { type: "string", default: join(PACKAGE_ROOT, "docs") },
         render: { type: "string" },
         help: { type: "boolean", default: false },
@@ -62,9 +67,11 @@ async function main(argv: string[]): Promise<number> {
   }
   if (values.help) return (console.log(USAGE), 0);
   const skills = Number(values.skills),
-    calls = Number(values.calls);
-  if (!Number.isInteger(skills) || skills < 0 || !Number.isInteger(calls) || calls < 1) {
-    console.error(`--skills wants an integer ≥ 0 and --calls one ≥ 1\n\n${USAGE}`);
+    calls = Number(values.calls),
+    parallel = Number(values.parallel),
+    jobs = Number(values.jobs);
+  if (!Number.isInteger(skills) || skills < 0 || ![calls, parallel, jobs].every((n) => Number.isInteger(n) && n >= 1)) {
+    console.error(`--skills wants an integer ≥ 0, and --calls, --parallel and --jobs one ≥ 1\n\n${USAGE}`);
     return 2;
   }
   const out = resolve(values.out);
@@ -73,8 +80,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (values.list) {
+    // Rust even when not built here: its CI job builds it first (docs/compat-workflow.yml).
     const ids = findTargets(PACKAGE_ROOT)
-      .filter((t) => !t.missing)
+      .filter((t) => !t.missing || t.id === "rust")
       .map((t) => t.folder ?? t.id);
     console.log(JSON.stringify([...new Set(ids)]));
     return 0;
@@ -103,6 +111,8 @@ async function main(argv: string[]): Promise<number> {
     install: !values["no-install"],
     skills,
     calls,
+    parallel,
+    jobs,
     log: (l) => console.error(`compat: ${l}`),
   });
   if (values["json-out"]) {

@@ -23,6 +23,7 @@ import {
   type ParityLevel,
 } from "../conformance/parity.ts";
 import { outputPathsProblem } from "../conformance/output-paths.ts";
+import { FORCED_EXIT } from "../conformance/compat/run-suites.ts";
 import { formatParityFuzz, runParityFuzz } from "../conformance/parity-fuzz.ts";
 import { renderBadge } from "../conformance/report/badge.ts";
 import { formatCase, formatRules, formatScore } from "../conformance/report/console.ts";
@@ -69,6 +70,9 @@ options
                             decisions), exact (+ the reference's rendering, for byte parity); rules outside the
                             profile are still shown, as not scored
   --filter <ids|globs>      comma-separated case ids or globs (U01,U1*)
+  --jobs <n>                cases run at once, each on its own implementation (default 1: one at a time); cases
+                            whose verdict is timed (max_ms: S16's 1,000 calls, …) still run alone, after the others;
+                            the report is the same, in case order
   --timeout <ms>            per-request / per-case deadline, the handshake included (default 5000; handshake 20000)
   --expected-failures <f>   case ids (of any suite) expected to fail, one per line, # comments; checked before the run
   --json <file>  --junit <file>  --markdown <file>  --badge <file>     (checked writable before the run; a suite run's
@@ -94,6 +98,7 @@ const SINGLE = [
   "suite",
   "filter",
   "timeout",
+  "jobs",
   "expected-failures",
   "json",
   "junit",
@@ -119,6 +124,7 @@ function parse(argv: string[]) {
         profile: { type: "string" },
         filter: { type: "string" },
         timeout: { type: "string" },
+        jobs: { type: "string" },
         "expected-failures": { type: "string" },
         json: { type: "string" },
         junit: { type: "string" },
@@ -162,12 +168,14 @@ function parse(argv: string[]) {
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
       throw new UsageError(`--timeout wants a positive number of ms, not ${values.timeout}`);
   }
+  const jobs = values.jobs === undefined ? 1 : Number(values.jobs);
+  if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError(`--jobs wants an integer ≥ 1, not ${values.jobs}`);
   if (values.profile !== undefined && !isProfile(values.profile))
     throw new UsageError(`--profile wants ${PROFILES.join(", ")}, not ${values.profile}`);
   const level = (values["parity-level"] ?? DEFAULT_PARITY_LEVEL) as ParityLevel;
   if (!PARITY_LEVELS.includes(level))
     throw new UsageError(`--parity-level wants ${PARITY_LEVELS.join(" or ")}, not ${values["parity-level"]}`);
-  return { values, targets, timeoutMs, level, reference: targets.some((t) => t.kind === "reference") };
+  return { values, targets, timeoutMs, jobs, level, reference: targets.some((t) => t.kind === "reference") };
 }
 type Parsed = ReturnType<typeof parse>;
 
@@ -298,6 +306,7 @@ async function runMatrix(
     suite,
     handshakeMs: t!.openMs,
     profile,
+    jobs: p.jobs,
     ...(p.timeoutMs !== undefined ? { timeoutMs: p.timeoutMs } : {}),
     rerun: rerunCommand(p.targets[0]!, p.timeoutMs, p.values.profile),
     // A dead driver: one line (and its stderr tail when the reason does not already say it), not one block per case.
@@ -418,6 +427,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       'no target: name the implementation under test with --exec "<command>" or --driver <module> (the kit\'s own reference: --reference)',
     );
   }
+  if (values.jobs !== undefined && (values.smoke || values.parity || values.fuzz !== undefined))
+    throw new UsageError("--jobs goes with a suite run (not --smoke, --parity or --fuzz): drop it");
   if (values.smoke) {
     refuseUnused(values, "--smoke", ["json"]);
     checkOutputs(values);
@@ -473,6 +484,14 @@ if (
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
+      // The run is over and its reports are written. Work an in-process implementation left running (an open() of a
+      // FIFO holds a libuv thread for good: S24) keeps the process alive, and even process.exit() waits to join that
+      // thread: a compat run waited 15 min for it. So after a grace the process ends itself, saying the exit code the
+      // run had (FORCED_EXIT: compat reads it); unref'd, so a process with nothing left exits at once as always.
+      setTimeout(() => {
+        process.stderr.write(`${FORCED_EXIT} ${code}\n`);
+        process.kill(process.pid, "SIGKILL");
+      }, 2000).unref();
     },
     (err: unknown) => {
       console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));

@@ -1,9 +1,10 @@
-// Owns one compatibility run (`npm run compat`): for every implementation found (targets.ts), install
-// its folder (cached by lockfile), run the kit's command line once on every suite under the widest profile
-// (run-suites.ts; the other profiles re-judged from that run, rescore.ts), rerun a load-dependent case once
-// when it did not pass, turn the reports into cells (cells.ts), and time discovery and activation on one
-// generated skill tree shared by all (timing.ts). Returns plain results (types.ts); the renderers,
-// merge.ts and scripts/compat.ts do the rest.
+// Owns one compatibility run (`npm run compat`), in four phases: install every implementation folder (one after
+// another, cached by lockfile); run the kit's command line once per target on every suite under the widest profile
+// (run-suites.ts; the other profiles re-judged from that run, rescore.ts), `parallel` targets at once, each with
+// `--jobs` cases at once (pool.ts, runner/schedule.ts); then, with nothing else running, rerun once each timed case
+// (runner/schedule.ts timeBound) that missed a time check or a deadline; last, again alone, time discovery and
+// activation on one generated skill tree shared by all (timing.ts). Cells come from the first runs (cells.ts).
+// Returns plain results (types.ts); the renderers, merge.ts and scripts/compat.ts do the rest.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,6 +18,8 @@ import { ruleIndex } from "./rule-table.ts";
 import { npmCi, runSuites, supportsProfiles } from "./run-suites.ts";
 import { findTargets, type Target } from "./targets.ts";
 import { measureTiming } from "./timing.ts";
+import { inPool } from "./pool.ts";
+import { timeBound } from "../runner/schedule.ts";
 import type { CompatResult, Finding, ImplementationResult, Rerun } from "./types.ts";
 import { rescore } from "./rescore.ts";
 import { isProfile, type Profile } from "../runner/rules.ts";
@@ -31,6 +34,10 @@ export interface CompatOptions {
   /** Generated skills for the time figures; 0 skips timing (default 1,000). */
   skills?: number;
   calls?: number;
+  /** Targets run at once (default DEFAULT_PARALLEL). */
+  parallel?: number;
+  /** Cases run at once within each target's run (default DEFAULT_JOBS). */
+  jobs?: number;
   log?: (line: string) => void;
 }
 
@@ -57,9 +64,18 @@ function suiteMap(): { suites: CompatResult["suites"]; suiteOf: Map<string, stri
   return { suites, suiteOf };
 }
 
-/** Cases whose verdict depends on the machine's load (S16: 1,000 concurrent calls within 4 s): rerun once when
- *  they do not pass, and marked when the two runs disagree. The first run's verdict is the one scored. */
-export const LOAD_DEPENDENT = ["S16"];
+/** Defaults that fit 2 cores (figures in conformance/README.md "Compatibility page"): two targets at once, each
+ *  running two cases at once; the timed cases of each run alone within its run, and their reruns alone in all. */
+export const DEFAULT_PARALLEL = 2;
+export const DEFAULT_JOBS = 2;
+
+/** A case whose verdict depends on the machine's load: it bounds a time (max_ms: S16's 1,000 concurrent calls within
+ *  4 s, …) and did not pass on a time check or a deadline. Rerun once, marked when the two runs disagree; the first
+ *  run's verdict is the one scored. */
+export function loadDependent(c: RunReport["cases"][number], timed: ReadonlySet<string>): boolean {
+  if (!timed.has(c.id) || c.status === "passed" || c.status === "skipped") return false;
+  return c.status === "errored" || (c.mismatches ?? []).some((m) => m.key === "max_ms");
+}
 
 type Report = RunReport;
 
@@ -70,36 +86,38 @@ async function rerunLoadDependent(
   root: string,
   t: Target,
   report: Report,
-  ctx: { log: (l: string) => void; tmp: string },
+  ctx: { log: (l: string) => void; tmp: string; timed: ReadonlySet<string> },
 ): Promise<Rerun[]> {
-  const out: Rerun[] = [];
-  for (const id of LOAD_DEPENDENT) {
-    const first = report.cases.find((c) => c.id === id);
-    if (!first || first.status === "passed" || first.status === "skipped") continue;
-    ctx.log(`${t.id}: ${id} ${first.status}: once more (its verdict depends on load)`);
-    const again = await runSuites(root, t, WIDEST, join(ctx.tmp, `${t.id}-${id}-rerun.json`), t.runTimeoutMs, [id]);
+  const firsts = report.cases.filter((c) => loadDependent(c, ctx.timed));
+  if (!firsts.length) return [];
+  const ids = firsts.map((c) => c.id);
+  ctx.log(`${t.id}: ${ids.join(", ")} once more, one at a time (verdicts that depend on load)`);
+  // One run of the CLI for all of them (one start-up), one case at a time.
+  const again = await runSuites(root, t, WIDEST, join(ctx.tmp, `${t.id}-rerun.json`), t.runTimeoutMs, ids);
+  return firsts.map((first) => {
     const rerun =
-      (again.report as Report | undefined)?.cases.find((c) => c.id === id)?.status ??
+      (again.report as Report | undefined)?.cases.find((c) => c.id === first.id)?.status ??
       `no report (${again.reason ?? "?"})`;
-    out.push({ case: id, first: first.status, rerun, flipped: rerun !== first.status });
-  }
-  return out;
+    return { case: first.id, first: first.status, rerun, flipped: rerun !== first.status };
+  });
 }
 
-async function runTarget(
-  root: string,
-  t: Target,
-  profiles: readonly (string | undefined)[],
-  ctx: {
-    suites: string[];
-    suiteOf: Map<string, string>;
-    install: boolean;
-    installed: Map<string, { ok: boolean; reason?: string }>;
-    log: (l: string) => void;
-    tmp: string;
-  },
-): Promise<ImplementationResult> {
-  const base: ImplementationResult = {
+interface Ctx {
+  suites: string[];
+  suiteOf: Map<string, string>;
+  install: boolean;
+  installed: Map<string, { ok: boolean; reason?: string }>;
+  log: (l: string) => void;
+  tmp: string;
+  /** Cases run at once within one target's run (the CLI's --jobs). */
+  jobs: number;
+  /** The ids of the cases whose verdict is timed (runner/schedule.ts timeBound). */
+  timed: ReadonlySet<string>;
+}
+
+/** A target's row before it runs, or its finished row when it cannot run (not built, its install failed). */
+function prepare(t: Target, ctx: Ctx): { row: ImplementationResult; done: boolean } {
+  const row: ImplementationResult = {
     id: t.id,
     name: t.id,
     version: "",
@@ -111,7 +129,7 @@ async function runTarget(
     status: "ran",
     cells: [],
   };
-  if (t.missing) return { ...base, status: "not_built", reason: t.missing };
+  if (t.missing) return { row: { ...row, status: "not_built", reason: t.missing }, done: true };
   if (t.installDir && ctx.install) {
     // One install per folder, shared by its rows; cached across runs by its lockfile (run-suites.ts npmCi).
     let r = ctx.installed.get(t.installDir);
@@ -122,27 +140,52 @@ async function runTarget(
       );
       ctx.installed.set(t.installDir, r);
     }
-    if (!r.ok) return { ...base, status: "install_failed", ...(r.reason ? { reason: r.reason } : {}) };
+    if (!r.ok)
+      return { row: { ...row, status: "install_failed", ...(r.reason ? { reason: r.reason } : {}) }, done: true };
   }
-  const out = { ...base };
+  return { row, done: false };
+}
+
+interface Ran {
+  row: ImplementationResult;
+  report?: Report;
+  widest?: string | undefined;
+}
+
+/** One run of the kit's command line on every suite, under the widest profile, `ctx.jobs` cases at once. */
+async function runTarget(
+  root: string,
+  t: Target,
+  row: ImplementationResult,
+  profiles: readonly (string | undefined)[],
+  ctx: Ctx,
+): Promise<Ran> {
+  const out = { ...row };
   const widest = profiles.includes(WIDEST) ? WIDEST : profiles[0];
   ctx.log(
-    `${t.id}: every suite, profile ${widest ?? "default"}${widest === WIDEST ? " (the others re-judged from it)" : ""}`,
+    `${t.id}: every suite, profile ${widest ?? "default"}${widest === WIDEST ? " (the others re-judged from it)" : ""}, ${ctx.jobs} case(s) at once`,
   );
-  const run = await runSuites(root, t, widest, join(ctx.tmp, `${t.id}.json`), t.runTimeoutMs);
+  const t0 = performance.now();
+  const run = await runSuites(root, t, widest, join(ctx.tmp, `${t.id}.json`), t.runTimeoutMs, undefined, ctx.jobs);
+  const seconds = { run: Math.round((performance.now() - t0) / 1000), jobs: ctx.jobs };
+  out.seconds = seconds;
+  ctx.log(`${t.id}: ran in ${seconds.run} s`);
   if (!run.report) {
     for (const p of profiles) out.cells.push(...errorCells(p ?? "default", ctx.suites, run.reason ?? "no report"));
-    return { ...out, status: "errored", ...(run.reason ? { reason: run.reason } : {}) };
+    return { row: { ...out, status: "errored", ...(run.reason ? { reason: run.reason } : {}) } };
   }
   const report = run.report as Report;
   const im = report.implementation;
   if (im) Object.assign(out, { name: im.name ?? out.name, version: im.version ?? "", language: im.language ?? "" });
   if (report.capabilities) out.capabilities = report.capabilities;
   if (report.unobserved?.length) out.unobserved = report.unobserved;
-  if (widest === WIDEST) {
-    const reruns = await rerunLoadDependent(root, t, report, ctx);
-    if (reruns.length) out.reruns = reruns;
-  }
+  return { row: out, report, widest };
+}
+
+/** The row's cells, rule counts and findings under every profile, from its first run. */
+function judge(ran: Ran, profiles: readonly (string | undefined)[], ctx: Ctx): ImplementationResult {
+  const { row: out, report, widest } = ran;
+  if (!report) return out;
   out.spec_rules = {};
   for (const p of profiles) {
     const label = p ?? "default";
@@ -185,15 +228,40 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
   const tmp = mkdtempSync(join(tmpdir(), "skill-compat-"));
   const implementations: ImplementationResult[] = [];
   try {
-    const ctx = {
+    const ctx: Ctx = {
       suites: suites.map((s) => s.id),
       suiteOf,
       install: opts.install ?? true,
       installed: new Map(),
       log,
       tmp,
+      jobs: opts.jobs ?? DEFAULT_JOBS,
+      timed: new Set(
+        listSuites().flatMap((id) =>
+          loadCases(id)
+            .filter(timeBound)
+            .map((c) => c.id),
+        ),
+      ),
     };
-    for (const t of targets) implementations.push(await runTarget(root, t, profiles, ctx));
+    // Installs one after another (npm's cache and the network), then the runs side by side.
+    const prepared = targets.map((t) => prepare(t, ctx));
+    const runs = await inPool<Target, Ran>(targets, opts.parallel ?? DEFAULT_PARALLEL, (t, i) =>
+      prepared[i]!.done
+        ? Promise.resolve({ row: prepared[i]!.row })
+        : runTarget(root, t, prepared[i]!.row, profiles, ctx),
+    );
+    // Nothing else runs now: the load-dependent reruns get the machine to themselves.
+    for (const [i, ran] of runs.entries()) {
+      if (!ran.report || ran.widest !== WIDEST) continue;
+      const t0 = performance.now();
+      const reruns = await rerunLoadDependent(root, targets[i]!, ran.report, ctx);
+      if (reruns.length) {
+        ran.row.reruns = reruns;
+        ran.row.seconds = { ...ran.row.seconds, reruns: Math.round((performance.now() - t0) / 1000) };
+      }
+    }
+    implementations.push(...runs.map((ran) => judge(ran, profiles, ctx)));
     const n = opts.skills ?? 1000;
     if (n > 0) {
       log(`timing: generating ${n} skills`);
@@ -202,9 +270,12 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
         for (const [i, t] of targets.entries()) {
           if (implementations[i]!.status !== "ran" && implementations[i]!.status !== "errored") continue;
           log(`${t.id}: discovery and activation of ${n} skills`);
-          implementations[i]!.timing = await measureTiming(root, t, tree, {
+          const t0 = performance.now();
+          const row = implementations[i]!;
+          row.timing = await measureTiming(root, t, tree, {
             ...(opts.calls ? { calls: opts.calls } : {}),
           });
+          row.seconds = { ...row.seconds, timing: Math.round((performance.now() - t0) / 1000) };
         }
       } finally {
         await tree.disposeAsync();

@@ -98,7 +98,8 @@ export function headlineSection(r: CompatResult): string[] {
   ];
 }
 
-const LOAD_DEPENDENT_NOTE = "S16, 1,000 concurrent calls within 4 s";
+const LOAD_DEPENDENT_NOTE =
+  "one that bounds a time, such as S16's 1,000 concurrent calls within 4 s, and missed a time check or a deadline";
 
 function table(head: string[], rows: string[][]): string[] {
   return [

@@ -15,6 +15,12 @@ export interface SuiteRun {
   reason?: string;
 }
 
+/** The line the CLI ends with when work an implementation left running held its process after the reports were
+ *  written, and it killed itself (scripts/conformance.ts): the run's own exit code follows. */
+export const FORCED_EXIT =
+  "skill-conformance: work an implementation left running held the process; the run's exit code:";
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const tail = (s: string, n = 600) => (s.length > n ? `…${s.slice(-n)}` : s).trim();
 
 /** The kit's CLI under node + tsx, from the repo root (no npm in between: one process, its exit code). */
@@ -28,14 +34,20 @@ export function supportsProfiles(root: string): boolean {
   return /--profile\b/.test(`${r.stdout}${r.stderr}`);
 }
 
-/** `filter`: only these case ids (a rerun of a load-dependent case). */
+/** The default cap on one target's whole run. */
+export const RUN_CAP_MS = 60 * 60_000;
+
+/** `filter`: only these case ids (a rerun of a load-dependent case); `jobs`: cases at once (the CLI's --jobs). */
 export function runSuites(
   root: string,
   t: Target,
   profile: string | undefined,
   jsonFile: string,
-  timeoutMs = 15 * 60_000,
+  // A run cannot hang on a case (each has its deadline) nor after its reports (FORCED_EXIT): the cap only stops a
+  // runaway. 15 min cut off an agent CLI's whole run on a loaded machine (qwen-code: 112 CLI start-ups), so 60.
+  timeoutMs = RUN_CAP_MS,
   filter?: string[],
+  jobs = 1,
 ): Promise<SuiteRun> {
   const target =
     t.kind === "reference" ? ["--reference"] : t.kind === "module" ? ["--driver", t.spec] : ["--exec", t.spec];
@@ -46,6 +58,8 @@ export function runSuites(
     ...(profile ? ["--profile", profile] : []),
     ...(t.args ?? []),
     ...(filter?.length ? ["--filter", filter.join(",")] : []),
+    // A folder whose package.json args name their own --jobs (a harness that mostly waits) keeps them.
+    ...(jobs > 1 && !t.args?.includes("--jobs") ? ["--jobs", String(jobs)] : []),
     "--json",
     jsonFile,
   ]);
@@ -58,8 +72,11 @@ export function runSuites(
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString("utf8")).slice(-4096)));
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.on("close", (code, signal) => {
+    child.on("close", (exit, signal) => {
       clearTimeout(timer);
+      // Ended by itself after its reports were written (scripts/conformance.ts FORCED_EXIT): the exit code it said.
+      const forced = signal === "SIGKILL" ? new RegExp(`${escape(FORCED_EXIT)} (\\d+)\\s*$`).exec(stderr) : null;
+      const code = forced ? Number(forced[1]) : exit;
       // 0: all passed; 1: some failed (a normal verdict). Anything else: the kit could not run the target.
       if ((code === 0 || code === 1) && existsSync(jsonFile)) {
         try {

@@ -4,8 +4,10 @@
 // implementations/<id>/, whose package.json pins the harness and names its driver:
 //   "skillConformance": { "driver": "driver.mjs" }        a JS module exporting createSession (default)
 //   "skillConformance": { "exec": "node server.mjs" }     a command speaking the stdio protocol, run in the folder
-//   "args": ["--timeout", "60000"]                        extra options for the kit's CLI (a slow harness)
-//   "runTimeoutMs": 3600000                               the whole run's cap (default 15 min)
+//   "args": ["--timeout", "60000"]                        extra options for the kit's CLI (a slow harness; its own
+//                                                         "--jobs", "4" for one that mostly waits: compat's --jobs then
+//                                                         leaves it alone)
+//   "runTimeoutMs": 3600000                               the whole run's cap (default 60 min)
 //   "rows": [{ "id": "mastra-localskillsource", "driver": "driver-local-source.mjs", "note": "…" }]
 //                                                         more rows from the same install (another configuration)
 // Its pinned harness versions are its package.json dependencies, shown on the page as the versions it was made from.
@@ -32,7 +34,7 @@ export interface Target {
   args?: string[];
   /** What this row's configuration is, when a folder has more than one. */
   note?: string;
-  /** The cap on its whole run (default run-suites.ts's 15 min). */
+  /** The cap on its whole run (default run-suites.ts's RUN_CAP_MS, 60 min). */
   runTimeoutMs?: number;
 }
 

@@ -99,6 +99,9 @@ export interface ImplementationResult {
   /** Per profile: the spec rules' verdicts counted (passed, failed, n/a = missing, not_observable, not_checkable, …). */
   spec_rules?: Record<string, SpecRuleCounts>;
   reruns?: Rerun[];
+  /** Wall-clock seconds of this row's phases in the run that made it (what a CI job for it costs): its suite run
+   *  (with the --jobs it had), its load-dependent reruns, its discovery and activation timing. */
+  seconds?: { run?: number; reruns?: number; timing?: number; jobs?: number };
   /** The kit commit this row was made from, when a merged page holds rows of several (merge.ts). */
   kit_commit?: string;
   /** The spec rules it fails under profile spec, each with the mismatch that shows it first. */

@@ -12,6 +12,7 @@ import { userCwd } from "../../package-root.ts";
 import { KIT_VERSION, SPEC_VERSION } from "../../schemas/index.ts";
 import type { Implementation } from "../../schemas/implementation.ts";
 import { runCase } from "./case.ts";
+import { runLanes, startOrder } from "./schedule.ts";
 import { DEFAULT_PROFILE, rulesOfCase, type Profile } from "./rules.ts";
 import { countRules, judgeRules, scoreRun } from "./verdicts.ts";
 import { ImplFault, faultOf } from "./faults.ts";
@@ -42,6 +43,11 @@ export interface SuiteOptions {
    * gets it with `--suite <its suite> --filter <its id>` appended. Default: `skill-conformance`.
    */
   rerun?: string;
+  /**
+   * Cases run at once, each lane with its own implementation (schedule.ts): cases whose verdict is timed run alone
+   * after the others. Default 1: one case at a time, in case order.
+   */
+  jobs?: number;
   /**
    * The real time of the run's first open when it was made before the run (a primed target: conformance/target.ts):
    * the first open() then returns at once, and the first case's time and an abort's after_ms say this instead.
@@ -93,11 +99,16 @@ export async function runSuite(
   const started_at = new Date().toISOString();
   const profile = opts.profile ?? DEFAULT_PROFILE;
   const t0 = performance.now();
-  const results: CaseResult[] = [];
+  // By case index: a report lists cases in case order whatever order they finished in (schedule.ts).
+  const slots: (CaseResult | undefined)[] = new Array(cases.length);
   const rerun = opts.rerun ?? "skill-conformance";
-  let current: Implementation | undefined;
+  const jobs = Math.max(1, Math.floor(opts.jobs ?? 1));
+  // Each lane its own implementation (one lane: the run as it always was).
+  const lanes: (Implementation | undefined)[] = [];
   let info: Implementation["info"] | undefined;
   let aborted: RunAbort | undefined;
+  /** What the cases that never started say, once the run ended early. */
+  let notRunReason: { reason: string; blame: CaseResult["blame"] } | undefined;
   let handshakeMs = opts.handshakeMs;
   const tryOpen = async (): Promise<Implementation | ImplFault> => {
     try {
@@ -108,105 +119,104 @@ export async function runSuite(
       return faultOf(e, "opening the implementation");
     }
   };
-  const notRun = (rest: readonly LoadedCase[], reason: string, blame: CaseResult["blame"]) => {
-    for (const c of rest)
-      results.push(
-        locate(
-          {
-            id: c.id,
-            title: c.title,
-            spec: [...c.spec],
-            rules: [...(c.rules ?? [])],
-            checked_rules: rulesOfCase(c),
-            status: "errored",
-            duration_ms: 0,
-            reason,
-            ...(blame ? { blame } : {}),
-          },
-          c,
-          rerun,
-        ),
-      );
-  };
-  const record = (r: CaseResult, c: LoadedCase) => {
-    const located = locate(r, c, rerun);
-    results.push(located);
+  const errored = (c: LoadedCase, reason: string, extra: Partial<CaseResult> = {}): CaseResult =>
+    locate(
+      {
+        id: c.id,
+        title: c.title,
+        spec: [...c.spec],
+        rules: [...(c.rules ?? [])],
+        checked_rules: rulesOfCase(c),
+        status: "errored",
+        duration_ms: 0,
+        reason,
+        ...extra,
+      },
+      c,
+      rerun,
+    );
+  const record = (r: CaseResult, k: number) => {
+    const located = locate(r, cases[k]!, rerun);
+    slots[k] = located;
     opts.onResult?.(located);
   };
-  try {
-    for (const [k, c] of cases.entries()) {
-      let openMs = 0;
-      if (!current) {
-        const t = performance.now();
-        const o = await tryOpen();
-        openMs = handshakeMs ?? performance.now() - t;
-        handshakeMs = undefined;
-        if (o instanceof ImplFault) {
-          aborted = {
-            reason: o.message,
-            blame: o.blame,
-            ...(o.stderr !== undefined ? { stderr: o.stderr } : {}),
-            at: c.id,
-            after_ms: Math.round(openMs),
-            not_run: cases.length - k,
-          };
-          // Said once, by onAbort: the case the attempt was for carries the fault, the rest say they were not run.
-          results.push(
-            locate(
-              {
-                id: c.id,
-                title: c.title,
-                spec: [...c.spec],
-                rules: [...(c.rules ?? [])],
-                checked_rules: rulesOfCase(c),
-                status: "errored",
-                duration_ms: Math.round(openMs),
-                reason: o.message,
-                blame: o.blame,
-                ...(o.stderr !== undefined ? { stderr: o.stderr } : {}),
-              },
-              c,
-              rerun,
-            ),
-          );
-          notRun(cases.slice(k + 1), `not run: the implementation could not be opened (at ${c.id})`, o.blame);
-          opts.onAbort?.(aborted);
-          break;
-        }
-        current = o;
+  /** The run ends early: no further case starts; said once (onAbort) when the cases in flight have finished. */
+  const end = (a: Omit<RunAbort, "not_run">, rest: { reason: string; blame: CaseResult["blame"] }, own: 0 | 1) => {
+    // `own`: the case at which it ended counts as not run too (its open failed: it never ran).
+    aborted = { ...a, not_run: own };
+    notRunReason = rest;
+  };
+  let started = 0;
+  let firstOpen: Promise<Implementation | ImplFault> | undefined;
+  const runAt = async (k: number, lane: number): Promise<void> => {
+    const c = cases[k]!;
+    started++;
+    let openMs = 0;
+    if (!lanes[lane]) {
+      const t = performance.now();
+      const primedMs = handshakeMs;
+      handshakeMs = undefined;
+      // The run's first open is awaited by the other lanes before their own: a target that cannot be opened ends the
+      // run at its first case, as with one job, instead of failing once per lane.
+      let o: Implementation | ImplFault;
+      if (!firstOpen) o = await (firstOpen = tryOpen());
+      else if ((await firstOpen) instanceof ImplFault) return;
+      else o = await tryOpen();
+      openMs = primedMs ?? performance.now() - t;
+      if (o instanceof ImplFault) {
+        const extra = { blame: o.blame, ...(o.stderr !== undefined ? { stderr: o.stderr } : {}) };
+        // Another lane ended the run meanwhile: this case was not run either (filled in below).
+        if (aborted) return;
+        // Said once, by onAbort: the case the attempt was for carries the fault, the rest say they were not run.
+        slots[k] = errored(c, o.message, { ...extra, duration_ms: Math.round(openMs) });
+        end(
+          { reason: o.message, ...extra, at: c.id, after_ms: Math.round(openMs) },
+          { reason: `the implementation could not be opened (at ${c.id})`, blame: o.blame },
+          1,
+        );
+        return;
       }
-      const ran = await runCase(current, c, {
-        profile,
-        ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
-      });
-      // The case waited for the implementation to open: its time says so.
-      const r = { ...ran, duration_ms: ran.duration_ms + Math.round(openMs) };
-      record(r, c);
-      if (ran.leftover && !current.isolated && k + 1 < cases.length) {
-        // In-process work cannot be stopped: running the next case beside it would let it touch that case.
-        const reason = `case ${c.id} left ${ran.leftover.pending} call(s) running after close(), and in-process the kit cannot stop them: make close() answer pending calls (PROTOCOL.md), or run the implementation over stdio`;
-        aborted = {
-          reason,
-          blame: "implementation",
-          at: c.id,
-          after_ms: ran.leftover.waited_ms,
-          not_run: cases.length - k - 1,
-        };
-        notRun(cases.slice(k + 1), `not run: ${reason}`, "implementation");
-        opts.onAbort?.(aborted);
-        break;
-      }
-      if (r.status === "errored" || ran.status === "errored") {
-        await safeDispose(current);
-        current = undefined;
-      }
+      lanes[lane] = o;
     }
+    const current = lanes[lane]!;
+    const ran = await runCase(current, c, {
+      profile,
+      ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
+    });
+    // The case waited for the implementation to open: its time says so.
+    const r = { ...ran, duration_ms: ran.duration_ms + Math.round(openMs) };
+    record(r, k);
+    if (ran.leftover && !current.isolated && started < cases.length && !aborted) {
+      // In-process work cannot be stopped: running the next case beside it would let it touch that case.
+      const reason = `case ${c.id} left ${ran.leftover.pending} call(s) running after close(), and in-process the kit cannot stop them: make close() answer pending calls (PROTOCOL.md), or run the implementation over stdio`;
+      end(
+        { reason, blame: "implementation", at: c.id, after_ms: ran.leftover.waited_ms },
+        { reason, blame: "implementation" },
+        0,
+      );
+      return;
+    }
+    if (r.status === "errored" || ran.status === "errored") {
+      await safeDispose(current);
+      lanes[lane] = undefined;
+    }
+  };
+  try {
+    await runLanes(startOrder(cases, jobs), jobs, runAt, () => aborted !== undefined);
     if (!info && !aborted) {
       const o = await tryOpen();
-      if (!(o instanceof ImplFault)) current = o;
+      if (!(o instanceof ImplFault)) lanes[0] = o;
     }
   } finally {
-    await safeDispose(current);
+    await Promise.all(lanes.map(safeDispose));
+  }
+  // The cases that never started (the run ended early), errored as not run, in case order like the rest.
+  const notRun = (c: LoadedCase) =>
+    errored(c, `not run: ${notRunReason!.reason}`, notRunReason!.blame ? { blame: notRunReason!.blame } : {});
+  const results = Array.from(slots, (r, k) => r ?? notRun(cases[k]!));
+  if (aborted) {
+    aborted.not_run += slots.length - slots.filter(Boolean).length;
+    opts.onAbort?.(aborted);
   }
   const meta = info?.implementation ?? { name: "unknown", version: "unknown", language: "unknown" };
   const rules = judgeRules(results, {
