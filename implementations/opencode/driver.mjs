@@ -151,7 +151,7 @@ function toResult(params, part) {
     });
   }
   const message = String(state.error ?? state.output ?? `tool ${part.tool} ended ${state.status}`);
-  if (/^(Error: )?Skill ".*" not found/.test(message) && name !== undefined) return notFoundResult(name, message);
+  if (/^(Error: )?Skill "[\s\S]*" not found/.test(message) && name !== undefined) return notFoundResult(name, message);
   if (/rejected permission|permission.*(denied|rejected)|DeniedError/i.test(message)) {
     return errorResult("PERMISSION_DENIED", message, message, { name });
   }
