@@ -32,6 +32,8 @@ const USAGE = `usage: npm run compat -- [options]
   --jobs <n>         cases at once within each target's run (the conformance CLI's --jobs; default ${DEFAULT_JOBS});
                      cases whose verdict is timed run alone in their run, and their reruns after every run
   --no-install       use each harness folder's node_modules as it is (default: npm ci in each)
+  --resume <dir>     the work directory an interrupted run printed: the reports it finished are used, the rest run
+  --no-reruns        do not run load-dependent cases once more (each row lists them as not rerun)
   --skills <n>       generated skills for the discovery and activation figures (default 1000; 0: no timing)
   --calls <n>        first activations timed per implementation (default 200)
   --out <dir>        where compatibility.{md,json,html} go (default docs/)
@@ -52,6 +54,8 @@ async function main(argv: string[]): Promise<number> {
         list: { type: "boolean", default: false },
         "allow-mixed-commits": { type: "boolean", default: false },
         "no-install": { type: "boolean", default: false },
+        resume: { type: "string" },
+        "no-reruns": { type: "boolean", default: false },
         skills: { type: "string", default: "1000" },
         calls: { type: "string", default: "200" },
         parallel: { type: "string", default: String(DEFAULT_PARALLEL) },
@@ -109,6 +113,8 @@ async function main(argv: string[]): Promise<number> {
     root: PACKAGE_ROOT,
     ...(only.length ? { only } : {}),
     install: !values["no-install"],
+    ...(values.resume ? { resume: resolve(values.resume) } : {}),
+    ...(values["no-reruns"] ? { reruns: false } : {}),
     skills,
     calls,
     parallel,

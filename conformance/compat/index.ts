@@ -6,7 +6,7 @@
 // activation on one generated skill tree shared by all (timing.ts). Cells come from the first runs (cells.ts).
 // Returns plain results (types.ts); the renderers, merge.ts and scripts/compat.ts do the rest.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -15,7 +15,7 @@ import { loadCases, suites as listSuites } from "../runner/load.ts";
 import { cellsFromReport, errorCells } from "./cells.ts";
 import { PROFILES } from "../runner/rules.ts";
 import { ruleIndex } from "./rule-table.ts";
-import { npmCi, runSuites, supportsProfiles } from "./run-suites.ts";
+import { npmCi, runSuites, supportsProfiles, type SuiteRun } from "./run-suites.ts";
 import { findTargets, type Target } from "./targets.ts";
 import { measureTiming } from "./timing.ts";
 import { inPool } from "./pool.ts";
@@ -39,6 +39,11 @@ export interface CompatOptions {
   /** Cases run at once within each target's run (default DEFAULT_JOBS). */
   jobs?: number;
   log?: (line: string) => void;
+  /** The work directory of an earlier run that was interrupted: each target's report (and reruns' report) found
+   *  there is used instead of running it again, so a long run is never lost. Kept afterwards. */
+  resume?: string;
+  /** Rerun the load-dependent cases (default true); without, each is listed as not rerun on its row. */
+  reruns?: boolean;
 }
 
 function gitCommit(root: string): string | undefined {
@@ -79,6 +84,16 @@ export function loadDependent(c: RunReport["cases"][number], timed: ReadonlySet<
 
 type Report = RunReport;
 
+/** A report an earlier, interrupted run finished and left in its work directory (undefined: none, or unreadable). */
+function keptReport(file: string): SuiteRun | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    return { report: JSON.parse(readFileSync(file, "utf8")) as SuiteRun["report"], exit: 0 };
+  } catch {
+    return undefined;
+  }
+}
+
 /** The widest profile the kit has: one run under it, every other profile re-judged from it (rescore.ts). */
 const WIDEST: Profile = "exact";
 
@@ -86,14 +101,16 @@ async function rerunLoadDependent(
   root: string,
   t: Target,
   report: Report,
-  ctx: { log: (l: string) => void; tmp: string; timed: ReadonlySet<string> },
+  ctx: { log: (l: string) => void; tmp: string; timed: ReadonlySet<string>; resume: boolean },
 ): Promise<Rerun[]> {
   const firsts = report.cases.filter((c) => loadDependent(c, ctx.timed));
   if (!firsts.length) return [];
   const ids = firsts.map((c) => c.id);
   ctx.log(`${t.id}: ${ids.join(", ")} once more, one at a time (verdicts that depend on load)`);
   // One run of the CLI for all of them (one start-up), one case at a time.
-  const again = await runSuites(root, t, WIDEST, join(ctx.tmp, `${t.id}-rerun.json`), t.runTimeoutMs, ids);
+  const file = join(ctx.tmp, `${t.id}-rerun.json`);
+  const again =
+    (ctx.resume ? keptReport(file) : undefined) ?? (await runSuites(root, t, WIDEST, file, t.runTimeoutMs, ids));
   return firsts.map((first) => {
     const rerun =
       (again.report as Report | undefined)?.cases.find((c) => c.id === first.id)?.status ??
@@ -113,6 +130,8 @@ interface Ctx {
   jobs: number;
   /** The ids of the cases whose verdict is timed (runner/schedule.ts timeBound). */
   timed: ReadonlySet<string>;
+  /** tmp is an earlier run's work directory: reuse the reports in it. */
+  resume: boolean;
 }
 
 /** A target's row before it runs, or its finished row when it cannot run (not built, its install failed). */
@@ -166,7 +185,10 @@ async function runTarget(
     `${t.id}: every suite, profile ${widest ?? "default"}${widest === WIDEST ? " (the others re-judged from it)" : ""}, ${ctx.jobs} case(s) at once`,
   );
   const t0 = performance.now();
-  const run = await runSuites(root, t, widest, join(ctx.tmp, `${t.id}.json`), t.runTimeoutMs, undefined, ctx.jobs);
+  const file = join(ctx.tmp, `${t.id}.json`);
+  const kept = ctx.resume ? keptReport(file) : undefined;
+  if (kept) ctx.log(`${t.id}: its report from the interrupted run is used (${file})`);
+  const run = kept ?? (await runSuites(root, t, widest, file, t.runTimeoutMs, undefined, ctx.jobs));
   const seconds = { run: Math.round((performance.now() - t0) / 1000), jobs: ctx.jobs };
   out.seconds = seconds;
   ctx.log(`${t.id}: ran in ${seconds.run} s`);
@@ -225,7 +247,8 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
   const profiles: (string | undefined)[] = hasProfiles ? [...PROFILES] : [undefined];
   if (!hasProfiles) log("this kit's conformance command has no --profile: one verdict per suite");
   const targets = findTargets(root, opts.only);
-  const tmp = mkdtempSync(join(tmpdir(), "skill-compat-"));
+  const tmp = opts.resume ?? mkdtempSync(join(tmpdir(), "skill-compat-"));
+  log(`work directory ${tmp}: if this run is interrupted, --resume ${tmp} reuses the reports it finished`);
   const implementations: ImplementationResult[] = [];
   try {
     const ctx: Ctx = {
@@ -236,6 +259,7 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
       log,
       tmp,
       jobs: opts.jobs ?? DEFAULT_JOBS,
+      resume: opts.resume !== undefined,
       timed: new Set(
         listSuites().flatMap((id) =>
           loadCases(id)
@@ -254,6 +278,11 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
     // Nothing else runs now: the load-dependent reruns get the machine to themselves.
     for (const [i, ran] of runs.entries()) {
       if (!ran.report || ran.widest !== WIDEST) continue;
+      if (opts.reruns === false) {
+        const ids = ran.report.cases.filter((c) => loadDependent(c, ctx.timed)).map((c) => c.id);
+        if (ids.length) ran.row.not_rerun = ids;
+        continue;
+      }
       const t0 = performance.now();
       const reruns = await rerunLoadDependent(root, targets[i]!, ran.report, ctx);
       if (reruns.length) {
@@ -282,7 +311,7 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
       }
     }
   } finally {
-    rmSync(tmp, { recursive: true, force: true });
+    if (!opts.resume) rmSync(tmp, { recursive: true, force: true });
   }
   const kitVersion = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
   const commit = gitCommit(root);

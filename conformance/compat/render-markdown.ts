@@ -70,7 +70,10 @@ export function headlineSection(r: CompatResult): string[] {
       all ? `${n("n/a")}` : "",
       all ? `${n("not_observable")}` : "",
       all ? `${n("not_run") + n("not_checkable")}` : "",
-      flips.length ? flips.map((f) => `${f.case} ${f.first} → ${f.rerun} on rerun`).join("; ") : "",
+      [
+        ...flips.map((f) => `${f.case} ${f.first} → ${f.rerun} on rerun`),
+        ...(i.not_rerun?.length ? [`not rerun: ${i.not_rerun.join(", ")}`] : []),
+      ].join("; "),
     ];
   });
   return [

@@ -99,6 +99,8 @@ export interface ImplementationResult {
   /** Per profile: the spec rules' verdicts counted (passed, failed, n/a = missing, not_observable, not_checkable, …). */
   spec_rules?: Record<string, SpecRuleCounts>;
   reruns?: Rerun[];
+  /** Load-dependent cases that were not run once more (the run was told --no-reruns): their verdict is one run's. */
+  not_rerun?: string[];
   /** Wall-clock seconds of this row's phases in the run that made it (what a CI job for it costs): its suite run
    *  (with the --jobs it had), its load-dependent reruns, its discovery and activation timing. */
   seconds?: { run?: number; reruns?: number; timing?: number; jobs?: number };
