@@ -278,7 +278,8 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
     // Nothing else runs now: the load-dependent reruns get the machine to themselves.
     for (const [i, ran] of runs.entries()) {
       if (!ran.report || ran.widest !== WIDEST) continue;
-      if (opts.reruns === false) {
+      // --no-reruns: a rerun an interrupted run already made (its report in the work directory) is still used.
+      if (opts.reruns === false && !(ctx.resume && existsSync(join(tmp, `${targets[i]!.id}-rerun.json`)))) {
         const ids = ran.report.cases.filter((c) => loadDependent(c, ctx.timed)).map((c) => c.id);
         if (ids.length) ran.row.not_rerun = ids;
         continue;
