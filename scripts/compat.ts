@@ -5,7 +5,7 @@
 // Split over a CI matrix: `--harness <h> --json-out <file>` per job, then `--merge <files…>` builds the page.
 //   exit 0  the page was written (whatever the implementations scored)
 //   exit 2  usage error
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { PACKAGE_ROOT } from "../package-root.ts";
@@ -136,10 +136,11 @@ async function write(out: string, r: CompatResult): Promise<void> {
   writeFileSync(join(out, "compatibility.json"), JSON.stringify(r, null, 2) + "\n");
   writeFileSync(join(out, "compatibility.md"), renderMarkdown(r));
   writeFileSync(join(out, "compatibility.html"), renderHtml(r));
-  // docs/findings/<harness>.md, one per harness with findings, regenerated (a stale page of a fixed harness goes).
+  // docs/findings/<harness>.md, one per harness with findings, regenerated (a stale page of a fixed harness goes);
+  // the hand-checked <harness>.observed.md pages beside them are their authors' and stay.
   const dir = join(out, "findings");
-  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
+  for (const f of readdirSync(dir)) if (f.endsWith(".md") && !f.endsWith(".observed.md")) rmSync(join(dir, f));
   const cases = caseIndex();
   for (const i of r.implementations) {
     const page = i.id === "reference" || i.id === "rust" ? undefined : findingsPage(r, i, cases);

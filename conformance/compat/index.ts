@@ -189,9 +189,12 @@ async function runTarget(
   const kept = ctx.resume ? keptReport(file) : undefined;
   if (kept) ctx.log(`${t.id}: its report from the interrupted run is used (${file})`);
   const run = kept ?? (await runSuites(root, t, widest, file, t.runTimeoutMs, undefined, ctx.jobs));
-  const seconds = { run: Math.round((performance.now() - t0) / 1000), jobs: ctx.jobs };
-  out.seconds = seconds;
-  ctx.log(`${t.id}: ran in ${seconds.run} s`);
+  // A kept report's time was the interrupted run's and is not known here: no seconds rather than a false 0.
+  if (!kept) {
+    const seconds = { run: Math.round((performance.now() - t0) / 1000), jobs: ctx.jobs };
+    out.seconds = seconds;
+    ctx.log(`${t.id}: ran in ${seconds.run} s`);
+  }
   if (!run.report) {
     for (const p of profiles) out.cells.push(...errorCells(p ?? "default", ctx.suites, run.reason ?? "no report"));
     return { row: { ...out, status: "errored", ...(run.reason ? { reason: run.reason } : {}) } };
@@ -330,5 +333,6 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
     implementations,
     rules,
     duration_ms: Math.round(performance.now() - t0),
+    ...(opts.resume ? { resumed: true as const } : {}),
   };
 }

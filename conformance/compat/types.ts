@@ -133,4 +133,7 @@ export interface CompatResult {
   /** Rule ids → what the rule table says of them (when schemas/rules.json exists). */
   rules?: Record<string, { source?: string; level?: string; text?: string; cite?: string }>;
   duration_ms: number;
+  /** Made with --resume: the rows whose report an interrupted run had finished were not run again (duration_ms is
+   *  the resumed part's); a row made from a kept report has no seconds. */
+  resumed?: true;
 }
