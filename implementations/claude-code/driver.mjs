@@ -7,6 +7,7 @@
 // (`unobserved`). README.md says where each value comes from and what is unobserved.
 //
 //   npm run conformance -- --timeout 60000 --driver implementations/claude-code/driver.mjs
+import { capabilities } from "../driver-kit/results.mjs";
 import { createRequire } from "node:module";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -26,19 +27,7 @@ export const implementationInfo = {
   implementation: { name: "claude-code Skill", version: harnessVersion, language: "native (bun)" },
   specVersion: "1",
   // README.md, "Capabilities", names where each was looked for.
-  capabilities: {
-    symlinks: true,
-    file_modes: true,
-    arguments: true,
-    permission_hook: true,
-    trust_gate: false,
-    sensitive_patterns: false,
-    dedupe: true,
-    allowed_tools: false,
-    user_invocation: false,
-    resources: false,
-    frontmatter_passthrough: false,
-  },
+  capabilities: capabilities(["symlinks", "file_modes", "arguments", "permission_hook", "dedupe"]),
   unobserved: [
     "result.at_turn",
     "result.bytes",

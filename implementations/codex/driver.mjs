@@ -8,6 +8,7 @@
 // name are unobserved (call.by-name).
 //
 //   npm run conformance -- --timeout 90000 --driver implementations/codex/driver.mjs
+import { capabilities } from "../driver-kit/results.mjs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { cliSession } from "../agent-cli-kit/cli-session.mjs";
@@ -25,19 +26,7 @@ const SYSTEM_SKILLS = ["imagegen", "openai-docs", "skill-creator", "skill-instal
 export const implementationInfo = {
   implementation: { name: "codex skills listing + exec_command", version: harnessVersion, language: "rust" },
   specVersion: "1",
-  capabilities: {
-    symlinks: true,
-    file_modes: true,
-    arguments: false,
-    permission_hook: false,
-    trust_gate: false,
-    sensitive_patterns: false,
-    dedupe: false,
-    allowed_tools: false,
-    user_invocation: false,
-    resources: false,
-    frontmatter_passthrough: false,
-  },
+  capabilities: capabilities(["symlinks", "file_modes"]),
   unobserved: UNOBSERVED,
 };
 

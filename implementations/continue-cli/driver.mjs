@@ -6,6 +6,7 @@
 // kinds and leaves out what Continue never says (`unobserved`). README.md says where each value comes from.
 //
 //   npm run conformance -- --timeout 90000 --driver implementations/continue-cli/driver.mjs
+import { capabilities } from "../driver-kit/results.mjs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { cliSession } from "../agent-cli-kit/cli-session.mjs";
@@ -21,19 +22,7 @@ const TOOL = "Skills";
 export const implementationInfo = {
   implementation: { name: "continue-cli Skills", version: harnessVersion, language: "typescript" },
   specVersion: "1",
-  capabilities: {
-    symlinks: true,
-    file_modes: true,
-    arguments: false,
-    permission_hook: false,
-    trust_gate: false,
-    sensitive_patterns: false,
-    dedupe: false,
-    allowed_tools: false,
-    user_invocation: false,
-    resources: true,
-    frontmatter_passthrough: false,
-  },
+  capabilities: capabilities(["symlinks", "file_modes", "resources"]),
   unobserved: [
     "result.bytes",
     "result.dir",

@@ -6,6 +6,7 @@
 // (where Copilot puts the body), maps them onto the kit's result kinds, and leaves out what Copilot never says.
 //
 //   npm run conformance -- --timeout 90000 --driver implementations/copilot-cli/driver.mjs
+import { capabilities } from "../driver-kit/results.mjs";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -27,19 +28,7 @@ const BUILTIN = ["customize-cloud-agent", "discover-resources", "github-pr-media
 export const implementationInfo = {
   implementation: { name: "copilot-cli skill", version: harnessVersion, language: "native (node SEA + rust)" },
   specVersion: "1",
-  capabilities: {
-    symlinks: true,
-    file_modes: true,
-    arguments: false,
-    permission_hook: false,
-    trust_gate: false,
-    sensitive_patterns: false,
-    dedupe: false,
-    allowed_tools: false,
-    user_invocation: false,
-    resources: false,
-    frontmatter_passthrough: false,
-  },
+  capabilities: capabilities(["symlinks", "file_modes"]),
   unobserved: [
     "result.bytes",
     "result.frontmatter",

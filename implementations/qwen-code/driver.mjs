@@ -6,6 +6,7 @@
 // kinds, leaving out what Qwen never says (`unobserved`). README.md says where each value comes from.
 //
 //   npm run conformance -- --timeout 90000 --driver implementations/qwen-code/driver.mjs
+import { capabilities } from "../driver-kit/results.mjs";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -27,19 +28,7 @@ const BUNDLED = readdirSync(join(PKG_DIR, "bundled"));
 export const implementationInfo = {
   implementation: { name: "qwen-code skill", version: harnessVersion, language: "typescript" },
   specVersion: "1",
-  capabilities: {
-    symlinks: true,
-    file_modes: true,
-    arguments: true,
-    permission_hook: true,
-    trust_gate: false,
-    sensitive_patterns: false,
-    dedupe: true,
-    allowed_tools: false,
-    user_invocation: false,
-    resources: false,
-    frontmatter_passthrough: false,
-  },
+  capabilities: capabilities(["symlinks", "file_modes", "arguments", "permission_hook", "dedupe"]),
   unobserved: [
     "result.at_turn",
     "result.bytes",
