@@ -78,6 +78,18 @@ describe("Qwen Code: the catalog description is what Qwen shows the model", () =
     );
     expect(r).toMatchObject({ kind: "not_found", name: "helo", siblings: ["zeta", "hello", "alpha"] });
   });
+
+  it("an output over Qwen's limit is judged from the file Qwen saved it to, not from the preview", () => {
+    const text =
+      "<persisted-output>\nOutput too large (879 KB). Full output saved to: /h/.qwen/tmp/x/toolu_kit_1.txt\n" +
+      "Full output sha256: d1\n\nPreview (up to 2000 chars):\nBase directory for this skill: /p/amp\n\n...\n</persisted-output>";
+    const read = (path: string) => {
+      expect(path).toBe("/h/.qwen/tmp/x/toolu_kit_1.txt");
+      return "Base directory for this skill: /p/amp\n\nwhole body";
+    };
+    const r = qwen.translate({ result: { isError: false, text } }, [], read);
+    expect(r).toEqual({ kind: "ok", dir: "/p/amp", body: "whole body", output: text });
+  });
 });
 
 describe("Copilot CLI: 'Failed to load skill' keeps the class Copilot gives it", () => {

@@ -195,6 +195,8 @@ async function turn(messages) {
   }
   return blocks;
 }
+// A CLI held before its first request (S24: a SKILL.md that is a FIFO blocks its read) never sends a turn.
+if (process.env.HANG) await new Promise(() => setInterval(() => {}, 1000));
 const lookup = process.env.LOOKUP;
 if (lookup) await new Promise((r) => require("node:dns").lookup(lookup, () => r()));
 let messages = [{ role: "user", content: "listing: - hello: Greets." }];
@@ -237,6 +239,30 @@ describe("one CLI run per case (cliSession over startRun)", () => {
     expect(a.output).toBe('loaded {"skill":"hello"}');
     expect(b.output).toBe('loaded {"skill":"x","extra":1}');
     expect((await s.call(null)).output).toBe("loaded null");
+    await s.close();
+    expect((await s.run.exit).code).toBe(0);
+  });
+
+  it("close() stops a CLI whose first turn never came, and every pending call is answered at once", async () => {
+    process.env.AGENT_CLI_KIT_QUIET = "1";
+    const s = clientSession({ HANG: "1" });
+    const pending = s.call({ name: "hello" });
+    pending.catch(() => {});
+    const started = Date.now();
+    // The kit closes the session after its deadline passed with the catalog and the call unanswered.
+    await s.close();
+    await expect(pending).rejects.toThrow(/no conversation turn to answer: the CLI exited/);
+    expect((await s.run.exit).signal ?? (await s.run.exit).code).not.toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it("a user-initiated call is never sent as the model's: it is answered unobserved (call.user-invocation, K120)", async () => {
+    process.env.AGENT_CLI_KIT_QUIET = "1";
+    const s = clientSession();
+    await s.catalog();
+    expect(await s.call({ name: "hello" }, { invocation: "user" })).toMatchObject({
+      unobserved: "call.user-invocation",
+    });
     await s.close();
     expect((await s.run.exit).code).toBe(0);
   });

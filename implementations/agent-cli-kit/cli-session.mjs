@@ -6,6 +6,7 @@
 // it), in the order the harness lists them. A model cannot call again before the harness answers, so turns follow
 // one another; nothing else is ordered, computed or retried here. close() ends the conversation with a text turn
 // and waits for the CLI to exit; a network attempt seen during the run fails it there, loudly.
+import { unobservedCall } from "../driver-kit/results.mjs";
 import { PROVIDERS } from "./fake-server.mjs";
 import { startRun } from "./run.mjs";
 
@@ -25,7 +26,15 @@ function describeExit(ex) {
 export function cliSession(spec, harness) {
   const api = PROVIDERS[spec.provider].api;
   const run = startRun(spec);
-  let held = run.turns.next();
+  // The turn the CLI sent and the model has not answered yet; `arrived` says whether it has come (close() stops a CLI
+  // whose turn never came: the kit gave up on it at its deadline, e.g. S24's FIFO holds the CLI before its request).
+  let held, arrived;
+  const hold = () => {
+    arrived = false;
+    held = run.turns.next();
+    held.then(() => (arrived = true));
+  };
+  hold();
   let chain = Promise.resolve();
   let batch = null;
   let n = 0;
@@ -57,7 +66,7 @@ export function cliSession(spec, harness) {
         input: harness.input ? harness.input(c.params) : c.params,
       })),
     });
-    held = run.turns.next();
+    hold();
     const next = await held;
     if (!next) throw new Error(`the CLI sent no turn after the tool call(s): ${describeExit(await run.exit)}`);
     const { results, following } = api.answersTo(
@@ -88,10 +97,13 @@ export function cliSession(spec, harness) {
     },
     call(params, options = {}) {
       const invocation = options.invocation ?? "model";
+      // The kit plays the model; the user's own activation (a slash command, a mention) is typed at a prompt this
+      // non-interactive run does not have. Not sent, never made up: K120, declared by each driver.
       if (invocation !== "model")
-        return Promise.reject(
-          new Error(
-            `this driver plays only model calls: a ${invocation}-initiated activation cannot be made in the middle of a non-interactive run`,
+        return Promise.resolve(
+          unobservedCall(
+            "call.user-invocation",
+            `a ${invocation}-initiated activation cannot be given to the CLI in the middle of a non-interactive run whose only other party is the model the kit plays`,
           ),
         );
       return new Promise((resolve, reject) => {
@@ -109,6 +121,9 @@ export function cliSession(spec, harness) {
       });
     },
     async close() {
+      // Closed with the CLI's turn still to come: the kit stopped waiting (its deadline passed). Stop the CLI, so each
+      // pending call is answered (rejected: the CLI exited) at once, as PROTOCOL.md's session/close asks.
+      if (!arrived) run.stop();
       await chain;
       const t = await held;
       if (t) run.reply(t.seq, { text: "Done." });

@@ -18,6 +18,8 @@ const TAIL = 16 * 1024;
 const emit = (msg, done) => process.stdout.write(JSON.stringify(msg) + "\n", done);
 const waiting = new Map();
 let child;
+// A stop that came before the CLI was started (the driver gave up while the fake was still starting) ends it at once.
+let stopped = false;
 
 function fill(value, url) {
   return typeof value === "string" ? value.replaceAll("{{BASE_URL}}", url) : value;
@@ -33,6 +35,7 @@ function otherReply(rules = [], api, body) {
 }
 
 function stop() {
+  stopped = true;
   if (!child || child.exitCode !== null) return;
   try {
     process.kill(-child.pid, "SIGTERM");
@@ -74,6 +77,7 @@ async function start(spec) {
   child.stdout.on("data", (d) => (stdout = (stdout + d).slice(-TAIL)));
   child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-TAIL)));
   child.on("error", (e) => (stderr += `\nspawn failed: ${e.message}`));
+  if (stopped) stop();
   child.on("close", async (code, signal) => {
     await fake.close();
     closeWire();

@@ -29,6 +29,7 @@ export const implementationInfo = {
   // README.md, "Capabilities", names where each was looked for.
   capabilities: capabilities(["symlinks", "file_modes", "arguments", "permission_hook", "dedupe"]),
   unobserved: [
+    "call.user-invocation",
     "result.at_turn",
     "result.bytes",
     "result.frontmatter",

@@ -10,6 +10,7 @@ import { unobservedCall } from "../driver-kit/results.mjs";
 /** What Codex never produces (K40, schemas/observations.json): the driver's implementationInfo.unobserved. */
 export const UNOBSERVED = [
   "call.by-name",
+  "call.user-invocation",
   "result.bytes",
   "result.name",
   "result.frontmatter",

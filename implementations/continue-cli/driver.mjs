@@ -24,6 +24,7 @@ export const implementationInfo = {
   specVersion: "1",
   capabilities: capabilities(["symlinks", "file_modes", "resources"]),
   unobserved: [
+    "call.user-invocation",
     "result.bytes",
     "result.dir",
     "result.frontmatter",

@@ -30,6 +30,7 @@ export const implementationInfo = {
   specVersion: "1",
   capabilities: capabilities(["symlinks", "file_modes"]),
   unobserved: [
+    "call.user-invocation",
     "result.bytes",
     "result.frontmatter",
     "result.resources",

@@ -24,7 +24,16 @@ export function catalogOf(body) {
 
 const BASE = /^Base directory for this skill: (.*)\n(?:Important: [^\n]*\n)?\n/;
 
-export function translate({ result }, links) {
+// Qwen's own envelope for a tool output over its limit (truncateToolOutput in its bundle): the whole output is saved
+// to a file it names, and the model gets the path and a preview.
+const PERSISTED = /^<persisted-output>\nOutput too large \([^)]*\)\. Full output saved to: ([^\n]+)\n/;
+
+/** readSaved(path): the text of a file Qwen saved an oversized output to (the driver passes a file read). */
+export function translate({ result }, links, readSaved) {
+  const saved = result.isError ? null : PERSISTED.exec(result.text);
+  // The activation succeeded and Qwen kept its whole output, as it tells the model to read it: judge that output.
+  if (saved && readSaved)
+    return { ...translate({ result: { text: readSaved(saved[1]) } }, links), output: result.text };
   const text = result.text;
   if (!result.isError) {
     // Qwen's own dedupe: a skill loaded earlier in the session is not loaded again.

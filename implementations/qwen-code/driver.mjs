@@ -7,7 +7,7 @@
 //
 //   npm run conformance -- --timeout 90000 --driver implementations/qwen-code/driver.mjs
 import { capabilities } from "../driver-kit/results.mjs";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { cliSession } from "../agent-cli-kit/cli-session.mjs";
@@ -30,6 +30,7 @@ export const implementationInfo = {
   specVersion: "1",
   capabilities: capabilities(["symlinks", "file_modes", "arguments", "permission_hook", "dedupe"]),
   unobserved: [
+    "call.user-invocation",
     "result.at_turn",
     "result.bytes",
     "result.name",
@@ -87,6 +88,11 @@ export async function createSession(config, options = {}) {
       ANTHROPIC_BASE_URL: "{{BASE_URL}}",
       ANTHROPIC_API_KEY: "sk-ant-kit-fake",
       ANTHROPIC_MODEL: "claude-sonnet-4-5",
+      // Qwen always starts a second node running the same CLI and waits on it (relaunchAppInChildProcess in its
+      // bundle: a supervisor for in-app restarts), giving that child QWEN_CODE_NO_RELAUNCH=true and, with memory
+      // auto-configuration off (its default), no other flag. Setting it here runs that child directly: the same
+      // code, settings and environment, one CLI start per case instead of two.
+      QWEN_CODE_NO_RELAUNCH: "true",
     },
     cwd: world.project,
     // Qwen's default headless approval asks a model classifier about each tool call; the fake model allows (K33).
@@ -96,7 +102,7 @@ export async function createSession(config, options = {}) {
     toolName: TOOL,
     input: (params) => renameParams(params, { name: "skill", arguments: "args" }),
     catalog: (body) => catalogOf(body),
-    answer: (a) => translate(a, links),
+    answer: (a) => translate(a, links, (path) => readFileSync(path, "utf8")),
     cleanup: () => (hooked?.server.close(), world.remove()),
   });
 }
