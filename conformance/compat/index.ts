@@ -1,8 +1,9 @@
 // Owns one compatibility run (`npm run compat`), in four phases: install every implementation folder (one after
-// another, cached by lockfile); run the kit's command line once per target on every suite under the widest profile
+// another, cached by lockfile); run the kit's command line once per target (a module over stdio, so a hung harness
+// is killed: targets.ts servedOverStdio) on every suite under the widest profile
 // (run-suites.ts; the other profiles re-judged from that run, rescore.ts), `parallel` targets at once, each with
 // `--jobs` cases at once (pool.ts, runner/schedule.ts); then, with nothing else running, rerun once each timed case
-// (runner/schedule.ts timeBound) that missed a time check or a deadline; last, again alone, time discovery and
+// that missed a time check or a deadline near its bound (loadDependent, K123); last, again alone, time discovery and
 // activation on one generated skill tree shared by all (timing.ts). Cells come from the first runs (cells.ts).
 // Returns plain results (types.ts); the renderers, merge.ts and scripts/compat.ts do the rest.
 import { execFileSync } from "node:child_process";
@@ -16,10 +17,10 @@ import { cellsFromReport, errorCells } from "./cells.ts";
 import { PROFILES } from "../runner/rules.ts";
 import { ruleIndex } from "./rule-table.ts";
 import { npmCi, runSuites, supportsProfiles, type SuiteRun } from "./run-suites.ts";
-import { findTargets, type Target } from "./targets.ts";
+import { findTargets, servedOverStdio, type Target } from "./targets.ts";
 import { measureTiming } from "./timing.ts";
 import { inPool } from "./pool.ts";
-import { timeBound } from "../runner/schedule.ts";
+import { longestBoundMs } from "../runner/schedule.ts";
 import type { CompatResult, Finding, ImplementationResult, Rerun } from "./types.ts";
 import { rescore } from "./rescore.ts";
 import { isProfile, type Profile } from "../runner/rules.ts";
@@ -74,12 +75,33 @@ function suiteMap(): { suites: CompatResult["suites"]; suiteOf: Map<string, stri
 export const DEFAULT_PARALLEL = 2;
 export const DEFAULT_JOBS = 2;
 
+/** How far past its bound a verdict may be and still be load (decision K123): a 2-core machine running two targets
+ *  of two cases each slows a CPU-bound case a few times, never by this much. */
+export const LOAD_FACTOR = 5;
+
+/** The ms figures of a max_ms miss ("an answer within 4000 ms", "66790 ms"); undefined when either is not one. */
+function missMs(m: { expected: unknown; actual: unknown }): { bound: number; took: number } | undefined {
+  const bound = /within (\d+) ms/.exec(String(m.expected))?.[1];
+  const took = /^(\d+) ms$/.exec(String(m.actual))?.[1];
+  return bound && took ? { bound: Number(bound), took: Number(took) } : undefined;
+}
+
 /** A case whose verdict depends on the machine's load: it bounds a time (max_ms: S16's 1,000 concurrent calls within
- *  4 s, …) and did not pass on a time check or a deadline. Rerun once, marked when the two runs disagree; the first
- *  run's verdict is the one scored. */
-export function loadDependent(c: RunReport["cases"][number], timed: ReadonlySet<string>): boolean {
-  if (!timed.has(c.id) || c.status === "passed" || c.status === "skipped") return false;
-  return c.status === "errored" || (c.mismatches ?? []).some((m) => m.key === "max_ms");
+ *  4 s, …) and missed it by less than LOAD_FACTOR times (a time check), or errored within LOAD_FACTOR times its
+ *  longest bound (a deadline near it). Rerun once, marked when the two runs disagree; the first run's verdict is the
+ *  one scored. A case that missed by more (S24's FIFO holding a harness to the kit's 120 s deadline, S16's 1,000 calls
+ *  taking 60 s) is not load, and running it again would only spend the time again (K123). `bounds`: case id → its
+ *  longest bound (runner/schedule.ts longestBoundMs). */
+export function loadDependent(c: RunReport["cases"][number], bounds: ReadonlyMap<string, number>): boolean {
+  const bound = bounds.get(c.id) ?? 0;
+  if (!bound || c.status === "passed" || c.status === "skipped") return false;
+  if (c.status === "errored") return c.duration_ms < LOAD_FACTOR * bound;
+  return (c.mismatches ?? []).some((m) => {
+    if (m.key !== "max_ms") return false;
+    const ms = missMs(m);
+    // A miss the kit wrote in another form is rerun: never skipped on a reading that failed.
+    return !ms || ms.took < LOAD_FACTOR * ms.bound;
+  });
 }
 
 type Report = RunReport;
@@ -101,16 +123,17 @@ async function rerunLoadDependent(
   root: string,
   t: Target,
   report: Report,
-  ctx: { log: (l: string) => void; tmp: string; timed: ReadonlySet<string>; resume: boolean },
+  ctx: { log: (l: string) => void; tmp: string; bounds: ReadonlyMap<string, number>; resume: boolean },
 ): Promise<Rerun[]> {
-  const firsts = report.cases.filter((c) => loadDependent(c, ctx.timed));
+  const firsts = report.cases.filter((c) => loadDependent(c, ctx.bounds));
   if (!firsts.length) return [];
   const ids = firsts.map((c) => c.id);
   ctx.log(`${t.id}: ${ids.join(", ")} once more, one at a time (verdicts that depend on load)`);
   // One run of the CLI for all of them (one start-up), one case at a time.
   const file = join(ctx.tmp, `${t.id}-rerun.json`);
   const again =
-    (ctx.resume ? keptReport(file) : undefined) ?? (await runSuites(root, t, WIDEST, file, t.runTimeoutMs, ids));
+    (ctx.resume ? keptReport(file) : undefined) ??
+    (await runSuites(root, servedOverStdio(root, t), WIDEST, file, t.runTimeoutMs, ids));
   return firsts.map((first) => {
     const rerun =
       (again.report as Report | undefined)?.cases.find((c) => c.id === first.id)?.status ??
@@ -128,8 +151,8 @@ interface Ctx {
   tmp: string;
   /** Cases run at once within one target's run (the CLI's --jobs). */
   jobs: number;
-  /** The ids of the cases whose verdict is timed (runner/schedule.ts timeBound). */
-  timed: ReadonlySet<string>;
+  /** Each timed case's longest time bound in ms (runner/schedule.ts longestBoundMs). */
+  bounds: ReadonlyMap<string, number>;
   /** tmp is an earlier run's work directory: reuse the reports in it. */
   resume: boolean;
 }
@@ -188,7 +211,8 @@ async function runTarget(
   const file = join(ctx.tmp, `${t.id}.json`);
   const kept = ctx.resume ? keptReport(file) : undefined;
   if (kept) ctx.log(`${t.id}: its report from the interrupted run is used (${file})`);
-  const run = kept ?? (await runSuites(root, t, widest, file, t.runTimeoutMs, undefined, ctx.jobs));
+  const run =
+    kept ?? (await runSuites(root, servedOverStdio(root, t), widest, file, t.runTimeoutMs, undefined, ctx.jobs));
   // A kept report's time was the interrupted run's and is not known here: no seconds rather than a false 0.
   if (!kept) {
     const seconds = { run: Math.round((performance.now() - t0) / 1000), jobs: ctx.jobs };
@@ -263,11 +287,11 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
       tmp,
       jobs: opts.jobs ?? DEFAULT_JOBS,
       resume: opts.resume !== undefined,
-      timed: new Set(
+      bounds: new Map(
         listSuites().flatMap((id) =>
           loadCases(id)
-            .filter(timeBound)
-            .map((c) => c.id),
+            .map((c) => [c.id, longestBoundMs(c)] as const)
+            .filter(([, ms]) => ms > 0),
         ),
       ),
     };
@@ -283,7 +307,7 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
       if (!ran.report || ran.widest !== WIDEST) continue;
       // --no-reruns: a rerun an interrupted run already made (its report in the work directory) is still used.
       if (opts.reruns === false && !(ctx.resume && existsSync(join(tmp, `${targets[i]!.id}-rerun.json`)))) {
-        const ids = ran.report.cases.filter((c) => loadDependent(c, ctx.timed)).map((c) => c.id);
+        const ids = ran.report.cases.filter((c) => loadDependent(c, ctx.bounds)).map((c) => c.id);
         if (ids.length) ran.row.not_rerun = ids;
         continue;
       }

@@ -16,8 +16,8 @@ import { join, relative } from "node:path";
 
 export interface Target {
   id: string;
-  /** "reference": the kit's own (--reference; the CLI refuses it under another name, R100); "module": loaded by
-   *  --driver (in-process); "exec": a stdio command line. */
+  /** "reference": the kit's own (--reference; the CLI refuses it under another name, R100); "module": a JS driver
+   *  module (a compatibility run serves it over stdio: stdioCommand); "exec": a stdio command line. */
   kind: "reference" | "module" | "exec";
   /** Absolute module path, or the command line. */
   spec: string;
@@ -133,4 +133,22 @@ export function findTargets(root: string, only?: readonly string[]): Target[] {
   return only?.length
     ? out.filter((t) => only.includes(t.id) || (t.folder !== undefined && only.includes(t.folder)))
     : out;
+}
+
+/** The command line serving a target over stdio: an exec target as it is; a module (and the reference) through
+ *  scripts/reference-driver.ts. */
+export function stdioCommand(root: string, t: Target): string {
+  if (t.kind === "exec") return t.spec;
+  const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+  // With no module, reference-driver serves the kit's reference: the one way it answers as the reference.
+  return `${q(process.execPath)} --import tsx ${q(join(root, "scripts", "reference-driver.ts"))}${t.kind === "module" ? ` ${q(t.spec)}` : ""}`;
+}
+
+/**
+ * The target as a compatibility run drives it: a module over stdio (stdioCommand), every other as it is. A harness
+ * left running at a case's deadline is then killed with its process and the next case gets a fresh one; in-process
+ * it could not be stopped, and every case after it was lost (S24's FIFO held gemini-cli, mastra and deepagents so).
+ */
+export function servedOverStdio(root: string, t: Target): Target {
+  return t.kind === "module" ? { ...t, kind: "exec", spec: stdioCommand(root, t) } : t;
 }

@@ -5,6 +5,7 @@
 import { performance } from "node:perf_hooks";
 import { join } from "node:path";
 import { spawnImplementation } from "../driver/subprocess.ts";
+import { stdioCommand } from "./targets.ts";
 import type { SessionConfig } from "../../schemas/index.ts";
 import type { Target } from "./targets.ts";
 import type { Timing } from "./types.ts";
@@ -21,14 +22,6 @@ export interface TimingOptions {
   /** Wall-clock budget of the warm-up and of the timed activations each (default 60 s): a harness whose every call is
    *  an agent turn of seconds gets fewer calls, counted in `calls`, instead of holding the whole run. */
   budgetMs?: number;
-}
-
-/** The command line serving a target over stdio. */
-export function stdioCommand(root: string, t: Target): string {
-  if (t.kind === "exec") return t.spec;
-  const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
-  // With no module, reference-driver serves the kit's reference: the one way it answers as the reference.
-  return `${q(process.execPath)} --import tsx ${q(join(root, "scripts", "reference-driver.ts"))}${t.kind === "module" ? ` ${q(t.spec)}` : ""}`;
 }
 
 /** Nearest-rank percentile of samples (any unit). */

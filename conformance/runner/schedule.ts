@@ -20,6 +20,18 @@ export function timeBound(c: Pick<LoadedCase, "catalog" | "calls">): boolean {
   return bounded(c.catalog) || bounded(c.calls);
 }
 
+/** The longest time a case bounds (the largest TIME_KEYS value in it), in ms; 0 when it bounds none. */
+export function longestBoundMs(c: Pick<LoadedCase, "catalog" | "calls">): number {
+  const walk = (x: unknown): number => {
+    if (x === null || typeof x !== "object") return 0;
+    let most = 0;
+    for (const [k, v] of Object.entries(x as object))
+      most = Math.max(most, TIME_KEYS.includes(k) && typeof v === "number" ? v : walk(v));
+    return most;
+  };
+  return Math.max(walk(c.catalog), walk(c.calls));
+}
+
 /** Indexes of the cases in the order they start: all of them in order for one job; else the others, then the timed. */
 export function startOrder(
   cases: readonly Pick<LoadedCase, "catalog" | "calls">[],
