@@ -1011,7 +1011,7 @@ export interface SkillCallParams {
   turn?: number;
 }
 /**
- * The driver's answer for a call its harness cannot be given (decision K120): never a result it made up. `unobserved` is an id of schemas/observations.json that the driver declared in initialize's `unobserved` and whose row has the place `call:*` (today `call.by-name`); `reason` says, in words, why this call could not be made. The kit files every check of the call as not observable: it neither passes nor fails the case.
+ * The driver's answer for a call its harness cannot be given (decision K120): never a result it made up. `unobserved` is an id of schemas/observations.json that the driver declared in initialize's `unobserved` and whose row has the place `call:*` (`call.by-name`, `call.user-invocation`); `reason` says, in words, why this call could not be made. The kit files every check of the call as not observable: it neither passes nor fails the case.
  */
 
 export interface UnobservedCall {
@@ -1460,6 +1460,10 @@ export interface ConformanceReport {
      * With unobserved_calls: the rules the case checks only at those calls, left out of checked_rules (never checked here). A case whose own rules are all among them is skipped, not observable here.
      */
     unobserved_rules?: string[];
+    /**
+     * The rules of this case with a check at a value the harness does not produce (a mismatch with effect not_observable): only partly observed here, so the case is no evidence that they hold (decision K124). A case whose every rule under judgement is among them is skipped, not observable here; a rule passes only where some case saw every check of it.
+     */
+    partly_observed_rules?: string[];
     /**
      * errored: cut off at its deadline, the case's calls close() left unanswered, and how long the kit waited after close().
      */

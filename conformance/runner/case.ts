@@ -28,6 +28,7 @@ import {
   unobservedCaseReason,
   type UnobservedCall,
 } from "./unobserved-call.ts";
+import { ownAllPartlyObserved, partlyObservedReason, partlyObservedRules } from "./partly-observed.ts";
 import {
   DEFAULT_PROFILE,
   RUNNER_RULES,
@@ -232,19 +233,32 @@ class CaseRun {
     const own = this.c.rules ?? [];
     if (f) return this.faulted(f, own, extra);
     const mismatches = this.mismatches.length ? { mismatches: this.mismatches } : {};
-    if (this.mismatches.some((m) => m.effect === "fails_case")) return { status: "failed", ...mismatches, ...extra };
+    const partlyIds = partlyObservedRules(this.mismatches);
+    const partly = partlyIds.length ? { partly_observed_rules: partlyIds } : {};
+    if (this.mismatches.some((m) => m.effect === "fails_case"))
+      return { status: "failed", ...mismatches, ...partly, ...extra };
     // Every rule the case is judged on was checked only at calls the harness could not be given (K120).
     if (ownAllUnobserved(own, this.judge, split.unobserved))
-      return { status: "skipped", reason: unobservedCaseReason(unobserved), ...mismatches, ...extra };
+      return { status: "skipped", reason: unobservedCaseReason(unobserved), ...mismatches, ...partly, ...extra };
+    // Every rule it is judged on had a check the harness did not let the kit see (K124): no evidence either way.
+    if (ownAllPartlyObserved(own, this.judge, partlyIds))
+      return {
+        status: "skipped",
+        reason: partlyObservedReason(own, this.judge, this.mismatches),
+        ...mismatches,
+        ...partly,
+        ...extra,
+      };
     if (own.length && activeOwn(own, this.judge).length === 0) {
       return {
         status: "not_scored",
         reason: `profile ${this.judge.profile} scores none of the rules the case tests (${own.join(", ")})`,
         ...mismatches,
+        ...partly,
         ...extra,
       };
     }
-    return { status: "passed", ...mismatches, ...extra };
+    return { status: "passed", ...mismatches, ...partly, ...extra };
   }
 
   /**

@@ -61,6 +61,9 @@ export interface CaseResult {
   unobserved_calls?: Array<{ call: number; unobserved: string; reason: string }>;
   /** With unobserved_calls: the rules checked only at those calls (left out of checked_rules: never checked here). */
   unobserved_rules?: string[];
+  /** The rules with a check at a value the harness does not produce (effect not_observable): only partly observed
+   *  here, so this case is no evidence that they hold (K124, partly-observed.ts). */
+  partly_observed_rules?: string[];
   /** errored: cut off at its deadline, the case's calls close() left unanswered (leftover.ts). */
   leftover?: { pending: number; waited_ms: number };
   /** failed / errored: the case file (relative to the directory the kit ran in, when inside it). */

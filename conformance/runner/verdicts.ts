@@ -3,7 +3,8 @@
 // it did not hold), passed, not_scored (outside the profile: still shown, with whether it held), n/a (a capability
 // the implementation declares false), errored (scored, held where checked, but a case that checks it ended before
 // checking it: never passed then), not_run (no case of this run checks it: another suite does), not_checkable
-// (no check can, through the driver protocol: the table says why). What a baseline makes of them is the gate's
+// (no check can, through the driver protocol: the table says why), not_observable (needs a value the harness does
+// not produce, or every case checked it only partly: K124). What a baseline makes of them is the gate's
 // (conformance/baseline.ts), not this module's.
 import { rules as rulesTable } from "../../schemas/index.ts";
 import { PROFILES, SCORED, isNa, isNotObservable, isScored, ruleIndex, type Judge, type Profile } from "./rules.ts";
@@ -132,6 +133,16 @@ export function judgeRules(
       };
     // Checked only at calls the harness could not be given (K120): not observable here, never not_run or passed.
     const onlyUnobserved = cases.filter((c) => c.unobserved_rules?.includes(rule.id)).map((c) => c.id);
+    // Cases where a check of it was at a value the harness does not produce: no evidence that it holds (K124).
+    const partlyIn = cases.filter((c) => c.partly_observed_rules?.includes(rule.id)).map((c) => c.id);
+    if (!checkedIn.length && !ids.length && !onlyUnobserved.length && partlyIn.length)
+      return {
+        ...base,
+        status: "not_observable",
+        cases: [],
+        checked_in: [],
+        note: `not observable here: ${partlyIn.join(", ")} checked it partly (some of its checks are at values the harness does not produce) and were skipped`,
+      };
     if (!checkedIn.length && !ids.length && onlyUnobserved.length)
       return {
         ...base,
@@ -188,6 +199,15 @@ export function judgeRules(
         cases: [],
         checked_in: checkedIn,
         note: `not verified: ${unverified.join(", ")} ended before checking it (held in ${checkedIn.filter((id) => !unverified.includes(id)).join(", ") || "no other case"})`,
+      };
+    // Passed only where some case saw every check of it (K124).
+    if (checkedIn.every((id) => partlyIn.includes(id)))
+      return {
+        ...base,
+        status: "not_observable",
+        cases: [],
+        checked_in: checkedIn,
+        note: `not observable here: every case that checks it (${checkedIn.join(", ")}) has a check of it at a value the harness does not produce; what could be seen held`,
       };
     return {
       ...base,

@@ -1,0 +1,110 @@
+// Per-check accounting (K124): a check at a value the harness does not produce neither fails nor passes, so a case
+// where some check of a rule was such a check is no evidence that the rule holds. Shown on the reference with
+// `frontmatter` left out of its results (declared unobserved): a rule whose only checking case had a frontmatter check
+// of it is not observable, never passed (before K124 it passed on the checks that could be seen), a case whose every
+// rule is so is skipped as not observable here; and, on made-up results, a rule passes where one case saw all of it.
+import { describe, expect, it } from "vitest";
+import type { Implementation, SessionHandle } from "../../schemas/implementation.ts";
+import { loadModule } from "../driver/in-process.ts";
+import { REFERENCE_MODULE } from "../mutants/wrap.ts";
+import { loadCases, runSuite } from "../runner/index.ts";
+import { judgeRules } from "../runner/verdicts.ts";
+import type { CaseResult, Mismatch } from "../runner/types.ts";
+
+/** The reference with `frontmatter` left out of every result, declared unobserved as a harness driver would. */
+async function withoutFrontmatter(): Promise<Implementation> {
+  const ref = await loadModule(REFERENCE_MODULE);
+  return {
+    ...ref,
+    info: { ...ref.info, unobserved: ["result.frontmatter"] },
+    async createSession(config, options) {
+      const s = await ref.createSession(config, options);
+      const wrapped: SessionHandle = {
+        catalog: () => s.catalog(),
+        call: async (p, o) => {
+          const r = (await s.call(p, o)) as { frontmatter?: unknown };
+          if (r && typeof r === "object") delete r.frontmatter;
+          return r as never;
+        },
+        close: () => s.close(),
+      };
+      return wrapped;
+    },
+  };
+}
+
+describe("a rule seen only in part is not observable (K124)", () => {
+  it("S10's frontmatter.proto-keys-data is not passed on the checks that could be seen; F02 is skipped", async () => {
+    const cases = loadCases("all").filter((c) => ["S10", "F02"].includes(c.id));
+    const r = await runSuite(() => withoutFrontmatter(), cases, {
+      driverLabel: "no frontmatter",
+      suite: "all",
+      profile: "exact",
+    });
+    const rule = r.rules.find((x) => x.id === "frontmatter.proto-keys-data")!;
+    expect(rule.status).toBe("not_observable");
+    expect(rule.note).toMatch(/every case that checks it \(S10\) has a check of it at a value the harness does not/);
+    const s10 = r.cases.find((c) => c.id === "S10")!;
+    // S10's other rule (prototype.unchanged) was seen whole: the case stands on it.
+    expect(s10.status).toBe("passed");
+    expect(s10.partly_observed_rules).toContain("frontmatter.proto-keys-data");
+    expect(r.rules.find((x) => x.id === "prototype.unchanged")?.status).toBe("passed");
+    const f02 = r.cases.find((c) => c.id === "F02")!;
+    expect(f02.status).toBe("skipped");
+    expect(f02.reason).toMatch(/^not observable here: every rule the case tests has a check at a value/);
+    expect(r.rules.find((x) => x.id === "yaml.core-schema")?.status).not.toBe("passed");
+  });
+});
+
+const miss = (rule: string, effect: Mismatch["effect"]): Mismatch =>
+  ({
+    at: "calls[0].x",
+    key: "fields.x",
+    rules: [rule],
+    effect,
+    expected: 1,
+    actual: 2,
+    what: "x",
+    message: "x",
+  }) as Mismatch;
+const result = (id: string, status: CaseResult["status"], mismatches: Mismatch[]): CaseResult => {
+  const partly = mismatches.filter((m) => m.effect === "not_observable").flatMap((m) => m.rules);
+  return {
+    id,
+    title: id,
+    spec: [],
+    rules: ["errors.structured"],
+    checked_rules: ["errors.structured"],
+    status,
+    duration_ms: 0,
+    observed: [],
+    mismatches,
+    ...(partly.length ? { partly_observed_rules: partly } : {}),
+  };
+};
+const verdict = (cases: CaseResult[]) =>
+  judgeRules(cases, { profile: "exact", capabilities: undefined }).find((r) => r.id === "errors.structured")!;
+
+describe("the rule's verdict over its cases (K124)", () => {
+  it("passed where one case saw every check of it, even if another saw it in part", () => {
+    expect(
+      verdict([result("A", "passed", []), result("B", "passed", [miss("errors.structured", "not_observable")])]),
+    ).toMatchObject({ status: "passed", checked_in: ["A", "B"] });
+  });
+  it("not observable when every case that checks it saw it in part", () => {
+    expect(
+      verdict([
+        result("A", "passed", [miss("errors.structured", "not_observable")]),
+        result("B", "passed", [miss("errors.structured", "not_observable")]),
+      ]).status,
+    ).toBe("not_observable");
+  });
+  it("failed when a check that could be seen did not hold, whatever could not be seen elsewhere", () => {
+    expect(
+      verdict([
+        result("A", "failed", [miss("errors.structured", "fails_case")]),
+        result("B", "passed", [miss("errors.structured", "not_observable")]),
+      ]).status,
+    ).toBe("failed");
+  });
+});
