@@ -119,27 +119,33 @@ function keptReport(file: string): SuiteRun | undefined {
 /** The widest profile the kit has: one run under it, every other profile re-judged from it (rescore.ts). */
 const WIDEST: Profile = "exact";
 
+/**
+ * Reruns once, alone, a target's load-dependent cases (one run of the CLI for all of them: one start-up, one case at
+ * a time). A rerun report an interrupted run left in the work directory is used as it is; with reruns off and no such
+ * report, the cases are only named (`notRerun`: each row lists them as not rerun).
+ */
 async function rerunLoadDependent(
   root: string,
   t: Target,
   report: Report,
-  ctx: { log: (l: string) => void; tmp: string; bounds: ReadonlyMap<string, number>; resume: boolean },
-): Promise<Rerun[]> {
+  ctx: Pick<Ctx, "log" | "tmp" | "bounds" | "resume" | "reruns">,
+): Promise<{ reruns: Rerun[] } | { notRerun: string[] }> {
   const firsts = report.cases.filter((c) => loadDependent(c, ctx.bounds));
-  if (!firsts.length) return [];
   const ids = firsts.map((c) => c.id);
-  ctx.log(`${t.id}: ${ids.join(", ")} once more, one at a time (verdicts that depend on load)`);
-  // One run of the CLI for all of them (one start-up), one case at a time.
+  if (!firsts.length) return { reruns: [] };
   const file = join(ctx.tmp, `${t.id}-rerun.json`);
-  const again =
-    (ctx.resume ? keptReport(file) : undefined) ??
-    (await runSuites(root, servedOverStdio(root, t), WIDEST, file, t.runTimeoutMs, ids));
-  return firsts.map((first) => {
-    const rerun =
-      (again.report as Report | undefined)?.cases.find((c) => c.id === first.id)?.status ??
-      `no report (${again.reason ?? "?"})`;
-    return { case: first.id, first: first.status, rerun, flipped: rerun !== first.status };
-  });
+  const kept = ctx.resume ? keptReport(file) : undefined;
+  if (!kept && !ctx.reruns) return { notRerun: ids };
+  ctx.log(`${t.id}: ${ids.join(", ")} once more, one at a time (verdicts that depend on load)`);
+  const again = kept ?? (await runSuites(root, servedOverStdio(root, t), WIDEST, file, t.runTimeoutMs, ids));
+  return {
+    reruns: firsts.map((first) => {
+      const rerun =
+        (again.report as Report | undefined)?.cases.find((c) => c.id === first.id)?.status ??
+        `no report (${again.reason ?? "?"})`;
+      return { case: first.id, first: first.status, rerun, flipped: rerun !== first.status };
+    }),
+  };
 }
 
 interface Ctx {
@@ -155,6 +161,8 @@ interface Ctx {
   bounds: ReadonlyMap<string, number>;
   /** tmp is an earlier run's work directory: reuse the reports in it. */
   resume: boolean;
+  /** Rerun the load-dependent cases (--no-reruns: false). */
+  reruns: boolean;
 }
 
 /** A target's row before it runs, or its finished row when it cannot run (not built, its install failed). */
@@ -287,6 +295,7 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
       tmp,
       jobs: opts.jobs ?? DEFAULT_JOBS,
       resume: opts.resume !== undefined,
+      reruns: opts.reruns !== false,
       bounds: new Map(
         listSuites().flatMap((id) =>
           loadCases(id)
@@ -305,16 +314,12 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
     // Nothing else runs now: the load-dependent reruns get the machine to themselves.
     for (const [i, ran] of runs.entries()) {
       if (!ran.report || ran.widest !== WIDEST) continue;
-      // --no-reruns: a rerun an interrupted run already made (its report in the work directory) is still used.
-      if (opts.reruns === false && !(ctx.resume && existsSync(join(tmp, `${targets[i]!.id}-rerun.json`)))) {
-        const ids = ran.report.cases.filter((c) => loadDependent(c, ctx.bounds)).map((c) => c.id);
-        if (ids.length) ran.row.not_rerun = ids;
-        continue;
-      }
       const t0 = performance.now();
-      const reruns = await rerunLoadDependent(root, targets[i]!, ran.report, ctx);
-      if (reruns.length) {
-        ran.row.reruns = reruns;
+      const r = await rerunLoadDependent(root, targets[i]!, ran.report, ctx);
+      if ("notRerun" in r) {
+        if (r.notRerun.length) ran.row.not_rerun = r.notRerun;
+      } else if (r.reruns.length) {
+        ran.row.reruns = r.reruns;
         ran.row.seconds = { ...ran.row.seconds, reruns: Math.round((performance.now() - t0) / 1000) };
       }
     }
