@@ -95,6 +95,17 @@ describe("Qwen Code: the catalog description is what Qwen shows the model", () =
 describe("Copilot CLI: 'Failed to load skill' keeps the class Copilot gives it", () => {
   const answer = (text: string) => copilot.translate({ result: { text, isError: true }, following: [] }, []);
 
+  it("its preToolUse hook's refusal is PERMISSION_DENIED only with the kit's reason, deny or ask (K121)", () => {
+    expect(answer("Denied by preToolUse hook: the kit's permission hook answered deny")).toMatchObject({
+      kind: "error",
+      code: "PERMISSION_DENIED",
+    });
+    expect(
+      answer("Denied by preToolUse hook (unable to ask user for confirmation): the kit's permission hook answered ask"),
+    ).toMatchObject({ kind: "error", code: "PERMISSION_DENIED" });
+    expect(() => answer("Denied by preToolUse hook: policy says no")).toThrow(/not the kit's/);
+  });
+
   it("a field error of its input schema (U05's text) is a parameter refusal", () => {
     expect(answer('Failed to load skill: "skill": Required')).toMatchObject({ kind: "error", code: "INVALID_PARAM" });
   });

@@ -1,6 +1,6 @@
 // A PreToolUse command hook in the settings format Claude Code defined and Qwen Code shares
 // (`hooks.PreToolUse[{matcher, hooks: [{type: "command", command}]}]`, answer `hookSpecificOutput.permissionDecision`),
-// wired to the kit's permission hook. The harness gives its hook the tool input only, so the kit is sent what that
+// and Copilot CLI's own (`preToolUse`, answer `permissionDecision`), wired to the kit's permission hook. The harness gives its hook the tool input only, so the kit is sent what that
 // says (the name) and nothing it would have to invent (hook.payload unobserved). The kit's decision goes back in the
 // harness's words: allow / allow_once -> "allow", deny -> "deny", ask -> "ask" (what "ask" means with nobody to ask
 // is the harness's call); the reason names the decision, so a driver can recognise the harness's refusal text.
@@ -9,24 +9,45 @@ import { RELAY, startHookServer } from "./hook-server.mjs";
 
 export const HOOK_REASON = "the kit's permission hook answered ";
 
-export async function preToolUseHook(world, hook, { matcher, nameKey }) {
+/**
+ * The driver's end of a command hook: a socket the relay command passes each hook input to. `read(input)` is the
+ * skill name the harness's input carries (undefined: it names none), or null for a tool that is not the skill tool
+ * (answered with nothing: the harness's own default); `write(decision, reason)` is the answer in its format.
+ */
+async function relayHook(world, hook, { read, write }) {
   const socket = join(world.base, "hook.sock");
   const server = await startHookServer(socket, async (input) => {
-    const name = input?.tool_input?.[nameKey];
+    const name = read(input);
+    if (name === null) return "";
     const decision = await hook({
       tool: "skill",
       action: "activate",
       metadata: typeof name === "string" ? { name } : {},
     });
-    const permissionDecision = decision === "allow_once" ? "allow" : decision;
-    return JSON.stringify({
-      hookSpecificOutput: {
-        hookEventName: "PreToolUse",
-        permissionDecision,
-        permissionDecisionReason: `${HOOK_REASON}${decision}`,
-      },
-    });
+    return JSON.stringify(write(decision === "allow_once" ? "allow" : decision, `${HOOK_REASON}${decision}`));
   });
-  const command = `'${process.execPath}' '${RELAY}' '${socket}'`;
+  return { server, command: `'${process.execPath}' '${RELAY}' '${socket}'` };
+}
+
+export async function preToolUseHook(world, hook, { matcher, nameKey }) {
+  const { server, command } = await relayHook(world, hook, {
+    read: (input) => input?.tool_input?.[nameKey],
+    write: (permissionDecision, permissionDecisionReason) => ({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision, permissionDecisionReason },
+    }),
+  });
   return { server, hooks: { PreToolUse: [{ matcher, hooks: [{ type: "command", command }] }] } };
+}
+
+/**
+ * Copilot CLI's preToolUse command hook (a `{"version": 1, "hooks": {"preToolUse": [{type: "command", bash}]}}` file;
+ * input `{sessionId, timestamp, cwd, toolName, toolArgs}`, answer `{permissionDecision, permissionDecisionReason}`).
+ * It has no matcher: every tool's call comes, and only `tool`'s is the kit's to decide.
+ */
+export async function copilotPreToolUseHook(world, hook, { tool, nameKey }) {
+  const { server, command } = await relayHook(world, hook, {
+    read: (input) => (input?.toolName === tool ? input?.toolArgs?.[nameKey] : null),
+    write: (permissionDecision, permissionDecisionReason) => ({ permissionDecision, permissionDecisionReason }),
+  });
+  return { server, config: { version: 1, hooks: { preToolUse: [{ type: "command", bash: command }] } } };
 }

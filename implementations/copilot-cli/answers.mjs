@@ -3,6 +3,7 @@
 // Copilot's own text. README.md, "Where each value comes from", says where each wording was seen.
 import { unlink } from "../agent-cli-kit/home.mjs";
 import { unescapeXml, xmlListing } from "../agent-cli-kit/listing.mjs";
+import { HOOK_REASON } from "../agent-cli-kit/pretooluse.mjs";
 
 const TOOL = "skill";
 
@@ -50,6 +51,13 @@ export function translate({ result, following }, links) {
   // refusal and is left untranslated: the case errors with Copilot's words, no class guessed.
   if (/^Failed to load skill: "skill": [^\n]+$|^Invalid input: /.test(text))
     return { kind: "error", code: "INVALID_PARAM", message: text.split("\n")[0], output: text };
+  // Its preToolUse hook refused the call: PERMISSION_DENIED only when the reason is the kit's own deny (K121).
+  const denied = /^Denied by preToolUse hook(?: \(unable to ask user for confirmation\))?: ([^\n]*)/.exec(text);
+  if (denied)
+    if (denied[1] === `${HOOK_REASON}deny` || denied[1] === `${HOOK_REASON}ask`)
+      return { kind: "error", code: "PERMISSION_DENIED", message: text.split("\n")[0], output: text };
+    else
+      throw new Error(`Copilot CLI reported a preToolUse hook denial that is not the kit's: ${JSON.stringify(text)}`);
   // Its read of the SKILL.md failed (the file vanished or cannot be read).
   if (/^Failed to read skill file "/.test(text))
     return { kind: "error", code: "IO_ERROR", message: text.split("\n")[0], output: text };

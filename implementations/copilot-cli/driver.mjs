@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { cliSession } from "../agent-cli-kit/cli-session.mjs";
 import { freshWorld } from "../agent-cli-kit/home.mjs";
 import { renameParams } from "../agent-cli-kit/params.mjs";
+import { copilotPreToolUseHook } from "../agent-cli-kit/pretooluse.mjs";
 import { catalogOf, translate } from "./answers.mjs";
 
 const require = createRequire(import.meta.url);
@@ -28,7 +29,7 @@ const BUILTIN = ["customize-cloud-agent", "discover-resources", "github-pr-media
 export const implementationInfo = {
   implementation: { name: "copilot-cli skill", version: harnessVersion, language: "native (node SEA + rust)" },
   specVersion: "1",
-  capabilities: capabilities(["symlinks", "file_modes"]),
+  capabilities: capabilities(["symlinks", "file_modes", "permission_hook"]),
   unobserved: [
     "call.user-invocation",
     "result.bytes",
@@ -39,10 +40,11 @@ export const implementationInfo = {
     "catalog.entry.frontmatter",
     "catalog.entry.shadowed",
     "catalog.warnings",
+    "hook.payload",
   ],
 };
 
-export async function createSession(config) {
+export async function createSession(config, options = {}) {
   const world = freshWorld("kit-copilot-cli");
   mkdirSync(CACHE, { recursive: true });
   // Project skills (.github/skills) are read before personal ones (~/.copilot/skills): README "Skill roots".
@@ -53,6 +55,15 @@ export async function createSession(config) {
   const links = roots.map((root, i) => ({ root, at: world.link(root, places[i]) }));
   mkdirSync(join(world.home, ".copilot"), { recursive: true });
   writeFileSync(join(world.home, ".copilot", "settings.json"), JSON.stringify({ disabledSkills: BUILTIN }, null, 2));
+  // Copilot's user-level preToolUse hooks (~/.copilot/hooks/*.json) are its permission hook; they run in -p mode,
+  // where the project's .github/hooks/ ones did not (README "Capabilities").
+  const hooked = options.hook
+    ? await copilotPreToolUseHook(world, options.hook, { tool: TOOL, nameKey: "skill" })
+    : undefined;
+  if (hooked) {
+    mkdirSync(join(world.home, ".copilot", "hooks"), { recursive: true });
+    writeFileSync(join(world.home, ".copilot", "hooks", "kit.json"), JSON.stringify(hooked.config, null, 2));
+  }
   const spec = {
     provider: "anthropic",
     mainTools: [TOOL],
@@ -74,6 +85,6 @@ export async function createSession(config) {
     input: (params) => renameParams(params, { name: "skill" }),
     catalog: (body) => catalogOf(body),
     answer: (a) => translate(a, links),
-    cleanup: () => world.remove(),
+    cleanup: () => (hooked?.server.close(), world.remove()),
   });
 }
