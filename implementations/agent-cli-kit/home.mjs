@@ -1,7 +1,7 @@
 // A fresh, empty world per CLI run: a temp dir holding HOME, the XDG dirs under it, and a project dir the CLI starts
 // in, so nothing a user or an earlier run left behind (config, credentials, caches, skills) reaches the harness.
 // `link` places a kit skill root where the harness looks for skills, as a symlink to the root (the root itself is
-// untouched; the driver maps the harness's paths back through it, README says where).
+// untouched; the driver maps the harness's paths back through it, README says where); `linkRoots` places them all.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -41,6 +41,15 @@ export function freshWorld(prefix) {
       mkdirSync(dirname(at), { recursive: true });
       symlinkSync(target, at);
       return at;
+    },
+    /**
+     * The case's skill roots, in order, at the harness's skill locations (`places`, in the order its README gives):
+     * the links, for unlink(). A case with more roots than the harness has locations cannot be given to it.
+     */
+    linkRoots(harness, roots, places) {
+      if (roots.length > places.length)
+        throw new Error(`${harness} has ${places.length} skill locations; the case configures ${roots.length} roots`);
+      return roots.map((root, i) => ({ root, at: this.link(root, places[i]) }));
     },
     remove() {
       rmSync(base, { recursive: true, force: true });

@@ -64,10 +64,7 @@ export async function createSession(config, options = {}) {
   const world = freshWorld("kit-claude-code");
   // Personal skills (~/.claude/skills) win over project skills (.claude/skills): the kit's first root goes there.
   const places = [join(world.home, ".claude", "skills"), join(world.project, ".claude", "skills")];
-  const roots = config.skill_roots;
-  if (roots.length > places.length)
-    throw new Error(`Claude Code has ${places.length} skill locations; the case configures ${roots.length} roots`);
-  const links = roots.map((root, i) => ({ root, at: world.link(root, places[i]) }));
+  const links = world.linkRoots("Claude Code", config.skill_roots, places);
   // Claude Code's built-in plugin brings a skill of its own (plugin-authoring); its settings turn it off (K32).
   mkdirSync(join(world.home, ".claude"), { recursive: true });
   const used = new WeakMap();

@@ -57,10 +57,7 @@ export async function createSession(config) {
   // Project skills (<cwd>/.agents/skills) and user skills (~/.agents/skills); ~/.codex/skills is not used for a
   // kit root because Codex writes its system skills under it.
   const places = [join(world.project, ".agents", "skills"), join(world.home, ".agents", "skills")];
-  const roots = config.skill_roots;
-  if (roots.length > places.length)
-    throw new Error(`this driver maps ${places.length} skill locations; the case configures ${roots.length} roots`);
-  const links = roots.map((root, i) => ({ root, at: world.link(root, places[i]) }));
+  const links = world.linkRoots("Codex", config.skill_roots, places);
   const spec = {
     provider: "responses",
     mainTools: [TOOL],

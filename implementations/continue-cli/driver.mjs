@@ -61,10 +61,7 @@ export async function createSession(config) {
   // loadMarkdownSkills reads <cwd>/.continue/skills, <cwd>/.claude/skills, ~/.continue/skills; Skills takes the first
   // skill of a name in the list it built.
   const places = [join(world.project, ".continue", "skills"), join(world.home, ".continue", "skills")];
-  const roots = config.skill_roots;
-  if (roots.length > places.length)
-    throw new Error(`this driver maps ${places.length} skill locations; the case configures ${roots.length} roots`);
-  roots.forEach((root, i) => world.link(root, places[i]));
+  world.linkRoots("Continue", config.skill_roots, places);
   const configPath = join(world.home, ".continue", "config.yaml");
   const spec = {
     provider: "anthropic",

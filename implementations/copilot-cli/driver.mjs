@@ -49,10 +49,7 @@ export async function createSession(config, options = {}) {
   mkdirSync(CACHE, { recursive: true });
   // Project skills (.github/skills) are read before personal ones (~/.copilot/skills): README "Skill roots".
   const places = [join(world.project, ".github", "skills"), join(world.home, ".copilot", "skills")];
-  const roots = config.skill_roots;
-  if (roots.length > places.length)
-    throw new Error(`Copilot CLI has ${places.length} skill locations here; the case configures ${roots.length} roots`);
-  const links = roots.map((root, i) => ({ root, at: world.link(root, places[i]) }));
+  const links = world.linkRoots("Copilot CLI", config.skill_roots, places);
   mkdirSync(join(world.home, ".copilot"), { recursive: true });
   writeFileSync(join(world.home, ".copilot", "settings.json"), JSON.stringify({ disabledSkills: BUILTIN }, null, 2));
   // Copilot's user-level preToolUse hooks (~/.copilot/hooks/*.json) are its permission hook; they run in -p mode,

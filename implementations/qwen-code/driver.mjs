@@ -55,10 +55,7 @@ export async function createSession(config, options = {}) {
   const world = freshWorld("kit-qwen-code");
   // Qwen's SkillManager reads levels project, user, extension, bundled, the first of a name winning.
   const places = [join(world.project, ".qwen", "skills"), join(world.home, ".qwen", "skills")];
-  const roots = config.skill_roots;
-  if (roots.length > places.length)
-    throw new Error(`Qwen Code has ${places.length} skill locations; the case configures ${roots.length} roots`);
-  const links = roots.map((root, i) => ({ root, at: world.link(root, places[i]) }));
+  const links = world.linkRoots("Qwen Code", config.skill_roots, places);
   mkdirSync(join(world.home, ".qwen"), { recursive: true });
   // Qwen's PreToolUse hooks (Claude Code's settings format) on the skill tool are its permission hook.
   const hooked = options.hook
