@@ -111,6 +111,7 @@ async function main(argv: string[]): Promise<number> {
     .filter(Boolean);
   const r = await runCompat({
     root: PACKAGE_ROOT,
+    earlierSeconds: earlierSeconds(join(out, "compatibility.json")),
     ...(only.length ? { only } : {}),
     install: !values["no-install"],
     ...(values.resume ? { resume: resolve(values.resume) } : {}),
@@ -129,6 +130,17 @@ async function main(argv: string[]): Promise<number> {
   } else await write(out, r);
   console.log(`in ${(r.duration_ms / 1000).toFixed(0)} s`);
   return 0;
+}
+
+/** Each row's suite-run seconds in the page an earlier run wrote (none when there is no page, or it has no times). */
+function earlierSeconds(file: string): Record<string, number> | undefined {
+  try {
+    const r = JSON.parse(readFileSync(file, "utf8")) as CompatResult;
+    const known = r.implementations.flatMap((i) => (typeof i.seconds?.run === "number" ? [[i.id, i.seconds.run]] : []));
+    return known.length ? Object.fromEntries(known) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function write(out: string, r: CompatResult): Promise<void> {

@@ -19,7 +19,7 @@ import { ruleIndex } from "./rule-table.ts";
 import { npmCi, runSuites, supportsProfiles, type SuiteRun } from "./run-suites.ts";
 import { findTargets, servedOverStdio, type Target } from "./targets.ts";
 import { measureTiming } from "./timing.ts";
-import { inPool } from "./pool.ts";
+import { inPool, longestFirst } from "./pool.ts";
 import { longestBoundMs } from "../runner/schedule.ts";
 import type { CompatResult, Finding, ImplementationResult, Rerun } from "./types.ts";
 import { rescore } from "./rescore.ts";
@@ -45,6 +45,8 @@ export interface CompatOptions {
   resume?: string;
   /** Rerun the load-dependent cases (default true); without, each is listed as not rerun on its row. */
   reruns?: boolean;
+  /** An earlier run's seconds per target id (the page's compatibility.json): the longest start first (pool.ts). */
+  earlierSeconds?: Readonly<Record<string, number>>;
 }
 
 function gitCommit(root: string): string | undefined {
@@ -306,10 +308,15 @@ export async function runCompat(opts: CompatOptions): Promise<CompatResult> {
     };
     // Installs one after another (npm's cache and the network), then the runs side by side.
     const prepared = targets.map((t) => prepare(t, ctx));
-    const runs = await inPool<Target, Ran>(targets, opts.parallel ?? DEFAULT_PARALLEL, (t, i) =>
-      prepared[i]!.done
-        ? Promise.resolve({ row: prepared[i]!.row })
-        : runTarget(root, t, prepared[i]!.row, profiles, ctx),
+    const order = longestFirst(targets.length, (i) => opts.earlierSeconds?.[targets[i]!.id]);
+    const runs = await inPool<Target, Ran>(
+      targets,
+      opts.parallel ?? DEFAULT_PARALLEL,
+      (t, i) =>
+        prepared[i]!.done
+          ? Promise.resolve({ row: prepared[i]!.row })
+          : runTarget(root, t, prepared[i]!.row, profiles, ctx),
+      order,
     );
     // Nothing else runs now: the load-dependent reruns get the machine to themselves.
     for (const [i, ran] of runs.entries()) {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LOAD_FACTOR, loadDependent } from "../compat/index.ts";
 import { longestBoundMs } from "../runner/schedule.ts";
-import { inPool } from "../compat/pool.ts";
+import { inPool, longestFirst } from "../compat/pool.ts";
 import { runSuites } from "../compat/run-suites.ts";
 import type { CaseResult, Mismatch } from "../runner/types.ts";
 
@@ -82,6 +82,25 @@ describe("targets side by side", () => {
     });
     expect(out).toEqual([0, 1, 2, 3, 4]);
     expect(most).toBe(2);
+  });
+
+  it("starts the targets an earlier run took longest on first (unknown ones before them), results still in order", async () => {
+    const earlier = [8, undefined, 700, 5, 300];
+    const order = longestFirst(earlier.length, (i) => earlier[i]);
+    expect(order).toEqual([1, 2, 4, 0, 3]);
+    const started: number[] = [];
+    const out = await inPool(
+      earlier,
+      2,
+      async (_, i) => {
+        started.push(i);
+        await new Promise((r) => setTimeout(r, 5));
+        return i;
+      },
+      order,
+    );
+    expect(started).toEqual(order);
+    expect(out).toEqual([0, 1, 2, 3, 4]);
   });
 });
 
