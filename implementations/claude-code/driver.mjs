@@ -27,7 +27,7 @@ export const implementationInfo = {
   implementation: { name: "claude-code Skill", version: harnessVersion, language: "native (bun)" },
   specVersion: "1",
   // README.md, "Capabilities", names where each was looked for.
-  capabilities: capabilities(["symlinks", "file_modes", "arguments", "permission_hook", "dedupe"]),
+  capabilities: capabilities(["symlinks", "file_modes", "arguments", "permission_hook", "dedupe", "user_invocation"]),
   unobserved: [
     "call.user-invocation",
     "result.at_turn",

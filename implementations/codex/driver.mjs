@@ -26,7 +26,7 @@ const SYSTEM_SKILLS = ["imagegen", "openai-docs", "skill-creator", "skill-instal
 export const implementationInfo = {
   implementation: { name: "codex skills listing + exec_command", version: harnessVersion, language: "rust" },
   specVersion: "1",
-  capabilities: capabilities(["symlinks", "file_modes"]),
+  capabilities: capabilities(["symlinks", "file_modes", "user_invocation"]),
   unobserved: UNOBSERVED,
 };
 

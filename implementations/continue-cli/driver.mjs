@@ -22,7 +22,7 @@ const TOOL = "Skills";
 export const implementationInfo = {
   implementation: { name: "continue-cli Skills", version: harnessVersion, language: "typescript" },
   specVersion: "1",
-  capabilities: capabilities(["symlinks", "file_modes", "resources"]),
+  capabilities: capabilities(["symlinks", "file_modes", "resources", "user_invocation"]),
   unobserved: [
     "call.user-invocation",
     "result.bytes",

@@ -29,7 +29,7 @@ const BUILTIN = ["customize-cloud-agent", "discover-resources", "github-pr-media
 export const implementationInfo = {
   implementation: { name: "copilot-cli skill", version: harnessVersion, language: "native (node SEA + rust)" },
   specVersion: "1",
-  capabilities: capabilities(["symlinks", "file_modes", "permission_hook"]),
+  capabilities: capabilities(["symlinks", "file_modes", "permission_hook", "user_invocation"]),
   unobserved: [
     "call.user-invocation",
     "result.bytes",

@@ -28,7 +28,7 @@ const BUNDLED = readdirSync(join(PKG_DIR, "bundled"));
 export const implementationInfo = {
   implementation: { name: "qwen-code skill", version: harnessVersion, language: "typescript" },
   specVersion: "1",
-  capabilities: capabilities(["symlinks", "file_modes", "arguments", "permission_hook", "dedupe"]),
+  capabilities: capabilities(["symlinks", "file_modes", "arguments", "permission_hook", "dedupe", "user_invocation"]),
   unobserved: [
     "call.user-invocation",
     "result.at_turn",
