@@ -5,15 +5,19 @@
 // stay errored under every profile (a missed deadline is not told apart from a crash here). Pure.
 import { activeOwn, effectOf, type Judge, type Profile } from "../runner/rules.ts";
 import { unobservableRules } from "../runner/unobserved.ts";
-import { ownAllUnobserved, unobservedCaseReason } from "../runner/unobserved-call.ts";
+import { noneSeenWhole, noneSeenWholeReason } from "../runner/partly-observed.ts";
 import { countRules, judgeRules, scoreRun } from "../runner/verdicts.ts";
 import type { CaseResult, Mismatch, RunReport } from "../runner/types.ts";
 
 const callIndex = (m: Mismatch): number => Number(/^calls\[(\d+)\]/.exec(m.at)?.[1] ?? -1);
 
-/** A case re-judged: its mismatches' effects, then its status; errored and skipped cases stay as they were. */
+/** A case skipped because no rule it is judged on was seen whole (K120, K124): re-judged, as the profile changes which. */
+const seenInPart = (c: CaseResult): boolean =>
+  c.status === "skipped" && (c.unobserved_rules !== undefined || c.partly_observed_rules !== undefined);
+
+/** A case re-judged: its mismatches' effects, then its status; errored and other skipped cases stay as they were. */
 function rejudgeCase(c: CaseResult, j: Judge): CaseResult {
-  if (c.status === "errored" || c.status === "skipped") return c;
+  if (c.status === "errored" || (c.status === "skipped" && !seenInPart(c))) return c;
   const own = (m: Mismatch): Mismatch["effect"] =>
     m.effect === "not_observable" ? m.effect : effectOf(m.rules, c.rules, j);
   // As the runner does (case.ts): a cascade after a call that went wrong under a rule the profile does not score is
@@ -32,7 +36,7 @@ function rejudgeCase(c: CaseResult, j: Judge): CaseResult {
   });
   const status = mismatches.some((m) => m.effect === "fails_case")
     ? "failed"
-    : ownAllUnobserved(c.rules, j, c.unobserved_rules ?? [])
+    : noneSeenWhole(c.rules, j, c.unobserved_rules ?? [], c.partly_observed_rules ?? [])
       ? "skipped"
       : c.rules.length && activeOwn(c.rules, j).length === 0
         ? "not_scored"
@@ -42,9 +46,19 @@ function rejudgeCase(c: CaseResult, j: Judge): CaseResult {
     status === "not_scored"
       ? { reason: `profile ${j.profile} scores none of the rules the case tests (${c.rules.join(", ")})` }
       : status === "skipped"
-        ? { reason: unobservedCaseReason(c.unobserved_calls ?? []) }
+        ? { reason: noneSeenWholeReason(c.rules, j, c.unobserved_calls ?? [], c.unobserved_rules ?? [], partlyAt(c)) }
         : {};
   return { ...rest, ...reason, status, ...(mismatches.length ? { mismatches } : {}) };
+}
+
+/** Where each partly observed rule of a case was not seen (its first not_observable mismatch; else its case file). */
+function partlyAt(c: CaseResult): Map<string, string> {
+  return new Map(
+    (c.partly_observed_rules ?? []).map((id) => [
+      id,
+      (c.mismatches ?? []).find((m) => m.effect === "not_observable" && m.rules.includes(id))?.at ?? "a check of it",
+    ]),
+  );
 }
 
 /** The report of the same run judged under `profile` (the run itself was made under a profile scoring more). */

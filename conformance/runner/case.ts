@@ -21,14 +21,12 @@ import { checkFilesAbsent } from "./files.ts";
 import { atUnobservedPlace, unobservableRules } from "./unobserved.ts";
 import {
   isUnobservedAnswer,
-  ownAllUnobserved,
   rulesOfExpect,
   splitChecked,
   unobservedAnswerProblem,
-  unobservedCaseReason,
   type UnobservedCall,
 } from "./unobserved-call.ts";
-import { ownAllPartlyObserved, partlyObservedReason, partlyObservedRules } from "./partly-observed.ts";
+import { noneSeenWhole, noneSeenWholeReason, partlyObserved } from "./partly-observed.ts";
 import {
   DEFAULT_PROFILE,
   RUNNER_RULES,
@@ -212,8 +210,10 @@ class CaseRun {
   outcome(): Outcome {
     const unobserved = [...this.unobservedCalls.values()];
     const split = splitChecked(this.c, new Set(this.unobservedCalls.keys()));
+    this.partly = partlyObserved(this.c, this.implementation.info.unobserved, this.mismatches);
     const extra = {
       observed: this.observed,
+      ...(this.partly.size ? { partly_observed_rules: [...this.partly.keys()] } : {}),
       ...(unobserved.length
         ? { checked_rules: split.checked, unobserved_calls: unobserved, unobserved_rules: split.unobserved }
         : {}),
@@ -233,20 +233,15 @@ class CaseRun {
     const own = this.c.rules ?? [];
     if (f) return this.faulted(f, own, extra);
     const mismatches = this.mismatches.length ? { mismatches: this.mismatches } : {};
-    const partlyIds = partlyObservedRules(this.mismatches);
-    const partly = partlyIds.length ? { partly_observed_rules: partlyIds } : {};
-    if (this.mismatches.some((m) => m.effect === "fails_case"))
-      return { status: "failed", ...mismatches, ...partly, ...extra };
-    // Every rule the case is judged on was checked only at calls the harness could not be given (K120).
-    if (ownAllUnobserved(own, this.judge, split.unobserved))
-      return { status: "skipped", reason: unobservedCaseReason(unobserved), ...mismatches, ...partly, ...extra };
-    // Every rule it is judged on had a check the harness did not let the kit see (K124): no evidence either way.
-    if (ownAllPartlyObserved(own, this.judge, partlyIds))
+    if (this.mismatches.some((m) => m.effect === "fails_case")) return { status: "failed", ...mismatches, ...extra };
+    // No rule it is judged on was seen whole: each was checked only at calls the harness could not be given (K120),
+    // or has a check at a value the harness does not produce (K124). No evidence either way.
+    const partly = [...this.partly.keys()];
+    if (noneSeenWhole(own, this.judge, split.unobserved, partly))
       return {
         status: "skipped",
-        reason: partlyObservedReason(own, this.judge, this.mismatches),
+        reason: noneSeenWholeReason(own, this.judge, unobserved, split.unobserved, this.partly),
         ...mismatches,
-        ...partly,
         ...extra,
       };
     if (own.length && activeOwn(own, this.judge).length === 0) {
@@ -254,11 +249,10 @@ class CaseRun {
         status: "not_scored",
         reason: `profile ${this.judge.profile} scores none of the rules the case tests (${own.join(", ")})`,
         ...mismatches,
-        ...partly,
         ...extra,
       };
     }
-    return { status: "passed", ...mismatches, ...partly, ...extra };
+    return { status: "passed", ...mismatches, ...extra };
   }
 
   /**
@@ -306,6 +300,8 @@ class CaseRun {
 
   /** The calls the driver could not give its harness (K120), by call index. */
   private readonly unobservedCalls = new Map<number, UnobservedCall>();
+  /** The rules with a check at a value the harness does not produce, and where (K124): set by outcome(). */
+  private partly = new Map<string, string>();
 
   /** The first call whose result went wrong in kind or code: what later calls show may follow from it (cascade). */
   private wentWrong: number | undefined;

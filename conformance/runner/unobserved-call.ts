@@ -4,7 +4,7 @@
 // "not observable" (neither fails nor passes its case), the rules checked only at such calls are not counted as
 // checked by the case, and a case whose own rules are all of those is skipped as not observable here. Pure.
 import { check, observations } from "../../schemas/index.ts";
-import { activeOwn, checkKeys, expectationsOf, resolveRules, rulesOfCase, type Judge } from "./rules.ts";
+import { checkKeys, expectationsOf, resolveRules, rulesOfCase } from "./rules.ts";
 
 /** The answer a driver gives for a call it cannot give its harness. */
 export interface UnobservedAnswer {
@@ -67,12 +67,6 @@ export function splitChecked(
   if (!unobserved.size) return { checked: all, unobserved: [] };
   const seen = new Set(rulesOfCase({ ...c, calls: c.calls.filter((_, i) => !unobserved.has(i)) }));
   return { checked: all.filter((id) => seen.has(id)), unobserved: all.filter((id) => !seen.has(id)) };
-}
-
-/** Whether every rule the case is judged on (under `j`) is checked only at calls the harness could not be given. */
-export function ownAllUnobserved(own: readonly string[], j: Judge, unobservedRules: readonly string[]): boolean {
-  const active = activeOwn(own, j);
-  return unobservedRules.length > 0 && active.length > 0 && active.every((id) => unobservedRules.includes(id));
 }
 
 /** The reason of a case skipped that way (compat/cells.ts counts a skip starting "not observable here" as such). */

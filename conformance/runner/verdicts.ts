@@ -135,14 +135,6 @@ export function judgeRules(
     const onlyUnobserved = cases.filter((c) => c.unobserved_rules?.includes(rule.id)).map((c) => c.id);
     // Cases where a check of it was at a value the harness does not produce: no evidence that it holds (K124).
     const partlyIn = cases.filter((c) => c.partly_observed_rules?.includes(rule.id)).map((c) => c.id);
-    if (!checkedIn.length && !ids.length && !onlyUnobserved.length && partlyIn.length)
-      return {
-        ...base,
-        status: "not_observable",
-        cases: [],
-        checked_in: [],
-        note: `not observable here: ${partlyIn.join(", ")} checked it partly (some of its checks are at values the harness does not produce) and were skipped`,
-      };
     if (!checkedIn.length && !ids.length && onlyUnobserved.length)
       return {
         ...base,
@@ -158,6 +150,14 @@ export function judgeRules(
         cases: [],
         checked_in: [],
         note: `not verified: ${unverified.join(", ")} ended before checking it`,
+      };
+    if (!checkedIn.length && !ids.length && !onlyUnobserved.length && partlyIn.length)
+      return {
+        ...base,
+        status: "not_observable",
+        cases: [],
+        checked_in: [],
+        note: `not observable here: ${partlyIn.join(", ")} checked it partly (some of its checks are at values the harness does not produce) and were skipped`,
       };
     if (!checkedIn.length && !ids.length)
       return {

@@ -9,6 +9,8 @@ import { loadModule } from "../driver/in-process.ts";
 import { REFERENCE_MODULE } from "../mutants/wrap.ts";
 import { loadCases, runSuite } from "../runner/index.ts";
 import { judgeRules } from "../runner/verdicts.ts";
+import { noneSeenWhole } from "../runner/partly-observed.ts";
+import { rescore } from "../compat/rescore.ts";
 import type { CaseResult, Mismatch } from "../runner/types.ts";
 
 /** The reference with `frontmatter` left out of every result, declared unobserved as a harness driver would. */
@@ -53,6 +55,62 @@ describe("a rule seen only in part is not observable (K124)", () => {
     expect(f02.status).toBe("skipped");
     expect(f02.reason).toMatch(/^not observable here: every rule the case tests has a check at a value/);
     expect(r.rules.find((x) => x.id === "yaml.core-schema")?.status).not.toBe("passed");
+  });
+});
+
+/** The reference with its catalog's warnings emptied, declared unobserved (a harness that shows the model none). */
+async function withoutWarnings(): Promise<Implementation> {
+  const ref = await loadModule(REFERENCE_MODULE);
+  return {
+    ...ref,
+    info: { ...ref.info, unobserved: ["catalog.warnings"] },
+    async createSession(config, options) {
+      const s = await ref.createSession(config, options);
+      const wrapped: SessionHandle = {
+        catalog: async () => ({ ...(await s.catalog()), warnings: [] }),
+        call: (p, o) => s.call(p, o),
+        close: () => s.close(),
+      };
+      return wrapped;
+    },
+  };
+}
+
+describe("a check that passes at a value the harness does not produce passes vacuously (K124)", () => {
+  it("U29's 'no warning about no-skill' against a list the harness never fills is not evidence", async () => {
+    const cases = loadCases("all").filter((c) => c.id === "U29");
+    const r = await runSuite(() => withoutWarnings(), cases, {
+      driverLabel: "no warnings",
+      suite: "all",
+      profile: "exact",
+    });
+    const u29 = r.cases[0]!;
+    expect(u29.partly_observed_rules).toContain("discovery.skip-silently");
+    expect(r.rules.find((x) => x.id === "discovery.skip-silently")?.status).toBe("not_observable");
+    // Its other rules were seen whole: the case stands on them.
+    expect(u29.status).toBe("passed");
+    expect(r.rules.find((x) => x.id === "discovery.skip-no-skill-md")?.status).toBe("passed");
+  });
+});
+
+describe("which cases are skipped, and re-judged under another profile", () => {
+  const j = (profile: "spec" | "exact") => ({ profile, capabilities: undefined });
+  it("skipped when no rule under judgement was seen whole, mixing K120 and K124", () => {
+    expect(
+      noneSeenWhole(["errors.structured", "name.required"], j("exact"), ["errors.structured"], ["name.required"]),
+    ).toBe(true);
+    expect(noneSeenWhole(["errors.structured", "name.required"], j("exact"), [], ["name.required"])).toBe(false);
+  });
+  it("a skip of a case whose rules the narrower profile does not score becomes not scored", () => {
+    // yaml.core-schema is a decision rule: under spec the case scores none of its rules.
+    const c = {
+      ...result("F02", "skipped", [miss("yaml.core-schema", "not_observable")]),
+      rules: ["yaml.core-schema"],
+      checked_rules: ["yaml.core-schema"],
+    };
+    const report = { cases: [c], summary: { total: 1 }, capabilities: undefined, unobserved: [] } as never;
+    expect(rescore(report, "spec").cases[0]!.status).toBe("not_scored");
+    expect(rescore(report, "exact").cases[0]!.status).toBe("skipped");
   });
 });
 

@@ -124,10 +124,11 @@ export function cliSession(spec, harness) {
       // Closed with the CLI's turn still to come: the kit stopped waiting (its deadline passed). Stop the CLI, so each
       // pending call is answered (rejected: the CLI exited) at once, as PROTOCOL.md's session/close asks.
       if (!arrived) run.stop();
+      // Bounded from here on: a turn sent in the same tick as close() that the CLI never answers cannot hold it.
+      const timer = setTimeout(() => run.stop(), EXIT_WAIT_MS);
       await chain;
       const t = await held;
       if (t) run.reply(t.seq, { text: "Done." });
-      const timer = setTimeout(() => run.stop(), EXIT_WAIT_MS);
       const ex = await run.exit;
       clearTimeout(timer);
       harness.cleanup?.();

@@ -39,6 +39,16 @@ export async function preToolUseHook(world, hook, { matcher, nameKey }) {
   return { server, hooks: { PreToolUse: [{ matcher, hooks: [{ type: "command", command }] }] } };
 }
 
+/** Copilot's toolArgs: an object (1.0.102, seen here) or, as its hooks reference words it, a JSON string. */
+function argsOf(a) {
+  if (typeof a !== "string") return a;
+  try {
+    return JSON.parse(a);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Copilot CLI's preToolUse command hook (a `{"version": 1, "hooks": {"preToolUse": [{type: "command", bash}]}}` file;
  * input `{sessionId, timestamp, cwd, toolName, toolArgs}`, answer `{permissionDecision, permissionDecisionReason}`).
@@ -46,7 +56,7 @@ export async function preToolUseHook(world, hook, { matcher, nameKey }) {
  */
 export async function copilotPreToolUseHook(world, hook, { tool, nameKey }) {
   const { server, command } = await relayHook(world, hook, {
-    read: (input) => (input?.toolName === tool ? input?.toolArgs?.[nameKey] : null),
+    read: (input) => (input?.toolName === tool ? argsOf(input.toolArgs)?.[nameKey] : null),
     write: (permissionDecision, permissionDecisionReason) => ({ permissionDecision, permissionDecisionReason }),
   });
   return { server, config: { version: 1, hooks: { preToolUse: [{ type: "command", bash: command }] } } };
