@@ -2,6 +2,7 @@
 // Bowtie-style, each failing cell linked to the rules that fail in it, then the timing table beside the
 // reference's and the versions the page was made from. Pure: CompatResult in, text out.
 import { rulesOnce } from "./cells.ts";
+import { TIMED_BUDGET_MS, WARMUP_BUDGET_MS } from "./timing.ts";
 import type { Cell, CompatResult, FailingRule, ImplementationResult, Timing } from "./types.ts";
 
 export const PROFILE_NOTES: Record<string, string> = {
@@ -270,7 +271,7 @@ function timingSection(r: CompatResult): string[] {
   return [
     "## Discovery and activation time",
     "",
-    `The same ${n.toLocaleString("en-US")} generated skills (\`bench/generate.ts\`, fixed seed) for every implementation, measured in this run from outside, through each driver over stdio (JSON-RPC, \`skill-reference-driver <module>\` for the JS ones), so every figure includes the same protocol round trip. After an untimed warm-up session (one discovery, 20 activations of other skills): discovery is a fresh session's create + first catalog, median of ${withT[0]!.timing!.discovery_runs_ms.length}; activation is first activations of distinct skills spread over the tree, one at a time, on one more fresh session. Ratios are to the reference in the same run. A shared, noisy 2-core VM: read the ratios, not the absolute figures.`,
+    `The same ${n.toLocaleString("en-US")} generated skills (\`bench/generate.ts\`, fixed seed) for every implementation, measured in this run from outside, through each driver over stdio (JSON-RPC, \`skill-reference-driver <module>\` for the JS ones), so every figure includes the same protocol round trip. After an untimed warm-up session (one discovery, up to 20 activations of other skills within ${WARMUP_BUDGET_MS / 1000} s): discovery is a fresh session's create + first catalog, median of ${withT[0]!.timing!.discovery_runs_ms.length}; activation is first activations of distinct skills spread over the tree, one at a time, on one more fresh session, for at most ${TIMED_BUDGET_MS / 1000} s (a harness whose every call is an agent turn gets fewer: *calls* says how many). Ratios are to the reference in the same run. A shared, noisy 2-core VM: read the ratios, not the absolute figures.`,
     "",
     ...table(["implementation", "listed", "discovery", "× ref", "activation p50", "× ref", "p99", "calls"], rows),
     "",
