@@ -249,6 +249,9 @@ const us = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(1)} ms` : `${x.toFi
 const ratio = (x: number, base: number | undefined) =>
   base && base > 0 && Number.isFinite(x) ? `${(x / base).toFixed(1)}×` : "";
 
+/** Whether every timed call of a row activated its skill: only then is its time an activation time to compare. */
+export const activated = (t: Timing): boolean => t.calls > 0 && t.ok === t.calls;
+
 function timingSection(r: CompatResult): string[] {
   const withT = r.implementations.filter((i) => i.timing);
   if (!withT.length) return [];
@@ -263,7 +266,8 @@ function timingSection(r: CompatResult): string[] {
       `${ms(t.discovery_ms)} ms`,
       ratio(t.discovery_ms, ref?.discovery_ms),
       us(t.activation_p50_us),
-      ratio(t.activation_p50_us, ref?.activation_p50_us),
+      // A time of answers that were not activations (not_found for a skill it does not list) is no activation time.
+      activated(t) ? ratio(t.activation_p50_us, ref?.activation_p50_us) : "not activations",
       us(t.activation_p99_us),
       `${t.ok}/${t.calls} ok`,
     ];
@@ -271,7 +275,7 @@ function timingSection(r: CompatResult): string[] {
   return [
     "## Discovery and activation time",
     "",
-    `The same ${n.toLocaleString("en-US")} generated skills (\`bench/generate.ts\`, fixed seed) for every implementation, measured in this run from outside, through each driver over stdio (JSON-RPC, \`skill-reference-driver <module>\` for the JS ones), so every figure includes the same protocol round trip. After an untimed warm-up session (one discovery, up to 20 activations of other skills within ${WARMUP_BUDGET_MS / 1000} s): discovery is a fresh session's create + first catalog, median of ${withT[0]!.timing!.discovery_runs_ms.length}; activation is first activations of distinct skills spread over the tree, one at a time, on one more fresh session, for at most ${TIMED_BUDGET_MS / 1000} s (a harness whose every call is an agent turn gets fewer: *calls* says how many). Ratios are to the reference in the same run. A shared, noisy 2-core VM: read the ratios, not the absolute figures.`,
+    `The same ${n.toLocaleString("en-US")} generated skills (\`bench/generate.ts\`, fixed seed) for every implementation, measured in this run from outside, through each driver over stdio (JSON-RPC, \`skill-reference-driver <module>\` for the JS ones), so every figure includes the same protocol round trip. After an untimed warm-up session (one discovery, up to 20 activations of other skills within ${WARMUP_BUDGET_MS / 1000} s): discovery is a fresh session's create + first catalog, median of ${withT[0]!.timing!.discovery_runs_ms.length}; activation is first activations of distinct skills spread over the tree, one at a time, on one more fresh session, for at most ${TIMED_BUDGET_MS / 1000} s (a harness whose every call is an agent turn gets fewer: *calls* says how many). Ratios are to the reference in the same run; an activation ratio is given only where every timed call answered ok (else the time is of refusals, such as not_found for skills a harness leaves out of its listing). A shared, noisy 2-core VM: read the ratios, not the absolute figures.`,
     "",
     ...table(["implementation", "listed", "discovery", "× ref", "activation p50", "× ref", "p99", "calls"], rows),
     "",

@@ -4,7 +4,7 @@
 // registry or the compatibility run's own JSON, never from a copy. Pure: data in, region bodies out.
 import type { CatalogMutant, KitCatalog } from "../catalog.ts";
 import { findingsList } from "../compat/findings.ts";
-import { headlineSection } from "../compat/render-markdown.ts";
+import { activated, headlineSection } from "../compat/render-markdown.ts";
 import type { CompatResult } from "../compat/types.ts";
 
 const table = (head: string[], rows: string[][]): string[] => [
@@ -130,11 +130,21 @@ export function compatTable(r: CompatResult): string {
   const timed = r.implementations.filter((i) => i.id !== "reference" && i.timing && !i.timing.error);
   if (ref && !ref.error && timed.length) {
     const x = (a: number, b: number) => `${(a / b).toFixed(1)}×`;
+    const notActivated = timed
+      .filter((i) => !activated(i.timing!))
+      .map(
+        (i) => `${i.id}: ${i.timing!.ok} of ${i.timing!.calls} ok, ${i.timing!.listed} of ${i.timing!.skills} listed`,
+      );
     out.push(
       "",
       `Discovery and first activation on the same ${ref.skills.toLocaleString("en-US")} generated skills, each driver over stdio, measured in the same run`,
       `(one run on a shared VM: read the ratios, not the figures, and expect them to move between runs): discovery time ${timed.map((i) => `${i.id} ${x(i.timing!.discovery_ms, ref.discovery_ms)}`).join(", ")} the reference's;`,
-      `activation p50 ${timed.map((i) => `${i.id} ${x(i.timing!.activation_p50_us, ref.activation_p50_us)}`).join(", ")}.`,
+      `activation p50 ${timed
+        .filter((i) => activated(i.timing!))
+        .map((i) => `${i.id} ${x(i.timing!.activation_p50_us, ref.activation_p50_us)}`)
+        .join(
+          ", ",
+        )}${notActivated.length ? `; no ratio where the timed calls were not all activations (${notActivated.join(", ")})` : ""}.`,
     );
   }
   return out.join("\n");
