@@ -46,6 +46,32 @@ describe("Claude Code: only the kit's own hook denial is PERMISSION_DENIED (K121
   });
 });
 
+describe("Claude Code: the listing is read as Claude Code writes it", () => {
+  const body = (listing: string) => ({
+    tools: [{ name: "Skill", description: "Invoke a skill." }],
+    messages: [
+      {
+        role: "user",
+        content: [
+          {
+            type: "text",
+            text: `<system-reminder>\nThe following skills are available for use with the Skill tool:\n${listing}</system-reminder>`,
+          },
+        ],
+      },
+    ],
+  });
+  it("past its listing budget it lists names only (1,000 generated skills): every name is listed, with no description", () => {
+    expect(claude.catalogOf(body("- api-audit-00001\n- api-csv-00002\n")).entries).toEqual([
+      { name: "api-audit-00001", description: "" },
+      { name: "api-csv-00002", description: "" },
+    ]);
+    expect(claude.catalogOf(body("- hello: Greets the user.\n")).entries).toEqual([
+      { name: "hello", description: "Greets the user." },
+    ]);
+  });
+});
+
 describe("Qwen Code: the catalog description is what Qwen shows the model", () => {
   const body = (description: string) => ({
     tools: [{ name: "skill", description: "Execute a skill." }],

@@ -1,5 +1,5 @@
 // Reading a skill listing the way a harness shows it to the model: `- name: description` lines (a description may
-// run over several lines), or XML-ish `<skill><name>…</name><description>…</description><location>…</location>
+// run over several lines; `- name` alone when the harness shows no description), or XML-ish `<skill><name>…</name><description>…</description><location>…</location>
 // </skill>` blocks. Returns the entries in the harness's own order, with only what the listing says.
 
 /** `- name: description` lines inside `text`, from the line after `header` to the end of the block. */
@@ -9,8 +9,9 @@ export function dashListing(text, header) {
   const entries = [];
   for (const line of text.slice(at + header.length).split("\n")) {
     if (/^<\/system-reminder>/.test(line) || /^<\//.test(line)) break;
-    const m = /^- ([^:\s][^:]*?): ?(.*)$/.exec(line);
-    if (m) entries.push({ name: m[1], description: m[2] });
+    // `- name` alone: a harness that lists names only (Claude Code, past its listing budget) shows no description.
+    const m = /^- ([^:\s][^:]*?)(?:: ?(.*))?$/.exec(line);
+    if (m) entries.push({ name: m[1], description: m[2] ?? "" });
     else if (entries.length && line.trim()) entries[entries.length - 1].description += `\n${line}`;
   }
   return entries;
