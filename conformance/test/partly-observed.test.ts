@@ -13,27 +13,38 @@ import { noneSeenWhole } from "../runner/partly-observed.ts";
 import { rescore } from "../compat/rescore.ts";
 import type { CaseResult, Mismatch } from "../runner/types.ts";
 
-/** The reference with `frontmatter` left out of every result, declared unobserved as a harness driver would. */
-async function withoutFrontmatter(): Promise<Implementation> {
+/** The reference with some values left out of its answers, declared `unobserved` as a harness driver would. */
+async function referenceWithout(
+  unobserved: string[],
+  change: { catalog?: (c: any) => any; result?: (r: any) => any },
+): Promise<Implementation> {
   const ref = await loadModule(REFERENCE_MODULE);
   return {
     ...ref,
-    info: { ...ref.info, unobserved: ["result.frontmatter"] },
+    info: { ...ref.info, unobserved },
     async createSession(config, options) {
       const s = await ref.createSession(config, options);
       const wrapped: SessionHandle = {
-        catalog: () => s.catalog(),
-        call: async (p, o) => {
-          const r = (await s.call(p, o)) as { frontmatter?: unknown };
-          if (r && typeof r === "object") delete r.frontmatter;
-          return r as never;
-        },
+        catalog: async () => (change.catalog ?? ((c) => c))(await s.catalog()),
+        call: async (p, o) => (change.result ?? ((r) => r))(await s.call(p, o)),
         close: () => s.close(),
       };
       return wrapped;
     },
   };
 }
+
+/** `frontmatter` left out of every result. */
+const withoutFrontmatter = () =>
+  referenceWithout(["result.frontmatter"], {
+    result: (r) => {
+      if (r && typeof r === "object") delete r.frontmatter;
+      return r;
+    },
+  });
+
+/** The catalog's warnings emptied (a harness that shows the model none). */
+const withoutWarnings = () => referenceWithout(["catalog.warnings"], { catalog: (c) => ({ ...c, warnings: [] }) });
 
 describe("a rule seen only in part is not observable (K124)", () => {
   it("S10's frontmatter.proto-keys-data is not passed on the checks that could be seen; F02 is skipped", async () => {
@@ -57,24 +68,6 @@ describe("a rule seen only in part is not observable (K124)", () => {
     expect(r.rules.find((x) => x.id === "yaml.core-schema")?.status).not.toBe("passed");
   });
 });
-
-/** The reference with its catalog's warnings emptied, declared unobserved (a harness that shows the model none). */
-async function withoutWarnings(): Promise<Implementation> {
-  const ref = await loadModule(REFERENCE_MODULE);
-  return {
-    ...ref,
-    info: { ...ref.info, unobserved: ["catalog.warnings"] },
-    async createSession(config, options) {
-      const s = await ref.createSession(config, options);
-      const wrapped: SessionHandle = {
-        catalog: async () => ({ ...(await s.catalog()), warnings: [] }),
-        call: (p, o) => s.call(p, o),
-        close: () => s.close(),
-      };
-      return wrapped;
-    },
-  };
-}
 
 describe("a check that passes at a value the harness does not produce passes vacuously (K124)", () => {
   it("U29's 'no warning about no-skill' against a list the harness never fills is not evidence", async () => {
