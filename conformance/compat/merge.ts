@@ -45,5 +45,6 @@ export function mergeResults(parts: readonly CompatResult[], opts: { allowMixedC
     ...(Object.keys(rules).length ? { rules } : {}),
     // The jobs' own run times added up: what the page cost on one machine, whatever ran in parallel.
     duration_ms: parts.reduce((n, p) => n + p.duration_ms, 0),
+    ...(parts.length > 1 ? { merged: parts.reduce((n, p) => n + (p.merged ?? 1), 0) } : {}),
   };
 }

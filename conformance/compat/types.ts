@@ -136,4 +136,6 @@ export interface CompatResult {
   /** Made with --resume: the rows whose report an interrupted run had finished were not run again (duration_ms is
    *  the resumed part's); a row made from a kept report has no seconds. */
   resumed?: true;
+  /** Built by --merge from this many runs (duration_ms is then their sum); absent for one run. */
+  merged?: number;
 }

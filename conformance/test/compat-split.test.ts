@@ -4,6 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { renderMarkdown } from "../compat/render-markdown.ts";
 import { describe, expect, it } from "vitest";
 import { mergeResults } from "../compat/merge.ts";
 import { rescore } from "../compat/rescore.ts";
@@ -98,6 +99,9 @@ describe("mergeResults", () => {
       "mastra-localskillsource",
     ]);
     expect(m.duration_ms).toBe(3000);
+    // The page then says it came from three runs, not "one run … 3000 s".
+    expect(m.merged).toBe(3);
+    expect(renderMarkdown(m)).toMatch(/in 3 runs of `npm run compat`, merged into one page/);
     expect(m.generated_at).toBe("2026-12-05T01:00:00.000Z");
   });
 
