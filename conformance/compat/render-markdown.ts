@@ -269,7 +269,7 @@ function timingSection(r: CompatResult): string[] {
       // A time of answers that were not activations (not_found for a skill it does not list) is no activation time.
       activated(t) ? ratio(t.activation_p50_us, ref?.activation_p50_us) : "not activations",
       us(t.activation_p99_us),
-      `${t.ok}/${t.calls} ok`,
+      `${t.ok}/${t.calls} ok${t.stopped ? `; then stopped at ${t.stopped}` : ""}`,
     ];
   });
   return [

@@ -57,6 +57,9 @@ export interface Timing {
   calls: number;
   /** How many of those calls answered kind "ok". */
   ok: number;
+  /** The timed calls ended at the first that failed (the harness stopped answering): its error; the figures are of
+   *  the calls before it. */
+  stopped?: string;
   error?: string;
 }
 
