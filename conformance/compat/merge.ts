@@ -28,7 +28,9 @@ export function mergeResults(parts: readonly CompatResult[], opts: { allowMixedC
   const byId = new Map<string, ImplementationResult>();
   for (const p of parts)
     for (const i of p.implementations)
-      if (!byId.has(i.id)) byId.set(i.id, mixed && p.kit.commit ? { ...i, kit_commit: p.kit.commit } : i);
+      // A row that a page merged earlier already names its own commit keeps it (a page merged again).
+      if (!byId.has(i.id))
+        byId.set(i.id, mixed && p.kit.commit && !i.kit_commit ? { ...i, kit_commit: p.kit.commit } : i);
   const implementations = [...byId.values()].sort((a, b) => {
     const [ra, ka] = rank(a),
       [rb, kb] = rank(b);

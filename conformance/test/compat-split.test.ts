@@ -120,5 +120,15 @@ describe("mergeResults", () => {
       ["a", "abc"],
       ["b", "def"],
     ]);
+    // That page merged again with a third part: b still names the commit it was made from.
+    const again = mergeResults([m, part([impl("c")], { kit: { version: "0.1.0", commit: "fed" } })], {
+      allowMixedCommits: true,
+    });
+    expect(again.implementations.map((i) => [i.id, i.kit_commit])).toEqual([
+      ["a", "abc"],
+      ["b", "def"],
+      ["c", "fed"],
+    ]);
+    expect(again.merged).toBe(3);
   });
 });
