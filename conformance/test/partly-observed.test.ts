@@ -4,41 +4,26 @@
 // of it is not observable, never passed (before K124 it passed on the checks that could be seen), a case whose every
 // rule is so is skipped as not observable here; and, on made-up results, a rule passes where one case saw all of it.
 import { describe, expect, it } from "vitest";
-import type { Implementation, SessionHandle } from "../../schemas/implementation.ts";
-import { loadModule } from "../driver/in-process.ts";
-import { REFERENCE_MODULE } from "../mutants/wrap.ts";
+import type { Implementation } from "../../schemas/implementation.ts";
+import { wrapReference, type Mutation } from "../mutants/wrap.ts";
 import { loadCases, runSuite } from "../runner/index.ts";
 import { judgeRules } from "../runner/verdicts.ts";
 import { noneSeenWhole } from "../runner/partly-observed.ts";
 import { rescore } from "../compat/rescore.ts";
 import type { CaseResult, Mismatch } from "../runner/types.ts";
 
-/** The reference with some values left out of its answers, declared `unobserved` as a harness driver would. */
-async function referenceWithout(
-  unobserved: string[],
-  change: { catalog?: (c: any) => any; result?: (r: any) => any },
-): Promise<Implementation> {
-  const ref = await loadModule(REFERENCE_MODULE);
-  return {
-    ...ref,
-    info: { ...ref.info, unobserved },
-    async createSession(config, options) {
-      const s = await ref.createSession(config, options);
-      const wrapped: SessionHandle = {
-        catalog: async () => (change.catalog ?? ((c) => c))(await s.catalog()),
-        call: async (p, o) => (change.result ?? ((r) => r))(await s.call(p, o)),
-        close: () => s.close(),
-      };
-      return wrapped;
-    },
-  };
+/** The reference with some values left out of its answers (mutants/wrap.ts), declared `unobserved` as a harness
+ *  driver would. */
+async function referenceWithout(unobserved: string[], m: Mutation): Promise<Implementation> {
+  const impl = await wrapReference("without", m);
+  return { ...impl, info: { ...impl.info, unobserved } };
 }
 
 /** `frontmatter` left out of every result. */
 const withoutFrontmatter = () =>
   referenceWithout(["result.frontmatter"], {
     result: (r) => {
-      if (r && typeof r === "object") delete r.frontmatter;
+      delete (r as { frontmatter?: unknown }).frontmatter;
       return r;
     },
   });

@@ -5,35 +5,32 @@
 // all of those is skipped as not observable here; an undeclared id errors the case. The mutant is the old
 // drivers' way: a not_found the driver makes up for the same call, which passes a rule no harness answer showed.
 import { describe, expect, it } from "vitest";
-import type { Implementation, SessionHandle } from "../../schemas/implementation.ts";
+import type { Implementation } from "../../schemas/implementation.ts";
 import { rescore } from "../compat/rescore.ts";
-import { loadModule } from "../driver/in-process.ts";
-import { REFERENCE_MODULE } from "../mutants/wrap.ts";
+import { wrapReference } from "../mutants/wrap.ts";
 import { loadCases, runSuite } from "../runner/index.ts";
 import { isUnobservedAnswer, unobservedAnswerProblem } from "../runner/unobserved-call.ts";
 
 const REASON = "no lookup by name: the listing shows no path for this name";
 
-/** The reference as a harness with no lookup by name: a name its catalog does not list is answered `answer(name)`. */
+/** The reference as a harness with no lookup by name (mutants/wrap.ts): a name its catalog does not list is answered
+ *  `answer(name)`. */
 async function listingOnly(unobserved: string[], answer: (name: unknown) => unknown): Promise<Implementation> {
-  const ref = await loadModule(REFERENCE_MODULE);
-  return {
-    ...ref,
-    info: { ...ref.info, unobserved },
-    async createSession(config, options) {
-      const s = await ref.createSession(config, options);
-      const listed = new Set((await s.catalog()).entries.map((e) => e.name));
-      const wrapped: SessionHandle = {
-        catalog: () => s.catalog(),
-        call: async (p, o) => {
-          const name = p && typeof p === "object" ? (p as { name?: unknown }).name : undefined;
-          return typeof name === "string" && listed.has(name) ? s.call(p, o) : (answer(name) as never);
-        },
-        close: () => s.close(),
-      };
-      return wrapped;
+  // What each session listed first: the listing the model was shown (a later change to the tree does not add to it).
+  const shown = new WeakMap<object, Promise<Set<string>>>();
+  const impl = await wrapReference("listing-only", {
+    async before(p, _o, ctx) {
+      if (!shown.has(ctx.inner))
+        shown.set(
+          ctx.inner,
+          ctx.inner.catalog().then((c) => new Set(c.entries.map((e) => e.name))),
+        );
+      const listed = await shown.get(ctx.inner)!;
+      const name = p && typeof p === "object" ? (p as { name?: unknown }).name : undefined;
+      return typeof name === "string" && listed.has(name) ? undefined : (answer(name) as never);
     },
-  };
+  });
+  return { ...impl, info: { ...impl.info, unobserved } };
 }
 
 const unobservedAnswer = () => ({ unobserved: "call.by-name", reason: REASON });
