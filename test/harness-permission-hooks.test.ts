@@ -75,6 +75,19 @@ for (const h of HARNESSES) {
       permission: { hook: true },
     });
 
+    /** One activation of `hello` in a fresh session whose hook answers `decision`: what was asked, what came back. */
+    const activateAnswering = async (decision: string) => {
+      const { createSession } = await load();
+      const skills = skillTree(`${h.folder}-${decision}`);
+      const asked: unknown[] = [];
+      const session = await createSession(config(skills), {
+        hook: (request: unknown) => (asked.push(request), decision),
+      });
+      const result = await session.call({ name: "hello" }, { invocation: "model" });
+      await session.close();
+      return { skills, asked, result };
+    };
+
     it.runIf(installed)(
       "declares the hook it drives (permission_hook), its payload unobserved (not the kit's)",
       async () => {
@@ -88,17 +101,7 @@ for (const h of HARNESSES) {
     it.runIf(installed)(
       "deny: asked once, about the tool call; the model gets the harness's refusal, never the body",
       async () => {
-        const { createSession } = await load();
-        const skills = skillTree(`${h.folder}-deny`);
-        const asked: unknown[] = [];
-        const session = await createSession(config(skills), {
-          hook: (request: unknown) => {
-            asked.push(request);
-            return "deny";
-          },
-        });
-        const result = await session.call({ name: "hello" }, { invocation: "model" });
-        await session.close();
+        const { skills, asked, result } = await activateAnswering("deny");
         expect(asked).toHaveLength(1);
         h.asksAbout(asked[0], skills);
         expect(result.kind).toBe("error");
@@ -116,17 +119,7 @@ for (const h of HARNESSES) {
     it.runIf(installed)(
       "allow_once: asked once; the harness's tool answers with the body",
       async () => {
-        const { createSession } = await load();
-        const skills = skillTree(`${h.folder}-allow`);
-        const asked: unknown[] = [];
-        const session = await createSession(config(skills), {
-          hook: (request: unknown) => {
-            asked.push(request);
-            return "allow_once";
-          },
-        });
-        const result = await session.call({ name: "hello" }, { invocation: "model" });
-        await session.close();
+        const { skills, asked, result } = await activateAnswering("allow_once");
         expect(asked).toHaveLength(1);
         h.asksAbout(asked[0], skills);
         expect(result).toMatchObject({ kind: "ok", name: "hello" });
