@@ -5,7 +5,7 @@
 // stay errored under every profile (a missed deadline is not told apart from a crash here). Pure.
 import { activeOwn, effectOf, type Judge, type Profile } from "../runner/rules.ts";
 import { unobservableRules } from "../runner/unobserved.ts";
-import { noneSeenWhole, noneSeenWholeReason } from "../runner/partly-observed.ts";
+import { noneSeenWhole, noneSeenWholeReason, unseenAt } from "../runner/partly-observed.ts";
 import { countRules, judgeRules, scoreRun } from "../runner/verdicts.ts";
 import type { CaseResult, Mismatch, RunReport } from "../runner/types.ts";
 
@@ -53,12 +53,8 @@ function rejudgeCase(c: CaseResult, j: Judge): CaseResult {
 
 /** Where each partly observed rule of a case was not seen (its first not_observable mismatch; else its case file). */
 function partlyAt(c: CaseResult): Map<string, string> {
-  return new Map(
-    (c.partly_observed_rules ?? []).map((id) => [
-      id,
-      (c.mismatches ?? []).find((m) => m.effect === "not_observable" && m.rules.includes(id))?.at ?? "a check of it",
-    ]),
-  );
+  const at = unseenAt(c.mismatches ?? []);
+  return new Map((c.partly_observed_rules ?? []).map((id) => [id, at.get(id) ?? "a check of it"]));
 }
 
 /** The report of the same run judged under `profile` (the run itself was made under a profile scoring more). */

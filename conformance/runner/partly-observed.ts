@@ -19,6 +19,14 @@ function keyAt(key: string): string {
   return field ? `calls[0].${field}` : "";
 }
 
+/** Each rule with a not_observable mismatch, and the place of its first. */
+export function unseenAt(mismatches: readonly Mismatch[]): Map<string, string> {
+  const where = new Map<string, string>();
+  for (const m of mismatches)
+    if (m.effect === "not_observable") for (const id of m.rules) if (!where.has(id)) where.set(id, m.at);
+  return where;
+}
+
 /**
  * Each rule that has a check at a value the harness does not produce (its driver's `unobserved`), with where: from
  * the case file (a check key whose place is unobserved, whether it then passed or not) and from the run's mismatches
@@ -29,9 +37,7 @@ export function partlyObserved(
   unobserved: readonly string[] | undefined,
   mismatches: readonly Mismatch[],
 ): Map<string, string> {
-  const where = new Map<string, string>();
-  for (const m of mismatches)
-    if (m.effect === "not_observable") for (const id of m.rules) if (!where.has(id)) where.set(id, m.at);
+  const where = unseenAt(mismatches);
   if (!unobserved?.length) return where;
   for (const { at, exp } of expectationsOf(c))
     for (const k of checkKeys(exp))
