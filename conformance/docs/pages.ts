@@ -126,6 +126,18 @@ export function compatTable(r: CompatResult): string {
   const head = headlineSection(r).slice(2).join("\n").replace(/\]\(#/g, "](docs/compatibility.md#");
   const made = `Made by \`npm run compat\` on ${r.generated_at.slice(0, 10)}${r.kit.commit ? ` from kit commit ${r.kit.commit.slice(0, 7)}` : ""}`;
   const out = [head, `${made}; every profile and every failing rule are on [the page](docs/compatibility.md).`];
+  // What each row cost in the run that made it, slowest first: what one CI job per harness costs (README "What a
+  // compat run costs").
+  const costed = r.implementations.filter((i) => i.seconds?.run !== undefined);
+  const total = (i: (typeof costed)[number]) => i.seconds!.run! + (i.seconds!.reruns ?? 0) + (i.seconds!.timing ?? 0);
+  if (costed.length)
+    out.push(
+      "",
+      `Seconds each row took in the run that made it (suite run + reruns + timing), slowest first: ${[...costed]
+        .sort((a, b) => total(b) - total(a))
+        .map((i) => `${i.id} ${total(i)} (${i.seconds!.run} + ${i.seconds!.reruns ?? 0} + ${i.seconds!.timing ?? 0})`)
+        .join(", ")}.`,
+    );
   const ref = r.implementations.find((i) => i.id === "reference")?.timing;
   const timed = r.implementations.filter((i) => i.id !== "reference" && i.timing && !i.timing.error);
   if (ref && !ref.error && timed.length) {
