@@ -7,17 +7,8 @@
 // every check of it (runner/verdicts.ts). Used by the runner (case.ts) and by re-judging (compat/rescore.ts). Pure.
 import { activeOwn, checkKeys, expectationsOf, resolveRules, type Judge } from "./rules.ts";
 import type { Mismatch } from "./types.ts";
-import { atUnobservedPlace } from "./unobserved.ts";
+import { keyAtUnobservedPlace } from "./unobserved.ts";
 import { unobservedCaseReason, type UnobservedCall } from "./unobserved-call.ts";
-
-/**
- * The places a check key stands for before anything is answered: the key itself (check:<key>, check:<head>), and the
- * result field it reads (`fields.<f>…`, `absent.<f>…` → result:<f>).
- */
-function keyAt(key: string): string {
-  const field = /^(?:fields|absent)\.([A-Za-z_]+)/.exec(key)?.[1];
-  return field ? `calls[0].${field}` : "";
-}
 
 /** Each rule with a not_observable mismatch, and the place of its first. */
 export function unseenAt(mismatches: readonly Mismatch[]): Map<string, string> {
@@ -41,7 +32,7 @@ export function partlyObserved(
   if (!unobserved?.length) return where;
   for (const { at, exp } of expectationsOf(c))
     for (const k of checkKeys(exp))
-      if (atUnobservedPlace(unobserved, keyAt(k), k))
+      if (keyAtUnobservedPlace(unobserved, k))
         for (const id of resolveRules(exp.rules, k)) if (!where.has(id)) where.set(id, `${at}: ${k}`);
   return where;
 }

@@ -40,6 +40,25 @@ export function placesOf(at: string, key: string): string[] {
   return out;
 }
 
+/**
+ * The places a check key stands for before anything is answered (a case file's key, no mismatch yet): the key itself
+ * (check:<key>, check:<head>), and the result field it reads (`fields.<f>…`, `absent.<f>…` → result:<f>).
+ */
+export function placesOfKey(key: string): string[] {
+  const out = placesOf("", key);
+  const field = /^(?:fields|absent)\.([A-Za-z_]+)/.exec(key)?.[1];
+  if (field) out.push(`result:${field}`);
+  return out;
+}
+
+/** Whether a check key of the case file reads a place the driver declares unobserved (placesOfKey). */
+export function keyAtUnobservedPlace(ids: readonly string[] | undefined, key: string): boolean {
+  const rows = observationRows(ids);
+  if (!rows.length) return false;
+  const places = new Set(rows.flatMap((o) => o.places));
+  return placesOfKey(key).some((p) => places.has(p));
+}
+
 /** Whether a mismatch at `at` with check key `key` is at a place the driver declares unobserved. */
 export function atUnobservedPlace(ids: readonly string[] | undefined, at: string, key: string): boolean {
   const rows = observationRows(ids);

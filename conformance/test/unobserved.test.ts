@@ -8,7 +8,7 @@ import type { Implementation, SessionHandle } from "../../schemas/implementation
 import { fromModule, loadModule } from "../driver/in-process.ts";
 import { REFERENCE_MODULE } from "../mutants/wrap.ts";
 import { loadCases, runSuite } from "../runner/index.ts";
-import { observationRows, placesOf } from "../runner/unobserved.ts";
+import { observationRows, placesOf, placesOfKey } from "../runner/unobserved.ts";
 import { formatHeadline } from "../report/rules.ts";
 
 /** The reference, with `bytes` left out of every result and the catalog reversed; `unobserved` as given. */
@@ -72,6 +72,10 @@ describe("unobserved values", () => {
     );
     expect(placesOf("catalog.entries[hello].dir", "entries.hello")).toContain("entry:dir");
     expect(placesOf("catalog.entries[0].meta", "schema")).toContain("entry:meta");
+    // From a case file's key alone (K124: a check that passes at such a place leaves no mismatch to read).
+    expect(placesOfKey("fields.frontmatter.name")).toContain("result:frontmatter");
+    expect(placesOfKey("absent.bytes")).toContain("result:bytes");
+    expect(placesOfKey("warnings_exclude.0")).toContain("check:warnings_exclude");
     expect(placesOf("catalog.names", "names.order")).toEqual(
       expect.arrayContaining(["check:names.order", "catalog:names"]),
     );
