@@ -8,10 +8,11 @@ import { dirname, join, relative } from "node:path";
 import type { SetupStep } from "../../schemas/index.ts";
 import { loadCases, type LoadedCase } from "../runner/load.ts";
 import { fixtureDir } from "../runner/workspace.ts";
+import { shellQuote } from "./targets.ts";
 import type { CompatResult, Finding, ImplementationResult } from "./types.ts";
 
 /** Shell single-quoting: the text exactly, whatever it holds. */
-const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+const q = shellQuote;
 /** Shell double-quoting with the case's placeholders live: `${tmp}` is the script's $T, `${i}` a loop's $i. */
 export const dq = (s: string): string =>
   `"${s

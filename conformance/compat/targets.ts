@@ -76,7 +76,7 @@ function rowTarget(root: string, folder: string, cfg: RowConfig, pins: Record<st
     return {
       ...base,
       kind: "exec",
-      spec: `cd '${dir.replace(/'/g, "'\\''")}' && ${cfg.exec}`,
+      spec: `cd ${shellQuote(dir)} && ${cfg.exec}`,
       display: `(in implementations/${folder}) ${cfg.exec}`,
     };
   const mod = join(dir, cfg.driver ?? "driver.mjs");
@@ -135,13 +135,15 @@ export function findTargets(root: string, only?: readonly string[]): Target[] {
     : out;
 }
 
+/** `s` as one word of a POSIX shell command line. */
+export const shellQuote = (s: string): string => `'${s.replace(/'/g, "'\\''")}'`;
+
 /** The command line serving a target over stdio: an exec target as it is; a module (and the reference) through
  *  scripts/reference-driver.ts. */
 export function stdioCommand(root: string, t: Target): string {
   if (t.kind === "exec") return t.spec;
-  const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
   // With no module, reference-driver serves the kit's reference: the one way it answers as the reference.
-  return `${q(process.execPath)} --import tsx ${q(join(root, "scripts", "reference-driver.ts"))}${t.kind === "module" ? ` ${q(t.spec)}` : ""}`;
+  return `${shellQuote(process.execPath)} --import tsx ${shellQuote(join(root, "scripts", "reference-driver.ts"))}${t.kind === "module" ? ` ${shellQuote(t.spec)}` : ""}`;
 }
 
 /**
